@@ -1,0 +1,19 @@
+import seedrandom from 'seedrandom';
+import { createHash } from 'node:crypto';
+
+/** A uniform source on [0, 1). Samplers take one (d3-random's `.source(rng)` pattern). */
+export type Rng = () => number;
+
+/**
+ * Seed for one role of one grid cell, derived from the run's seed by hashing, so any cell can be
+ * recomputed alone and results never depend on the order or the parallelism of cells.
+ * Example: deriveSeed(1, 'planes', 'movielens', 100, 20, 3).
+ */
+export function deriveSeed(runSeed: number | string, ...parts: (string | number)[]): string {
+  return createHash('sha256').update(JSON.stringify([runSeed, ...parts])).digest('hex').slice(0, 32);
+}
+
+/** seedrandom's xor4096 generator: long period, good quality, fast enough for per-bit draws. */
+export function makeRng(seed: string): Rng {
+  return seedrandom.xor4096(seed);
+}
