@@ -1,13 +1,28 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
+import { analyzeToy, formatToy, parsePoints, PAPER_POINTS, type Point2 } from '../privacy/toy.js';
 
-// Placeholder registration; the real command replaces this file.
 export function registerToy(program: Command): void {
   program
     .command('toy')
     .description('the exact two-dimensional toy example of Sect. 4 (LSH leakage)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('toy: not implemented yet');
+    .option('--points <list>', '2-D input points "x,y;x,y;..." (default: the paper\'s "0,1;1,0;1,1")')
+    .option('--json', 'print the analysis as JSON')
+    .action((opts: { points?: string; json?: boolean }) => {
+      let points: Point2[] = PAPER_POINTS;
+      if (opts.points !== undefined) {
+        try {
+          points = parsePoints(opts.points);
+        } catch (e) {
+          throw new UserError(`--points: ${(e as Error).message}`);
+        }
+      }
+      let result;
+      try {
+        result = analyzeToy(points);
+      } catch (e) {
+        throw new UserError(`--points: ${(e as Error).message}`);
+      }
+      process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatToy(result));
     });
 }
