@@ -1,0 +1,284 @@
+import type { UserVectors } from '../data/types.js';
+import { UserError } from '../util/errors.js';
+
+/**
+ * Exact angular k-NN (protocol §3): for each query user, the k other users nearest by angular
+ * distance arccos(clamp(x·y, -1, 1)) / π (rows are unit length), ties by smaller user index.
+ *
+ * Bit-for-bit agreement: every dot product here (inverted index, sparse merge, dense row) is the
+ * sum of the products x_c·y_c over the shared columns c in ASCENDING column order, starting from
+ * +0. Adding the zero products of a dense row does not change such a sum, so `exactKnn`,
+ * `angularDistance`, `dotDenseRow` and a naive dense loop all give identical doubles, and ties
+ * are decided identically everywhere.
+ */
+export interface ExactKnn {
+  k: number;
+  /** row-major Q × k user indices, nearest first */
+  indices: Int32Array;
+  /** row-major Q × k angular distances in [0, 1], ascending within a row */
+  distances: Float64Array;
+}
+
+/** Angular distance of two unit vectors from their dot product. */
+export function distanceFromDot(dot: number): number {
+  return Math.acos(dot > 1 ? 1 : dot < -1 ? -1 : dot) / Math.PI;
+}
+
+/** Dot product of rows i and j by a sparse merge (columns ascending within a row). */
+export function dotRows(vectors: UserVectors, i: number, j: number): number {
+  const { rowPtr, colIdx, values } = vectors;
+  let a = rowPtr[i]!;
+  const aEnd = rowPtr[i + 1]!;
+  let b = rowPtr[j]!;
+  const bEnd = rowPtr[j + 1]!;
+  let s = 0;
+  while (a < aEnd && b < bEnd) {
+    const ca = colIdx[a]!;
+    const cb = colIdx[b]!;
+    if (ca === cb) {
+      s += values[a]! * values[b]!;
+      a++;
+      b++;
+    } else if (ca < cb) a++;
+    else b++;
+  }
+  return s;
+}
+
+/** Angular distance between users i and j (sparse merge of the two rows). */
+export function angularDistance(vectors: UserVectors, i: number, j: number): number {
+  return distanceFromDot(dotRows(vectors, i, j));
+}
+
+/** Write row i as a dense vector of length n into `out` (which must have length ≥ n). */
+export function densifyRow(vectors: UserVectors, i: number, out: Float64Array): void {
+  if (out.length < vectors.n) throw new RangeError(`densifyRow: out has length ${out.length} < n = ${vectors.n}`);
+  out.fill(0, 0, vectors.n);
+  const { rowPtr, colIdx, values } = vectors;
+  for (let p = rowPtr[i]!, end = rowPtr[i + 1]!; p < end; p++) out[colIdx[p]!] = values[p]!;
+}
+
+/** Dot product of a dense vector (e.g. from `densifyRow`) with row j; O(nnz of row j). */
+export function dotDenseRow(dense: Float64Array, vectors: UserVectors, j: number): number {
+  const { rowPtr, colIdx, values } = vectors;
+  let s = 0;
+  for (let p = rowPtr[j]!, end = rowPtr[j + 1]!; p < end; p++) s += dense[colIdx[p]!]! * values[p]!;
+  return s;
+}
+
+/** Column-major copy of the CSR matrix: for each column, the users holding it (ascending) and values. */
+export interface InvertedIndex {
+  colPtr: Int32Array;
+  users: Int32Array;
+  values: Float64Array;
+}
+
+export function buildInvertedIndex(vectors: UserVectors): InvertedIndex {
+  const { n, rowPtr, colIdx, values } = vectors;
+  const numUsers = rowPtr.length - 1;
+  const nnz = rowPtr[numUsers]!;
+  const colPtr = new Int32Array(n + 1);
+  for (let p = 0; p < nnz; p++) colPtr[colIdx[p]! + 1]!++;
+  for (let c = 0; c < n; c++) colPtr[c + 1]! += colPtr[c]!;
+  const fill = colPtr.slice(0, n);
+  const users = new Int32Array(nnz);
+  const vals = new Float64Array(nnz);
+  for (let u = 0; u < numUsers; u++) {
+    for (let p = rowPtr[u]!, end = rowPtr[u + 1]!; p < end; p++) {
+      const dst = fill[colIdx[p]!]!++;
+      users[dst] = u;
+      vals[dst] = values[p]!;
+    }
+  }
+  return { colPtr, users, values: vals };
+}
+
+/**
+ * A bounded max-heap of (distance, index) on typed arrays holding the k best seen so far; the
+ * root is the worst kept entry ((larger distance, then larger index) is worse).
+ */
+class KBest {
+  readonly dist: Float64Array;
+  readonly idx: Int32Array;
+  size = 0;
+  constructor(readonly k: number) {
+    this.dist = new Float64Array(k);
+    this.idx = new Int32Array(k);
+  }
+  reset(): void {
+    this.size = 0;
+  }
+  get full(): boolean {
+    return this.size === this.k;
+  }
+  /** true when (d, i) would be better than the current worst */
+  beatsWorst(d: number, i: number): boolean {
+    const wd = this.dist[0]!;
+    return d < wd || (d === wd && i < this.idx[0]!);
+  }
+  private worse(a: number, b: number): boolean {
+    const da = this.dist[a]!;
+    const db = this.dist[b]!;
+    return da > db || (da === db && this.idx[a]! > this.idx[b]!);
+  }
+  private swap(a: number, b: number): void {
+    const d = this.dist[a]!;
+    this.dist[a] = this.dist[b]!;
+    this.dist[b] = d;
+    const i = this.idx[a]!;
+    this.idx[a] = this.idx[b]!;
+    this.idx[b] = i;
+  }
+  offer(d: number, i: number): void {
+    if (this.size < this.k) {
+      let c = this.size++;
+      this.dist[c] = d;
+      this.idx[c] = i;
+      while (c > 0) {
+        const parent = (c - 1) >> 1;
+        if (!this.worse(c, parent)) break;
+        this.swap(c, parent);
+        c = parent;
+      }
+      return;
+    }
+    if (!this.beatsWorst(d, i)) return;
+    this.dist[0] = d;
+    this.idx[0] = i;
+    let c = 0;
+    for (;;) {
+      const l = 2 * c + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const big = r < this.size && this.worse(r, l) ? r : l;
+      if (!this.worse(big, c)) break;
+      this.swap(big, c);
+      c = big;
+    }
+  }
+  /** Write the kept entries best-first into out arrays at offset (empties the heap). */
+  drainSorted(outIdx: Int32Array, outDist: Float64Array, offset: number): void {
+    // Repeatedly move the worst (root) to the end: heap-sort from the back.
+    for (let pos = this.size - 1; pos >= 0; pos--) {
+      outIdx[offset + pos] = this.idx[0]!;
+      outDist[offset + pos] = this.dist[0]!;
+      this.size--;
+      if (this.size > 0) {
+        this.dist[0] = this.dist[this.size]!;
+        this.idx[0] = this.idx[this.size]!;
+        let c = 0;
+        for (;;) {
+          const l = 2 * c + 1;
+          if (l >= this.size) break;
+          const r = l + 1;
+          const big = r < this.size && this.worse(r, l) ? r : l;
+          if (!this.worse(big, c)) break;
+          this.swap(big, c);
+          c = big;
+        }
+      }
+    }
+  }
+}
+
+/** Dots below (worst kept dot − this) cannot reach the worst kept distance: acos has slope ≥ 1,
+ *  so their distance is larger by ≥ 1e-9/π, far above acos's rounding error. */
+const DOT_MARGIN = 1e-9;
+
+/** Use the dense pass when the query's postings reach 1/DENSE_FACTOR of the users. */
+const DENSE_FACTOR = 4;
+
+/**
+ * Exact k nearest other users of each query (protocol §3). Cost per query: the postings of the
+ * query's items (users sharing an item), plus — only when fewer than k such users are closer than
+ * distance 0.5 — an ascending scan for the smallest-index users sharing no item (dot 0, distance
+ * exactly 0.5, eligible like any other user).
+ */
+export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): ExactKnn {
+  const numUsers = vectors.rowPtr.length - 1;
+  if (!Number.isInteger(k) || k < 1) throw new UserError(`k-NN: k must be a positive integer, got ${k}`);
+  if (numUsers - 1 < k) {
+    throw new UserError(`k-NN: k = ${k} needs at least ${k + 1} users, data set ${vectors.dataset} (n = ${vectors.n}) has ${numUsers}`);
+  }
+  for (let t = 0; t < queries.length; t++) {
+    const q = queries[t]!;
+    if (q < 0 || q >= numUsers) throw new UserError(`k-NN: query user index ${q} out of range 0..${numUsers - 1}`);
+  }
+  const { colPtr: postPtr, users: postUser, values: postValue } = buildInvertedIndex(vectors);
+  const { rowPtr, colIdx, values } = vectors;
+  const dot = new Float64Array(numUsers);
+  // stamp[u] === query ordinal + 1 marks u as touched (shares an item) for the current query.
+  const stamp = new Int32Array(numUsers);
+  const touched = new Int32Array(numUsers);
+  const best = new KBest(k);
+  const Q = queries.length;
+  const indices = new Int32Array(Q * k);
+  const distances = new Float64Array(Q * k);
+
+  for (let t = 0; t < Q; t++) {
+    const q = queries[t]!;
+    // Work of the sparse path ~ total postings of the query's items; when that is a sizeable
+    // fraction of all users, a dense pass (no touched bookkeeping) is cheaper. Both paths give
+    // identical results: an untouched user's dot is exactly 0 in either.
+    let postings = 0;
+    for (let p = rowPtr[q]!, end = rowPtr[q + 1]!; p < end; p++) {
+      const c = colIdx[p]!;
+      postings += postPtr[c + 1]! - postPtr[c]!;
+    }
+    best.reset();
+    if (postings * DENSE_FACTOR >= numUsers) {
+      dot.fill(0);
+      for (let p = rowPtr[q]!, end = rowPtr[q + 1]!; p < end; p++) {
+        const c = colIdx[p]!;
+        const qv = values[p]!;
+        for (let s = postPtr[c]!, sEnd = postPtr[c + 1]!; s < sEnd; s++) dot[postUser[s]!] += qv * postValue[s]!;
+      }
+      let worstDot = -Infinity; // meaningful only when the heap is full
+      for (let u = 0; u < numUsers; u++) {
+        if (u === q) continue;
+        const du = dot[u]!;
+        if (du < worstDot) continue;
+        best.offer(distanceFromDot(du), u);
+        if (best.full) worstDot = Math.cos(best.dist[0]! * Math.PI) - DOT_MARGIN;
+      }
+      best.drainSorted(indices, distances, t * k);
+      continue;
+    }
+    const mark = t + 1;
+    let nTouched = 0;
+    // Accumulate in ascending column order of the query row (see the module comment).
+    for (let p = rowPtr[q]!, end = rowPtr[q + 1]!; p < end; p++) {
+      const c = colIdx[p]!;
+      const qv = values[p]!;
+      for (let s = postPtr[c]!, sEnd = postPtr[c + 1]!; s < sEnd; s++) {
+        const u = postUser[s]!;
+        if (stamp[u] !== mark) {
+          stamp[u] = mark;
+          dot[u] = 0;
+          touched[nTouched++] = u;
+        }
+        dot[u] += qv * postValue[s]!;
+      }
+    }
+    let worstDot = -Infinity; // meaningful only when the heap is full
+    for (let a = 0; a < nTouched; a++) {
+      const u = touched[a]!;
+      if (u === q) continue;
+      const du = dot[u]!;
+      if (du < worstDot) continue;
+      best.offer(distanceFromDot(du), u);
+      if (best.full) worstDot = Math.cos(best.dist[0]! * Math.PI) - DOT_MARGIN;
+    }
+    // Users sharing no item with the query: distance exactly 0.5; smallest indices first.
+    const half = distanceFromDot(0);
+    if (!best.full || best.beatsWorst(half, 0)) {
+      for (let u = 0; u < numUsers; u++) {
+        if (u === q || stamp[u] === mark) continue;
+        if (best.full && !best.beatsWorst(half, u)) break;
+        best.offer(half, u);
+      }
+    }
+    best.drainSorted(indices, distances, t * k);
+  }
+  return { k, indices, distances };
+}
