@@ -1,0 +1,63 @@
+import type { CodeSet } from '../mechanisms/types.js';
+
+/** Number of 32-bit words a code of `bits` bits occupies. */
+export function wordsFor(bits: number): number {
+  return Math.ceil(bits / 32);
+}
+
+/** An all-zero code set for `users` codes of `bits` bits. */
+export function emptyCodes(users: number, bits: number): CodeSet {
+  const words = wordsFor(bits);
+  return { codes: new Uint32Array(users * words), bits, words };
+}
+
+/** Number of users a code set holds. */
+export function codeCount(codes: CodeSet): number {
+  return codes.words === 0 ? 0 : codes.codes.length / codes.words;
+}
+
+/**
+ * Sign bits of the projections (users x kappa, row-major): bit j of user i is 1 iff r_j . x_i >= 0
+ * (protocol §4: zero hashes to 1). Layout as in CodeSet (src/mechanisms/types.ts).
+ */
+export function packSigns(projections: Float64Array, users: number, kappa: number): CodeSet {
+  if (projections.length !== users * kappa) {
+    throw new RangeError(`projections has ${projections.length} entries, expected users*kappa = ${users}*${kappa}`);
+  }
+  const set = emptyCodes(users, kappa);
+  const { codes, words } = set;
+  for (let i = 0; i < users; i++) {
+    const base = i * kappa;
+    const row = i * words;
+    for (let j = 0; j < kappa; j++) {
+      if (projections[base + j] >= 0) codes[row + (j >>> 5)] |= 1 << (j & 31);
+    }
+  }
+  return set;
+}
+
+/** Bit j of user i's code, as 0 or 1. */
+export function getBit(set: CodeSet, user: number, j: number): number {
+  return (set.codes[user * set.words + (j >>> 5)] >>> (j & 31)) & 1;
+}
+
+/** Mask of the bits of the last word that a code of `bits` bits uses. */
+export function lastWordMask(bits: number): number {
+  const r = bits & 31;
+  return r === 0 ? 0xffffffff : ((1 << r) - 1) >>> 0;
+}
+
+/** Set bits of a 32-bit integer (SWAR: no table, no branch). */
+export function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Hamming distance between the codes of users a and b. */
+export function hammingDistance(set: CodeSet, a: number, b: number): number {
+  const { codes, words } = set;
+  let d = 0;
+  for (let w = 0; w < words; w++) d += popcount32(codes[a * words + w] ^ codes[b * words + w]);
+  return d;
+}

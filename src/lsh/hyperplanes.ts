@@ -1,0 +1,43 @@
+import type { UserVectors } from '../data/types.js';
+import type { Rng } from '../random/rng.js';
+import { fillNormal } from '../random/samplers.js';
+
+/**
+ * kappa random hyperplane normals r_j ~ N(0, I_n), row-major kappa x n (row j is r_j).
+ * The random-projection LSH of the paper (Sect. 3.2, protocol §4).
+ */
+export function drawHyperplanes(rng: Rng, kappa: number, n: number): Float64Array {
+  if (!Number.isInteger(kappa) || kappa < 1) throw new RangeError(`kappa must be a positive integer, got ${kappa}`);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
+  const planes = new Float64Array(kappa * n);
+  fillNormal(rng, planes);
+  return planes;
+}
+
+/**
+ * Projections r_j . x_i of every user onto every hyperplane: users x kappa, row-major.
+ * O(nnz * kappa): the planes are first transposed to n x kappa so the inner loop over j reads one
+ * contiguous row per stored entry of the CSR matrix.
+ */
+export function projectAll(vectors: UserVectors, planes: Float64Array, kappa: number): Float64Array {
+  const n = vectors.n;
+  if (planes.length !== kappa * n) {
+    throw new RangeError(`planes has ${planes.length} entries, expected kappa*n = ${kappa}*${n}`);
+  }
+  const users = vectors.rowPtr.length - 1;
+  const byColumn = new Float64Array(n * kappa);
+  for (let j = 0; j < kappa; j++) {
+    for (let c = 0; c < n; c++) byColumn[c * kappa + j] = planes[j * n + c];
+  }
+  const out = new Float64Array(users * kappa);
+  const { rowPtr, colIdx, values } = vectors;
+  for (let i = 0; i < users; i++) {
+    const base = i * kappa;
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      const off = colIdx[p] * kappa;
+      const v = values[p];
+      for (let j = 0; j < kappa; j++) out[base + j] += byColumn[off + j] * v;
+    }
+  }
+  return out;
+}
