@@ -32,6 +32,8 @@ export interface DatasetSummary {
   rowsRead: number;
   /** rows skipped as malformed with skip_bad_rows (0 otherwise) */
   rowsSkipped: number;
+  /** 1-based line numbers of the first (at most 10) skipped rows */
+  skippedLines: number[];
   users: number;
   items: number;
   /** (user, item) pairs after combining repeats */

@@ -1,0 +1,125 @@
+import { fileError, type UserError } from '../util/errors.js';
+import type { Progress } from '../util/progress.js';
+import { RawRows } from './interactions.js';
+import { IntInterner } from './interning.js';
+import { fieldText, parseDecimalBytes, parseUintBytes, scanLines } from './lines.js';
+
+/**
+ * MovieLens readers: a byte-level scanner over Buffer chunks (ids and ratings parsed straight from
+ * bytes, ids interned through typed arrays). Measured ~5x faster than csv-parse on ml-25m-shaped
+ * data (docs/DATA.md), and these files are purely numeric with no quoting in practice; a quoted
+ * numeric field is still accepted through a slow path.
+ */
+export type MovieLensFormat = 'movielens-csv' | 'movielens-100k' | 'movielens-1m' | 'movielens-10m';
+
+interface Layout {
+  sep: number[]; // separator bytes
+  sepName: string; // for messages
+  header: string | null;
+}
+
+const CSV_HEADER = 'userId,movieId,rating,timestamp';
+const COLUMNS = ['userId', 'movieId', 'rating', 'timestamp'] as const;
+
+function layoutOf(format: MovieLensFormat): Layout {
+  switch (format) {
+    case 'movielens-csv':
+      return { sep: [44], sepName: 'comma-separated', header: CSV_HEADER };
+    case 'movielens-100k':
+      return { sep: [9], sepName: 'tab-separated', header: null };
+    case 'movielens-1m':
+    case 'movielens-10m':
+      return { sep: [58, 58], sepName: "'::'-separated", header: null };
+  }
+}
+
+/** Split buf[start,end) at `sep` into at most `max` fields; bounds[2k], bounds[2k+1] = field k. Returns the field count. */
+export function splitFields(buf: Buffer, start: number, end: number, sep: number[], bounds: Int32Array, max: number): number {
+  let count = 0;
+  let fs = start;
+  const s0 = sep[0]!;
+  const two = sep.length === 2;
+  const s1 = two ? sep[1]! : 0;
+  for (let i = start; i < end; i++) {
+    if (buf[i] === s0 && (!two || (i + 1 < end && buf[i + 1] === s1))) {
+      if (count < max) {
+        bounds[2 * count] = fs;
+        bounds[2 * count + 1] = i;
+      }
+      count++;
+      i += sep.length - 1;
+      fs = i + 1;
+    }
+  }
+  if (count < max) {
+    bounds[2 * count] = fs;
+    bounds[2 * count + 1] = end;
+  }
+  return count + 1;
+}
+
+function unquote(text: string): string {
+  const t = text.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).trim() : t;
+}
+
+/** Read a MovieLens ratings file into raw rows (file order; repeats are combined later with `last`). */
+export function readMovieLens(path: string, format: MovieLensFormat, opts: { skipBadRows?: boolean; progress?: Progress } = {}): RawRows {
+  const layout = layoutOf(format);
+  const rows = new RawRows(new IntInterner(), new IntInterner());
+  const users = rows.users as IntInterner;
+  const items = rows.items as IntInterner;
+  const bounds = new Int32Array(10);
+  let sawHeader = layout.header === null;
+  let sawAny = false;
+
+  const intField = (buf: Buffer, k: number, line: number): number => {
+    const s = bounds[2 * k]!;
+    const e = bounds[2 * k + 1]!;
+    const v = parseUintBytes(buf, s, e);
+    if (v >= 0) return v;
+    const t = unquote(buf.toString('utf8', s, e));
+    if (/^\d{1,15}$/.test(t)) return Number(t);
+    throw fileError(path, line, `${COLUMNS[k]} "${fieldText(buf, s, e)}" is not a non-negative integer (column ${COLUMNS[k]})`);
+  };
+
+  scanLines(
+    path,
+    (buf, start, end, line) => {
+      sawAny = true;
+      if (!sawHeader) {
+        sawHeader = true;
+        const text = buf.toString('utf8', start, end);
+        const names = text.split(',').map(unquote).join(',');
+        if (names !== layout.header) {
+          const hint = !text.includes(',') ? ' (wrong delimiter?)' : '';
+          throw fileError(path, line, `expected header ${layout.header}, found "${fieldText(buf, start, end)}"${hint}`);
+        }
+        return;
+      }
+      try {
+        const nf = splitFields(buf, start, end, layout.sep, bounds, 5);
+        if (nf !== 4) throw fileError(path, line, `expected 4 ${layout.sepName} fields, found ${nf}`);
+        const user = intField(buf, 0, line);
+        const item = intField(buf, 1, line);
+        let rating = parseDecimalBytes(buf, bounds[4]!, bounds[5]!);
+        if (Number.isNaN(rating)) {
+          const t = unquote(buf.toString('utf8', bounds[4]!, bounds[5]!));
+          rating = t === '' ? NaN : Number(t);
+          if (!Number.isFinite(rating)) throw fileError(path, line, `rating "${fieldText(buf, bounds[4]!, bounds[5]!)}" is not a number (column rating)`);
+        }
+        intField(buf, 3, line); // timestamp: validated, not used
+        rows.add(users.intern(user), items.intern(item), rating);
+        rows.rowsRead++;
+      } catch (e) {
+        if (!opts.skipBadRows) throw e as UserError;
+        rows.skip(line);
+      }
+    },
+    opts.progress,
+  );
+  if (!sawAny) throw fileError(path, undefined, 'empty file (no data rows)');
+  if (rows.rowsRead === 0 && rows.rowsSkipped === 0) throw fileError(path, undefined, 'empty file (no data rows)');
+  if (rows.rowsRead === 0) throw fileError(path, rows.skippedLines[0], `no valid rows (${rows.rowsSkipped} malformed rows skipped)`);
+  return rows;
+}

@@ -1,0 +1,99 @@
+import { UserError } from '../util/errors.js';
+import type { Center } from './spec.js';
+import type { Interactions } from './interactions.js';
+import type { UserVectors } from './types.js';
+
+/**
+ * Item ranking of protocol §2.1: by number of distinct users (after combining repeats, one pair =
+ * one user), ties by smaller id in the id order (= smaller item index, since items are ordered).
+ * Returns item indices, most popular first.
+ */
+export function rankItems(inter: Interactions): Int32Array {
+  const nItems = inter.itemIds.length;
+  const count = new Int32Array(nItems);
+  const it = inter.itemIdx;
+  for (let p = 0; p < it.length; p++) count[it[p]!]!++;
+  const order = Array.from({ length: nItems }, (_, i) => i);
+  order.sort((a, b) => count[b]! - count[a]! || a - b);
+  return Int32Array.from(order);
+}
+
+/** Mean of every combined value of every user (the `global` centre). */
+export function globalMean(inter: Interactions): number {
+  let s = 0;
+  for (let p = 0; p < inter.values.length; p++) s += inter.values[p]!;
+  return inter.values.length ? s / inter.values.length : 0;
+}
+
+/**
+ * Top-n user vectors (protocol §2): column j = ranking[j]; `user` centring subtracts the mean of
+ * ALL the user's combined values (every item, not only the n kept); unseen = 0; users whose kept
+ * vector is all zero are dropped (counted); rows scaled to unit length; users in id order.
+ * Exact zeros after centring are not stored (they equal "unseen").
+ */
+export function buildVectors(inter: Interactions, ranking: Int32Array, n: number, center: Center, dataset: string): UserVectors {
+  const nItems = inter.itemIds.length;
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${dataset}: n must be a positive integer, got ${n}`);
+  if (n > nItems) throw new UserError(`${dataset}: n = ${n} exceeds the number of items (${nItems})`);
+  const colOf = new Int32Array(nItems).fill(-1);
+  for (let j = 0; j < n; j++) colOf[ranking[j]!] = j;
+  const { userPtr, itemIdx, values } = inter;
+  const nUsers = inter.userIds.length;
+  const gMean = center === 'global' ? globalMean(inter) : 0;
+
+  const shiftOf = (u: number): number => {
+    if (center === 'none') return 0;
+    if (center === 'global') return gMean;
+    let s = 0;
+    const a = userPtr[u]!;
+    const b = userPtr[u + 1]!;
+    for (let p = a; p < b; p++) s += values[p]!;
+    return s / (b - a);
+  };
+
+  // pass 1: non-zeros per user, so the CSR arrays are allocated once
+  const shift = new Float64Array(nUsers);
+  const nnzOf = new Int32Array(nUsers);
+  let nnz = 0;
+  let kept = 0;
+  for (let u = 0; u < nUsers; u++) {
+    const sh = shiftOf(u);
+    shift[u] = sh;
+    let k = 0;
+    for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) if (colOf[itemIdx[p]!]! >= 0 && values[p]! - sh !== 0) k++;
+    nnzOf[u] = k;
+    nnz += k;
+    if (k > 0) kept++;
+  }
+  const rowPtr = new Int32Array(kept + 1);
+  const colIdx = new Int32Array(nnz);
+  const vals = new Float64Array(nnz);
+  const userIds = new Array<string>(kept);
+  const dense = new Float64Array(n);
+  let row = 0;
+  let q = 0;
+  for (let u = 0; u < nUsers; u++) {
+    if (nnzOf[u] === 0) continue;
+    const sh = shift[u]!;
+    const start = q;
+    for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) {
+      const c = colOf[itemIdx[p]!]!;
+      const v = values[p]! - sh;
+      if (c >= 0 && v !== 0) {
+        dense[c] = v;
+        colIdx[q++] = c;
+      }
+    }
+    const cols = colIdx.subarray(start, q);
+    cols.sort(); // typed-array sort is numeric
+    let ss = 0;
+    for (let p = start; p < q; p++) ss += dense[colIdx[p]!]! ** 2;
+    const norm = Math.sqrt(ss);
+    for (let p = start; p < q; p++) vals[p] = dense[colIdx[p]!]! / norm;
+    userIds[row] = inter.userIds[u]!;
+    rowPtr[++row] = q;
+  }
+  const itemIds = new Array<string>(n);
+  for (let j = 0; j < n; j++) itemIds[j] = inter.itemIds[ranking[j]!]!;
+  return { dataset, n, userIds, itemIds, rowPtr, colIdx, values: vals, dropped: nUsers - kept };
+}
