@@ -33,6 +33,9 @@ export interface TrialHashing {
   planes: Float64Array;
   /** users x kappa, row-major: r_j . x_i of the clean vectors */
   projections: Float64Array;
+  /** the clean LSH codes (packSigns of projections), computed once per trial and shared; read-only
+   *  for mechanisms (they copy before adding noise). Computed on demand when absent. */
+  codes?: CodeSet;
 }
 
 export interface MechanismContext {
@@ -55,6 +58,11 @@ export interface Mechanism {
   readonly usesKappa: boolean;
   /** whether rows of this mechanism carry a privacy budget xi */
   readonly usesXi: boolean;
+  /** whether `epsilon()` can fall back to the pure LDP bound (LSHRR); rows of the others leave
+   *  `fallback` empty */
+  readonly hasFallback?: boolean;
+  /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
+  readonly optionKeys?: readonly string[];
   epsilon(xi: number, kappa: number, privacy: PrivacyParams): EpsilonInfo;
   /** the released codes of all users for one trial (kind 'code' only) */
   encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;

@@ -1,0 +1,15 @@
+import type { CodeSet, EpsilonInfo, MechanismContext, TrialHashing } from './types.js';
+import { packSigns } from '../lsh/codes.js';
+
+/** The clean LSH codes of a trial: the shared ones when the trial computed them, else packed now. */
+export function cleanCodes(hashing: TrialHashing): CodeSet {
+  const users = hashing.projections.length / hashing.kappa;
+  return hashing.codes ?? packSigns(hashing.projections, users, hashing.kappa);
+}
+
+export function userCount(ctx: MechanismContext): number {
+  return ctx.vectors.rowPtr.length - 1;
+}
+
+/** The EpsilonInfo of mechanisms without a privacy parameter (exact, lsh). */
+export const NO_EPSILON: EpsilonInfo = Object.freeze({ epsilon: null, ldpEpsilon: null, fallback: false });

@@ -1,0 +1,5 @@
+export type { Mechanism, MechanismContext, CodeSet, EpsilonInfo, PrivacyParams, TrialHashing } from './types.js';
+export { getMechanism, listMechanisms } from './registry.js';
+export { flipBits, randomizeAll, copyCodes } from './flips.js';
+export { laplaceNoise, laplaceRadius, planeFactor, type LaplaceSampler } from './laplsh.js';
+export { DEFAULT_RAPPOR_HASHES } from './rappor.js';

@@ -1,0 +1,137 @@
+import { Matrix, SingularValueDecomposition } from 'ml-matrix';
+import type { Mechanism, MechanismContext } from './types.js';
+import type { Rng } from '../random/rng.js';
+import { checkOptionKeys } from './options.js';
+import { randomizeAll } from './flips.js';
+import { cleanCodes, userCount } from './common.js';
+import { emptyCodes, packSigns } from '../lsh/codes.js';
+import { chiSquareSource, fillNormal, gammaSource, sphereSample } from '../random/samplers.js';
+import { laplshEpsilon } from '../privacy/index.js';
+import { UserError } from '../util/errors.js';
+
+export type LaplaceSampler = 'projected' | 'direct';
+const SAMPLERS: readonly LaplaceSampler[] = ['projected', 'direct'];
+
+/**
+ * LapLSH (paper Def. "LapLSH", protocol §4): every user's unit vector gets the multivariate Laplace
+ * noise z = R·u (u uniform on the unit sphere of R^n, R ~ Gamma(n, scale 1/eps)), and x + z is
+ * hashed with the trial's hyperplanes. Only W z matters (W the kappa x n plane matrix), so
+ * sign(W(x+z)) = sign(Wx + Wz) reuses the clean projections Wx.
+ *
+ * Samplers (option `sampler`):
+ * - direct: draws u in R^n, O(n·kappa) per user;
+ * - projected (default): with u = g/|g|, g ~ N(0, I_n) and the thin SVD W = U S Vᵀ, w = Vᵀg ~
+ *   N(0, I_kappa) and |g|² = |w|² + c with c ~ chi²(n − kappa) independent of w, so
+ *   W z = R / sqrt(|w|² + c) · (U S) w exactly in distribution: O(kappa²) per user. Falls back to
+ *   direct when n <= kappa (then there is no orthogonal complement).
+ * eps = 0 (xi = 0) is infinite noise; its limit is defined as uniformly random bits.
+ */
+export const laplshMechanism: Mechanism = {
+  name: 'laplsh',
+  description: 'multivariate Laplace noise on the vector, then LSH',
+  kind: 'code',
+  usesKappa: true,
+  usesXi: true,
+  optionKeys: ['sampler'],
+  epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
+  encode(ctx, eps) {
+    checkOptionKeys('laplsh', ctx.options, ['sampler']);
+    const sampler = samplerOption(ctx.options);
+    const e = eps.epsilon;
+    if (e === null || !(e >= 0)) throw new RangeError(`laplsh needs eps >= 0, got ${e}`);
+    const { kappa, n } = ctx.hashing;
+    const users = userCount(ctx);
+    if (e === 0) {
+      const codes = emptyCodes(users, kappa);
+      randomizeAll(codes, ctx.rng);
+      return codes;
+    }
+    if (e === Infinity) {
+      const c = cleanCodes(ctx.hashing);
+      return { codes: c.codes.slice(), bits: c.bits, words: c.words };
+    }
+    const noisy = sampler === 'projected' && n > kappa ? projectedNoise(ctx, e) : directNoise(ctx, e);
+    return packSigns(noisy, users, kappa);
+  },
+};
+
+function samplerOption(options: Record<string, unknown>): LaplaceSampler {
+  const s = options.sampler ?? 'projected';
+  if (typeof s !== 'string' || !SAMPLERS.includes(s as LaplaceSampler)) {
+    throw new UserError(`mechanism laplsh: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
+  }
+  return s as LaplaceSampler;
+}
+
+/**
+ * One draw of the n-dimensional Laplace noise z = R·u into `out`; returns R (= |z|).
+ * Exported so the radius law (mean n/eps, variance n/eps²) is testable.
+ */
+export function laplaceNoise(rng: Rng, n: number, radius: () => number, out: Float64Array): number {
+  sphereSample(rng, n, out);
+  const r = radius();
+  for (let c = 0; c < n; c++) out[c] *= r;
+  return r;
+}
+
+/** The radius sampler of the multivariate Laplace mechanism: Gamma(shape n, scale 1/eps). */
+export function laplaceRadius(rng: Rng, n: number, eps: number): () => number {
+  return gammaSource(rng, n, 1 / eps);
+}
+
+/** Wx + Wz for every user, z drawn in R^n. */
+function directNoise(ctx: MechanismContext, eps: number): Float64Array {
+  const { kappa, n, planes, projections } = ctx.hashing;
+  const users = userCount(ctx);
+  const out = projections.slice();
+  const z = new Float64Array(n);
+  const radius = laplaceRadius(ctx.rng, n, eps);
+  for (let i = 0; i < users; i++) {
+    laplaceNoise(ctx.rng, n, radius, z);
+    const base = i * kappa;
+    for (let j = 0; j < kappa; j++) {
+      const row = j * n;
+      let s = 0;
+      for (let c = 0; c < n; c++) s += planes[row + c] * z[c];
+      out[base + j] += s;
+    }
+  }
+  return out;
+}
+
+/** U S of the thin SVD W = U S Vᵀ (kappa x kappa, row-major): W g and (U S) Vᵀg are equal. */
+export function planeFactor(planes: Float64Array, kappa: number, n: number): Float64Array {
+  const rows: number[][] = [];
+  for (let j = 0; j < kappa; j++) rows.push(Array.from(planes.subarray(j * n, (j + 1) * n)));
+  const svd = new SingularValueDecomposition(new Matrix(rows), { autoTranspose: true, computeLeftSingularVectors: true, computeRightSingularVectors: false });
+  const U = svd.leftSingularVectors; // kappa x kappa
+  const S = svd.diagonal;
+  const us = new Float64Array(kappa * kappa);
+  for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) us[a * kappa + b] = U.get(a, b) * S[b];
+  return us;
+}
+
+/** Wx + Wz for every user through the kappa-dimensional projection of the noise (see above). */
+function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
+  const { kappa, n, planes, projections } = ctx.hashing;
+  const users = userCount(ctx);
+  const us = planeFactor(planes, kappa, n);
+  const out = projections.slice();
+  const w = new Float64Array(kappa);
+  const radius = laplaceRadius(ctx.rng, n, eps);
+  const rest = chiSquareSource(ctx.rng, n - kappa);
+  for (let i = 0; i < users; i++) {
+    fillNormal(ctx.rng, w);
+    let w2 = 0;
+    for (let b = 0; b < kappa; b++) w2 += w[b] * w[b];
+    const scale = radius() / Math.sqrt(w2 + rest());
+    const base = i * kappa;
+    for (let a = 0; a < kappa; a++) {
+      const row = a * kappa;
+      let s = 0;
+      for (let b = 0; b < kappa; b++) s += us[row + b] * w[b];
+      out[base + a] += scale * s;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { getMechanism } from '../../src/mechanisms/registry.js';
+import type { CodeSet, MechanismContext } from '../../src/mechanisms/types.js';
+import type { UserVectors } from '../../src/data/types.js';
+import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
+import { getBit, popcount32 } from '../../src/lsh/codes.js';
+import { makeRng } from '../../src/random/rng.js';
+import { flipProbability } from '../../src/privacy/index.js';
+import { binomialSe, Z } from '../lsh/stats.js';
+import { vectorsFromDense } from '../lsh/synthetic.js';
+
+const PRIVACY = { d: 0.1, delta: 0.01 };
+const rappor = getMechanism('rappor');
+
+function ctx(vectors: UserVectors, kappa: number, seed: string, options: Record<string, unknown> = {}): MechanismContext {
+  const planes = drawHyperplanes(makeRng('unused-planes'), kappa, vectors.n);
+  return { vectors, hashing: { kappa, n: vectors.n, planes, projections: projectAll(vectors, planes, kappa) }, rng: makeRng(seed), options };
+}
+
+/** Users over n = 30 items: some item sets, each repeated, with a few nested pairs. */
+function itemSets(): { vectors: UserVectors; sets: number[][] } {
+  const rng = makeRng('sets');
+  const sets: number[][] = [];
+  for (let i = 0; i < 600; i++) {
+    const s = new Set<number>();
+    const size = 1 + Math.floor(rng() * 5);
+    while (s.size < size) s.add(Math.floor(rng() * 30));
+    sets.push([...s].sort((a, b) => a - b));
+  }
+  sets.push([3], [3, 7], [3, 7, 11]); // nested
+  const rows = sets.map((s) => {
+    const r = new Array<number>(30).fill(0);
+    for (const c of s) r[c] = rng() < 0.5 ? -1 - rng() : 1 + rng(); // sign of the value is irrelevant
+    return r;
+  });
+  return { vectors: vectorsFromDense(rows), sets };
+}
+
+function bitsOf(set: CodeSet, u: number): number {
+  let c = 0;
+  for (let w = 0; w < set.words; w++) c += popcount32(set.codes[u * set.words + w]);
+  return c;
+}
+
+describe('rappor', () => {
+  const { vectors, sets } = itemSets();
+  const kappa = 40;
+
+  it('reports eps = ldpEpsilon = xi', () => {
+    expect(rappor.epsilon(3, kappa, PRIVACY)).toEqual({ epsilon: 3, ldpEpsilon: 3, fallback: false });
+  });
+
+  it('without noise is a Bloom filter of the item set (same set → same bits, subset → subset, ≤ h bits per item)', () => {
+    for (const h of [1, 2, 3]) {
+      const clean = rappor.encode!(ctx(vectors, kappa, 'bloom', { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY));
+      const byKey = new Map<string, number>();
+      sets.forEach((s, u) => {
+        const n = bitsOf(clean, u);
+        expect(n).toBeGreaterThanOrEqual(1);
+        expect(n).toBeLessThanOrEqual(h * s.length);
+        const key = s.join(',');
+        const prev = byKey.get(key);
+        if (prev !== undefined) expect(Array.from(clean.codes.subarray(u * 2, u * 2 + 2))).toEqual(Array.from(clean.codes.subarray(prev * 2, prev * 2 + 2)));
+        else byKey.set(key, u);
+      });
+      const [a, b, c] = [600, 601, 602];
+      for (let w = 0; w < 2; w++) {
+        expect((clean.codes[a * 2 + w] & ~clean.codes[b * 2 + w]) >>> 0).toBe(0);
+        expect((clean.codes[b * 2 + w] & ~clean.codes[c * 2 + w]) >>> 0).toBe(0);
+      }
+    }
+  });
+
+  it('flips filter bits 0→1 and 1→0 with probability 1/(1+e^(eps/2h))', () => {
+    for (const [xi, h] of [
+      [2, 2],
+      [6, 3],
+      [0, 2],
+    ]) {
+      const info = rappor.epsilon(xi, kappa, PRIVACY);
+      // same noise seed: the hash positions are drawn first, so the filter is the same; eps = 1e9 adds no flips
+      const clean = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY));
+      const noisy = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), info);
+      const p = flipProbability(xi / (2 * h));
+      let zeros = 0;
+      let ones = 0;
+      let up = 0;
+      let down = 0;
+      for (let u = 0; u < sets.length; u++) {
+        for (let j = 0; j < kappa; j++) {
+          const a = getBit(clean, u, j);
+          const b = getBit(noisy, u, j);
+          if (a === 0) {
+            zeros++;
+            up += b;
+          } else {
+            ones++;
+            down += 1 - b;
+          }
+        }
+      }
+      expect(Math.abs(up / zeros - p)).toBeLessThan(Z * binomialSe(p, zeros));
+      expect(Math.abs(down / ones - p)).toBeLessThan(Z * binomialSe(p, ones));
+    }
+  });
+});
