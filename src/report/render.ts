@@ -1,0 +1,97 @@
+/**
+ * Headless rendering: Vega-Lite spec → Vega → SVG (vega's string renderer, no browser), and
+ * SVG → PNG with resvg. resvg draws no text unless fonts are loaded, so we hand it DejaVu
+ * (the font named in every spec's config) from the usual Debian locations, and fall back to the
+ * system fonts when those files are missing.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import { Resvg } from '@resvg/resvg-js';
+import type { VlSpec } from './specs.js';
+import { FONT } from './specs.js';
+
+/**
+ * Width of a string in DejaVu Sans, in em, from its glyph classes (advance widths of the font:
+ * narrow ≈ 0.3 em, digits 0.64, lower case ≈ 0.6, upper case ≈ 0.72, m/w ≈ 0.95). Without a
+ * canvas vega guesses 0.8 em per character, which over-sizes titles and legends and truncates
+ * labels; this estimate is within a few percent for ordinary text.
+ */
+export function dejaVuEm(text: string, bold = false): number {
+  let w = 0;
+  for (const ch of text) {
+    if (/[ijlI.,:;'!|` ]/.test(ch)) w += 0.32;
+    else if (/[ftr()\[\]{}\/-]/.test(ch)) w += 0.41;
+    else if (/[mwMW%]/.test(ch)) w += 0.95;
+    else if (/[0-9]/.test(ch)) w += 0.64;
+    else if (/[A-Z]/.test(ch)) w += 0.72;
+    else w += 0.6;
+  }
+  return bold ? w * 1.1 : w;
+}
+
+interface TextItem {
+  text?: unknown;
+  fontSize?: number;
+  fontWeight?: string | number;
+  limit?: number;
+}
+
+let metricsInstalled = false;
+/** Replace vega's canvas-less text width guess with the DejaVu estimate (process-wide, idempotent). */
+function installTextMetrics(): void {
+  if (metricsInstalled) return;
+  metricsInstalled = true;
+  // exported at runtime by vega (from vega-scenegraph) but absent from its type declarations
+  const metrics = (vega as unknown as { textMetrics: unknown }).textMetrics as { width: (item: TextItem, text?: unknown) => number };
+  metrics.width = (item: TextItem, text?: unknown) => {
+    const value = text ?? item.text;
+    const lines = Array.isArray(value) ? value.map(String) : [value == null ? '' : String(value)];
+    const size = item.fontSize ?? 11;
+    const bold = item.fontWeight === 'bold' || Number(item.fontWeight) >= 600;
+    return Math.ceil(Math.max(...lines.map((l) => dejaVuEm(l, bold))) * size);
+  };
+}
+
+export async function renderSvg(spec: VlSpec): Promise<string> {
+  installTextMetrics();
+  // vega-lite's TopLevelSpec type is far stricter than our plain objects; the schema test checks them
+  // warnings such as "Maximum optimization runs reached" are about vega-lite internals, not the user's data
+  const quietLogger = vega.logger(vega.Error);
+  const vgSpec = compile(spec as unknown as Parameters<typeof compile>[0], { logger: quietLogger }).spec;
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none', logLevel: vega.Error });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/TTF', '/usr/share/fonts/dejavu'];
+
+/** DejaVu Sans files (regular, bold, oblique) where the OS keeps them; empty when none are found. */
+export function dejaVuFontFiles(): string[] {
+  for (const dir of FONT_DIRS) {
+    if (!existsSync(dir)) continue;
+    const files = readdirSync(dir).filter((f) => /^DejaVuSans(-Bold|-Oblique|-BoldOblique)?\.ttf$/.test(f));
+    if (files.length) return files.sort().map((f) => join(dir, f));
+  }
+  return [];
+}
+
+/** PNG at `scale` × the SVG's size (2 gives print-quality figures). */
+export function svgToPng(svg: string, scale = 2): Uint8Array {
+  const fontFiles = dejaVuFontFiles();
+  const resvg = new Resvg(svg, {
+    background: 'white',
+    fitTo: { mode: 'zoom', value: scale },
+    font: {
+      fontFiles,
+      loadSystemFonts: fontFiles.length === 0,
+      defaultFontFamily: FONT,
+      sansSerifFamily: FONT,
+    },
+  });
+  return resvg.render().asPng();
+}
