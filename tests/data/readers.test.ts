@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ROOT } from '../helpers/cli.js';
+import { readInteractions } from '../../src/data/load.js';
+import type { Interactions } from '../../src/data/interactions.js';
+import type { DatasetSpec } from '../../src/data/spec.js';
+import { parseDecimalBytes, scanLines } from '../../src/data/lines.js';
+import { makeRng } from '../../src/random/rng.js';
+
+export const FIX = join(ROOT, 'tests', 'fixtures', 'data');
+
+/** Interactions as {user: {item: value}} for readable expectations. */
+export function asObject(inter: Interactions): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (let u = 0; u < inter.userIds.length; u++) {
+    const row: Record<string, number> = {};
+    for (let p = inter.userPtr[u]!; p < inter.userPtr[u + 1]!; p++) row[inter.itemIds[inter.itemIdx[p]!]!] = inter.values[p]!;
+    out[inter.userIds[u]!] = row;
+  }
+  return out;
+}
+
+const read = (spec: Omit<DatasetSpec, 'name'>) => readInteractions({ name: 't', ...spec } as DatasetSpec);
+
+// the fixture's ratings after "last row wins" (user 3 rates item 3 twice: 2.0 then 3.5)
+const ML_EXPECTED = {
+  '1': { '3': 3, '9': 2, '10': 4 },
+  '2': { '9': 5, '10': 5 },
+  '3': { '3': 3.5, '9': 1, '10': 4.5 },
+  '4': { '3': 3, '7': 3 },
+  '10': { '10': 2 },
+};
+
+describe('MovieLens readers', () => {
+  it('ratings.csv (BOM, CRLF, a quoted rating, a repeat): last row wins, ids numeric-ordered', async () => {
+    const inter = await read({ format: 'movielens-csv', path: join(FIX, 'ratings.csv') });
+    expect(asObject(inter)).toEqual(ML_EXPECTED);
+    expect(inter.userIds).toEqual(['1', '2', '3', '4', '10']); // numeric, not "10" before "2"
+    expect(inter.itemIds).toEqual(['3', '7', '9', '10']);
+    expect(inter.rowsRead).toBe(12);
+  });
+  it('u.data (tab, no header, no final newline) and ratings.dat (::, CRLF) read the same data', async () => {
+    const a = await read({ format: 'movielens-100k', path: join(FIX, 'u.data') });
+    const b = await read({ format: 'movielens-1m', path: join(FIX, 'ratings.dat') });
+    expect(asObject(a)).toEqual(ML_EXPECTED);
+    expect(asObject(b)).toEqual(ML_EXPECTED);
+    expect(a.rowsRead).toBe(12);
+  });
+  it('combines repeats by the LAST row in file order, whatever the value order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-ml-'));
+    const f = join(dir, 'ratings.csv');
+    writeFileSync(f, 'userId,movieId,rating,timestamp\n1,1,5.0,1\n1,1,1.0,2\n2,1,1.0,3\n2,1,5.0,4\n');
+    expect(asObject(await read({ format: 'movielens-csv', path: f }))).toEqual({ '1': { '1': 1 }, '2': { '1': 5 } });
+  });
+});
+
+describe('Foursquare readers', () => {
+  it('foursquare-tsmc original 8 columns (latin-1 byte): visit counts', async () => {
+    const inter = await read({ format: 'foursquare-tsmc', path: join(FIX, 'tsmc.txt') });
+    expect(asObject(inter)).toEqual({
+      '470': { '49bbd6c0f964a520f4531fe3': 2, '4c5cc7b485a1e21e00d35711': 1 },
+      '979': { '4a43c0aef964a520c6a61fe3': 1 },
+    });
+  });
+  it('foursquare-www19: POIs in the box only (garbled byte, CRLF), users with a visit there, counts', async () => {
+    const inter = await read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: join(FIX, 'raw_POIs.txt') });
+    const v = (k: number) => `4a000000000000000000000${k}`;
+    expect(asObject(inter)).toEqual({
+      '5': { [v(1)]: 2, [v(2)]: 1 },
+      '7': { [v(1)]: 1 }, // the visit to POI 3 (Tokyo) is dropped
+      '12': { [v(2)]: 1, [v(4)]: 1 },
+      '100': { [v(4)]: 2 },
+    }); // user 9 only visited POI 3: gone
+    expect(inter.rowsRead).toBe(10);
+  });
+  it('foursquare-www19 max_users keeps the most active users, ties by smaller (numeric) id', async () => {
+    const inter = await read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: join(FIX, 'raw_POIs.txt'), max_users: 2 });
+    // in-box check-ins: 5 → 3, 12 → 2, 100 → 2, 7 → 1; 12 beats 100 numerically ("100" < "12" as text)
+    expect(inter.userIds).toEqual(['5', '12']);
+  });
+  it('a custom bbox changes which POIs count', async () => {
+    const inter = await read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: join(FIX, 'raw_POIs.txt'), bbox: [30, 40, 130, 140] });
+    expect(asObject(inter)).toEqual({ '7': { '4a0000000000000000000003': 1 }, '9': { '4a0000000000000000000003': 1 } });
+  });
+});
+
+describe('interactions reader (csv-parse)', () => {
+  const base = { format: 'interactions' as const, path: join(FIX, 'interactions.csv'), user: 'user', item: 'item' };
+  it('quoted fields with delimiters and newlines, BOM, CRLF; combine sum / last / count', async () => {
+    expect(asObject(await read({ ...base, value: 'score', combine: 'sum' }))).toEqual({ a: { 'x,1': 4, y: 4 }, b: { y: 2 }, c: { z: 5 } });
+    expect(asObject(await read({ ...base, value: 'score', combine: 'last' }))).toEqual({ a: { 'x,1': 3, y: 4 }, b: { y: 2 }, c: { z: 5 } });
+    const count = await read({ ...base, combine: 'count' });
+    expect(asObject(count)).toEqual({ a: { 'x,1': 2, y: 1 }, b: { y: 1 }, c: { z: 1 } });
+    expect(count.userIds).toEqual(['a', 'b', 'c']);
+  });
+  it('tab-separated with the TSMC-NYC layout (user_id poi_id time)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-int-'));
+    const f = join(dir, 'checkins.tsv');
+    writeFileSync(f, 'user_id\tpoi_id\ttime\n2\t10\t5\n10\t9\t6\n2\t10\t7\n2\t9\t8\n');
+    const inter = await read({ format: 'interactions', path: f, delimiter: '\t', user: 'user_id', item: 'poi_id', combine: 'count' });
+    expect(asObject(inter)).toEqual({ '2': { '9': 1, '10': 2 }, '10': { '9': 1 } });
+    expect(inter.userIds).toEqual(['2', '10']);
+  });
+});
+
+describe('byte-level scanning', () => {
+  it('parseDecimalBytes equals Number() bit for bit on random decimals', () => {
+    const rng = makeRng('decimals');
+    for (let k = 0; k < 5000; k++) {
+      const text = (rng() < 0.5 ? '-' : '') + Math.floor(rng() * 1e6) + (rng() < 0.7 ? '.' + String(Math.floor(rng() * 1e6)).padStart(6, '0').slice(0, 1 + Math.floor(rng() * 6)) : '');
+      const b = Buffer.from(text);
+      expect(parseDecimalBytes(b, 0, b.length)).toBe(Number(text));
+    }
+    for (const bad of ['', '-', '.', '1e5', 'abc', '1.2.3', ' 1']) expect(parseDecimalBytes(Buffer.from(bad), 0, bad.length)).toBeNaN();
+  });
+  it('lines that straddle the 8 MiB chunk boundary are read whole', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-scan-'));
+    const f = join(dir, 'big.txt');
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 9 * (1 << 20); i++) {
+      const l = `${i},${'x'.repeat(i % 97)}`;
+      lines.push(l);
+      size += l.length + (i % 3 === 0 ? 2 : 1);
+    }
+    writeFileSync(f, lines.map((l, i) => l + (i % 3 === 0 ? '\r\n' : '\n')).join(''));
+    const seen: string[] = [];
+    const n = scanLines(f, (buf, s, e) => void seen.push(buf.toString('utf8', s, e)));
+    expect(n).toBe(lines.length);
+    expect(seen.length).toBe(lines.length);
+    expect(seen.every((l, i) => l === lines[i])).toBe(true);
+  });
+});
