@@ -1,0 +1,88 @@
+import type { UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/exact.js';
+import { densifyRow, distanceFromDot, dotDenseRow } from '../knn/exact.js';
+
+/**
+ * Utility loss of one answer (protocol §6): mean true angular distance from the query to the first
+ * k returned users minus the mean over its true k nearest neighbours. Both lists are summed in list
+ * order, so an answer equal to the true neighbours gives exactly 0.
+ */
+export function utilityLoss(returnedDistances: ArrayLike<number>, trueDistances: ArrayLike<number>, k: number): number {
+  let r = 0;
+  let t = 0;
+  for (let i = 0; i < k; i++) {
+    r += returnedDistances[i];
+    t += trueDistances[i];
+  }
+  return r / k - t / k;
+}
+
+/** recall@k = |first k returned ∩ true k-NN| / k (quadratic in k: k is small). With ties at the
+ *  true k-th distance the true set is the one with the smaller indices (protocol §3). */
+export function recallAtK(returned: ArrayLike<number>, trueNeighbours: ArrayLike<number>, k: number): number {
+  let hits = 0;
+  for (let i = 0; i < k; i++) {
+    const u = returned[i];
+    for (let j = 0; j < k; j++) {
+      if (trueNeighbours[j] === u) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits / k;
+}
+
+/** Per-k means over the queries of utility loss and recall. */
+export interface UtilityMeans {
+  k: number[];
+  loss: Float64Array;
+  recall: Float64Array;
+}
+
+/**
+ * Evaluates answers (row-major Q x width user indices, nearest first; every k <= width is read as
+ * the prefix of length k) against the exact neighbours of the same queries. True distances come
+ * from `truth`; returned distances are computed with the very dot product exactKnn uses
+ * (densifyRow + dotDenseRow, see src/knn/exact.ts), so identical lists give a loss of exactly 0.
+ * Sums run over queries in their order: the floating-point result is deterministic.
+ */
+export function evaluateAnswers(
+  vectors: UserVectors,
+  queries: Int32Array,
+  truth: ExactKnn,
+  answers: Int32Array,
+  width: number,
+  ks: number[],
+): UtilityMeans {
+  const Q = queries.length;
+  if (Q === 0) throw new RangeError('no queries to evaluate');
+  const kMax = Math.max(...ks);
+  if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new RangeError(`every k must be a positive integer, got ${ks.join(',')}`);
+  if (kMax > width) throw new RangeError(`answers hold ${width} neighbours per query, k = ${kMax} asked`);
+  if (kMax > truth.k) throw new RangeError(`the exact neighbours hold k = ${truth.k} per query, k = ${kMax} asked`);
+  if (answers.length !== Q * width) throw new RangeError(`answers has ${answers.length} entries, expected ${Q}*${width}`);
+  if (truth.indices.length !== Q * truth.k) throw new RangeError(`truth has ${truth.indices.length / truth.k} queries, expected ${Q}`);
+  const lossSum = new Float64Array(ks.length);
+  const recallSum = new Float64Array(ks.length);
+  const dense = new Float64Array(vectors.n);
+  const returnedDist = new Float64Array(kMax);
+  for (let qi = 0; qi < Q; qi++) {
+    densifyRow(vectors, queries[qi], dense);
+    const ans = answers.subarray(qi * width, qi * width + kMax);
+    for (let i = 0; i < kMax; i++) returnedDist[i] = distanceFromDot(dotDenseRow(dense, vectors, ans[i]));
+    const trueIdx = truth.indices.subarray(qi * truth.k, qi * truth.k + kMax);
+    const trueDist = truth.distances.subarray(qi * truth.k, qi * truth.k + kMax);
+    for (let t = 0; t < ks.length; t++) {
+      lossSum[t] += utilityLoss(returnedDist, trueDist, ks[t]);
+      recallSum[t] += recallAtK(ans, trueIdx, ks[t]);
+    }
+  }
+  const loss = new Float64Array(ks.length);
+  const recall = new Float64Array(ks.length);
+  for (let t = 0; t < ks.length; t++) {
+    loss[t] = lossSum[t] / Q;
+    recall[t] = recallSum[t] / Q;
+  }
+  return { k: ks.slice(), loss, recall };
+}

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { exactRows, runTrialCell, type CellRow, type TrialCellSpec } from '../../src/experiment/trial.js';
+import { sampleQueries } from '../../src/experiment/queries.js';
+import { evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
+import { angularDistance, exactKnn } from '../../src/knn/exact.js';
+import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
+import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
+import { deriveSeed, makeRng } from '../../src/random/rng.js';
+import { lshrrEpsilon } from '../../src/privacy/index.js';
+import { UserError } from '../../src/util/errors.js';
+import { Z } from '../lsh/stats.js';
+import { clusteredVectors } from '../lsh/synthetic.js';
+
+const USERS = 400;
+const N = 40;
+const vectors = clusteredVectors({ users: USERS, n: N, clusters: 8, seed: 'trial-data' });
+const RUN_SEED = 7;
+const queries = sampleQueries(USERS, 80, RUN_SEED, 'synthetic', N);
+const K = [1, 5, 10];
+const truth = exactKnn(vectors, queries, 10);
+const PRIVACY = { d: 0.1, delta: 0.01 };
+
+function spec(over: Partial<TrialCellSpec> = {}): TrialCellSpec {
+  return { dataset: 'synthetic', n: N, kappa: 12, trial: 0, mechanisms: [{ name: 'lsh', xi: [] }], k: K, privacy: PRIVACY, runSeed: RUN_SEED, ...over };
+}
+
+function row(rows: CellRow[], mechanism: string, xi: number | null, k: number): CellRow {
+  const r = rows.find((x) => x.mechanism === mechanism && x.xi === xi && x.k === k);
+  if (!r) throw new Error(`no row ${mechanism} ${xi} ${k}`);
+  return r;
+}
+
+/** All angular distances from each query to every other user (brute force, for the references). */
+const allDist: number[][] = Array.from(queries, (q) => {
+  const d: number[] = [];
+  for (let u = 0; u < USERS; u++) if (u !== q) d.push(angularDistance(vectors, q, u));
+  return d;
+});
+
+function trueMean(qi: number, k: number): number {
+  let s = 0;
+  for (let i = 0; i < k; i++) s += truth.distances[qi * truth.k + i];
+  return s / k;
+}
+
+/**
+ * Expected utility loss of uniformly random k-subsets of the other users, and the standard error of
+ * the per-trial mean over queries: a mean of k draws without replacement from N−1 values has
+ * variance σ²/k · (N−1−k)/(N−2).
+ */
+function randomNeighbourLoss(k: number): { mean: number; se: number } {
+  let m = 0;
+  let v = 0;
+  allDist.forEach((d, qi) => {
+    const mu = d.reduce((a, b) => a + b, 0) / d.length;
+    const s2 = d.reduce((a, b) => a + (b - mu) ** 2, 0) / d.length;
+    m += mu - trueMean(qi, k);
+    v += (s2 / k) * ((d.length - k) / (d.length - 1));
+  });
+  const Q = queries.length;
+  return { mean: m / Q, se: Math.sqrt(v) / Q };
+}
+
+/**
+ * Expected loss of Hamming k-NN with random tie-breaks GIVEN the clean LSH codes of a trial (all
+ * users below the boundary distance are taken, `need` of the m boundary users uniformly), and the
+ * SE of the per-trial mean over queries from the tie-breaks alone.
+ */
+function lshConditionalLoss(kappa: number, trial: number, k: number): { mean: number; se: number } {
+  const planes = drawHyperplanes(makeRng(deriveSeed(RUN_SEED, 'planes', 'synthetic', N, kappa, trial)), kappa, N);
+  const codes = packSigns(projectAll(vectors, planes, kappa), USERS, kappa);
+  let m = 0;
+  let v = 0;
+  queries.forEach((q, qi) => {
+    const byDist = new Map<number, number[]>();
+    for (let u = 0; u < USERS; u++) {
+      if (u === q) continue;
+      const h = hammingDistance(codes, q, u);
+      if (!byDist.has(h)) byDist.set(h, []);
+      byDist.get(h)!.push(angularDistance(vectors, q, u));
+    }
+    let left = k;
+    let sum = 0;
+    for (const h of [...byDist.keys()].sort((a, b) => a - b)) {
+      const group = byDist.get(h)!;
+      if (group.length <= left) {
+        sum += group.reduce((a, b) => a + b, 0);
+        left -= group.length;
+        continue;
+      }
+      const mu = group.reduce((a, b) => a + b, 0) / group.length;
+      const s2 = group.reduce((a, b) => a + (b - mu) ** 2, 0) / group.length;
+      sum += left * mu;
+      if (group.length > 1) v += (left * s2 * (group.length - left)) / (group.length - 1) / (k * k);
+      break;
+    }
+    m += sum / k - trueMean(qi, k);
+  });
+  const Q = queries.length;
+  return { mean: m / Q, se: Math.sqrt(v) / Q };
+}
+
+describe('sampleQueries', () => {
+  it('draws sorted distinct users from the queries seed; everyone when 0 or too many', () => {
+    expect(queries.length).toBe(80);
+    for (let i = 1; i < queries.length; i++) expect(queries[i]).toBeGreaterThan(queries[i - 1]);
+    expect(sampleQueries(USERS, 80, RUN_SEED, 'synthetic', N)).toEqual(queries);
+    expect(sampleQueries(USERS, 80, RUN_SEED, 'synthetic', 41)).not.toEqual(queries);
+    expect(Array.from(sampleQueries(5, 0, 1, 'd', 3))).toEqual([0, 1, 2, 3, 4]);
+    expect(Array.from(sampleQueries(5, 9, 1, 'd', 3))).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('utility', () => {
+  it('computes loss and recall@k by their definitions', () => {
+    expect(utilityLoss([0.3, 0.5], [0.1, 0.2], 2)).toBeCloseTo(0.25, 15);
+    expect(utilityLoss([0.3, 0.5], [0.1, 0.2], 1)).toBeCloseTo(0.2, 15);
+    expect(recallAtK([4, 9, 2], [2, 4, 7], 3)).toBeCloseTo(2 / 3, 15);
+    expect(recallAtK([4, 9, 2], [2, 4, 7], 1)).toBe(0);
+  });
+
+  it('gives the exact mechanism loss exactly 0 and recall 1', () => {
+    const rows = exactRows(vectors, queries, truth, [10, 1, 5]);
+    expect(rows.map((r) => r.k)).toEqual([1, 5, 10]);
+    for (const r of rows) {
+      expect(r).toMatchObject({ mechanism: 'exact', kappa: null, xi: null, epsilon: null, ldpEpsilon: null, fallback: null, loss: 0, recall: 1 });
+    }
+  });
+
+  it('evaluates a hand-made answer against brute force', () => {
+    // answer: the users in reverse index order, skipping the query
+    const width = 3;
+    const answers = new Int32Array(queries.length * width);
+    queries.forEach((q, qi) => {
+      let t = 0;
+      for (let u = USERS - 1; t < width; u--) if (u !== q) answers[qi * width + t++] = u;
+    });
+    const means = evaluateAnswers(vectors, queries, truth, answers, width, [3]);
+    let expected = 0;
+    queries.forEach((q, qi) => {
+      const d = Array.from(answers.subarray(qi * width, qi * width + width), (u) => angularDistance(vectors, q, u));
+      expected += d.reduce((a, b) => a + b, 0) / width - trueMean(qi, width);
+    });
+    expect(Math.abs(means.loss[0] - expected / queries.length)).toBeLessThan(1e-12);
+  });
+});
+
+describe('runTrialCell', () => {
+  const cell = spec({
+    mechanisms: [
+      { name: 'lsh', xi: [] },
+      { name: 'lshrr', xi: [0, 1e4] },
+    ],
+  });
+  const rows = runTrialCell(vectors, queries, truth, cell);
+
+  it('orders rows mechanism, xi (spec order), k ascending, and fills the fields', () => {
+    const unsorted = runTrialCell(vectors, queries, truth, { ...cell, mechanisms: [{ name: 'lshrr', xi: [1e4, 0] }], k: [10, 1, 5] });
+    expect(unsorted.map((r) => [r.xi, r.k])).toEqual([
+      [1e4, 1],
+      [1e4, 5],
+      [1e4, 10],
+      [0, 1],
+      [0, 5],
+      [0, 10],
+    ]);
+    expect(rows.map((r) => `${r.mechanism}:${r.xi}:${r.k}`)).toEqual(
+      ['lsh:null:1', 'lsh:null:5', 'lsh:null:10', 'lshrr:0:1', 'lshrr:0:5', 'lshrr:0:10', 'lshrr:10000:1', 'lshrr:10000:5', 'lshrr:10000:10'],
+    );
+    expect(row(rows, 'lsh', null, 5)).toMatchObject({ kappa: 12, epsilon: null, ldpEpsilon: null, fallback: null });
+    const info = lshrrEpsilon(1e4, 12, PRIVACY);
+    expect(row(rows, 'lshrr', 1e4, 5)).toMatchObject({ kappa: 12, epsilon: info.epsilon, ldpEpsilon: info.ldpEpsilon, fallback: info.fallback });
+  });
+
+  it('LSHRR at xi = 0 matches a uniformly random neighbour (exact expectation, SE over queries and trials)', () => {
+    const trials = [0, 1, 2];
+    for (const k of K) {
+      const ref = randomNeighbourLoss(k);
+      const got = trials.map((t) => row(runTrialCell(vectors, queries, truth, spec({ trial: t, mechanisms: [{ name: 'lshrr', xi: [0] }] })), 'lshrr', 0, k).loss);
+      const mean = got.reduce((a, b) => a + b, 0) / trials.length;
+      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * (ref.se / Math.sqrt(trials.length)));
+    }
+  });
+
+  it('LSH and LSHRR at large xi both equal the exact expectation given the trial codes, and beat random', () => {
+    for (const k of K) {
+      const ref = lshConditionalLoss(12, 0, k);
+      const lsh = row(rows, 'lsh', null, k).loss;
+      const rr = row(rows, 'lshrr', 1e4, k).loss;
+      // an SE of 0 (no boundary ties at all) leaves only rounding
+      const tol = Z * ref.se + 1e-12;
+      expect(Math.abs(lsh - ref.mean)).toBeLessThanOrEqual(tol);
+      expect(Math.abs(rr - ref.mean)).toBeLessThanOrEqual(tol);
+      const random = randomNeighbourLoss(k);
+      expect(lsh).toBeLessThan(random.mean - Z * random.se);
+      expect(row(rows, 'lsh', null, k).recall).toBeGreaterThan(row(rows, 'lshrr', 0, k).recall);
+    }
+  });
+
+  it('is deterministic and a cell does not depend on the other mechanisms or cells computed', () => {
+    expect(runTrialCell(vectors, queries, truth, cell)).toEqual(rows);
+    const alone = runTrialCell(vectors, queries, truth, spec({ mechanisms: [{ name: 'lshrr', xi: [1e4] }] }));
+    expect(alone).toEqual(rows.filter((r) => r.mechanism === 'lshrr' && r.xi === 1e4));
+    const other = runTrialCell(vectors, queries, truth, spec({ trial: 1, mechanisms: [{ name: 'lshrr', xi: [0] }] }));
+    expect(other).not.toEqual(rows.filter((r) => r.mechanism === 'lshrr' && r.xi === 0));
+  });
+
+  it('runs laplsh and rappor, and rejects a k larger than the data allow', () => {
+    const out = runTrialCell(vectors, queries, truth, spec({ mechanisms: [{ name: 'laplsh', xi: [1] }, { name: 'rappor', xi: [1], options: { hashes: 2 } }] }));
+    expect(out.map((r) => r.mechanism)).toEqual(['laplsh', 'laplsh', 'laplsh', 'rappor', 'rappor', 'rappor']);
+    for (const r of out) {
+      expect(r.fallback).toBeNull();
+      expect(Number.isFinite(r.loss) && r.loss >= 0).toBe(true);
+    }
+    expect(() => runTrialCell(vectors, queries, truth, spec({ k: [USERS] }))).toThrow(UserError);
+  });
+});
