@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import { mergeShards } from '../experiment/merge.js';
 
-// Placeholder registration; the real command replaces this file.
 export function registerMerge(program: Command): void {
   program
     .command('merge')
     .description('merge the results folders of a sharded run into one')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('merge: not implemented yet');
+    .argument('<dirs...>', 'results folders of the shards (lshdp run --shard i/N)')
+    .requiredOption('--out <dir>', 'merged results folder')
+    .option('--force', 'overwrite a results folder of another config')
+    .option('--no-report', 'do not build figures, tables and index.html')
+    .option('--png', 'also render PNG figures')
+    .option('--quiet', 'no informational lines')
+    .action(async (dirs: string[], o: { out: string; force?: boolean; report: boolean; png?: boolean; quiet?: boolean }) => {
+      await mergeShards(dirs, { out: o.out, force: o.force, report: o.report, png: o.png, quiet: o.quiet });
     });
 }

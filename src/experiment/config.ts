@@ -1,0 +1,289 @@
+/**
+ * Experiment configs: YAML parsed safely (core schema, no custom tags, duplicate keys rejected),
+ * validated with a strict zod schema. Every problem is collected and reported with its key path,
+ * `privacy.xi[2]: must be >= 0`, one per line after a first line naming the config file.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { FORMATS, type DatasetSpec } from '../data/spec.js';
+import { UserError } from '../util/errors.js';
+import { didYouMean } from './didYouMean.js';
+
+export const MECHANISM_NAMES = ['exact', 'lsh', 'lshrr', 'laplsh', 'rappor'] as const;
+export type MechanismName = (typeof MECHANISM_NAMES)[number];
+
+export interface MechanismEntry {
+  name: MechanismName;
+  /** mechanism options from the config (`{name: laplsh, sampler: direct}` → `{sampler: 'direct'}`) */
+  options: Record<string, unknown>;
+}
+
+export interface ExperimentConfig {
+  name: string;
+  seed: number;
+  datasets: DatasetSpec[];
+  dims: number[];
+  queries: number;
+  k: number[];
+  kappa: number[];
+  trials: number;
+  privacy: { d: number; delta: number; xi: number[] };
+  mechanisms: MechanismEntry[];
+}
+
+/** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const safeName = z.string().regex(SAFE_NAME, 'must be letters, digits, ".", "_" or "-" (starting with a letter or digit)');
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const posInt = z.number().int().min(1);
+
+const datasetSchema = z.strictObject({
+  name: safeName,
+  format: z.enum(FORMATS),
+  path: z.string().min(1).optional(),
+  center: z.enum(['user', 'global', 'none']).optional(),
+  poi_path: z.string().min(1).optional(),
+  bbox: z.tuple([finite, finite, finite, finite]).optional(),
+  max_users: posInt.optional(),
+  delimiter: z.string().min(1).optional(),
+  user: z.string().min(1).optional(),
+  item: z.string().min(1).optional(),
+  value: z.string().min(1).optional(),
+  combine: z.enum(['last', 'sum', 'count']).optional(),
+  preset: z.string().min(1).optional(),
+  users: posInt.optional(),
+  items: posInt.optional(),
+  ratings: posInt.optional(),
+  seed: z.number().int().min(0).optional(),
+  skip_bad_rows: z.boolean().optional(),
+});
+
+const mechanismObject = z.strictObject({
+  name: z.enum(MECHANISM_NAMES),
+  /** LapLSH: how the spherical-gamma noise is drawn */
+  sampler: z.enum(['projected', 'direct']).optional(),
+  /** RAPPOR: Bloom hash functions per bit position */
+  hashes: z.number().int().min(1).max(64).optional(),
+});
+const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject]);
+
+const privacySchema = z.strictObject({
+  d: z.number().gt(0).lt(1).default(0.1),
+  delta: z.number().gt(0).lt(1).default(0.01),
+  xi: z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value'),
+});
+
+const configSchema = z.strictObject({
+  name: safeName,
+  seed: z.number().int().min(0).default(1),
+  datasets: z.array(datasetSchema).min(1, 'must list at least one data set'),
+  dims: z.array(posInt).min(1, 'must list at least one value'),
+  queries: z.number().int().min(0).default(1000),
+  k: z.array(posInt).min(1, 'must list at least one value'),
+  kappa: z.array(z.number().int().min(1).max(64)).min(1, 'must list at least one value'),
+  trials: posInt.default(10),
+  privacy: privacySchema,
+  mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
+});
+
+/** Known keys per object, for "did you mean" on unknown keys. */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  top: Object.keys(configSchema.shape),
+  privacy: Object.keys(privacySchema.shape),
+  dataset: Object.keys(datasetSchema.shape),
+  mechanism: Object.keys(mechanismObject.shape),
+};
+
+/** `privacy.xi[2]`, `datasets[0].formt` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += (out ? '.' : '') + String(p);
+  }
+  return out || '(top level)';
+}
+
+function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return KNOWN_KEYS.top;
+  if (path[0] === 'privacy') return KNOWN_KEYS.privacy;
+  if (path[0] === 'datasets') return KNOWN_KEYS.dataset;
+  if (path[0] === 'mechanisms') return KNOWN_KEYS.mechanism;
+  return [];
+}
+
+function typeName(v: unknown): string {
+  if (v === null || v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'number') return `number ${String(v)}`;
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+const TYPE_WORDS: Record<string, string> = { int: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'a mapping', tuple: 'a list' };
+
+/** One line per zod issue, in words a config author understands. */
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
+  const where = formatPath(issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => {
+        const guess = didYouMean(key, knownKeysAt(issue.path));
+        const p = formatPath([...issue.path, key]);
+        return `${p}: unknown key${guess ? ` (did you mean "${guess}"?)` : ''}`;
+      });
+    case 'too_small':
+      if (issue.origin === 'array') return [`${where}: ${issue.message}`];
+      return [`${where}: must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`];
+    case 'too_big':
+      return [`${where}: must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`];
+    case 'invalid_type': {
+      const got = valueAt(input, issue.path);
+      if (got === undefined && issue.expected !== 'int') return [`${where}: missing (required)`];
+      return [`${where}: must be ${TYPE_WORDS[issue.expected] ?? issue.expected}, got ${typeName(got)}`];
+    }
+    case 'invalid_value':
+      if (valueAt(input, issue.path) === undefined) return [`${where}: missing (required; one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`];
+      return [`${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${typeName(valueAt(input, issue.path))}`];
+    case 'invalid_union': {
+      // a mechanism entry: report the branch that matches its shape
+      const got = valueAt(input, issue.path);
+      if (typeof got === 'string') {
+        const guess = didYouMean(got, MECHANISM_NAMES);
+        return [`${where}: unknown mechanism "${got}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${MECHANISM_NAMES.join(', ')}`];
+      }
+      // not a string: the object branch (the last one) says what is wrong with the mapping
+      const branch = issue.errors[issue.errors.length - 1];
+      return branch.flatMap((sub) => describeIssue({ ...sub, path: [...issue.path, ...sub.path] } as z.core.$ZodIssue, input));
+    }
+    case 'invalid_format':
+      return [`${where}: ${issue.message}`];
+    default:
+      return [`${where}: ${issue.message}`];
+  }
+}
+
+function duplicates<T>(values: readonly T[]): T[] {
+  const seen = new Set<T>();
+  const dup = new Set<T>();
+  for (const v of values) (seen.has(v) ? dup : seen).add(v);
+  return [...dup];
+}
+
+/** Checks zod cannot express per field: uniqueness, format-specific keys, grids against each other. */
+function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  for (const key of ['dims', 'k', 'kappa'] as const) {
+    for (const v of duplicates(cfg[key])) problems.push(`${key}: duplicate value ${v}`);
+  }
+  for (const v of duplicates(cfg.privacy.xi)) problems.push(`privacy.xi: duplicate value ${v}`);
+  const names = cfg.datasets.map((d) => d.name);
+  for (const v of duplicates(names)) problems.push(`datasets: duplicate data set name "${v}"`);
+  const mechNames = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : m.name));
+  for (const v of duplicates(mechNames)) problems.push(`mechanisms: duplicate mechanism "${v}"`);
+  cfg.mechanisms.forEach((m, i) => {
+    if (typeof m === 'string') return;
+    if (m.sampler !== undefined && m.name !== 'laplsh') problems.push(`mechanisms[${i}].sampler: only laplsh takes a sampler`);
+    if (m.hashes !== undefined && m.name !== 'rappor') problems.push(`mechanisms[${i}].hashes: only rappor takes hashes`);
+  });
+  if (!mechNames.some((m) => m !== 'exact')) problems.push('mechanisms: must list at least one hashing mechanism (lsh, lshrr, laplsh, rappor)');
+  cfg.datasets.forEach((d, i) => {
+    const at = `datasets[${i}]`;
+    if (d.format !== 'synthetic' && d.path === undefined) problems.push(`${at}.path: missing (required for format ${d.format})`);
+    if (d.format === 'synthetic' && d.path !== undefined) problems.push(`${at}.path: a synthetic data set has no input file (use preset)`);
+    if (d.format === 'foursquare-www19' && d.poi_path === undefined) problems.push(`${at}.poi_path: missing (required for format foursquare-www19)`);
+    if (d.format === 'interactions') {
+      if (d.user === undefined) problems.push(`${at}.user: missing (the user column, required for format interactions)`);
+      if (d.item === undefined) problems.push(`${at}.item: missing (the item column, required for format interactions)`);
+    }
+    if (d.bbox && (d.bbox[0] >= d.bbox[1] || d.bbox[2] >= d.bbox[3])) problems.push(`${at}.bbox: must be [lat_min, lat_max, lon_min, lon_max] with min < max`);
+  });
+  return problems;
+}
+
+/** Input files must exist before anything is written. */
+function fileChecks(cfg: ExperimentConfig, cwd: string): string[] {
+  const problems: string[] = [];
+  cfg.datasets.forEach((d, i) => {
+    for (const key of ['path', 'poi_path'] as const) {
+      const p = d[key];
+      if (p === undefined) continue;
+      try {
+        const st = statSync(resolve(cwd, p));
+        if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
+      } catch {
+        problems.push(`datasets[${i}].${key}: file not found: ${p}`);
+      }
+    }
+  });
+  return problems;
+}
+
+function fail(file: string, problems: string[]): never {
+  if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
+  throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+}
+
+/** Parse and validate a config's text. `file` names it in messages; `checkFiles` looks for inputs relative to `cwd`. */
+export function parseConfig(text: string, file: string, opts: { checkFiles?: boolean; cwd?: string } = {}): ExperimentConfig {
+  if (text.includes('\u0000')) fail(file, ['not a text file (binary content)']);
+  const doc = parseDocument(text, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: true, strict: true });
+  const yamlProblems = [...doc.errors, ...doc.warnings].map((e) => {
+    const line = e.linePos?.[0]?.line;
+    const msg = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?\s*$/, '');
+    return line !== undefined ? `line ${line}: ${msg}` : msg;
+  });
+  if (yamlProblems.length === 1 && /^line \d+: /.test(yamlProblems[0])) throw new UserError(`${file}:${yamlProblems[0].slice(5)}`);
+  if (yamlProblems.length > 0) fail(file, yamlProblems);
+  let input: unknown;
+  try {
+    input = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    fail(file, [(e as Error).message.split('\n')[0]]);
+  }
+  if (input === null || input === undefined) fail(file, ['empty config']);
+  if (typeof input !== 'object' || Array.isArray(input)) fail(file, [`must be a mapping of keys (name, datasets, dims, …), got ${typeName(input)}`]);
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) fail(file, parsed.error.issues.flatMap((iss) => describeIssue(iss, input)));
+  const problems = crossChecks(parsed.data);
+  if (problems.length > 0) fail(file, problems);
+  const cfg: ExperimentConfig = {
+    ...parsed.data,
+    datasets: parsed.data.datasets as DatasetSpec[],
+    mechanisms: parsed.data.mechanisms.map((m) => {
+      if (typeof m === 'string') return { name: m, options: {} };
+      const { name, ...options } = m;
+      return { name, options };
+    }),
+  };
+  if (opts.checkFiles) {
+    const missing = fileChecks(cfg, opts.cwd ?? process.cwd());
+    if (missing.length > 0) fail(file, missing);
+  }
+  return cfg;
+}
+
+export function loadConfig(path: string, opts: { checkFiles?: boolean; cwd?: string } = {}): ExperimentConfig {
+  let text: string;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new UserError(`${path}: not a file`);
+    if (st.size > 1 << 20) throw new UserError(`${path}: config is larger than 1 MiB; is this really a config?`);
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${path}: cannot read config (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return parseConfig(text, path, opts);
+}

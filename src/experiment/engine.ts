@@ -1,0 +1,94 @@
+/**
+ * The computations the runner orchestrates, behind one interface so the runner, the workers and
+ * the tests (which inject a tiny fake) share the orchestration code. The real engine is the data
+ * loader, exact k-NN, query sampling, trial evaluation, mechanism registry and budget table of the
+ * other modules.
+ */
+import type { DatasetSpec } from '../data/spec.js';
+import type { LoadedDataset, UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/exact.js';
+import type { Progress } from '../util/progress.js';
+
+/** One evaluated (mechanism, xi, k) of one trial (or the exact reference): per-trial means over queries. */
+export interface CellRow {
+  mechanism: string;
+  kappa: number | null;
+  xi: number | null;
+  k: number;
+  epsilon: number | null;
+  ldpEpsilon: number | null;
+  fallback: boolean | null;
+  loss: number;
+  recall: number;
+}
+
+export interface TrialCellSpec {
+  dataset: string;
+  n: number;
+  kappa: number;
+  trial: number;
+  mechanisms: { name: string; xi: number[]; options?: Record<string, unknown> }[];
+  k: number[];
+  privacy: { d: number; delta: number };
+  runSeed: number;
+}
+
+export interface BudgetRow {
+  d: number;
+  delta: number;
+  kappa: number;
+  xi: number;
+  alpha: number | null;
+  epsilon: number;
+  ldpBudget: number;
+  fallback: boolean;
+}
+
+export interface MechanismInfo {
+  kind: 'exact' | 'code';
+  usesKappa: boolean;
+  usesXi: boolean;
+}
+
+export interface LoadOptions {
+  cacheDir?: string | null;
+  progress?: Progress;
+  skipBadRows?: boolean;
+}
+
+export interface Engine {
+  loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset>;
+  sampleQueries(users: number, queries: number, runSeed: number, dataset: string, n: number): Int32Array;
+  exactKnn(vectors: UserVectors, queries: Int32Array, k: number): ExactKnn;
+  exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[]): CellRow[];
+  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): CellRow[];
+  mechanism(name: string): MechanismInfo;
+  budgetTable(args: { d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRow[];
+}
+
+/**
+ * The real engine. Modules are imported lazily so that commands which never run an experiment
+ * do not load them, and so that a worker imports them once.
+ */
+export async function loadRealEngine(): Promise<Engine> {
+  const [load, knn, queries, trial, mech, privacy] = await Promise.all([
+    import('../data/load.js'),
+    import('../knn/exact.js'),
+    import('./queries.js'),
+    import('./trial.js'),
+    import('../mechanisms/index.js'),
+    import('../privacy/index.js'),
+  ]);
+  return {
+    loadDataset: (spec, dims, opts) => load.loadDataset(spec, dims, opts),
+    sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
+    exactKnn: (v, q, k) => knn.exactKnn(v, q, k),
+    exactRows: (v, q, t, k) => trial.exactRows(v, q, t, k),
+    runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
+    mechanism: (name) => {
+      const m = mech.getMechanism(name);
+      return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi };
+    },
+    budgetTable: (args) => privacy.budgetTable(args),
+  };
+}

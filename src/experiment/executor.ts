@@ -1,0 +1,205 @@
+/**
+ * Where cells are computed: in this thread (tests, `--threads 1` without built workers) or in a
+ * pool of worker threads. Both take the same messages, so the runner does not care which. The
+ * vectors of a (dataset, n) are copied once into SharedArrayBuffers and posted once to every
+ * worker; cells then only send their small spec and receive their rows.
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/exact.js';
+import { InterruptedError, UserError } from '../util/errors.js';
+import type { CellRow, Engine, TrialCellSpec } from './engine.js';
+
+export type Task =
+  | { kind: 'exact'; key: string; k: number; ks: number[] }
+  | { kind: 'trial'; key: string; spec: TrialCellSpec };
+
+export interface ExactResult {
+  truth: ExactKnn;
+  rows: CellRow[];
+}
+
+export interface Executor {
+  readonly threads: number;
+  setData(key: string, vectors: UserVectors, queries: Int32Array): void;
+  setTruth(key: string, truth: ExactKnn): void;
+  drop(key: string): void;
+  run(task: Task): Promise<ExactResult | CellRow[]>;
+  /** Stop everything now: pending and future tasks reject with `reason`. */
+  abort(reason: Error): void;
+  close(): Promise<void>;
+}
+
+/** A copy of a typed array in shared memory (sent to workers without copying). */
+export function shareArray<T extends Int32Array | Float64Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const Ctor = a.constructor as { new (buf: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
+  const out = new Ctor(new SharedArrayBuffer(a.length * Ctor.BYTES_PER_ELEMENT));
+  out.set(a);
+  return out;
+}
+
+export function shareVectors(v: UserVectors): UserVectors {
+  return { ...v, rowPtr: shareArray(v.rowPtr), colIdx: shareArray(v.colIdx), values: shareArray(v.values) };
+}
+
+interface GroupData {
+  vectors: UserVectors;
+  queries: Int32Array;
+  truth?: ExactKnn;
+}
+
+/** Compute one task against the data of its group (shared by both executors and the worker). */
+export function computeTask(engine: Engine, data: GroupData | undefined, task: Task): ExactResult | CellRow[] {
+  if (!data) throw new Error(`executor: no data for ${task.key}`);
+  if (task.kind === 'exact') {
+    const truth = engine.exactKnn(data.vectors, data.queries, task.k);
+    return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks) };
+  }
+  if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
+  return engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec);
+}
+
+export class InProcessExecutor implements Executor {
+  readonly threads = 1;
+  private readonly data = new Map<string, GroupData>();
+  private aborted: Error | null = null;
+  constructor(private readonly engine: Engine) {}
+  setData(key: string, vectors: UserVectors, queries: Int32Array): void {
+    this.data.set(key, { vectors, queries });
+  }
+  setTruth(key: string, truth: ExactKnn): void {
+    const d = this.data.get(key);
+    if (d) d.truth = truth;
+  }
+  drop(key: string): void {
+    this.data.delete(key);
+  }
+  async run(task: Task): Promise<ExactResult | CellRow[]> {
+    // yield to the event loop between cells, so a signal handler can run
+    await new Promise((r) => setImmediate(r));
+    if (this.aborted) throw this.aborted;
+    return computeTask(this.engine, this.data.get(groupKeyOfTask(task)), task);
+  }
+  abort(reason: Error): void {
+    this.aborted = reason;
+  }
+  async close(): Promise<void> {
+    this.data.clear();
+  }
+}
+
+/** Group (dataset, n) key of a task: the data it reads. */
+export function groupKeyOfTask(task: Task): string {
+  return task.kind === 'exact' ? task.key.replace(/^exact_/, '') : `${task.spec.dataset}_n${task.spec.n}`;
+}
+
+export function groupKey(dataset: string, n: number): string {
+  return `${dataset}_n${n}`;
+}
+
+/** The compiled worker next to this module (dist/experiment/worker.js); null when running from sources. */
+export function defaultWorkerUrl(): URL | null {
+  const url = new URL('./worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+interface Pending {
+  id: number;
+  task: Task;
+  resolve: (v: ExactResult | CellRow[]) => void;
+  reject: (e: Error) => void;
+}
+
+/** Error from a worker, rebuilt with its class so user errors stay user errors. */
+function rebuildError(e: { name: string; message: string; stack?: string }): Error {
+  const err = e.name === 'UserError' ? new UserError(e.message) : new Error(e.message);
+  if (e.stack) err.stack = e.stack;
+  return err;
+}
+
+export class WorkerPool implements Executor {
+  readonly threads: number;
+  private readonly workers: Worker[] = [];
+  private readonly busy: (Pending | null)[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 0;
+  private aborted: Error | null = null;
+
+  constructor(size: number, opts: { workerUrl: URL; engineModule?: string }) {
+    this.threads = size;
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(opts.workerUrl, { workerData: { engineModule: opts.engineModule ?? null } });
+      w.on('message', (msg: { type: string; id: number; result?: unknown; error?: { name: string; message: string; stack?: string } }) => this.onMessage(i, msg));
+      w.on('error', (e) => this.abort(e instanceof Error ? e : new Error(String(e))));
+      w.on('exit', (code) => {
+        if (!this.aborted && code !== 0) this.abort(new Error(`worker ${i} exited with code ${code}`));
+      });
+      this.workers.push(w);
+      this.busy.push(null);
+    }
+  }
+
+  private broadcast(msg: unknown): void {
+    if (this.aborted) return;
+    for (const w of this.workers) w.postMessage(msg);
+  }
+
+  setData(key: string, vectors: UserVectors, queries: Int32Array): void {
+    this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries) });
+  }
+  setTruth(key: string, truth: ExactKnn): void {
+    this.broadcast({ type: 'truth', key, truth: { k: truth.k, indices: shareArray(truth.indices), distances: shareArray(truth.distances) } });
+  }
+  drop(key: string): void {
+    this.broadcast({ type: 'drop', key });
+  }
+
+  run(task: Task): Promise<ExactResult | CellRow[]> {
+    if (this.aborted) return Promise.reject(this.aborted);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (let i = 0; i < this.workers.length && this.queue.length > 0; i++) {
+      if (this.busy[i]) continue;
+      const p = this.queue.shift()!;
+      this.busy[i] = p;
+      this.workers[i].postMessage({ type: 'task', id: p.id, task: p.task });
+    }
+  }
+
+  private onMessage(i: number, msg: { type: string; id: number; result?: unknown; error?: { name: string; message: string; stack?: string } }): void {
+    const p = this.busy[i];
+    if (!p || p.id !== msg.id) return;
+    this.busy[i] = null;
+    if (msg.type === 'done') p.resolve(msg.result as ExactResult | CellRow[]);
+    else {
+      const err = rebuildError(msg.error ?? { name: 'Error', message: 'worker failed' });
+      p.reject(err);
+      if (!(err instanceof UserError)) this.abort(err);
+      return;
+    }
+    this.dispatch();
+  }
+
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = reason;
+    for (const w of this.workers) void w.terminate();
+    const pending = [...this.busy.filter((p): p is Pending => p !== null), ...this.queue];
+    this.queue.length = 0;
+    this.busy.fill(null);
+    for (const p of pending) p.reject(reason);
+  }
+
+  async close(): Promise<void> {
+    if (!this.aborted) this.aborted = new InterruptedError('SIGTERM', 'executor closed');
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The files of a finished results folder, written from the store (run and merge share this):
+ * utility.csv, nn_distances.csv, budgets.csv, datasets.json, manifest.json, then the report.
+ */
+import { join } from 'node:path';
+import type { DatasetSummary } from '../data/types.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { budgetsCsv, nnDistancesCsv, utilityCsv } from './aggregate.js';
+import type { ExperimentConfig } from './config.js';
+import type { Engine } from './engine.js';
+import type { CellRecord } from './store.js';
+
+/** What a manifest says about one cell of the grid. */
+export interface GridEntry {
+  key: string;
+  kind: 'exact' | 'trial';
+  dataset: string;
+  n: number;
+  kappa?: number;
+  trial?: number;
+  hash: string;
+  seeds: Record<string, string>;
+  /** 1-based shard that computes it (sharded runs only) */
+  shard?: number;
+  /** computation wall time in ms, when this folder holds the cell */
+  ms?: number;
+}
+
+export interface Manifest {
+  lshdp: string;
+  algorithm: string;
+  gitCommit: string | null;
+  node: string;
+  configFile: string;
+  configHash: string;
+  config: ExperimentConfig;
+  skipBadRows: boolean;
+  inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
+  users: { dataset: string; n: number; kept: number; dropped: number }[];
+  shard: { index: number; count: number } | null;
+  /** sharded folders merged into this one */
+  mergedFrom?: string[];
+  threads: number;
+  timings: { totalMs: number; loadMs: Record<string, number>; cellsComputed: number; cellsReused: number };
+  grid: GridEntry[];
+}
+
+export function manifestBasics(summaries: DatasetSummary[]) {
+  return {
+    inputs: summaries.flatMap((s) => s.inputs.map((i) => ({ dataset: s.name, path: i.path, sha256: i.sha256, bytes: i.bytes }))),
+    users: summaries.flatMap((s) => s.perDim.map((p) => ({ dataset: s.name, n: p.n, kept: p.usersKept, dropped: p.usersDropped }))),
+  };
+}
+
+type BuildOutputs = (dir: string, opts?: { png?: boolean; quiet?: boolean }) => Promise<void>;
+
+/** The report module, imported only when a report is wanted. */
+async function reportBuilder(): Promise<BuildOutputs> {
+  const mod = await import('../report/index.js');
+  return mod.buildOutputs;
+}
+
+export async function writeFinalOutputs(
+  outDir: string,
+  cfg: ExperimentConfig,
+  records: Map<string, CellRecord>,
+  summaries: DatasetSummary[],
+  manifest: Manifest,
+  engine: Pick<Engine, 'mechanism' | 'budgetTable'>,
+  opts: { report?: boolean; png?: boolean; quiet?: boolean },
+): Promise<void> {
+  const info = (name: string) => engine.mechanism(name);
+  // build every text first, so a problem in the store writes nothing
+  const utility = utilityCsv(cfg, records, info);
+  const nn = nnDistancesCsv(cfg, records);
+  const budgets = budgetsCsv(engine.budgetTable({ d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta }));
+  writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
+  writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
+  writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
+  writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries, null, 2) + '\n');
+  writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  if (opts.report !== false) {
+    const build = await reportBuilder();
+    await build(outDir, { png: opts.png, quiet: opts.quiet });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * `lshdp merge`: combine the results folders of a sharded run. The shards must come from the same
+ * config and inputs (equal config hash and equal cell hashes) and together hold every cell of the
+ * grid exactly once; the merged folder then gets the same CSVs, figures and report as an
+ * unsharded run, byte-identical because both are rebuilt from the same cell records.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DatasetSummary } from '../data/types.js';
+import { UserError } from '../util/errors.js';
+import { loadRealEngine, type Engine } from './engine.js';
+import { writeFinalOutputs, type Manifest } from './finalize.js';
+import { checkResultsFolder, prepareResultsFolder } from './outdir.js';
+import { CellStore, type CellRecord } from './store.js';
+
+export interface MergeOptions {
+  out: string;
+  force?: boolean;
+  report?: boolean;
+  png?: boolean;
+  quiet?: boolean;
+  engine?: Pick<Engine, 'mechanism' | 'budgetTable'>;
+  log?: (line: string) => void;
+}
+
+function readJson<T>(dir: string, file: string, what: string): T {
+  const path = join(dir, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UserError(`${dir}: not an lshdp results folder (no ${file}; ${what})`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new UserError(`${path}: not valid JSON (damaged results folder?)`);
+  }
+}
+
+export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{ cells: number }> {
+  const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
+  if (dirs.length === 0) throw new UserError('merge: name at least one results folder');
+  const outAbs = resolve(opts.out);
+  for (const d of dirs) if (resolve(d) === outAbs) throw new UserError(`merge: --out ${opts.out} is one of the folders being merged; choose a new folder`);
+  const seen = new Set<string>();
+  for (const d of dirs) {
+    if (seen.has(resolve(d))) throw new UserError(`merge: ${d} is named twice`);
+    seen.add(resolve(d));
+  }
+
+  const manifests = dirs.map((d) => readJson<Manifest>(d, 'manifest.json', 'was its shard run to completion?'));
+  const ref = manifests[0];
+  if (!ref || typeof ref.configHash !== 'string' || !Array.isArray(ref.grid)) throw new UserError(`${dirs[0]}/manifest.json: not an lshdp manifest`);
+  const refHash = new Map(ref.grid.map((g) => [g.key, g.hash]));
+  manifests.forEach((m, j) => {
+    if (j === 0) return;
+    if (m.configHash !== ref.configHash) {
+      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${m.config?.name} ${m.configHash?.slice(0, 12)} vs ${ref.config.name} ${ref.configHash.slice(0, 12)}); merge only shards of one run`);
+    }
+    const differing = (m.grid ?? []).find((g) => refHash.get(g.key) !== g.hash);
+    if (differing || (m.grid ?? []).length !== ref.grid.length) {
+      throw new UserError(`${dirs[j]}: cell ${differing?.key ?? '(grid)'} differs from ${dirs[0]} (different input data, lenient-reading flags or lshdp version); merge only shards of one run`);
+    }
+  });
+
+  // every cell exactly once
+  const stores = dirs.map((d) => new CellStore(d));
+  const records = new Map<string, CellRecord>();
+  const from = new Map<string, string>();
+  const missing: string[] = [];
+  for (const g of ref.grid) {
+    for (let j = 0; j < dirs.length; j++) {
+      const rec = stores[j].read(g.key);
+      if (!rec) continue;
+      if (rec.hash !== g.hash) throw new UserError(`${stores[j].path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
+      if (records.has(g.key)) throw new UserError(`merge: cell ${g.key} is in both ${from.get(g.key)} and ${dirs[j]}; each cell must come from exactly one shard`);
+      records.set(g.key, rec);
+      from.set(g.key, dirs[j]);
+    }
+    if (!records.has(g.key)) missing.push(g.shard ? `${g.key} (shard ${g.shard}/${ref.shard?.count ?? '?'})` : g.key);
+  }
+  if (missing.length > 0) {
+    throw new UserError(`merge: ${missing.length} of ${ref.grid.length} cells are missing (first: ${missing.slice(0, 3).join(', ')}); run the missing shards to completion and merge again`);
+  }
+
+  const owner = { name: ref.config.name, configHash: ref.configHash };
+  checkResultsFolder(opts.out, owner, { force: opts.force });
+  const engine = opts.engine ?? (await loadRealEngine());
+  const summaries = readJson<DatasetSummary[]>(dirs[0], 'datasets.json', 'was its shard run to completion?');
+  prepareResultsFolder(opts.out, owner, { force: opts.force });
+  const out = new CellStore(opts.out);
+  out.ensure();
+  for (const rec of records.values()) out.write(rec);
+  const manifest: Manifest = {
+    ...ref,
+    shard: null,
+    mergedFrom: dirs,
+    threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
+    timings: {
+      totalMs: manifests.reduce((s, m) => s + (m.timings?.totalMs ?? 0), 0),
+      loadMs: ref.timings?.loadMs ?? {},
+      cellsComputed: manifests.reduce((s, m) => s + (m.timings?.cellsComputed ?? 0), 0),
+      cellsReused: manifests.reduce((s, m) => s + (m.timings?.cellsReused ?? 0), 0),
+    },
+    grid: ref.grid.map((g) => ({ ...g, ms: records.get(g.key)!.ms })),
+  };
+  await writeFinalOutputs(opts.out, ref.config, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet });
+  log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
+  return { cells: records.size };
+}
