@@ -2,25 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ROOT } from '../helpers/cli.js';
+import { FIX, asObject } from './fixtures.js';
 import { readInteractions } from '../../src/data/load.js';
-import type { Interactions } from '../../src/data/interactions.js';
 import type { DatasetSpec } from '../../src/data/spec.js';
 import { parseDecimalBytes, scanLines } from '../../src/data/lines.js';
 import { makeRng } from '../../src/random/rng.js';
-
-export const FIX = join(ROOT, 'tests', 'fixtures', 'data');
-
-/** Interactions as {user: {item: value}} for readable expectations. */
-export function asObject(inter: Interactions): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (let u = 0; u < inter.userIds.length; u++) {
-    const row: Record<string, number> = {};
-    for (let p = inter.userPtr[u]!; p < inter.userPtr[u + 1]!; p++) row[inter.itemIds[inter.itemIdx[p]!]!] = inter.values[p]!;
-    out[inter.userIds[u]!] = row;
-  }
-  return out;
-}
 
 const read = (spec: Omit<DatasetSpec, 'name'>) => readInteractions({ name: 't', ...spec } as DatasetSpec);
 
