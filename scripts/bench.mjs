@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// lshdp benchmark: `npm run bench [-- --quick] [-- --runs N] [-- --stages a,b,...]`
+//
+// Generates its synthetic inputs if missing (data/bench/, git-ignored), runs each stage in a fresh
+// process (so peak RSS is the stage's own) `runs` times, and prints one table: stage, median wall
+// seconds, peak RSS, and the kernels' throughput. Speed targets live here, never in unit tests.
+//
+// Stages: ingest (parse → vectors for n = 100, 500, 1000, no cache), cache (same, from the cache),
+// knn (exact angular k-NN kernel), hamming (Hamming k-NN kernel per kappa), laplsh (projected vs
+// direct noise), grid-25m (the paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid
+// on a 10,000-user Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'lshdp');
+const STAGE = join(ROOT, 'scripts', 'bench-stage.mjs');
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+
+const quick = flag('quick');
+const runs = Number(option('runs', quick ? 1 : 3));
+const gridRuns = Number(option('grid-runs', runs));
+const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'grid-fsq', 'threads', 'grid-25m'];
+const stages = option('stages', ALL.join(',')).split(',');
+const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
+mkdirSync(BENCH, { recursive: true });
+
+// Inputs: the presets shaped like the paper's data (full) or a scaled-down version (quick).
+const ML = quick ? { preset: 'movielens-25m', users: 20000, items: 10000, ratings: 2_000_000 } : { preset: 'movielens-25m' };
+const FSQ = quick ? { preset: 'foursquare-nyc', users: 2000, items: 20000, ratings: 100_000 } : { preset: 'foursquare-nyc' };
+
+function lshdp(args, opts = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
+  if (r.status !== 0) throw new Error(`lshdp ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  return r;
+}
+
+function ensureSynth(dir, o) {
+  const marker = join(dir, '.complete');
+  if (existsSync(marker)) return;
+  const args = ['synth', '--preset', o.preset, '--out', dir];
+  for (const k of ['users', 'items', 'ratings']) if (o[k]) args.push(`--${k}`, String(o[k]));
+  process.stderr.write(`bench: generating ${o.preset}${quick ? ' (quick)' : ''} into ${dir} …\n`);
+  lshdp(args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(marker, '');
+}
+
+const mlDir = join(BENCH, 'movielens');
+const fsqDir = join(BENCH, 'foursquare');
+const mlSpec = { name: 'ml', format: 'movielens-csv', path: join(mlDir, 'ratings.csv') };
+const fsqSpec = {
+  name: 'fsq',
+  format: 'foursquare-www19',
+  path: join(fsqDir, 'raw_Checkins_anonymized.txt'),
+  poi_path: join(fsqDir, 'raw_POIs.txt'),
+};
+
+/** A copy of a bench config reading the generated files (and, in quick mode, a smaller grid). */
+function benchConfig(file, spec, name) {
+  const cfg = parse(readFileSync(join(ROOT, 'configs', file), 'utf8'));
+  cfg.name = name;
+  cfg.datasets = [{ ...spec, name: cfg.datasets[0].name }];
+  if (quick) Object.assign(cfg, { dims: [100, 1000], queries: 200, k: [1, 10], kappa: [10, 50], trials: 2, privacy: { ...cfg.privacy, xi: [0, 1, 5, 20] } });
+  const out = join(BENCH, `${name}.yaml`);
+  writeFileSync(out, stringify(cfg));
+  return out;
+}
+
+function stageOnce(stage, args) {
+  const r = spawnSync(process.execPath, [STAGE, stage, JSON.stringify(args)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`stage ${stage} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** A whole `lshdp run` under /usr/bin/time: wall seconds and peak RSS of the process (all threads). */
+function gridOnce(config, threads) {
+  const out = join(BENCH, 'results', `${config.replace(/.*\//, '').replace('.yaml', '')}-t${threads ?? 'default'}`);
+  rmSync(out, { recursive: true, force: true });
+  const args = [BIN, 'run', config, '--out', out, '--force', '--quiet', '--no-report'];
+  if (threads) args.push('--threads', String(threads));
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) throw new Error(`run ${config} failed:\n${r.stderr}`);
+  const rssKB = Number(r.stderr.trim().split('\n').pop());
+  return { seconds, peakRssMB: rssKB / 1024 };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Run `once` `n` times; the row reports the median of every numeric field. */
+function repeat(n, once) {
+  const results = [];
+  for (let i = 0; i < n; i++) results.push(once(i));
+  const row = {};
+  for (const key of Object.keys(results[0])) row[key] = median(results.map((r) => r[key]));
+  return row;
+}
+
+const rows = [];
+function record(stage, result, throughput, target) {
+  rows.push({ stage, seconds: result.seconds, rss: result.peakRssMB, throughput, target });
+  process.stderr.write(`bench: ${stage}: ${result.seconds.toFixed(2)} s, ${result.peakRssMB.toFixed(0)} MB${throughput ? ', ' + throughput : ''}\n`);
+}
+
+const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
+
+ensureSynth(mlDir, ML);
+if (stages.some((s) => s.startsWith('grid') || s === 'threads')) ensureSynth(fsqDir, FSQ);
+const cacheDir = join(BENCH, 'cache');
+const dims = [100, 500, 1000];
+
+for (const stage of stages) {
+  if (stage === 'ingest') {
+    const r = repeat(runs, () => stageOnce('ingest', { spec: mlSpec, dims, cacheDir: null }));
+    record('ingest (parse → vectors n=100,500,1000)', r, `${r.mbPerSecond.toFixed(0)} MB/s`, quick ? '' : '≤ 15 s');
+  } else if (stage === 'cache') {
+    rmSync(cacheDir, { recursive: true, force: true });
+    stageOnce('ingest', { spec: mlSpec, dims, cacheDir }); // populate
+    const r = repeat(runs, () => stageOnce('ingest', { spec: mlSpec, dims, cacheDir }));
+    record('ingest from cache', r, '', quick ? '' : '≤ 2 s');
+  } else if (stage === 'knn') {
+    const r = repeat(runs, () => stageOnce('knn', { spec: mlSpec, cacheDir, n: 1000, queries: 1000, k: 10, dense: quick ? 20 : 50 }));
+    record('exact k-NN kernel (n=1000, 1000 q, k=10)', r, `${fmtRate(r.pairsPerSecond)} pairs/s; ×${r.denseSpeedup.toFixed(1)} vs dense`, '');
+  } else if (stage === 'hamming') {
+    const kappa = [10, 20, 50];
+    const r = repeat(runs, () => stageOnce('hamming', { spec: mlSpec, cacheDir, n: 1000, queries: 1000, k: 10, kappa, sortQueries: quick ? 20 : 50 }));
+    for (const kp of kappa) {
+      const extra = [`${fmtRate(r[`kappa${kp}_pairsPerSecond`])} pairs/s`];
+      if (r[`kappa${kp}_bucketSpeedup`]) extra.push(`bucket ×${r[`kappa${kp}_bucketSpeedup`].toFixed(1)} vs scan`);
+      if (r[`kappa${kp}_histogramSpeedup`]) extra.push(`histogram ×${r[`kappa${kp}_histogramSpeedup`].toFixed(1)} vs sort`);
+      record(`Hamming k-NN kernel κ=${kp} (1000 q, k=10)`, { seconds: r[`kappa${kp}_seconds`], peakRssMB: r.peakRssMB }, extra.join('; '), '');
+    }
+  } else if (stage === 'laplsh') {
+    const kappa = [10, 50];
+    const r = repeat(runs, () => stageOnce('laplsh', { spec: mlSpec, cacheDir, n: 1000, kappa }));
+    for (const kp of kappa) {
+      record(`LapLSH noise κ=${kp}, n=1000 (projected)`, { seconds: r[`kappa${kp}_projectedSeconds`], peakRssMB: r.peakRssMB }, `×${r[`kappa${kp}_speedup`].toFixed(1)} vs direct (${r[`kappa${kp}_directSeconds`].toFixed(2)} s)`, '');
+    }
+  } else if (stage === 'grid-fsq') {
+    const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
+    gridOnce(cfg); // warm the vector cache, so the row measures the grid
+    record('full grid, Foursquare-shaped (10k users)', repeat(gridRuns, () => gridOnce(cfg)), '', quick ? '' : '≤ 60 s');
+  } else if (stage === 'threads') {
+    const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
+    record('  same, --threads 1', repeat(gridRuns, () => gridOnce(cfg, 1)), '', '');
+  } else if (stage === 'grid-25m') {
+    const cfg = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
+    record('full grid, MovieLens-25M-shaped', repeat(gridRuns, () => gridOnce(cfg)), '', quick ? '' : '≤ 600 s, ≤ 4 GB');
+  } else {
+    throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
+  }
+}
+
+const size = statSync(mlSpec.path).size;
+const lines = [
+  `lshdp bench (${quick ? 'quick' : 'full'}; median of ${runs} run(s), grids ${gridRuns}; ${process.version}; ratings.csv ${(size / 1e6).toFixed(0)} MB)`,
+  '',
+  '| stage | wall s | peak RSS MB | throughput | target |',
+  '| --- | ---: | ---: | --- | --- |',
+  ...rows.map((r) => `| ${r.stage} | ${r.seconds.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.throughput} | ${r.target} |`),
+];
+process.stdout.write(lines.join('\n') + '\n');
