@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import { readResultsFolder } from '../report/read.js';
+import { writeFigures } from '../report/index.js';
 
-// Placeholder registration; the real command replaces this file.
 export function registerPlot(program: Command): void {
   program
     .command('plot')
     .description('rebuild the figures of a results folder from its CSVs (no recomputation)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('plot: not implemented yet');
+    .argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)')
+    .option('--no-png', 'write only the Vega-Lite specs and SVGs')
+    .option('-q, --quiet', 'no progress lines')
+    .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+      await writeFigures(readResultsFolder(dir), { png: opts.png, quiet: opts.quiet });
     });
 }

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import { buildOutputs } from '../report/index.js';
 
-// Placeholder registration; the real command replaces this file.
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('write the HTML report of a results folder')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('report: not implemented yet');
+    .description('write the HTML report of a results folder (with its figures and tables)')
+    .argument('<results-dir>', 'a results folder')
+    .option('--no-png', 'skip the PNG copies of the figures')
+    .option('-q, --quiet', 'no progress lines')
+    .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+      await buildOutputs(dir, { png: opts.png, quiet: opts.quiet });
     });
 }

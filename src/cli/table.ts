@@ -1,13 +1,63 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
+import { budgetTable } from '../privacy/index.js';
+import { readUtilityCsv } from '../report/read.js';
+import { budgetsTable, utilityTable, type TableFormat } from '../report/tables.js';
 
-// Placeholder registration; the real command replaces this file.
+const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
+
+/** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
+export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
+
+function parseFormat(s: string): TableFormat {
+  if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
+  return s as TableFormat;
+}
+
+/** `--d 0.05,0.1` or `--d 0.05 0.1`: every value a finite number. */
+function parseList(flag: string, values: string[] | undefined, fallback: number[]): number[] {
+  if (values === undefined) return fallback;
+  const items = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 0) throw new UserError(`--${flag}: no values given`);
+  return items.map((s) => {
+    const v = Number(s);
+    if (!Number.isFinite(v)) throw new UserError(`--${flag}: "${s}" is not a number`);
+    return v;
+  });
+}
+
 export function registerTable(program: Command): void {
-  program
-    .command('table')
-    .description('print the privacy-budget table or a utility-loss table')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('table: not implemented yet');
+  const table = program.command('table').description('print the privacy-budget table or a utility-loss table');
+
+  table
+    .command('budgets')
+    .description("LDP budget κε against ξ (the paper's appendix table; defaults: its grid)")
+    .option('--d <values...>', 'angular distances d_θ (comma or space separated)', undefined)
+    .option('--kappa <values...>', 'hash lengths κ', undefined)
+    .option('--xi <values...>', 'total budgets ξ in extended DP', undefined)
+    .option('--delta <value>', 'δ of the tighter bound', '0.01')
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action((opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; format: string }) => {
+      const format = parseFormat(opts.format);
+      const d = parseList('d', opts.d, APPENDIX_GRID.d);
+      const kappa = parseList('kappa', opts.kappa, APPENDIX_GRID.kappa);
+      const xi = parseList('xi', opts.xi, APPENDIX_GRID.xi);
+      const delta = parseList('delta', [opts.delta], [APPENDIX_GRID.delta])[0];
+      if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
+      process.stdout.write(budgetsTable(budgetTable({ d, kappa, xi, delta }), format));
+    });
+
+  table
+    .command('utility')
+    .description('utility loss (mean ± se over trials) of a results folder')
+    .argument('<results-dir>', 'a results folder (with utility.csv)')
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action((dir: string, opts: { format: string }) => {
+      const format = parseFormat(opts.format);
+      const file = join(dir, 'utility.csv');
+      if (!existsSync(file)) throw new UserError(`${file}: not found (is ${dir} a results folder?)`);
+      process.stdout.write(utilityTable(readUtilityCsv(file), format));
     });
 }

@@ -8,7 +8,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
-import type { VlSpec } from './specs.js';
+import { patchDashLegends, type VlSpec } from './specs.js';
 import { formatMeanSe, formatNumber, mechanismLabel } from './tables.js';
 
 export function escapeHtml(s: unknown): string {
@@ -164,9 +164,10 @@ ${datasetsSection(res)}
 <script id="lshdp-specs" type="application/json">${jsonForScript(specs)}</script>
 <script>
 (function () {
+  var patchDashLegends = ${patchDashLegends.toString()};
   var specs = JSON.parse(document.getElementById('lshdp-specs').textContent);
   Object.keys(specs).forEach(function (id) {
-    vegaEmbed('#' + CSS.escape(id), specs[id], { renderer: 'svg', actions: { export: true, source: true, compiled: false, editor: false } })
+    vegaEmbed('#' + CSS.escape(id), specs[id], { renderer: 'svg', patch: patchDashLegends, actions: { export: true, source: true, compiled: false, editor: false } })
       .catch(function (e) {
         var el = document.getElementById(id);
         el.textContent = 'figure failed to render: ' + e;

@@ -10,7 +10,7 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { Resvg } from '@resvg/resvg-js';
 import type { VlSpec } from './specs.js';
-import { FONT } from './specs.js';
+import { FONT, patchDashLegends } from './specs.js';
 
 /**
  * Width of a string in DejaVu Sans, in em, from its glyph classes (advance widths of the font:
@@ -59,7 +59,7 @@ export async function renderSvg(spec: VlSpec): Promise<string> {
   // vega-lite's TopLevelSpec type is far stricter than our plain objects; the schema test checks them
   // warnings such as "Maximum optimization runs reached" are about vega-lite internals, not the user's data
   const quietLogger = vega.logger(vega.Error);
-  const vgSpec = compile(spec as unknown as Parameters<typeof compile>[0], { logger: quietLogger }).spec;
+  const vgSpec = patchDashLegends(compile(spec as unknown as Parameters<typeof compile>[0], { logger: quietLogger }).spec);
   const view = new vega.View(vega.parse(vgSpec), { renderer: 'none', logLevel: vega.Error });
   try {
     return await view.toSVG();

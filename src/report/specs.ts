@@ -197,8 +197,8 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], d = DEFAULT_THRESH
   const dash = {
     field: 'mechanism', type: 'nominal', title: 'mechanism',
     scale: { domain: mechs, range: mechs.map((m) => DASHES[m] ?? [4, 2, 1, 2]) },
-    // a dash-only legend has no colour of its own: draw its samples in dark grey
-    legend: { symbolType: 'stroke', symbolSize: 500, symbolStrokeWidth: 2, symbolStrokeColor: '#333', encode: { symbols: { update: { stroke: { value: '#333' } } } } },
+    // vega-lite draws a dash-only legend with transparent strokes; patchDashLegends fixes the compiled spec
+    legend: { symbolType: 'stroke', symbolSize: 500, symbolStrokeWidth: 2 },
   };
   const x = { field: 'xi', type: 'quantitative', title: 'total privacy budget ξ', scale: { domainMin: 0 }, axis: { tickCount: 5 } };
   const y = { field: 'loss', type: 'quantitative', title: 'utility loss (Δ mean d_θ)', scale: { zero: true } };
@@ -241,4 +241,22 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], d = DEFAULT_THRESH
     resolve: { scale: { y: 'shared' } },
     config: baseConfig(),
   };
+}
+
+/**
+ * vega-lite (6.x) compiles a legend that only encodes strokeDash with `stroke: transparent`, so its
+ * samples are invisible when the lines' colour comes from another field. Give them a visible
+ * stroke in the compiled Vega spec. The HTML report applies the same patch through vega-embed's
+ * `patch` option (html.ts embeds this function's source), so SVG, PNG and browser agree; hence
+ * it must stay self-contained (no outside names) and plain ES2020.
+ */
+export function patchDashLegends<T>(vgSpec: T): T {
+  const legends = (vgSpec as { legends?: Record<string, unknown>[] }).legends ?? [];
+  for (const lg of legends) {
+    if (!('strokeDash' in lg)) continue;
+    const encode = (lg.encode ??= {}) as Record<string, { update?: Record<string, unknown> }>;
+    encode.symbols ??= {};
+    encode.symbols.update = { ...(encode.symbols.update ?? {}), stroke: { value: '#333' } };
+  }
+  return vgSpec;
 }
