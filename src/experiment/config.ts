@@ -151,6 +151,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
     case 'invalid_type': {
       const got = valueAt(input, issue.path);
       if (got === undefined && issue.expected !== 'int') return [`${where}: missing (required)`];
+      if (typeof got === 'number' && !Number.isFinite(got)) return [`${where}: must be a finite number, got ${String(got)}`];
       return [`${where}: must be ${TYPE_WORDS[issue.expected] ?? issue.expected}, got ${typeName(got)}`];
     }
     case 'invalid_value':

@@ -58,7 +58,7 @@ export function checkResultsFolder(dir: string, owner: FolderOwner, opts: { forc
 }
 
 /** Files lshdp writes into a results folder (and removes on --force). */
-const OUTPUTS = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'cells', 'figures', 'tables', 'index.html'];
+const OUTPUTS = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'cells', 'figures', 'tables', 'assets', 'index.html'];
 
 export function prepareResultsFolder(dir: string, owner: FolderOwner, opts: { force?: boolean }): void {
   mkdirSync(dir, { recursive: true });

@@ -1,0 +1,116 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig, loadConfig, formatPath } from '../../src/experiment/config.js';
+import { didYouMean, editDistance } from '../../src/experiment/didYouMean.js';
+import { UserError } from '../../src/util/errors.js';
+
+const ROOT_CONFIGS = join(import.meta.dirname, '..', '..', 'configs');
+
+const VALID = `name: t
+datasets:
+  - { name: s, format: synthetic, preset: small }
+dims: [10]
+k: [1]
+kappa: [10]
+privacy: { xi: [0, 1] }
+mechanisms: [exact, lsh, {name: laplsh, sampler: direct}, {name: rappor, hashes: 2}]
+`;
+
+function problems(text: string): string[] {
+  try {
+    parseConfig(text, 'c.yaml');
+  } catch (e) {
+    expect(e).toBeInstanceOf(UserError);
+    const lines = (e as Error).message.split('\n');
+    return lines.length === 1 ? [lines[0].replace(/^c\.yaml: /, '')] : lines.slice(1).map((l) => l.trim());
+  }
+  throw new Error('config was accepted');
+}
+
+describe('config schema', () => {
+  it('fills defaults and splits mechanism options', () => {
+    const c = parseConfig(VALID, 'c.yaml');
+    expect(c.seed).toBe(1);
+    expect(c.queries).toBe(1000);
+    expect(c.trials).toBe(10);
+    expect(c.privacy).toEqual({ d: 0.1, delta: 0.01, xi: [0, 1] });
+    expect(c.mechanisms).toEqual([
+      { name: 'exact', options: {} },
+      { name: 'lsh', options: {} },
+      { name: 'laplsh', options: { sampler: 'direct' } },
+      { name: 'rappor', options: { hashes: 2 } },
+    ]);
+  });
+
+  it('reports every problem with its key path', () => {
+    const p = problems(`name: t
+datasets:
+  - { name: s, formt: synthetic }
+dims: [0]
+k: [1]
+kappa: [65, 10]
+privacy: { xi: [0, 1, -1], d: 1, delta: 0 }
+mechanisms: [lsh, lshr]
+bogus: 1
+`);
+    expect(p).toEqual(
+      expect.arrayContaining([
+        'datasets[0].formt: unknown key (did you mean "format"?)',
+        expect.stringMatching(/^datasets\[0\]\.format: missing/),
+        'dims[0]: must be >= 1',
+        'kappa[0]: must be <= 64',
+        'privacy.xi[2]: must be >= 0',
+        'privacy.d: must be < 1',
+        'privacy.delta: must be > 0',
+        expect.stringMatching(/^mechanisms\[1\]: unknown mechanism "lshr"/),
+        'bogus: unknown key',
+      ]),
+    );
+    expect(p).toHaveLength(9);
+  });
+
+  it('rejects duplicates, empty grids, wrong types and format-specific omissions', () => {
+    expect(problems(VALID.replace('dims: [10]', 'dims: [10, 10]'))).toEqual(['dims: duplicate value 10']);
+    expect(problems(VALID.replace('k: [1]', 'k: []'))).toEqual(['k: must list at least one value']);
+    expect(problems(VALID.replace('kappa: [10]', 'kappa: ten'))).toEqual(['kappa: must be a list, got string "ten"']);
+    expect(problems(VALID.replace('kappa: [10]', 'kappa: [1.5]'))).toEqual(['kappa[0]: must be an integer, got number 1.5']);
+    expect(problems(VALID.replace('- { name: s, format: synthetic, preset: small }', '- { name: s, format: synthetic }\n  - { name: s, format: movielens-csv }'))).toEqual([
+      'datasets: duplicate data set name "s"',
+      'datasets[1].path: missing (required for format movielens-csv)',
+    ]);
+    expect(problems(VALID.replace('privacy: { xi: [0, 1] }', 'privacy: { xi: [.inf] }'))).toEqual(['privacy.xi[0]: must be a finite number, got Infinity']);
+    expect(problems(VALID.replace('name: t', 'name: ../evil'))[0]).toMatch(/^name: must be letters/);
+  });
+
+  it('parses YAML safely: duplicate keys, custom tags and non-mappings are errors with a line', () => {
+    expect(() => parseConfig('name: a\nname: b\n', 'c.yaml')).toThrow(/^c\.yaml:2: Map keys must be unique/);
+    expect(() => parseConfig('name: !!js/function "function(){}"\n', 'c.yaml')).toThrow(/c\.yaml:1: Unresolved tag/);
+    expect(() => parseConfig('- 1\n', 'c.yaml')).toThrow('c.yaml: must be a mapping');
+    expect(() => parseConfig('', 'c.yaml')).toThrow('c.yaml: empty config');
+  });
+
+  it('checks input files exist, relative to the working directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
+    const text = VALID.replace('- { name: s, format: synthetic, preset: small }', '- { name: m, format: movielens-csv, path: ratings.csv }');
+    expect(() => parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir })).toThrow('c.yaml: datasets[0].path: file not found: ratings.csv');
+    writeFileSync(join(dir, 'ratings.csv'), 'userId,movieId,rating,timestamp\n');
+    expect(parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir }).datasets[0].path).toBe('ratings.csv');
+  });
+
+  it('accepts every shipped config', () => {
+    for (const f of readdirSync(ROOT_CONFIGS).filter((f) => f.endsWith('.yaml'))) {
+      expect(() => loadConfig(join(ROOT_CONFIGS, f)), f).not.toThrow();
+    }
+  });
+
+  it('formats paths and suggests near keys only', () => {
+    expect(formatPath(['privacy', 'xi', 2])).toBe('privacy.xi[2]');
+    expect(formatPath(['datasets', 0, 'formt'])).toBe('datasets[0].formt');
+    expect(editDistance('formt', 'format')).toBe(1);
+    expect(editDistance('kapap', 'kappa')).toBe(1); // adjacent swap
+    expect(didYouMean('tirals', ['trials', 'dims'])).toBe('trials');
+    expect(didYouMean('zzzzzz', ['trials', 'dims'])).toBeNull();
+  });
+});
