@@ -165,6 +165,32 @@ function drawCdf(cdf: Float64Array, offset: number, len: number, x: number): num
   return lo;
 }
 
+/** The k-th smallest (0-based) value of `a` (Hoare quickselect, reorders `a`; O(length) expected). */
+export function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
 /**
  * Choose `k` distinct items for one user from the group's weights: rejection while it is cheap,
  * then (heavy users) exact weighted sampling without replacement by exponential keys over the rest.
@@ -181,24 +207,78 @@ function chooseDistinct(rng: Rng, cdf: Float64Array, weights: Float64Array, offs
     out[got++] = i;
   }
   if (got < k) {
+    // Exp(w) keys, smallest win: the k-got smallest keys among the items not yet taken.
     const keys = new Float64Array(items);
-    const idx = new Int32Array(items);
-    let m = 0;
-    for (let i = 0; i < items; i++) {
-      if (stamp[i] === mark) continue;
-      keys[m] = -Math.log(1 - rng()) / weights[offset + i]!; // Exp(w): smallest keys win
-      idx[m++] = i;
-    }
-    const order = Array.from({ length: m }, (_, j) => j).sort((a, b) => keys[a]! - keys[b]! || a - b);
-    for (let j = 0; got < k; j++) {
-      const i = idx[order[j]!]!;
-      stamp[i] = mark;
-      out[got++] = i;
+    for (let i = 0; i < items; i++) keys[i] = stamp[i] === mark ? Infinity : -Math.log(1 - rng()) / weights[offset + i]!;
+    const need = k - got;
+    const threshold = kthSmallest(Float64Array.from(keys), need - 1);
+    for (let i = 0; i < items && got < k; i++) {
+      if (keys[i]! <= threshold) {
+        stamp[i] = mark;
+        out[got++] = i;
+      }
     }
   }
 }
 
 const RATING_TEXT = ['0.5', '1.0', '1.5', '2.0', '2.5', '3.0', '3.5', '4.0', '4.5', '5.0'];
+const RATING_BYTES = RATING_TEXT.map((t) => Buffer.from(t, 'latin1'));
+
+/**
+ * ASCII writer straight into a 4 MB Buffer (numbers written digit by digit): no string per line,
+ * so writing 25 million lines makes no garbage. Temp name, renamed on close.
+ */
+class ByteWriter {
+  private buf = Buffer.allocUnsafe(1 << 22);
+  private pos = 0;
+  private fd: number;
+  private tmp: string;
+  bytes = 0;
+  lines = 0;
+  constructor(private path: string) {
+    this.tmp = `${path}.tmp-${process.pid}`;
+    this.fd = openSync(this.tmp, 'w');
+  }
+  private room(n: number): void {
+    if (this.pos + n > this.buf.length) this.flush();
+  }
+  private flush(): void {
+    this.bytes += writeSync(this.fd, this.buf, 0, this.pos);
+    this.pos = 0;
+  }
+  text(s: string): void {
+    this.room(s.length);
+    this.pos += this.buf.write(s, this.pos, 'latin1');
+  }
+  bytesOf(b: Buffer): void {
+    this.room(b.length);
+    b.copy(this.buf, this.pos);
+    this.pos += b.length;
+  }
+  /** a non-negative integer below 2^53 */
+  uint(x: number): void {
+    this.room(16);
+    let digits = 1;
+    for (let t = x; t >= 10; t = Math.floor(t / 10)) digits++;
+    let p = this.pos + digits;
+    this.pos = p;
+    do {
+      const q = Math.floor(x / 10);
+      this.buf[--p] = 48 + (x - q * 10);
+      x = q;
+    } while (x > 0);
+  }
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.pos++] = c;
+    if (c === 10) this.lines++;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+    renameSync(this.tmp, this.path);
+  }
+}
 
 function generateRatings(opts: SynthOptions, dir: string, progress?: Progress): SynthFile[] {
   const rng = makeRng(deriveSeed(opts.seed, 'synth', stableStringify(opts)));
@@ -232,8 +312,9 @@ function generateRatings(opts: SynthOptions, dir: string, progress?: Progress): 
   const counts = activity(rng, normal, users, ratings, PRESETS[opts.preset]!.minPerUser, Math.floor(items * 0.5), 1.1);
 
   const file = join(dir, 'ratings.csv');
-  const w = new ChunkWriter(file);
-  w.line('userId,movieId,rating,timestamp\n');
+  const w = new ByteWriter(file);
+  w.text('userId,movieId,rating,timestamp');
+  w.byte(10);
   const stamp = new Int32Array(items);
   const chosen = new Int32Array(items);
   progress?.start('synth ratings', users);
@@ -244,12 +325,18 @@ function generateRatings(opts: SynthOptions, dir: string, progress?: Progress): 
     const mine = chosen.subarray(0, k).sort();
     const userBias = 0.4 * normal();
     const t0 = 789652009 + Math.floor(rng() * 7.5e8);
-    const uid = String(u + 1) + ',';
     for (let j = 0; j < k; j++) {
       const i = mine[j]!;
       const r = 3.5 + userBias + itemBias[i]! + taste[g * items + i]! + 0.6 * normal();
       const step = Math.min(9, Math.max(0, Math.round(r * 2) - 1)); // 0.5..5.0 in 0.5 steps
-      w.line(uid + movieId[i] + ',' + RATING_TEXT[step] + ',' + (t0 + Math.floor(rng() * 3e7)) + '\n');
+      w.uint(u + 1);
+      w.byte(44);
+      w.uint(movieId[i]!);
+      w.byte(44);
+      w.bytesOf(RATING_BYTES[step]!);
+      w.byte(44);
+      w.uint(t0 + Math.floor(rng() * 3e7));
+      w.byte(10);
     }
     progress?.increment();
   }
