@@ -1,0 +1,60 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeRng } from '../../src/random/rng.js';
+import { scratch, runIn, runAndSignal, cellCount, temporaries, CLI_CELLS } from '../experiment/cliHelpers.js';
+
+const read = (p: string) => readFileSync(p, 'utf8');
+
+describe('lshdp run survives interruptions', () => {
+  it('SIGKILL at seeded random points, then resume: utility.csv byte-identical to an uninterrupted run', async () => {
+    const { dir, config } = scratch();
+    const base = runIn(dir, ['run', config, '--out', 'base', '--threads', '1', '--no-report', '--no-cache']);
+    expect(base.status).toBe(0);
+    const rng = makeRng('kill-points');
+    const args = ['run', config, '--out', 'k', '--threads', '2', '--no-report', '--no-cache'];
+    let killedMidRun = 0;
+    let target = 0;
+    for (let round = 0; round < 3; round++) {
+      // the next kill point: somewhere after the cells already stored, before the last one
+      const have = cellCount(join(dir, 'k'));
+      target = Math.min(CLI_CELLS - 1, have + 1 + Math.floor(rng() * 4));
+      const r = await runAndSignal(dir, args, join(dir, 'k'), target, 'SIGKILL');
+      if (r.signal === 'SIGKILL') {
+        killedMidRun++;
+        expect(cellCount(join(dir, 'k'))).toBeLessThanOrEqual(CLI_CELLS);
+      } else expect(r.code).toBe(0);
+    }
+    expect(killedMidRun).toBeGreaterThan(0);
+    const resumed = runIn(dir, args);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming: \d+ of 14 cells already finished/);
+    expect(read(join(dir, 'k', 'utility.csv'))).toBe(read(join(dir, 'base', 'utility.csv')));
+    expect(read(join(dir, 'k', 'nn_distances.csv'))).toBe(read(join(dir, 'base', 'nn_distances.csv')));
+    expect(temporaries(join(dir, 'k'))).toEqual([]);
+  });
+
+  it('SIGINT stops promptly, keeps finished cells, prints how to resume, exits 130; SIGTERM exits 143', async () => {
+    const { dir, config } = scratch();
+    const base = runIn(dir, ['run', config, '--out', 'base', '--threads', '2', '--no-report', '--no-cache']);
+    expect(base.status).toBe(0);
+    const args = ['run', config, '--out', 'i', '--threads', '2', '--no-report', '--no-cache'];
+    const r = await runAndSignal(dir, args, join(dir, 'i'), 3, 'SIGINT');
+    expect(r.sentAt).toBeGreaterThanOrEqual(3);
+    if (r.code === 130) {
+      expect(r.stderr).toMatch(/^lshdp: interrupted by SIGINT: \d+ of 14 cells finished and kept in i\/cells; to resume, run the same command again: lshdp run tiny\.yaml --out i/m);
+      expect(temporaries(join(dir, 'i'))).toEqual([]);
+      const kept = Number(/SIGINT: (\d+) of/.exec(r.stderr)![1]);
+      expect(cellCount(join(dir, 'i'))).toBe(kept);
+    } else {
+      // the run finished before the signal arrived
+      expect(r.code).toBe(0);
+    }
+    const t = await runAndSignal(dir, ['run', config, '--out', 't', '--threads', '1', '--no-report', '--no-cache'], join(dir, 't'), 2, 'SIGTERM');
+    expect([143, 0]).toContain(t.code);
+    if (t.code === 143) expect(t.stderr).toMatch(/interrupted by SIGTERM: \d+ of 14 cells finished and kept/);
+    const resumed = runIn(dir, args);
+    expect(resumed.status).toBe(0);
+    expect(read(join(dir, 'i', 'utility.csv'))).toBe(read(join(dir, 'base', 'utility.csv')));
+  });
+});

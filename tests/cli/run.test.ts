@@ -1,0 +1,55 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STACK_RE } from '../helpers/cli.js';
+import { scratch, runIn, CLI_CELLS, CLI_CONFIG } from '../experiment/cliHelpers.js';
+
+const read = (p: string) => readFileSync(p, 'utf8');
+
+describe('lshdp run', () => {
+  it('gives byte-identical utility.csv and nn_distances.csv for --threads 1 and --threads 2, and resumes', () => {
+    const { dir, config } = scratch();
+    const one = runIn(dir, ['run', config, '--out', 'r1', '--threads', '1', '--no-report', '--no-cache']);
+    expect(one.stderr).not.toMatch(STACK_RE);
+    expect(one.status).toBe(0);
+    const two = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
+    expect(two.status).toBe(0);
+    for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(read(join(dir, 'r2', f)), f).toBe(read(join(dir, 'r1', f)));
+    const utility = read(join(dir, 'r1', 'utility.csv')).trimEnd().split('\n');
+    expect(utility[0]).toBe('dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback');
+    // per n: 2 exact rows + 2 kappa * 2 k * (1 lsh + 3 lshrr + 3 laplsh)
+    expect(utility).toHaveLength(1 + 2 * (2 + 2 * 2 * 7));
+    expect(read(join(dir, 'r1', 'nn_distances.csv')).trimEnd().split('\n')).toHaveLength(1 + 2 * 50);
+    const manifest = JSON.parse(read(join(dir, 'r2', 'manifest.json')));
+    expect(manifest).toMatchObject({ threads: 2, shard: null, node: process.version });
+    expect(manifest.grid).toHaveLength(CLI_CELLS);
+    expect(manifest.users.map((u: { n: number }) => u.n)).toEqual([40, 80]);
+    // rerun: nothing recomputed, the same bytes; the exact k-NN cache was written under data/cache
+    const again = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain(`resuming: ${CLI_CELLS} of ${CLI_CELLS} cells already finished; computing 0`);
+    expect(read(join(dir, 'r2', 'utility.csv'))).toBe(read(join(dir, 'r1', 'utility.csv')));
+  });
+
+  it('refuses a results folder of another config, with --force overriding', () => {
+    const { dir, config } = scratch();
+    expect(runIn(dir, ['run', config, '--out', 'r', '--threads', '1', '--no-report', '--no-cache']).status).toBe(0);
+    writeFileSync(join(dir, 'other.yaml'), CLI_CONFIG.replace('trials: 3', 'trials: 2'));
+    const before = read(join(dir, 'r', 'utility.csv'));
+    const r = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('lshdp: error: r was written by another config (name tiny); use --out DIR or --force\n');
+    expect(read(join(dir, 'r', 'utility.csv'))).toBe(before);
+    const f = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache', '--force', '--threads', '1']);
+    expect(f.status).toBe(0);
+    expect(read(join(dir, 'r', 'utility.csv'))).not.toBe(before);
+  });
+
+  it('writes results/<name>/ with the report by default', () => {
+    const { dir, config } = scratch(CLI_CONFIG.replace('dims: [40, 80]', 'dims: [40]').replace('kappa: [8, 16]', 'kappa: [8]'));
+    const r = runIn(dir, ['run', config, '--threads', '1', '--quiet']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toMatch(STACK_RE);
+    for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'index.html']) expect(existsSync(join(dir, 'results', 'tiny', f)), f).toBe(true);
+  });
+});
