@@ -145,29 +145,104 @@ function shuffleGroups(out: Int32Array, base: number, sel: Selection, rng: Rng):
   if (sel.need > 1) shuffleRange(out, start, start + sel.need, rng);
 }
 
+/**
+ * Candidates of one query on the scan path, with a shrinking bound: `bound` is the smallest
+ * distance D such that at least k users seen so far lie within D. A user farther than `bound` can
+ * never be among the k nearest (the bound only shrinks), so only users within it are counted and
+ * kept, in ascending user order; far users cost a popcount and a compare. The counts of every
+ * distance <= the final bound are then exact. The query's own distance-0 entry is pre-subtracted
+ * from hist[0] (so the bound never shrinks early) and skipped when collecting.
+ */
+class ScanCandidates {
+  user: Int32Array;
+  dist: Uint16Array;
+  count = 0;
+  bound = 0;
+  private below = 0;
+  constructor(
+    readonly hist: Int32Array,
+    readonly k: number,
+  ) {
+    const capacity = Math.max(1024, 4 * k);
+    this.user = new Int32Array(capacity);
+    this.dist = new Uint16Array(capacity);
+  }
+  reset(bits: number): void {
+    this.hist.fill(0);
+    this.hist[0] = -1; // the query itself, met at distance 0
+    this.bound = bits;
+    this.below = -1;
+    this.count = 0;
+  }
+  /** Records user u at distance d <= bound. */
+  add(u: number, d: number): void {
+    const hist = this.hist;
+    hist[d]++;
+    if (this.count === this.user.length) this.compact();
+    this.user[this.count] = u;
+    this.dist[this.count] = d;
+    this.count++;
+    if (d < this.bound) {
+      this.below++;
+      while (this.below >= this.k) {
+        this.bound--;
+        this.below -= hist[this.bound];
+      }
+    }
+  }
+  /** Drops candidates the bound has since excluded; grows when that frees too little. */
+  private compact(): void {
+    const { user, dist, bound } = this;
+    let kept = 0;
+    for (let t = 0; t < this.count; t++) {
+      if (dist[t] <= bound) {
+        user[kept] = user[t];
+        dist[kept] = dist[t];
+        kept++;
+      }
+    }
+    this.count = kept;
+    if (kept > user.length >>> 1) {
+      const nu = new Int32Array(user.length * 2);
+      nu.set(user.subarray(0, kept));
+      this.user = nu;
+      const nd = new Uint16Array(user.length * 2);
+      nd.set(dist.subarray(0, kept));
+      this.dist = nd;
+    }
+  }
+}
+
 function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, rng: Rng, out: Int32Array): void {
   const { codes, words, bits } = set;
-  const dist = new Uint16Array(users);
   const sel = newSelection(bits, k);
-  const { hist, groupPos, ranks } = sel;
-  const excluded = bits + 1; // larger than any boundary
+  const { groupPos, ranks } = sel;
+  const cand = new ScanCandidates(sel.hist, k);
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi];
-    hist.fill(0);
+    cand.reset(bits);
+    let bound = cand.bound;
+    // one loop per word count, so the hot loop has no branch on it
     if (words === 1) {
-      const c = codes[q];
+      const c0 = codes[q];
       for (let u = 0; u < users; u++) {
-        const d = popcount32(codes[u] ^ c);
-        dist[u] = d;
-        hist[d]++;
+        const d = popcount32(codes[u] ^ c0);
+        if (d <= bound) {
+          cand.add(u, d);
+          bound = cand.bound;
+        }
       }
     } else if (words === 2) {
       const c0 = codes[2 * q];
       const c1 = codes[2 * q + 1];
       for (let u = 0; u < users; u++) {
-        const d = popcount32(codes[2 * u] ^ c0) + popcount32(codes[2 * u + 1] ^ c1);
-        dist[u] = d;
-        hist[d]++;
+        let d = popcount32(codes[2 * u] ^ c0);
+        if (d > bound) continue; // most users: the first word already rules them out
+        d += popcount32(codes[2 * u + 1] ^ c1);
+        if (d <= bound) {
+          cand.add(u, d);
+          bound = cand.bound;
+        }
       }
     } else {
       const qb = q * words;
@@ -175,25 +250,29 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, r
         const ub = u * words;
         let d = 0;
         for (let w = 0; w < words; w++) d += popcount32(codes[ub + w] ^ codes[qb + w]);
-        dist[u] = d;
-        hist[d]++;
+        if (d <= bound) {
+          cand.add(u, d);
+          bound = cand.bound;
+        }
       }
     }
-    hist[0]--; // the query itself
-    dist[q] = excluded;
     planSelection(sel, k, rng);
     const D = sel.boundary;
     const need = sel.need;
     const base = qi * k;
+    const { user, dist, count } = cand;
     let rank = 0;
     let ptr = 0;
     let placed = 0;
-    for (let u = 0; u < users; u++) {
-      const d = dist[u];
+    for (let t = 0; t < count; t++) {
+      const d = dist[t];
+      if (d > D) continue;
+      const u = user[t];
+      if (u === q) continue;
       if (d < D) {
         out[base + groupPos[d]++] = u;
         if (++placed === k) break;
-      } else if (d === D) {
+      } else {
         if (ptr < need && rank === ranks[ptr]) {
           out[base + groupPos[D]++] = u;
           ptr++;

@@ -2,9 +2,10 @@ import type { CodeSet } from './types.js';
 import type { Rng } from '../random/rng.js';
 import { lastWordMask } from '../lsh/codes.js';
 
-/** Below this flip probability geometric skipping (one uniform and one log per flip) beats one
- *  uniform per bit; measured with tests/mechanisms/bench-mechanisms.mjs (see docs/MECHANISMS.md). */
-export const GEOMETRIC_BELOW = 0.2;
+/** Below this flip probability geometric skipping (one uniform and one log per flip, ~3x the cost
+ *  of one uniform) beats one uniform per bit; measured with tests/lsh/bench-lsh.mjs (break-even
+ *  near p = 0.3-0.35, see docs/MECHANISMS.md). */
+export const GEOMETRIC_BELOW = 0.3;
 
 /** 32 uniform random bits from a uniform on [0, 1) (exact for sources of >= 32-bit resolution). */
 export function randomWord(rng: Rng): number {

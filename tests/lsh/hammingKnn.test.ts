@@ -55,6 +55,23 @@ describe('hammingKnn', () => {
     }
   });
 
+  it('stays exact when the scan keeps many candidates (buffer compaction and growth)', () => {
+    // far users first (the bound shrinks late, the buffer fills with soon-stale candidates), then
+    // 3000 copies of the query's code (ties at distance 0 outgrow the initial buffer)
+    const bits = 40;
+    const set = randomCodes(6000, bits, 'many');
+    for (let u = 3000; u < 6000; u++) set.codes.copyWithin(u * 2, 0, 2);
+    const queries = Int32Array.from([0, 1, 4000]);
+    const k = 15;
+    const out = hammingKnn(set, queries, k, makeRng('many'), { path: 'scan' });
+    queries.forEach((q, qi) => {
+      const row = Array.from(out.subarray(qi * k, (qi + 1) * k));
+      expect(row).not.toContain(q);
+      expect(new Set(row).size).toBe(k);
+      expect(row.map((u) => hammingDistance(set, q, u))).toEqual(bruteForceDistances(set, q, k));
+    });
+  });
+
   it('picks boundary ties uniformly and orders equal distances uniformly (both paths)', () => {
     // query 0 (code 0); users 1,2 at distance 1; users 3..8 at distance 2; the rest far away.
     // k = 4: users 1,2 in random order, then an ordered pair of distinct users from 3..8 (30 pairs).
