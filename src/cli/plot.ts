@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { readResultsFolder } from '../report/read.js';
-import { writeFigures } from '../report/index.js';
 
 export function registerPlot(program: Command): void {
   program
@@ -10,6 +8,8 @@ export function registerPlot(program: Command): void {
     .option('--no-png', 'write only the Vega-Lite specs and SVGs')
     .option('-q, --quiet', 'no progress lines')
     .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+      // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
+      const { readResultsFolder, writeFigures } = await import('../report/index.js');
       await writeFigures(readResultsFolder(dir), { png: opts.png, quiet: opts.quiet });
     });
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { buildOutputs } from '../report/index.js';
 
 export function registerReport(program: Command): void {
   program
@@ -9,6 +8,8 @@ export function registerReport(program: Command): void {
     .option('--no-png', 'skip the PNG copies of the figures')
     .option('-q, --quiet', 'no progress lines')
     .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+      // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
+      const { buildOutputs } = await import('../report/index.js');
       await buildOutputs(dir, { png: opts.png, quiet: opts.quiet });
     });
 }

@@ -1,0 +1,47 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { lshdp } from '../helpers/cli.js';
+import { evilResultsFolder, EVIL } from '../report/xss-fixture.js';
+
+describe('lshdp report', () => {
+  let dir: string;
+  let html: string;
+  let status: number | null;
+
+  beforeAll(() => {
+    dir = evilResultsFolder();
+    const r = lshdp(['report', dir, '--no-png', '--quiet']);
+    status = r.status;
+    if (r.status !== 0) console.log(r.stderr);
+    html = readFileSync(join(dir, 'index.html'), 'utf8');
+  });
+
+  it('writes index.html, tables, figures and the local vega builds', () => {
+    expect(status).toBe(0);
+    expect(readdirSync(join(dir, 'assets')).sort()).toEqual(['vega-embed.min.js', 'vega-lite.min.js', 'vega.min.js']);
+    expect(readdirSync(join(dir, 'tables')).sort()).toEqual(['budgets.md', 'budgets.tex', 'utility.csv', 'utility.md', 'utility.tex']);
+    expect(existsSync(join(dir, 'figures', 'fig2-fsq-nyc.svg'))).toBe(true);
+    expect(readdirSync(join(dir, 'figures')).some((f) => f.endsWith('.png'))).toBe(false); // --no-png
+    // offline: every script is local
+    const srcs = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(srcs).toEqual(['assets/vega.min.js', 'assets/vega-lite.min.js', 'assets/vega-embed.min.js']);
+    expect(html).not.toMatch(/https?:\/\/(?!vega\.github\.io\/schema)/);
+  });
+
+  it('HTML-escapes every string from data and config', () => {
+    expect(html).not.toContain(EVIL);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // our own five script elements and no others
+    expect(html.match(/<script/g)).toHaveLength(5);
+    // the embedded specs keep the name, with '<' escaped so it cannot end the script element
+    expect(html).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
+  });
+
+  it('shows the metadata, tables and data set summaries', () => {
+    for (const s of ['<h2>Run</h2>', 'fixture', 'utility loss (mean ± se)', 'κε (LDP)', 'users kept', 'fsq-nyc', 'foursquare-tsmc']) {
+      expect(html).toContain(s);
+    }
+    expect(html.match(/class="vega-figure"/g)).toHaveLength(4);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, it, expect } from 'vitest';
+import { join } from 'node:path';
+import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+
+/** The appendix table of the paper (rounded LDP budgets, κ = 10/20/50, ξ = 1, 5, 10, 20). */
+const PAPER = {
+  '0.05': ['3/4/6', '14/20/30', '28/40/60', '55/79/120'],
+  '0.1': ['2/3/4', '10/14/20', '21/28/40', '42/57/80'],
+};
+
+describe('lshdp table budgets', () => {
+  it("reproduces the paper's appendix table digit for digit (both d) with the default grid", () => {
+    const r = lshdp(['table', 'budgets']);
+    expect(r.status).toBe(0);
+    const cellLines = r.stdout.split('\n').filter((l) => l.startsWith('| κε (κ=10/20/50)'));
+    expect(cellLines).toHaveLength(2);
+    expect(cellLines[0]).toBe(`| κε (κ=10/20/50) | ${PAPER['0.05'].join(' | ')} |`);
+    expect(cellLines[1]).toBe(`| κε (κ=10/20/50) | ${PAPER['0.1'].join(' | ')} |`);
+    expect(r.stdout).toContain('**d_θ = 0.05, δ = 0.01**');
+  });
+
+  it('csv and json: exact values whose rounding is the paper table', () => {
+    const j = lshdp(['table', 'budgets', '--format', 'json']);
+    expect(j.status).toBe(0);
+    const rows = JSON.parse(j.stdout) as { d: number; kappa: number; xi: number; ldpBudget: number; epsilon: number; fallback: boolean }[];
+    expect(rows).toHaveLength(24);
+    for (const [d, cells] of Object.entries(PAPER)) {
+      [1, 5, 10, 20].forEach((xi, i) => {
+        const got = [10, 20, 50].map((k) => Math.round(rows.find((r) => r.d === Number(d) && r.xi === xi && r.kappa === k)!.ldpBudget));
+        expect(got.join('/')).toBe(cells[i]);
+      });
+    }
+    for (const r of rows) expect(r.ldpBudget).toBeCloseTo(r.kappa * r.epsilon, 10);
+    const c = lshdp(['table', 'budgets', '--format', 'csv', '--d', '0.05', '--kappa', '128', '--xi', '20.0410774234']);
+    expect(c.status).toBe(0);
+    const [header, row] = c.stdout.trim().split('\n');
+    expect(header).toBe('d,delta,kappa,xi,alpha,epsilon,ldp_budget,ldp_budget_rounded,fallback');
+    // protocol golden value: kappa 128, d 0.05, delta 0.01 → alpha 0.0681733821601, eps = ln(0.79/0.21)
+    const cells = row.split(',').map(Number);
+    expect(cells[4]).toBeCloseTo(0.0681733821601, 10);
+    expect(cells[5]).toBeCloseTo(Math.log(0.79 / 0.21), 9);
+  });
+
+  it('accepts space- or comma-separated lists and prints latex', () => {
+    const r = lshdp(['table', 'budgets', '--d', '0.1', '--kappa', '10', '20', '50', '--xi', '1,5,10,20', '--format', 'latex']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`${PAPER['0.1'].join(' & ')} \\\\`);
+    expect(r.stdout).toContain('\\begin{tabular}');
+  });
+
+  it('rejects bad values in one line with exit 2', () => {
+    for (const args of [['--d', 'abc'], ['--format', 'xml'], ['--kappa', '2.5'], ['--d', '1.5'], ['--xi', '-1']]) {
+      const r = lshdp(['table', 'budgets', ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^lshdp: error: .+\n$/);
+      expect(r.stderr).not.toMatch(STACK_RE);
+    }
+  });
+});
+
+describe('lshdp table utility', () => {
+  const dir = join(ROOT, 'tests/fixtures/results/small');
+
+  it('prints mean ± se in markdown, csv and latex', () => {
+    const md = lshdp(['table', 'utility', dir]);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain('| ml-small | 50 | 10 | 10 | LSH | – | – | 5 | 0.0750 ± 0.0035 |');
+    const csv = lshdp(['table', 'utility', dir, '--format', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toMatch(/^dataset,n,kappa,k,mechanism,xi/);
+    const tex = lshdp(['table', 'utility', dir, '--format', 'latex']);
+    expect(tex.stdout).toContain('0.0750 $\\pm$ 0.0035');
+  });
+
+  it('a folder without utility.csv is a one-line error', () => {
+    const r = lshdp(['table', 'utility', join(ROOT, 'tests')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/utility\.csv: not found/);
+    expect(r.stderr).not.toMatch(STACK_RE);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * End-to-end: the HTML report opened from disk in headless Chromium (Debian's `chromium`, driven by
+ * playwright-core). Charts must render from the local vega copies with no console errors and no
+ * network, and the `<script>` data set name must not execute. Skipped when chromium is absent
+ * (`apt-get install -y chromium`); see docs/REPORT.md.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { buildOutputs } from '../../src/report/index.js';
+import { evilResultsFolder } from './xss-fixture.js';
+
+const CHROMIUM = process.env.LSHDP_CHROMIUM ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) console.log(`skipping the browser test of the HTML report: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = evilResultsFolder();
+    await buildOutputs(dir, { png: false, quiet: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders every chart offline, without console errors, and runs no injected script', async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const problems: string[] = [];
+    const remote: string[] = [];
+    const dialogs: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+    page.on('request', (req) => {
+      if (!req.url().startsWith('file:')) remote.push(req.url());
+    });
+
+    await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
+    // vega-embed renders asynchronously: wait for the marks of every figure
+    await page.waitForFunction(() => {
+      const figs = [...document.querySelectorAll('.vega-figure')];
+      return figs.length > 0 && figs.every((f) => f.querySelector('svg .mark-line path, svg .mark-symbol path'));
+    }, undefined, { timeout: 30_000 });
+
+    const stats = await page.evaluate(() =>
+      [...document.querySelectorAll('.vega-figure')].map((f) => ({
+        id: f.id,
+        lines: f.querySelectorAll('svg .mark-line path').length,
+        rules: f.querySelectorAll('svg .mark-rule line').length,
+        text: f.querySelector('svg')?.textContent ?? '',
+      })),
+    );
+    expect(stats).toHaveLength(4);
+    for (const s of stats) expect(s.lines, s.id).toBeGreaterThan(0);
+    const fig2 = stats.find((s) => s.id.startsWith('fig2-fsq'))!;
+    expect(fig2.text).toContain('total privacy budget ξ');
+    expect(fig2.rules).toBeGreaterThan(0); // error bars and LSH baselines
+    // the data set name appears as text in the page, never as markup
+    expect(await page.locator('h1').textContent()).toBe('lshdp report: <script>alert(1)</script>');
+
+    const shot = join(mkdtempSync(join(tmpdir(), 'lshdp-shot-')), 'report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`report screenshot: ${shot}`);
+    expect(existsSync(shot)).toBe(true);
+
+    expect(problems).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(remote).toEqual([]);
+    await page.close();
+  });
+});
