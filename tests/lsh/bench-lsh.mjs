@@ -2,7 +2,7 @@
 // Synthetic codes at the paper's scale (162,541 users, 1000 queries) and a small LapLSH workload.
 import { hammingKnn } from '../../dist/lsh/hammingKnn.js';
 import { emptyCodes } from '../../dist/lsh/codes.js';
-import { flipBits } from '../../dist/mechanisms/flips.js';
+import { flipBits, GEOMETRIC_BELOW } from '../../dist/mechanisms/flips.js';
 import { getMechanism } from '../../dist/mechanisms/registry.js';
 import { drawHyperplanes, projectAll } from '../../dist/lsh/hyperplanes.js';
 import { makeRng } from '../../dist/random/rng.js';
@@ -43,7 +43,7 @@ for (const bits of [10, 16, 20, 50]) {
 for (const p of [0.01, 0.1, 0.2, 0.3, 0.45]) {
   const set = randomCodes(USERS, 50, 'flip');
   const { s } = time('flip', () => flipBits(set, p, makeRng('f')));
-  console.log(`flipBits p=${p} (${p < 0.2 ? 'geometric' : 'per-bit'}): ${(USERS * 50 / s / 1e6).toFixed(0)} M bits/s`);
+  console.log(`flipBits p=${p} (${p < GEOMETRIC_BELOW ? 'geometric' : 'per-bit'}): ${(USERS * 50 / s / 1e6).toFixed(0)} M bits/s`);
 }
 
 // LapLSH samplers
