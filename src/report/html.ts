@@ -72,8 +72,10 @@ function metadataSection(res: ResultsFolder): string {
     .filter(([, v]) => scalar(v))
     .map(([k, v]) => [k, String(v)]);
   const nested = Object.entries(m).filter(([, v]) => !scalar(v) && v !== null && v !== undefined);
+  // long lists (the per-cell grid of a big run) are cut: manifest.json has them in full
+  const shown = (v: unknown) => (Array.isArray(v) && v.length > 50 ? [...v.slice(0, 50), `… ${v.length - 50} more entries in manifest.json`] : v);
   const details = nested
-    .map(([k, v]) => `<details><summary>${escapeHtml(k)}</summary><pre>${escapeHtml(JSON.stringify(v, null, 2))}</pre></details>`)
+    .map(([k, v]) => `<details><summary>${escapeHtml(k)}</summary><pre>${escapeHtml(JSON.stringify(shown(v), null, 2))}</pre></details>`)
     .join('\n');
   if (!res.manifest) return '<p>No manifest.json in this folder.</p>';
   return (rows.length ? table(['key', 'value'], rows, 99) : '') + '\n' + details;

@@ -200,7 +200,10 @@ export function readResultsFolder(dir: string): ResultsFolder {
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw fileError(manifestFile, undefined, 'expected a JSON object');
     manifest = m as Record<string, unknown>;
   }
-  const name = typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : basename(dir.replace(/[\\/]+$/, ''));
+  // manifest.name, else the config's name, else the folder's name
+  const cfgName = (manifest?.config as { name?: unknown } | undefined)?.name;
+  const name = [manifest?.name, cfgName].find((v): v is string => typeof v === 'string' && v !== '') ??
+    basename(dir.replace(/[\\/]+$/, ''));
   return {
     dir,
     name,

@@ -187,7 +187,8 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], d = DEFAULT_THRESH
   const order = ['LSHRR', 'LapLSH', 'RAPPOR', 'LSH'];
   mechs.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   const panels = uniqueInOrder(data.map((r) => r.panel));
-  const columns = Math.min(panels.length, 4);
+  // one column per n, so several k stack as rows (n across, k down)
+  const columns = Math.max(1, Math.min(uniqueInOrder(data.map((r) => r.n)).length, 4));
   const kappaScale = { domain: kappas, range: PALETTE.slice(0, Math.max(1, kappas.length)) };
   // symbolOpacity: the translucent bands share this legend, which must still show solid colours
   const color = {
