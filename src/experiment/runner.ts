@@ -121,7 +121,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       if (guard.signal) throw new InterruptedError(guard.signal, `interrupted by ${guard.signal} while loading ${spec.name}; nothing was written`);
       if (ds.summary.rowsSkipped > 0) {
         const lines = (ds.summary.skippedLines ?? []).join(', ');
-        log(`${spec.name}: skipped ${ds.summary.rowsSkipped} malformed rows${lines ? ` (first at lines ${lines})` : ''}`);
+        const many = ds.summary.rowsSkipped > 1;
+        log(`${spec.name}: skipped ${ds.summary.rowsSkipped} malformed row${many ? 's' : ''}${lines ? ` (${many ? 'first at lines' : 'line'} ${lines})` : ''}`);
       }
       loaded.set(spec.name, ds);
     }
