@@ -6,6 +6,8 @@ import { FIX, asObject } from './fixtures.js';
 import { readInteractions } from '../../src/data/load.js';
 import type { DatasetSpec } from '../../src/data/spec.js';
 import { parseDecimalBytes, scanLines } from '../../src/data/lines.js';
+import { readInteractionsCsv } from '../../src/data/csv-interactions.js';
+import { combineRows } from '../../src/data/interactions.js';
 import { makeRng } from '../../src/random/rng.js';
 
 const read = (spec: Omit<DatasetSpec, 'name'>) => readInteractions({ name: 't', ...spec } as DatasetSpec);
@@ -88,6 +90,21 @@ describe('interactions reader (csv-parse)', () => {
     const inter = await read({ format: 'interactions', path: f, delimiter: '\t', user: 'user_id', item: 'poi_id', combine: 'count' });
     expect(asObject(inter)).toEqual({ '2': { '9': 1, '10': 2 }, '10': { '9': 1 } });
     expect(inter.userIds).toEqual(['2', '10']);
+  });
+  it('quote-free files take the byte scanner; it agrees with csv-parse (random TSV, values, repeats, CRLF)', async () => {
+    const rng = makeRng('plain-vs-csv');
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-int-'));
+    const f = join(dir, 'random.tsv');
+    let text = 'extra\tuid\titem id\tv\r\n';
+    for (let r = 0; r < 2000; r++) text += `x\t${Math.floor(rng() * 50)}\tp${Math.floor(rng() * 80)}\t${(rng() * 10).toFixed(3)}${r % 2 ? '\r\n' : '\n'}`;
+    writeFileSync(f, text);
+    const o = { delimiter: '\t', user: 'uid', item: 'item id', value: 'v' };
+    for (const combine of ['last', 'sum', 'count'] as const) {
+      const plain = combineRows(await readInteractionsCsv(f, { ...o, combine }), combine);
+      const viaCsv = combineRows(await readInteractionsCsv(f, { ...o, combine }, true), combine);
+      expect(asObject(plain)).toEqual(asObject(viaCsv));
+      expect(plain.rowsRead).toBe(2000);
+    }
   });
 });
 
