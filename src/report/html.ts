@@ -4,7 +4,8 @@
  * tables and the data set summaries. Every string that comes from data or config goes through
  * `escapeHtml`; specs are embedded as JSON with `<` escaped so no data can close the script tag.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../util/atomic.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
@@ -40,11 +41,11 @@ export const ASSET_FILES: { pkg: string; file: string }[] = [
 /** Copy the UMD builds from node_modules (located through the package's own entry point). */
 export async function copyAssets(resultsDir: string): Promise<void> {
   const dest = join(resultsDir, 'assets');
-  await mkdir(dest, { recursive: true });
   for (const a of ASSET_FILES) {
     // every entry point of these packages lives in their build/ folder, beside the .min.js
     const entry = fileURLToPath(import.meta.resolve(a.pkg));
-    await copyFile(join(dirname(entry), a.file), join(dest, a.file));
+    // atomic like every other output: a reader never sees half a library
+    await writeFileAtomic(join(dest, a.file), await readFile(join(dirname(entry), a.file)));
   }
 }
 

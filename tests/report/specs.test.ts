@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type UtilityRow } from '../../src/report/read.js';
 import { fig1Spec, fig2Spec, fig2Rows, nnHistogram, shareBelow } from '../../src/report/specs.js';
-import { renderSvg } from '../../src/report/render.js';
+import { renderSvg, svgToPng } from '../../src/report/render.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/small');
 const res = readResultsFolder(FIXTURE);
@@ -83,5 +83,14 @@ describe('Vega-Lite specs', () => {
     expect(svg).toMatch(/class="mark-line role-mark/);
     // the mechanism legend's line samples are visible (vega-lite alone leaves them transparent)
     expect(svg).toMatch(/role-legend-symbol[^>]*><path[^>]*stroke="#333"[^>]*stroke-dasharray="7,3"/);
+  });
+
+  it('rendering is deterministic: same spec, byte-identical SVG and PNG', async () => {
+    const spec = fig1Spec('fsq-nyc', res.nnDistances!);
+    const [a, b] = [await renderSvg(spec), await renderSvg(spec)];
+    expect(a).toBe(b);
+    const [p, q] = [svgToPng(a), svgToPng(b)];
+    expect(Buffer.from(p).equals(Buffer.from(q))).toBe(true);
+    expect(Buffer.from(p).subarray(1, 4).toString()).toBe('PNG');
   });
 });
