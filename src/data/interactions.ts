@@ -87,8 +87,17 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
     if (keepUser && !keepUser[u[r]!]) continue;
     order[k++] = r;
   }
-  order = countingSortBy(order, ir, items.ids.length);
-  order = countingSortBy(order, ur, users.ids.length);
+  // MovieLens files are usually already sorted by user then item: then file order is the order
+  let sorted = true;
+  for (let p = 1; p < kept && sorted; p++) {
+    const a = order[p - 1]!;
+    const b = order[p]!;
+    if (ur[b]! < ur[a]! || (ur[b] === ur[a] && ir[b]! < ir[a]!)) sorted = false;
+  }
+  if (!sorted) {
+    order = countingSortBy(order, ir, items.ids.length);
+    order = countingSortBy(order, ur, users.ids.length);
+  }
 
   const userPtr = new Int32Array(users.ids.length + 1);
   // count distinct pairs first so the outputs are allocated once at their exact size
