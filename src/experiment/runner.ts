@@ -90,7 +90,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
   const cfg = loadConfig(opts.config, { checkFiles: true });
-  const outDir = opts.out ?? join('results', cfg.name);
+  // shards default to folders of their own: merge needs each cell in exactly one folder
+  const outDir = opts.out ?? join('results', opts.shard ? `${cfg.name}-shard${opts.shard.index}of${opts.shard.count}` : cfg.name);
   const configHash = configHashOf(cfg);
   const owner = { name: cfg.name, configHash };
   checkResultsFolder(outDir, owner, { force: opts.force });
@@ -240,7 +241,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       await executor.close();
     }
 
-    // 5. outputs
+    // 5. outputs (every cell is stored: a signal now only cuts the rebuild of files short)
+    guard.whenSignalled((sig) => {
+      store.removeTemporaries(process.pid);
+      process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${mineCount} cells are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
     const grid: GridEntry[] = cells.map((c, i) => ({
       key: c.key,
       kind: c.kind,
