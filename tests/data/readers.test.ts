@@ -68,6 +68,17 @@ describe('Foursquare readers', () => {
     // in-box check-ins: 5 → 3, 12 → 2, 100 → 2, 7 → 1; 12 beats 100 numerically ("100" < "12" as text)
     expect(inter.userIds).toEqual(['5', '12']);
   });
+  it('malformed Foursquare rows name the file and line; a missing POI file is one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-fsq-'));
+    const f = join(dir, 'tsmc.txt');
+    writeFileSync(f, '1\tv1\tc\tcat\t40.7\t-74\t-240\tTue\n2\tv2\tc\tcat\t40.7\t-74\n');
+    await expect(read({ format: 'foursquare-tsmc', path: f })).rejects.toThrow(/tsmc\.txt:2: expected 8 tab-separated fields .*, found 6$/);
+    const pois = join(dir, 'pois.txt');
+    writeFileSync(pois, 'v1\t40.7\t-74.0\tPark\tUS\nv2\tnorth\t-74.0\tBar\tUS\n');
+    await expect(read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: pois })).rejects.toThrow(/pois\.txt:2: lat "north" is not a number \(column lat\)/);
+    await expect(read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: join(dir, 'none.txt') })).rejects.toThrow(/none\.txt: no such file$/);
+    await expect(read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt') })).rejects.toThrow(/poi_path is required/);
+  });
   it('a custom bbox changes which POIs count', async () => {
     const inter = await read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: join(FIX, 'raw_POIs.txt'), bbox: [30, 40, 130, 140] });
     expect(asObject(inter)).toEqual({ '7': { '4a0000000000000000000003': 1 }, '9': { '4a0000000000000000000003': 1 } });
