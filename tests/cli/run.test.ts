@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
 import { scratch, runIn, CLI_CELLS, CLI_CONFIG } from '../experiment/cliHelpers.js';
@@ -29,6 +29,11 @@ describe('lshdp run', () => {
     expect(again.status).toBe(0);
     expect(again.stderr).toContain(`resuming: ${CLI_CELLS} of ${CLI_CELLS} cells already finished; computing 0`);
     expect(read(join(dir, 'r2', 'utility.csv'))).toBe(read(join(dir, 'r1', 'utility.csv')));
+    // a fresh folder reads the exact neighbours from the k-NN cache: still the same bytes
+    expect(readdirSync(join(dir, 'data', 'cache')).filter((f) => /^knn-[0-9a-f]+\.bin$/.test(f))).toHaveLength(2);
+    const cached = runIn(dir, ['run', config, '--out', 'r3', '--threads', '2', '--no-report']);
+    expect(cached.status).toBe(0);
+    for (const f of ['utility.csv', 'nn_distances.csv']) expect(read(join(dir, 'r3', f)), f).toBe(read(join(dir, 'r1', f)));
   });
 
   it('refuses a results folder of another config, with --force overriding', () => {

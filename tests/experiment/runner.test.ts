@@ -36,6 +36,9 @@ describe('runner (in-process, fake engine)', () => {
     expect(b.engine.calls.trial).toBe(0);
     expect(b.lines[0]).toMatch(/^resuming: 28 of 28 cells already finished; computing 0/);
     expect(b.utility).toBe(a.utility);
+    const f = await run(config, out, { force: true });
+    expect(f.r).toMatchObject({ computed: TOTAL, reused: 0 });
+    expect(f.utility).toBe(a.utility);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.grid).toHaveLength(TOTAL);
     expect(manifest.grid[1].seeds.planes).toMatch(/^[0-9a-f]{32}$/);
