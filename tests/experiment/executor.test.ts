@@ -1,0 +1,81 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WorkerPool, InProcessExecutor, shareArray, type Task } from '../../src/experiment/executor.js';
+import { InterruptedError, UserError } from '../../src/util/errors.js';
+import { ROOT } from '../helpers/cli.js';
+
+const WORKER = join(ROOT, 'dist', 'experiment', 'worker.js');
+
+/** A fake engine as plain JS (workers load compiled code): rows are a pure function of the data and spec. */
+const FAKE_ENGINE_JS = `
+export function createEngine() {
+  return {
+    exactKnn(v, queries, k) {
+      const users = v.rowPtr.length - 1;
+      const indices = new Int32Array(queries.length * k), distances = new Float64Array(queries.length * k);
+      for (let i = 0; i < queries.length; i++) for (let j = 0; j < k; j++) { indices[i * k + j] = (queries[i] + j + 1) % users; distances[i * k + j] = v.values[queries[i]] * (j + 1); }
+      return { k, indices, distances };
+    },
+    exactRows(v, q, t, ks) { return ks.map((k) => ({ mechanism: 'exact', kappa: null, xi: null, k, epsilon: null, ldpEpsilon: null, fallback: null, loss: 0, recall: 1 })); },
+    runTrialCell(v, queries, truth, spec) {
+      if (spec.kappa === 13) { const e = new Error('bad kappa 13'); e.name = 'UserError'; throw e; }
+      let s = 0; for (let i = 0; i < v.values.length; i++) s += v.values[i] * (i + spec.trial + 1);
+      let t = 0; for (let i = 0; i < truth.distances.length; i++) t += truth.distances[i];
+      return spec.k.map((k) => ({ mechanism: 'lsh', kappa: spec.kappa, xi: null, k, epsilon: null, ldpEpsilon: null, fallback: null, loss: s / (k + spec.kappa) + t, recall: queries.length }));
+    },
+  };
+}`;
+
+function data() {
+  const users = 50;
+  const rowPtr = Int32Array.from({ length: users + 1 }, (_, i) => i);
+  const colIdx = Int32Array.from({ length: users }, (_, i) => i % 7);
+  const values = Float64Array.from({ length: users }, (_, i) => 1 / (i + 1));
+  return { vectors: { dataset: 'd', n: 7, userIds: [], itemIds: [], rowPtr, colIdx, values, dropped: 0 }, queries: Int32Array.from([1, 4, 9, 16]) };
+}
+
+const trial = (kappa: number, t: number): Task => ({ kind: 'trial', key: `trial_d_n7_kappa${kappa}_t${t}`, spec: { dataset: 'd', n: 7, kappa, trial: t, mechanisms: [{ name: 'lsh', xi: [] }], k: [1, 3], privacy: { d: 0.1, delta: 0.01 }, runSeed: 1 } });
+
+describe.skipIf(!existsSync(WORKER))('worker pool', () => {
+  it('shares the data once and returns exactly what the in-process executor computes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-pool-'));
+    const mod = join(dir, 'fake-engine.mjs');
+    writeFileSync(mod, FAKE_ENGINE_JS);
+    const engine = (await import(pathToFileURL(mod).href)).createEngine();
+    const { vectors, queries } = data();
+    const pool = new WorkerPool(2, { workerUrl: pathToFileURL(WORKER), engineModule: pathToFileURL(mod).href });
+    const local = new InProcessExecutor(engine);
+    try {
+      for (const ex of [pool, local]) ex.setData('d_n7', vectors, queries);
+      const exactTask: Task = { kind: 'exact', key: 'exact_d_n7', k: 3, ks: [1, 3] };
+      const [pe, le] = (await Promise.all([pool.run(exactTask), local.run(exactTask)])) as { truth: { indices: Int32Array; distances: Float64Array } }[];
+      expect(Array.from(pe.truth.distances)).toEqual(Array.from(le.truth.distances));
+      for (const ex of [pool, local]) ex.setTruth('d_n7', le.truth as never);
+      const tasks = [4, 6, 8].flatMap((kappa) => [0, 1, 2].map((t) => trial(kappa, t)));
+      const [fromPool, fromLocal] = await Promise.all([Promise.all(tasks.map((t) => pool.run(t))), Promise.all(tasks.map((t) => local.run(t)))]);
+      expect(fromPool).toEqual(fromLocal);
+      // a user error in a worker stays a user error, and the pool keeps working
+      await expect(pool.run(trial(13, 0))).rejects.toThrow(new UserError('bad kappa 13'));
+      expect(await pool.run(trial(4, 0))).toEqual(fromLocal[0]);
+      // abort rejects what is pending and what comes after
+      const pending = Promise.all(tasks.map((t) => pool.run(t)));
+      pool.abort(new InterruptedError('SIGINT'));
+      await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+      await expect(pool.run(trial(4, 1))).rejects.toBeInstanceOf(InterruptedError);
+    } finally {
+      await pool.close();
+      await local.close();
+    }
+  });
+
+  it('shareArray puts a copy in shared memory', () => {
+    const a = Float64Array.from([1.5, -2, 3]);
+    const s = shareArray(a);
+    expect(s.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Array.from(s)).toEqual([1.5, -2, 3]);
+    expect(shareArray(s)).toBe(s);
+  });
+});
