@@ -66,25 +66,34 @@ export interface Engine {
   budgetTable(args: { d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRow[];
 }
 
+/** What a worker computes: the cell kernels only (no loaders, so workers start fast). */
+export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCell'>;
+
+export async function loadComputeEngine(): Promise<ComputeEngine> {
+  const [knn, trial] = await Promise.all([import('../knn/exact.js'), import('./trial.js')]);
+  return {
+    exactKnn: (v, q, k) => knn.exactKnn(v, q, k),
+    exactRows: (v, q, t, k) => trial.exactRows(v, q, t, k),
+    runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
+  };
+}
+
 /**
  * The real engine. Modules are imported lazily so that commands which never run an experiment
- * do not load them, and so that a worker imports them once.
+ * do not load them.
  */
 export async function loadRealEngine(): Promise<Engine> {
-  const [load, knn, queries, trial, mech, privacy] = await Promise.all([
+  const [compute, load, queries, mech, privacy] = await Promise.all([
+    loadComputeEngine(),
     import('../data/load.js'),
-    import('../knn/exact.js'),
     import('./queries.js'),
-    import('./trial.js'),
     import('../mechanisms/index.js'),
     import('../privacy/index.js'),
   ]);
   return {
+    ...compute,
     loadDataset: (spec, dims, opts) => load.loadDataset(spec, dims, opts),
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
-    exactKnn: (v, q, k) => knn.exactKnn(v, q, k),
-    exactRows: (v, q, t, k) => trial.exactRows(v, q, t, k),
-    runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
     mechanism: (name) => {
       const m = mech.getMechanism(name);
       return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi };

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/exact.js';
 import { InterruptedError, UserError } from '../util/errors.js';
-import type { CellRow, Engine, TrialCellSpec } from './engine.js';
+import type { CellRow, ComputeEngine, TrialCellSpec } from './engine.js';
 
 export type Task =
   | { kind: 'exact'; key: string; k: number; ks: number[] }
@@ -21,12 +21,18 @@ export interface ExactResult {
   rows: CellRow[];
 }
 
+/** A task's result and its compute time in the thread that ran it (queueing excluded). */
+export interface TaskOutput {
+  result: ExactResult | CellRow[];
+  ms: number;
+}
+
 export interface Executor {
   readonly threads: number;
   setData(key: string, vectors: UserVectors, queries: Int32Array): void;
   setTruth(key: string, truth: ExactKnn): void;
   drop(key: string): void;
-  run(task: Task): Promise<ExactResult | CellRow[]>;
+  run(task: Task): Promise<TaskOutput>;
   /** Stop everything now: pending and future tasks reject with `reason`. */
   abort(reason: Error): void;
   close(): Promise<void>;
@@ -52,7 +58,7 @@ interface GroupData {
 }
 
 /** Compute one task against the data of its group (shared by both executors and the worker). */
-export function computeTask(engine: Engine, data: GroupData | undefined, task: Task): ExactResult | CellRow[] {
+export function computeTask(engine: ComputeEngine, data: GroupData | undefined, task: Task): ExactResult | CellRow[] {
   if (!data) throw new Error(`executor: no data for ${task.key}`);
   if (task.kind === 'exact') {
     const truth = engine.exactKnn(data.vectors, data.queries, task.k);
@@ -66,7 +72,7 @@ export class InProcessExecutor implements Executor {
   readonly threads = 1;
   private readonly data = new Map<string, GroupData>();
   private aborted: Error | null = null;
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: ComputeEngine) {}
   setData(key: string, vectors: UserVectors, queries: Int32Array): void {
     this.data.set(key, { vectors, queries });
   }
@@ -77,11 +83,13 @@ export class InProcessExecutor implements Executor {
   drop(key: string): void {
     this.data.delete(key);
   }
-  async run(task: Task): Promise<ExactResult | CellRow[]> {
+  async run(task: Task): Promise<TaskOutput> {
     // yield to the event loop between cells, so a signal handler can run
     await new Promise((r) => setImmediate(r));
     if (this.aborted) throw this.aborted;
-    return computeTask(this.engine, this.data.get(groupKeyOfTask(task)), task);
+    const t0 = performance.now();
+    const result = computeTask(this.engine, this.data.get(groupKeyOfTask(task)), task);
+    return { result, ms: Math.round(performance.now() - t0) };
   }
   abort(reason: Error): void {
     this.aborted = reason;
@@ -109,7 +117,7 @@ export function defaultWorkerUrl(): URL | null {
 interface Pending {
   id: number;
   task: Task;
-  resolve: (v: ExactResult | CellRow[]) => void;
+  resolve: (v: TaskOutput) => void;
   reject: (e: Error) => void;
 }
 
@@ -132,7 +140,7 @@ export class WorkerPool implements Executor {
     this.threads = size;
     for (let i = 0; i < size; i++) {
       const w = new Worker(opts.workerUrl, { workerData: { engineModule: opts.engineModule ?? null } });
-      w.on('message', (msg: { type: string; id: number; result?: unknown; error?: { name: string; message: string; stack?: string } }) => this.onMessage(i, msg));
+      w.on('message', (msg: { type: string; id: number; result?: unknown; ms?: number; error?: { name: string; message: string; stack?: string } }) => this.onMessage(i, msg));
       w.on('error', (e) => this.abort(e instanceof Error ? e : new Error(String(e))));
       w.on('exit', (code) => {
         if (!this.aborted && code !== 0) this.abort(new Error(`worker ${i} exited with code ${code}`));
@@ -157,7 +165,7 @@ export class WorkerPool implements Executor {
     this.broadcast({ type: 'drop', key });
   }
 
-  run(task: Task): Promise<ExactResult | CellRow[]> {
+  run(task: Task): Promise<TaskOutput> {
     if (this.aborted) return Promise.reject(this.aborted);
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, resolve, reject });
@@ -174,11 +182,11 @@ export class WorkerPool implements Executor {
     }
   }
 
-  private onMessage(i: number, msg: { type: string; id: number; result?: unknown; error?: { name: string; message: string; stack?: string } }): void {
+  private onMessage(i: number, msg: { type: string; id: number; result?: unknown; ms?: number; error?: { name: string; message: string; stack?: string } }): void {
     const p = this.busy[i];
     if (!p || p.id !== msg.id) return;
     this.busy[i] = null;
-    if (msg.type === 'done') p.resolve(msg.result as ExactResult | CellRow[]);
+    if (msg.type === 'done') p.resolve({ result: msg.result as ExactResult | CellRow[], ms: msg.ms ?? 0 });
     else {
       const err = rebuildError(msg.error ?? { name: 'Error', message: 'worker failed' });
       p.reject(err);

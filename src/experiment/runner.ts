@@ -190,17 +190,19 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
         let truth: ExactKnn | null = cachePath ? readKnnCache(cachePath, queries, kmax) : null;
         const exactIdx = idx.find((i) => cells[i].kind === 'exact');
         let exactRows: CellRow[] | null = null;
-        const t0 = Date.now();
+        let exactMs = 0;
         if (!truth) {
-          const res = (await executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k })) as ExactResult;
+          const out = await executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k });
+          const res = out.result as ExactResult;
           truth = res.truth;
           exactRows = res.rows;
+          exactMs = out.ms;
           if (cachePath) writeKnnCache(cachePath, queries, truth);
         }
         if (exactIdx !== undefined) {
           const c = cells[exactIdx];
           exactRows ??= engine.exactRows(vectors, queries, truth, cfg.k);
-          const rec: CellRecord = { format: STORE_FORMAT, key: c.key, kind: 'exact', hash: hashes[exactIdx], queries: queries.length, rows: exactRows, nn: nnOf(vectors.userIds, queries, truth), ms: Date.now() - t0 };
+          const rec: CellRecord = { format: STORE_FORMAT, key: c.key, kind: 'exact', hash: hashes[exactIdx], queries: queries.length, rows: exactRows, nn: nnOf(vectors.userIds, queries, truth), ms: exactMs };
           store.write(rec);
           records.set(c.key, rec);
           ms.set(c.key, rec.ms);
@@ -214,9 +216,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
             .map(async (i) => {
               const c = cells[i];
               if (c.kind !== 'trial') return;
-              const t1 = Date.now();
-              const rows = (await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, info) })) as CellRow[];
-              const rec: CellRecord = { format: STORE_FORMAT, key: c.key, kind: 'trial', hash: hashes[i], queries: queries.length, rows, ms: Date.now() - t1 };
+              const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, info) });
+              const rec: CellRecord = { format: STORE_FORMAT, key: c.key, kind: 'trial', hash: hashes[i], queries: queries.length, rows: out.result as CellRow[], ms: out.ms };
               store.write(rec);
               records.set(c.key, rec);
               ms.set(c.key, rec.ms);

@@ -23,7 +23,7 @@ export interface CellRecord {
   rows: CellRow[];
   /** exact cells: the true 1-NN distance of each query user, users ascending by index */
   nn?: { users: string[]; distances: number[] };
-  /** wall time of the computation, milliseconds (provenance only; never in the CSVs) */
+  /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only, never in the CSVs */
   ms: number;
 }
 

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/exact.js';
-import { loadRealEngine, type Engine } from './engine.js';
+import { loadComputeEngine, type ComputeEngine } from './engine.js';
 import { computeTask, groupKeyOfTask, type Task } from './executor.js';
 
 interface Group {
@@ -23,9 +23,9 @@ type Message =
 const port = parentPort!;
 const groups = new Map<string, Group>();
 const engineModule = (workerData as { engineModule: string | null } | null)?.engineModule ?? null;
-const enginePromise: Promise<Engine> = engineModule
-  ? import(engineModule).then((m: { createEngine: () => Engine | Promise<Engine> }) => m.createEngine())
-  : loadRealEngine();
+const enginePromise: Promise<ComputeEngine> = engineModule
+  ? import(engineModule).then((m: { createEngine: () => ComputeEngine | Promise<ComputeEngine> }) => m.createEngine())
+  : loadComputeEngine();
 
 // messages are handled strictly in arrival order (data before the tasks that read it)
 let chain: Promise<void> = Promise.resolve();
@@ -49,11 +49,13 @@ async function handle(msg: Message): Promise<void> {
     case 'task': {
       try {
         const engine = await enginePromise;
+        const t0 = performance.now();
         const result = computeTask(engine, groups.get(groupKeyOfTask(msg.task)), msg.task);
+        const ms = Math.round(performance.now() - t0);
         if ('truth' in result) {
-          port.postMessage({ type: 'done', id: msg.id, result }, [result.truth.indices.buffer as ArrayBuffer, result.truth.distances.buffer as ArrayBuffer].filter((b) => !(b instanceof SharedArrayBuffer)));
+          port.postMessage({ type: 'done', id: msg.id, result, ms }, [result.truth.indices.buffer as ArrayBuffer, result.truth.distances.buffer as ArrayBuffer].filter((b) => !(b instanceof SharedArrayBuffer)));
         } else {
-          port.postMessage({ type: 'done', id: msg.id, result });
+          port.postMessage({ type: 'done', id: msg.id, result, ms });
         }
       } catch (e) {
         const err = e as Error;

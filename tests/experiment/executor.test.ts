@@ -51,15 +51,16 @@ describe.skipIf(!existsSync(WORKER))('worker pool', () => {
     try {
       for (const ex of [pool, local]) ex.setData('d_n7', vectors, queries);
       const exactTask: Task = { kind: 'exact', key: 'exact_d_n7', k: 3, ks: [1, 3] };
-      const [pe, le] = (await Promise.all([pool.run(exactTask), local.run(exactTask)])) as { truth: { indices: Int32Array; distances: Float64Array } }[];
+      const [pe, le] = (await Promise.all([pool.run(exactTask), local.run(exactTask)])).map((o) => o.result) as { truth: { indices: Int32Array; distances: Float64Array } }[];
       expect(Array.from(pe.truth.distances)).toEqual(Array.from(le.truth.distances));
       for (const ex of [pool, local]) ex.setTruth('d_n7', le.truth as never);
       const tasks = [4, 6, 8].flatMap((kappa) => [0, 1, 2].map((t) => trial(kappa, t)));
-      const [fromPool, fromLocal] = await Promise.all([Promise.all(tasks.map((t) => pool.run(t))), Promise.all(tasks.map((t) => local.run(t)))]);
+      const results = (ex: typeof pool | typeof local) => Promise.all(tasks.map((t) => ex.run(t).then((o) => { expect(o.ms).toBeGreaterThanOrEqual(0); return o.result; })));
+      const [fromPool, fromLocal] = await Promise.all([results(pool), results(local)]);
       expect(fromPool).toEqual(fromLocal);
       // a user error in a worker stays a user error, and the pool keeps working
       await expect(pool.run(trial(13, 0))).rejects.toThrow(new UserError('bad kappa 13'));
-      expect(await pool.run(trial(4, 0))).toEqual(fromLocal[0]);
+      expect((await pool.run(trial(4, 0))).result).toEqual(fromLocal[0]);
       // abort rejects what is pending and what comes after
       const pending = Promise.all(tasks.map((t) => pool.run(t)));
       pool.abort(new InterruptedError('SIGINT'));
