@@ -10,9 +10,11 @@ import { z } from 'zod';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { UserError } from '../util/errors.js';
 import { didYouMean } from './didYouMean.js';
+import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
 
-export const MECHANISM_NAMES = ['exact', 'lsh', 'lshrr', 'laplsh', 'rappor'] as const;
-export type MechanismName = (typeof MECHANISM_NAMES)[number];
+/** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
+export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
+export type MechanismName = string;
 
 export interface MechanismEntry {
   name: MechanismName;
@@ -195,10 +197,12 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
   for (const v of duplicates(mechNames)) problems.push(`mechanisms: duplicate mechanism "${v}"`);
   cfg.mechanisms.forEach((m, i) => {
     if (typeof m === 'string') return;
-    if (m.sampler !== undefined && m.name !== 'laplsh') problems.push(`mechanisms[${i}].sampler: only laplsh takes a sampler`);
-    if (m.hashes !== undefined && m.name !== 'rappor') problems.push(`mechanisms[${i}].hashes: only rappor takes hashes`);
+    const takes = (key: string) => getMechanism(m.name).optionKeys?.includes(key) ?? false;
+    const takers = (key: string) => listMechanisms().filter((x) => x.optionKeys?.includes(key)).map((x) => x.name).join(', ');
+    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} takes a sampler`);
+    if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
   });
-  if (!mechNames.some((m) => m !== 'exact')) problems.push('mechanisms: must list at least one hashing mechanism (lsh, lshrr, laplsh, rappor)');
+  if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);
   cfg.datasets.forEach((d, i) => {
     const at = `datasets[${i}]`;
     if (d.format !== 'synthetic' && d.path === undefined) problems.push(`${at}.path: missing (required for format ${d.format})`);

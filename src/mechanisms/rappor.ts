@@ -1,4 +1,4 @@
-import type { Mechanism } from './types.js';
+import type { CodeSet, Mechanism, MechanismContext } from './types.js';
 import { checkOptionKeys } from './options.js';
 import { flipBits } from './flips.js';
 import { userCount } from './common.js';
@@ -9,7 +9,9 @@ import { UserError } from '../util/errors.js';
 export const DEFAULT_RAPPOR_HASHES = 2;
 
 /**
- * RAPPOR baseline (paper Sect. 6.4: shown, not argued for): a Bloom filter of the user's item set
+ * RAPPOR baselines (paper Sect. 6.4: shown, not argued for).
+ *
+ * `rappor`: a Bloom filter of the user's item set
  * (the columns where the vector is non-zero) with h hash functions into m = kappa bits (the filter
  * size plays the role of the hash length), then per-bit randomized response with flip probability
  * 1/(1+e^(eps/2h)), eps = xi. The hash functions are a random function item -> h positions drawn per
@@ -21,44 +23,108 @@ export const DEFAULT_RAPPOR_HASHES = 2;
  * 2h bits. For the whole item SET this is RAPPOR's per-item budget, not an LDP guarantee for the
  * set: sets differing in many items differ in many bits.
  */
-export const rapporMechanism: Mechanism = {
-  name: 'rappor',
-  description: 'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response',
-  kind: 'code',
-  usesKappa: true,
-  usesXi: true,
-  optionKeys: ['hashes'],
-  epsilon(xi) {
-    if (!(xi >= 0)) throw new UserError(`rappor: xi must be >= 0, got ${xi}`);
-    return { epsilon: xi, ldpEpsilon: xi, fallback: false };
-  },
-  encode(ctx, eps) {
-    checkOptionKeys('rappor', ctx.options, ['hashes']);
-    const h = ctx.options.hashes ?? DEFAULT_RAPPOR_HASHES;
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
-      throw new UserError(`mechanism rappor: option hashes must be a positive integer, got ${JSON.stringify(h)}`);
-    }
-    const e = eps.epsilon;
-    if (e === null || !(e >= 0)) throw new RangeError(`rappor needs eps >= 0, got ${e}`);
-    const m = ctx.hashing.kappa;
-    const { n, rowPtr, colIdx, values } = ctx.vectors;
-    const users = userCount(ctx);
-    // The per-trial random hash functions: item c sets bits positions[c*h .. c*h+h).
-    const positions = new Int32Array(n * h);
-    for (let p = 0; p < positions.length; p++) positions[p] = Math.floor(ctx.rng() * m);
-    const set = emptyCodes(users, m);
-    const { codes, words } = set;
-    for (let i = 0; i < users; i++) {
-      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-        if (values[p] === 0) continue;
-        const base = colIdx[p] * h;
-        for (let t = 0; t < h; t++) {
-          const b = positions[base + t];
-          codes[i * words + (b >>> 5)] |= 1 << (b & 31);
-        }
+/**
+ * `rappor-vector`: RAPPOR as the paper reasons about it (Sect. 6.4): the user's whole vector is the
+ * client's single value, hashed (salted per trial) into h of the m = kappa filter bits, then the
+ * same per-bit randomized response. Equal vectors get equal filters; any two different vectors get
+ * independent positions, so the Hamming distance carries no information about the angular one and
+ * k-NN over these codes is at the random level at every budget. Here eps/(2h) per bit is eps-LDP
+ * for the whole vector (two values differ in at most 2h bits), a true LDP guarantee.
+ */
+export const rapporMechanism: Mechanism = rapporVariant(
+  'rappor',
+  'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response',
+  'items',
+);
+
+export const rapporVectorMechanism: Mechanism = rapporVariant(
+  'rappor-vector',
+  'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response',
+  'vector',
+);
+
+function rapporVariant(name: string, description: string, input: 'items' | 'vector'): Mechanism {
+  return {
+    name,
+    description,
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    optionKeys: ['hashes'],
+    epsilon(xi) {
+      if (!(xi >= 0)) throw new UserError(`${name}: xi must be >= 0, got ${xi}`);
+      return { epsilon: xi, ldpEpsilon: xi, fallback: false };
+    },
+    encode(ctx, eps) {
+      checkOptionKeys(name, ctx.options, ['hashes']);
+      const h = ctx.options.hashes ?? DEFAULT_RAPPOR_HASHES;
+      if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
+        throw new UserError(`mechanism ${name}: option hashes must be a positive integer, got ${JSON.stringify(h)}`);
+      }
+      const e = eps.epsilon;
+      if (e === null || !(e >= 0)) throw new RangeError(`${name} needs eps >= 0, got ${e}`);
+      const set = input === 'items' ? itemSetFilters(ctx, h) : vectorFilters(ctx, h);
+      flipBits(set, flipProbability(e / (2 * h)), ctx.rng);
+      return set;
+    },
+  };
+}
+
+/** Bloom filter of each user's item set: item c sets positions[c*h .. c*h+h), drawn per trial. */
+function itemSetFilters(ctx: MechanismContext, h: number): CodeSet {
+  const m = ctx.hashing.kappa;
+  const { n, rowPtr, colIdx, values } = ctx.vectors;
+  const users = userCount(ctx);
+  const positions = new Int32Array(n * h);
+  for (let p = 0; p < positions.length; p++) positions[p] = Math.floor(ctx.rng() * m);
+  const set = emptyCodes(users, m);
+  const { codes, words } = set;
+  for (let i = 0; i < users; i++) {
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      if (values[p] === 0) continue;
+      const base = colIdx[p] * h;
+      for (let t = 0; t < h; t++) {
+        const b = positions[base + t];
+        codes[i * words + (b >>> 5)] |= 1 << (b & 31);
       }
     }
-    flipBits(set, flipProbability(e / (2 * h)), ctx.rng);
-    return set;
-  },
-};
+  }
+  return set;
+}
+
+/** One value per user: a salted 32-bit hash of the row's (column, value) content per Bloom hash. */
+function vectorFilters(ctx: MechanismContext, h: number): CodeSet {
+  const m = ctx.hashing.kappa;
+  const { rowPtr, colIdx, values } = ctx.vectors;
+  const users = userCount(ctx);
+  const salts = new Uint32Array(h);
+  for (let t = 0; t < h; t++) salts[t] = Math.floor(ctx.rng() * 4294967296) >>> 0;
+  const bits = new Uint32Array(new Float64Array(1).buffer); // view of one double's two words
+  const dbl = new Float64Array(bits.buffer);
+  const set = emptyCodes(users, m);
+  const { codes, words } = set;
+  for (let i = 0; i < users; i++) {
+    for (let t = 0; t < h; t++) {
+      let x = salts[t];
+      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+        dbl[0] = values[p];
+        x = mix32(x ^ colIdx[p]);
+        x = mix32(x ^ bits[0]);
+        x = mix32(x ^ bits[1]);
+      }
+      const b = Math.floor((x / 4294967296) * m);
+      codes[i * words + (b >>> 5)] |= 1 << (b & 31);
+    }
+  }
+  return set;
+}
+
+/** murmur3's 32-bit finalizer: a bijective avalanche mix (every input bit affects every output bit). */
+function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}

@@ -4,11 +4,11 @@ import { exactMechanism } from './exact.js';
 import { lshMechanism } from './lsh.js';
 import { lshrrMechanism } from './lshrr.js';
 import { laplshMechanism } from './laplsh.js';
-import { rapporMechanism } from './rappor.js';
+import { rapporMechanism, rapporVectorMechanism } from './rappor.js';
 
-const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism];
+const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism];
 
-/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor. */
+/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector. */
 export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }

@@ -148,6 +148,7 @@ const DASHES: Record<string, number[]> = {
   LSHRR: [1, 0],
   LapLSH: [7, 3],
   RAPPOR: [2, 2],
+  'RAPPOR (vector)': [1, 3],
   LSH: [3, 3],
 };
 
@@ -184,7 +185,7 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], d = DEFAULT_THRESH
   const data = fig2Rows(dataset, rows);
   const kappas = uniqueInOrder(data.map((r) => r.kappa)).sort((a, b) => (Number(a) || Infinity) - (Number(b) || Infinity));
   const mechs = uniqueInOrder(data.map((r) => r.mechanism));
-  const order = ['LSHRR', 'LapLSH', 'RAPPOR', 'LSH'];
+  const order = ['LSHRR', 'LapLSH', 'RAPPOR', 'RAPPOR (vector)', 'LSH'];
   mechs.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   const panels = uniqueInOrder(data.map((r) => r.panel));
   // one column per n, so several k stack as rows (n across, k down)

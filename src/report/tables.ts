@@ -14,6 +14,7 @@ export const MECHANISM_LABELS: Record<string, string> = {
   lshrr: 'LSHRR',
   laplsh: 'LapLSH',
   rappor: 'RAPPOR',
+  'rappor-vector': 'RAPPOR (vector)',
 };
 
 export function mechanismLabel(m: string): string {

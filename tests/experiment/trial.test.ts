@@ -197,6 +197,24 @@ describe('runTrialCell', () => {
     }
   });
 
+  it('RAPPOR on the whole vector stays at the random level even at a huge budget; the item-set Bloom filter does not (Sect. 6.4)', () => {
+    const trials = [0, 1, 2, 3, 4, 5];
+    const cellsAt = (t: number) => runTrialCell(vectors, queries, truth, spec({ trial: t, kappa: 32, mechanisms: [{ name: 'rappor-vector', xi: [1e4] }, { name: 'rappor', xi: [1e4] }] }));
+    const cells = trials.map(cellsAt);
+    for (const k of K) {
+      const ref = randomNeighbourLoss(k);
+      const got = cells.map((rows) => row(rows, 'rappor-vector', 1e4, k).loss);
+      const mean = got.reduce((a, b) => a + b, 0) / got.length;
+      // codes are independent of the vectors, so the answers are; the SE is taken from the trials
+      // themselves (queries of one trial share one set of codes, so they are not independent draws)
+      const seTrials = Math.sqrt(got.reduce((a, b) => a + (b - mean) ** 2, 0) / (got.length - 1) / got.length);
+      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * Math.hypot(seTrials, ref.se / Math.sqrt(got.length)));
+      const items = cells.map((rows) => row(rows, 'rappor', 1e4, k).loss);
+      const itemsMean = items.reduce((a, b) => a + b, 0) / items.length;
+      expect(itemsMean).toBeLessThan(ref.mean - Z * ref.se);
+    }
+  });
+
   it('is deterministic and a cell does not depend on the other mechanisms or cells computed', () => {
     expect(runTrialCell(vectors, queries, truth, cell)).toEqual(rows);
     const alone = runTrialCell(vectors, queries, truth, spec({ mechanisms: [{ name: 'lshrr', xi: [1e4] }] }));

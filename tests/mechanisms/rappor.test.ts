@@ -104,3 +104,53 @@ describe('rappor', () => {
     }
   });
 });
+
+describe('rappor-vector (the whole vector is the one value)', () => {
+  const rv = getMechanism('rappor-vector');
+  const { vectors, sets } = itemSets();
+  const kappa = 64;
+  const noNoise = rv.epsilon(1e9, kappa, PRIVACY);
+
+  it('without noise sets at most h bits; equal vectors get equal filters', () => {
+    for (const h of [1, 2, 4]) {
+      const clean = rv.encode!(ctx(vectors, kappa, 'vec', { hashes: h }), noNoise);
+      for (let u = 0; u < sets.length; u++) {
+        expect(bitsOf(clean, u)).toBeGreaterThanOrEqual(1);
+        expect(bitsOf(clean, u)).toBeLessThanOrEqual(h);
+      }
+    }
+    const twins = vectorsFromDense([[0, 1, 2, 0], [0, 1, 2, 0], [0, 1, 2.0000001, 0]]);
+    const c = rv.encode!(ctx(twins, kappa, 'twins', { hashes: 3 }), noNoise);
+    expect(Array.from(c.codes.subarray(0, c.words))).toEqual(Array.from(c.codes.subarray(c.words, 2 * c.words)));
+  });
+
+  it('puts two nearly equal vectors at unrelated positions: agreement rate 1/m over trials', () => {
+    // rows 0 and 1 differ in one tiny value; with h = 1 each filter is one bit
+    const pair = vectorsFromDense([[0, 1, 2, 0, 3], [0, 1, 2.0001, 0, 3]]);
+    const T = 4000;
+    let same = 0;
+    for (let t = 0; t < T; t++) {
+      const c = rv.encode!(ctx(pair, kappa, `pair-${t}`, { hashes: 1 }), noNoise);
+      if (c.codes[0] === c.codes[c.words] && c.codes[1] === c.codes[c.words + 1]) same++;
+    }
+    const p = 1 / kappa;
+    expect(Math.abs(same / T - p)).toBeLessThan(Z * binomialSe(p, T));
+  });
+
+  it('flips filter bits in both directions at 1/(1+e^(eps/2h))', () => {
+    const h = 2;
+    const eps = rv.epsilon(3, kappa, PRIVACY);
+    const p = flipProbability(3 / (2 * h));
+    const clean = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), noNoise);
+    const noisy = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), eps);
+    let ones = 0, oneFlips = 0, zeros = 0, zeroFlips = 0;
+    for (let u = 0; u < sets.length; u++) {
+      for (let j = 0; j < kappa; j++) {
+        const a = getBit(clean, u, j), b = getBit(noisy, u, j);
+        if (a === 1) { ones++; if (b === 0) oneFlips++; } else { zeros++; if (b === 1) zeroFlips++; }
+      }
+    }
+    expect(Math.abs(oneFlips / ones - p)).toBeLessThan(Z * binomialSe(p, ones));
+    expect(Math.abs(zeroFlips / zeros - p)).toBeLessThan(Z * binomialSe(p, zeros));
+  });
+});
