@@ -58,7 +58,7 @@ const CASES: Case[] = [
   { name: 'negative queries', config: SYNTH.replace('queries: 20', 'queries: -1'), says: /^c\.yaml: queries: must be >= 0$/ },
   { name: 'empty grid', config: SYNTH.replace('dims: [20]', 'dims: []'), says: /^c\.yaml: dims: must list at least one value$/ },
   { name: 'empty mechanisms', config: SYNTH.replace('mechanisms: [exact, lsh, lshrr]', 'mechanisms: []'), says: /^c\.yaml: mechanisms: must list at least one mechanism$/ },
-  { name: 'unknown mechanism', config: SYNTH.replace('lshrr]', 'lshr]'), says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor$/ },
+  { name: 'unknown mechanism', config: SYNTH.replace('lshrr]', 'lshr]'), says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector$/ },
   { name: 'option for the wrong mechanism', config: SYNTH.replace('lshrr]', '{name: lshrr, sampler: direct}]'), says: /^c\.yaml: mechanisms\[2\]\.sampler: only laplsh takes a sampler$/ },
   { name: 'bad option value', config: SYNTH.replace('lshrr]', '{name: laplsh, sampler: fast}]'), says: /^c\.yaml: mechanisms\[2\]\.sampler: must be one of "projected", "direct", got string "fast"$/ },
   { name: 'duplicate data set name', config: SYNTH.replace('preset: small }', 'preset: small }\n  - { name: synth, format: synthetic, preset: small }'), says: /^c\.yaml: datasets: duplicate data set name "synth"$/ },
