@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });
