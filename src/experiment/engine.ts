@@ -9,40 +9,11 @@ import type { LoadedDataset, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/exact.js';
 import type { Progress } from '../util/progress.js';
 
-/** One evaluated (mechanism, xi, k) of one trial (or the exact reference): per-trial means over queries. */
-export interface CellRow {
-  mechanism: string;
-  kappa: number | null;
-  xi: number | null;
-  k: number;
-  epsilon: number | null;
-  ldpEpsilon: number | null;
-  fallback: boolean | null;
-  loss: number;
-  recall: number;
-}
-
-export interface TrialCellSpec {
-  dataset: string;
-  n: number;
-  kappa: number;
-  trial: number;
-  mechanisms: { name: string; xi: number[]; options?: Record<string, unknown> }[];
-  k: number[];
-  privacy: { d: number; delta: number };
-  runSeed: number;
-}
-
-export interface BudgetRow {
-  d: number;
-  delta: number;
-  kappa: number;
-  xi: number;
-  alpha: number | null;
-  epsilon: number;
-  ldpBudget: number;
-  fallback: boolean;
-}
+// The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).
+export type { CellRow, TrialCellSpec } from './trial.js';
+export type { BudgetRow } from '../privacy/budget.js';
+import type { CellRow, TrialCellSpec } from './trial.js';
+import type { BudgetRow } from '../privacy/budget.js';
 
 export interface MechanismInfo {
   kind: 'exact' | 'code';

@@ -145,6 +145,10 @@ class KBest {
     if (!this.beatsWorst(d, i)) return;
     this.dist[0] = d;
     this.idx[0] = i;
+    this.siftDownRoot();
+  }
+  /** Restore the heap order after the root was replaced (the worst entry stays on top). */
+  private siftDownRoot(): void {
     let c = 0;
     for (;;) {
       const l = 2 * c + 1;
@@ -166,16 +170,7 @@ class KBest {
       if (this.size > 0) {
         this.dist[0] = this.dist[this.size]!;
         this.idx[0] = this.idx[this.size]!;
-        let c = 0;
-        for (;;) {
-          const l = 2 * c + 1;
-          if (l >= this.size) break;
-          const r = l + 1;
-          const big = r < this.size && this.worse(r, l) ? r : l;
-          if (!this.worse(big, c)) break;
-          this.swap(big, c);
-          c = big;
-        }
+        this.siftDownRoot();
       }
     }
   }

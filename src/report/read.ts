@@ -3,6 +3,7 @@
  * recomputes anything: every figure and table is built from these files alone. Missing files are
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
+import type { BudgetRow } from '../privacy/budget.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
@@ -34,17 +35,8 @@ export interface NnDistanceRow {
   nn1: number;
 }
 
-/** One row of budgets.csv; the same shape as privacy's `BudgetRow`. */
-export interface BudgetRowLike {
-  d: number;
-  delta: number;
-  kappa: number;
-  xi: number;
-  alpha: number | null;
-  epsilon: number;
-  ldpBudget: number;
-  fallback: boolean;
-}
+/** One row of budgets.csv: privacy's `BudgetRow`. */
+export type BudgetRowLike = BudgetRow;
 
 export interface ResultsFolder {
   dir: string;
