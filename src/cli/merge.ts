@@ -9,9 +9,9 @@ export function registerMerge(program: Command): void {
     .requiredOption('--out <dir>', 'merged results folder')
     .option('--force', 'overwrite a results folder of another config')
     .option('--no-report', 'do not build figures, tables and index.html')
-    .option('--png', 'also render PNG figures')
+    .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .option('--quiet', 'no informational lines')
-    .action(async (dirs: string[], o: { out: string; force?: boolean; report: boolean; png?: boolean; quiet?: boolean }) => {
+    .action(async (dirs: string[], o: { out: string; force?: boolean; report: boolean; png: boolean; quiet?: boolean }) => {
       await mergeShards(dirs, { out: o.out, force: o.force, report: o.report, png: o.png, quiet: o.quiet });
     });
 }

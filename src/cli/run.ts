@@ -36,7 +36,7 @@ export function registerRun(program: Command): void {
     .option('--cache-dir <dir>', 'cache of parsed vectors and exact neighbours', 'data/cache')
     .option('--no-cache', 'do not read or write the cache')
     .option('--no-report', 'do not build figures, tables and index.html')
-    .option('--png', 'also render PNG figures')
+    .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .option('--quiet', 'no progress bars or informational lines')
     .action(async (config: string, o: RunFlags) => {
       const shard = o.shard !== undefined ? parseShard(o.shard) : null;
