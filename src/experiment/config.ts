@@ -228,7 +228,9 @@ function fileChecks(cfg: ExperimentConfig, cwd: string): string[] {
         const st = statSync(resolve(cwd, p));
         if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
       } catch {
-        problems.push(`datasets[${i}].${key}: file not found: ${p}`);
+        // data/ is where the README tells users to put the downloads the project cannot ship
+        const hint = /^(\.\/)?data\//.test(p) ? ' (download it first: README, "Getting the paper\'s data")' : '';
+        problems.push(`datasets[${i}].${key}: file not found: ${p}${hint}`);
       }
     }
   });

@@ -65,7 +65,7 @@ const CASES: Case[] = [
   { name: 'duplicate grid value', config: SYNTH.replace('xi: [1]', 'xi: [1, 1]'), says: /^c\.yaml: privacy\.xi: duplicate value 1$/ },
   { name: 'unknown format', config: withData('- { name: x, format: movielens-2m, path: r.csv }'), says: /^c\.yaml: datasets\[0\]\.format: must be one of "movielens-csv", .*got string "movielens-2m"$/ },
   { name: 'unsafe name', config: SYNTH.replace('name: bad', 'name: ../escape'), says: /^c\.yaml: name: must be letters, digits/ },
-  { name: 'missing data file', config: ml('data/ratings.csv'), says: /^c\.yaml: datasets\[0\]\.path: file not found: data\/ratings\.csv$/ },
+  { name: 'missing data file', config: ml('data/ratings.csv'), says: /^c\.yaml: datasets\[0\]\.path: file not found: data\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/ },
   { name: 'interactions without a user column', config: withData('- { name: t, format: interactions, path: t.tsv, item: poi_id }'), files: { 't.tsv': 'user_id\tpoi_id\n1\t2\n' }, says: /^c\.yaml: datasets\[0\]\.user: missing/ },
   { name: 'duplicate YAML key', config: SYNTH.replace('seed: 1', 'seed: 1\nseed: 2'), says: /^c\.yaml:3: Map keys must be unique$/ },
   { name: 'YAML custom tag (code execution attempt)', config: SYNTH.replace('seed: 1', 'seed: !!js/function "function () { return 1 }"'), says: /^c\.yaml:2: Unresolved tag: tag:yaml\.org,2002:js\/function$/ },
