@@ -13,7 +13,8 @@ import { InterruptedError, UserError } from '../util/errors.js';
 import type { CellRow, ComputeEngine, TrialCellSpec } from './engine.js';
 
 export type Task =
-  | { kind: 'exact'; key: string; k: number; ks: number[] }
+  /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */
+  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number }
   | { kind: 'trial'; key: string; spec: TrialCellSpec };
 
 export interface ExactResult {
@@ -61,6 +62,11 @@ interface GroupData {
 export function computeTask(engine: ComputeEngine, data: GroupData | undefined, task: Task): ExactResult | CellRow[] {
   if (!data) throw new Error(`executor: no data for ${task.key}`);
   if (task.kind === 'exact') {
+    if (task.from !== undefined || task.to !== undefined) {
+      // one slice of the queries: each query's neighbours do not depend on the others
+      const slice = data.queries.subarray(task.from ?? 0, task.to ?? data.queries.length);
+      return { truth: engine.exactKnn(data.vectors, slice, task.k), rows: [] };
+    }
     const truth = engine.exactKnn(data.vectors, data.queries, task.k);
     return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks) };
   }
@@ -210,4 +216,18 @@ export class WorkerPool implements Executor {
     if (!this.aborted) this.aborted = new InterruptedError('SIGTERM', 'executor closed');
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
+}
+
+/** The exact neighbours of consecutive query slices, joined in query order. */
+export function concatExact(parts: ExactKnn[], k: number): ExactKnn {
+  const rows = parts.reduce((sum, p) => sum + p.indices.length / k, 0);
+  const indices = new Int32Array(rows * k);
+  const distances = new Float64Array(rows * k);
+  let at = 0;
+  for (const p of parts) {
+    indices.set(p.indices, at);
+    distances.set(p.distances, at);
+    at += p.indices.length;
+  }
+  return { k, indices, distances };
 }

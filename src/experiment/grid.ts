@@ -97,13 +97,16 @@ export function cellSeeds(cfg: ExperimentConfig, cell: Cell): Record<string, str
 
 /**
  * Relative cost of a cell, for balancing shards: a trial cell hashes every user once per
- * (mechanism, xi) and scans `users` codes of `ceil(kappa/32)` words per query and (mechanism, xi);
+ * (mechanism, xi) and scans `users` codes (or the 2^kappa buckets when kappa <= 16) of `ceil(kappa/32)` words
+ * per query and (mechanism, xi);
  * an exact cell compares each query with the users sharing an item (~ users × queries × density).
  */
 export function estimateCost(cfg: ExperimentConfig, cell: Cell, users: number, queries: number, variants: number): number {
   if (cell.kind === 'exact') return users * queries * 0.5 + users * cell.n * 0.01;
   const words = Math.ceil(cell.kappa / 32);
-  return variants * (users * cell.kappa * 0.05 + users * queries * words) + users * cell.n * cell.kappa * 0.01;
+  // codes of <= 16 bits are searched by bucket (at most 2^kappa distinct codes), not user by user
+  const scanned = cell.kappa <= 16 ? Math.min(users, 2 ** cell.kappa) : users;
+  return variants * (users * cell.kappa * 0.05 + scanned * queries * words) + users * cell.n * cell.kappa * 0.01;
 }
 
 /**

@@ -14,7 +14,7 @@ import { createProgress, type Progress } from '../util/progress.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { loadConfig, type ExperimentConfig } from './config.js';
 import { loadRealEngine, type CellRow, type Engine } from './engine.js';
-import { defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool, type ExactResult, type Executor } from './executor.js';
+import { concatExact, defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool, type ExactResult, type Executor } from './executor.js';
 import { writeFinalOutputs, manifestBasics, type GridEntry, type Manifest } from './finalize.js';
 import { assignShards, cellHash, cellSeeds, codeMechanisms, estimateCost, expandCells, inputIdentity, trialSpec, type Cell, type ShardSpec } from './grid.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
@@ -189,19 +189,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
         const cachePath = cacheDir ? knnCachePath(cacheDir, { algorithm: ALGORITHM_VERSION, input: inputs.get(first.dataset), n: first.n, queries: cfg.queries, seed: cfg.seed, k: kmax }) : null;
         let truth: ExactKnn | null = cachePath ? readKnnCache(cachePath, queries, kmax) : null;
         const exactIdx = idx.find((i) => cells[i].kind === 'exact');
-        let exactRows: CellRow[] | null = null;
         let exactMs = 0;
         if (!truth) {
-          const out = await executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k });
-          const res = out.result as ExactResult;
-          truth = res.truth;
-          exactRows = res.rows;
-          exactMs = out.ms;
+          // split the queries over the threads; joined in query order, the answer is the same
+          const parts = Math.max(1, Math.min(executor.threads, queries.length));
+          const at = (p: number) => Math.round((p * queries.length) / parts);
+          const outs = await Promise.all(
+            Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k, from: at(p), to: at(p + 1) })),
+          );
+          truth = concatExact(outs.map((o) => (o.result as ExactResult).truth), kmax);
+          exactMs = outs.reduce((sum, o) => sum + o.ms, 0);
           if (cachePath) writeKnnCache(cachePath, queries, truth);
         }
         if (exactIdx !== undefined) {
           const c = cells[exactIdx];
-          exactRows ??= engine.exactRows(vectors, queries, truth, cfg.k);
+          const exactRows = engine.exactRows(vectors, queries, truth, cfg.k);
           const rec: CellRecord = { format: STORE_FORMAT, key: c.key, kind: 'exact', hash: hashes[exactIdx], queries: queries.length, rows: exactRows, nn: nnOf(vectors.userIds, queries, truth), ms: exactMs };
           store.write(rec);
           records.set(c.key, rec);
@@ -210,9 +212,13 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
           progress.increment();
         }
         executor.setTruth(gk, truth);
+        // most expensive first, so no worker idles on a long cell at the end of the group
+        // (the order cannot change a result: every cell depends only on its own seeds)
+        const cost = (i: number) => estimateCost(cfg, cells[i], users, queries.length, variants);
         await Promise.all(
           idx
             .filter((i) => cells[i].kind === 'trial')
+            .sort((a, b) => cost(b) - cost(a) || a - b)
             .map(async (i) => {
               const c = cells[i];
               if (c.kind !== 'trial') return;
