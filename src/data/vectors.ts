@@ -29,8 +29,20 @@ export function globalMean(inter: Interactions): number {
  * Top-n user vectors (protocol §2): column j = ranking[j]; `user` centring subtracts the mean of
  * ALL the user's combined values (every item, not only the n kept); unseen = 0; users whose kept
  * vector is all zero are dropped (counted); rows scaled to unit length; users in id order.
- * Exact zeros after centring are not stored (they equal "unseen").
+ * Zeros after centring are not stored (they equal "unseen"). A value counts as zero when it is
+ * within CENTRED_ZERO_TOL (relative) of the shift: the mean is a rounded floating-point number, so a
+ * rating equal to the user's mean in exact arithmetic (0.1, 0.2, 0.3 → mean 0.2) can leave a residue
+ * like 3e-17, which scaling to unit length would blow up into a meaningless ±1.
  */
+/** Relative size below which a centred value is rounding residue, not a rating difference. */
+export const CENTRED_ZERO_TOL = 1e-12;
+
+/** The centred value, or exactly 0 when it is rounding residue of the shift. */
+function centred(value: number, shift: number): number {
+  const v = value - shift;
+  return Math.abs(v) <= CENTRED_ZERO_TOL * (Math.abs(value) + Math.abs(shift)) ? 0 : v;
+}
+
 export function buildVectors(inter: Interactions, ranking: Int32Array, n: number, center: Center, dataset: string): UserVectors {
   const nItems = inter.itemIds.length;
   if (!Number.isInteger(n) || n < 1) throw new UserError(`${dataset}: n must be a positive integer, got ${n}`);
@@ -60,7 +72,7 @@ export function buildVectors(inter: Interactions, ranking: Int32Array, n: number
     const sh = shiftOf(u);
     shift[u] = sh;
     let k = 0;
-    for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) if (colOf[itemIdx[p]!]! >= 0 && values[p]! - sh !== 0) k++;
+    for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) if (colOf[itemIdx[p]!]! >= 0 && centred(values[p]!, sh) !== 0) k++;
     nnzOf[u] = k;
     nnz += k;
     if (k > 0) kept++;
@@ -78,7 +90,7 @@ export function buildVectors(inter: Interactions, ranking: Int32Array, n: number
     const start = q;
     for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) {
       const c = colOf[itemIdx[p]!]!;
-      const v = values[p]! - sh;
+      const v = centred(values[p]!, sh);
       if (c >= 0 && v !== 0) {
         dense[c] = v;
         colIdx[q++] = c;

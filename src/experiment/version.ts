@@ -13,7 +13,8 @@ export const LSHDP_VERSION: string = (require('../../package.json') as { version
  * of an older lshdp are recomputed rather than mixed with new ones. Bump the suffix when a change
  * alters numbers without a package version bump.
  */
-export const ALGORITHM_VERSION = `${LSHDP_VERSION}+algo1`;
+// algo2: rounding residue of the centring shift counts as zero (src/data/vectors.ts)
+export const ALGORITHM_VERSION = `${LSHDP_VERSION}+algo2`;
 
 /** The git commit of this lshdp checkout, or null when it is not a git checkout. */
 export function gitCommit(): string | null {

@@ -146,3 +146,15 @@ describe('vectors agree with an independent dense reference on random data', () 
     await expect(loadDataset(ml, [5], { cacheDir: null })).rejects.toThrow(/n = 5 exceeds the number of items \(4\)/);
   });
 });
+
+describe('centring leaves no rounding residue', () => {
+  it('drops a user whose kept rating equals the mean only up to floating-point rounding (0.1, 0.2, 0.3)', () => {
+    // item 2 is rated by both users, so n = 1 keeps it; user 1's mean is 0.2 in exact arithmetic
+    // but (0.1 + 0.2 + 0.3) / 3 = 0.20000000000000004 in doubles
+    expect((0.1 + 0.2 + 0.3) / 3 - 0.2).not.toBe(0);
+    const v = buildFrom([['1', '1', 0.1], ['1', '2', 0.2], ['1', '3', 0.3], ['2', '2', 1], ['2', '4', 2]], 1, 'user');
+    expect(v.userIds).toEqual(['2']);
+    expect(v.dropped).toBe(1);
+    expect(Array.from(v.values)).toEqual([-1]);
+  });
+});
