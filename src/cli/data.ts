@@ -82,6 +82,10 @@ export function registerData(program: Command): void {
         sample: o.sample,
         seed: o.seed,
         progress: createProgress({ quiet: o.quiet || o.json }),
+      }).catch((e: unknown) => {
+        // the default --dims (100,500,1000) is too large for small files: say which flag to change
+        if (e instanceof UserError && /exceeds the number of items/.test(e.message)) throw new UserError(`${e.message}; choose smaller --dims`);
+        throw e;
       });
       process.stdout.write(o.json ? JSON.stringify(report, null, 2) + '\n' : formatInspect(report));
     });

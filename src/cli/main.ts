@@ -56,10 +56,40 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode;
       return;
     }
+    const fsMessage = describeFsError(e);
+    if (fsMessage) {
+      process.stderr.write(`lshdp: error: ${fsMessage}\n`);
+      if (debug) process.stderr.write(`${(e as Error).stack}\n`);
+      process.exitCode = 2;
+      return;
+    }
     const err = e as Error;
     process.stderr.write(`lshdp: internal error: ${err?.message ?? String(e)}\n`);
     if (debug) process.stderr.write(`${err?.stack}\n`);
     else process.stderr.write('lshdp: (this is a bug; run again with --debug for the stack trace)\n');
     process.exitCode = 1;
   }
+}
+
+/** File-system problems the user can fix (a path that is a folder, a file in the way, a name too
+ *  long, no permission): one line naming the path, not an internal error. */
+const FS_PROBLEMS: Record<string, string> = {
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a parent is a file, not a folder',
+  EEXIST: 'already exists and is not a folder',
+  ENAMETOOLONG: 'name too long',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'too many symbolic links (a loop?)',
+  ENOENT: 'no such file or folder',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+};
+
+export function describeFsError(e: unknown): string | null {
+  const err = e as NodeJS.ErrnoException;
+  if (!err || typeof err !== 'object' || typeof err.code !== 'string') return null;
+  const problem = FS_PROBLEMS[err.code];
+  if (!problem) return null;
+  return err.path ? `${err.path}: ${problem}` : `${problem} (${err.syscall ?? err.code})`;
 }

@@ -5,7 +5,7 @@ import type { Progress } from '../util/progress.js';
 import type { Combine } from './spec.js';
 import { RawRows } from './interactions.js';
 import { StringInterner } from './interning.js';
-import { fieldText, openInput, scanLines } from './lines.js';
+import { fieldText, openInput, parseDecimal, scanLines } from './lines.js';
 import { splitFields } from './movielens.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 
@@ -100,7 +100,7 @@ function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows
           const s = bounds[2 * cols.vi]!;
           const e = bounds[2 * cols.vi + 1]!;
           const t = buf.toString('utf8', s, e).trim();
-          v = t === '' ? NaN : Number(t);
+          v = parseDecimal(t);
           if (!Number.isFinite(v)) throw fileError(path, line, `value "${fieldText(buf, s, e)}" is not a number (column ${opts.value})`);
         }
         rows.add(users.intern(u), items.intern(it), v);
@@ -174,7 +174,7 @@ async function readInteractionsCsvParse(path: string, opts: InteractionsOptions)
         let v = 1;
         if (vi >= 0) {
           const t = record[vi]!.trim();
-          v = t === '' ? NaN : Number(t);
+          v = parseDecimal(t);
           if (!Number.isFinite(v)) throw fileError(path, line, `value "${short(record[vi]!)}" is not a number (column ${opts.value})`);
         }
         rows.add(users.intern(u), items.intern(it), v);

@@ -3,7 +3,7 @@ import type { Progress } from '../util/progress.js';
 import { NYC_BBOX } from './spec.js';
 import { RawRows } from './interactions.js';
 import { StringInterner, orderIds } from './interning.js';
-import { fieldText, parseDecimalBytes, scanLines } from './lines.js';
+import { fieldText, parseDecimal, parseDecimalBytes, scanLines } from './lines.js';
 import { splitFields } from './movielens.js';
 
 /**
@@ -21,7 +21,7 @@ function decimalField(path: string, buf: Buffer, s: number, e: number, line: num
   let v = parseDecimalBytes(buf, s, e);
   if (Number.isNaN(v)) {
     const t = buf.toString('utf8', s, e).trim();
-    v = t === '' ? NaN : Number(t);
+    v = parseDecimal(t);
     if (!Number.isFinite(v)) throw fileError(path, line, `${column} "${fieldText(buf, s, e)}" is not a number (column ${column})`);
   }
   return v;

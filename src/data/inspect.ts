@@ -35,6 +35,11 @@ export async function inspectDataset(spec: DatasetSpec, dims: number[], opts: Lo
   const nn: NnDistribution[] = [];
   for (const [n, v] of loaded.vectors) {
     const users = v.userIds.length;
+    if (users < 2) {
+      // nothing to measure: report the counts only (a 1-NN needs another user)
+      nn.push({ n, queries: 0, mean: NaN, median: NaN, within: [] });
+      continue;
+    }
     const q = opts.sample ?? (users <= ALL_USERS_LIMIT ? 0 : DEFAULT_SAMPLE);
     const queries = sampleWithoutReplacement(makeRng(deriveSeed(opts.seed ?? 1, 'queries', spec.name, n)), users, q);
     const { distances } = exactKnn(v, queries, 1);
@@ -67,6 +72,10 @@ export function formatInspect(r: InspectReport, maxItems = 20): string {
     const nn = r.nn.find((x) => x.n === d.n)!;
     out.push(`n = ${d.n}: users kept ${d.usersKept}, dropped ${d.usersDropped}, mean non-zeros ${d.meanNnz.toFixed(2)}`);
     out.push(`  items (most popular first): ${d.itemIds.slice(0, maxItems).join(' ')}${d.itemIds.length > maxItems ? ` … (${d.itemIds.length}; all with --json)` : ''}`);
+    if (nn.queries === 0) {
+      out.push(`  true 1-NN angular distance: not defined (fewer than 2 users kept)`);
+      continue;
+    }
     out.push(`  true 1-NN angular distance over ${nn.queries} queries: mean ${nn.mean.toFixed(4)}, median ${nn.median.toFixed(4)}`);
     out.push('  share within ' + nn.within.map(([t, x]) => `${t.toFixed(1)}: ${pct(x)}`).join(', '));
   }

@@ -1,3 +1,4 @@
+import { parseDecimal } from './lines.js';
 /**
  * Id interning: each distinct user / item id gets a dense index in order of first appearance;
  * `orderIds` then ranks the ids "numeric where numeric" (numeric order when every id parses as a
@@ -74,7 +75,7 @@ export class StringInterner {
 export type Interner = IntInterner | StringInterner;
 
 function isNumericId(s: string): boolean {
-  return s.trim() !== '' && Number.isFinite(Number(s));
+  return Number.isFinite(parseDecimal(s));
 }
 
 /** UTF-16 code-unit order (what `<` does on strings), independent of locale. */

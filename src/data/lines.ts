@@ -140,6 +140,20 @@ export function parseUintBytes(buf: Buffer, start: number, end: number): number 
 
 /** A field as text for error messages (invalid UTF-8 shows as U+FFFD), shortened. */
 export function fieldText(buf: Buffer, start: number, end: number): string {
-  const s = buf.toString('utf8', start, Math.min(end, start + 60));
+  const s = visible(buf.toString('utf8', start, Math.min(end, start + 60)));
   return end - start > 60 ? s + '…' : s;
+}
+
+/** Control characters and undecodable bytes (U+FFFD) as escapes, so an error line shows them. */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) => (c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** Plain decimal notation (optional sign, digits, point, exponent); `Number()` alone would also
+ *  accept hex (0x10), binary (0b11), octal (0o7) and surrounding whitespace as numbers. */
+const DECIMAL_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The value of a decimal field, or NaN when the text is not a plain decimal number. */
+export function parseDecimal(text: string): number {
+  return DECIMAL_RE.test(text) ? Number(text) : NaN;
 }

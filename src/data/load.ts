@@ -121,12 +121,17 @@ export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadO
   const files = plan.poiPath ? [plan.path, plan.poiPath] : [plan.path];
   const inputs: DatasetSummary['inputs'] = [];
   for (const f of files) {
-    let bytes: number;
+    let st: ReturnType<typeof statSync>;
     try {
-      bytes = statSync(f).size;
-    } catch {
-      throw new UserError(`${f}: no such file`);
+      st = statSync(f);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UserError(code === 'ENOENT' ? `${f}: no such file` : `${f}: cannot read (${code ?? (e as Error).message})`);
     }
+    // a folder, a FIFO or a device is refused up front (a FIFO would block the hashing forever)
+    if (st.isDirectory()) throw new UserError(`${f}: is a folder, expected a file`);
+    if (!st.isFile()) throw new UserError(`${f}: not a regular file`);
+    const bytes = st.size;
     inputs.push({ path: f, sha256: await hashInput(f, cacheDir), bytes });
   }
   const uniqueDims = [...new Set(dims)];

@@ -2,7 +2,7 @@ import { fileError, type UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 import { RawRows } from './interactions.js';
 import { IntInterner } from './interning.js';
-import { fieldText, parseDecimalBytes, parseUintBytes, scanLines } from './lines.js';
+import { fieldText, parseDecimal, parseDecimalBytes, parseUintBytes, scanLines } from './lines.js';
 
 /**
  * MovieLens readers: a byte-level scanner over Buffer chunks (ids and ratings parsed straight from
@@ -105,7 +105,7 @@ export function readMovieLens(path: string, format: MovieLensFormat, opts: { ski
         let rating = parseDecimalBytes(buf, bounds[4]!, bounds[5]!);
         if (Number.isNaN(rating)) {
           const t = unquote(buf.toString('utf8', bounds[4]!, bounds[5]!));
-          rating = t === '' ? NaN : Number(t);
+          rating = parseDecimal(t);
           if (!Number.isFinite(rating)) throw fileError(path, line, `rating "${fieldText(buf, bounds[4]!, bounds[5]!)}" is not a number (column rating)`);
         }
         intField(buf, 3, line); // timestamp: validated, not used

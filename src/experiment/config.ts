@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
+import { PRESETS } from '../data/synth.js';
 import { UserError } from '../util/errors.js';
 import { didYouMean } from './didYouMean.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
@@ -37,7 +38,7 @@ export interface ExperimentConfig {
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const safeName = z.string().regex(SAFE_NAME, 'must be letters, digits, ".", "_" or "-" (starting with a letter or digit)');
+const safeName = z.string().max(100, 'must be at most 100 characters (it names the results folder)').regex(SAFE_NAME, 'must be letters, digits, ".", "_" or "-" (starting with a letter or digit)');
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const posInt = z.number().int().min(1);
 
@@ -211,6 +212,21 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
     if (d.format === 'interactions') {
       if (d.user === undefined) problems.push(`${at}.user: missing (the user column, required for format interactions)`);
       if (d.item === undefined) problems.push(`${at}.item: missing (the item column, required for format interactions)`);
+    }
+    // keys of another format would be silently ignored: refuse them
+    const onlyFor: [keys: (keyof typeof d)[], formats: string[]][] = [
+      [['preset', 'users', 'items', 'ratings', 'seed'], ['synthetic']],
+      [['poi_path', 'bbox', 'max_users'], ['foursquare-www19']],
+      [['delimiter', 'user', 'item', 'value', 'combine'], ['interactions']],
+    ];
+    for (const [keys, formats] of onlyFor) {
+      for (const key of keys) {
+        if (d[key] !== undefined && !formats.includes(d.format)) problems.push(`${at}.${String(key)}: only applies to format ${formats.join(', ')} (this data set is ${d.format})`);
+      }
+    }
+    if (d.format === 'synthetic' && d.preset === undefined) problems.push(`${at}.preset: missing (required for format synthetic; known: ${Object.keys(PRESETS).join(', ')})`);
+    if (d.format === 'synthetic' && d.preset !== undefined && !(d.preset in PRESETS)) {
+      problems.push(`${at}.preset: unknown synthetic preset "${d.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
     }
     if (d.bbox && (d.bbox[0] >= d.bbox[1] || d.bbox[2] >= d.bbox[3])) problems.push(`${at}.bbox: must be [lat_min, lat_max, lon_min, lon_max] with min < max`);
   });

@@ -162,7 +162,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
 
     // 4. compute the pending cells, group by group
     const workerUrl = opts.workerUrl === undefined ? defaultWorkerUrl() : opts.workerUrl;
-    const executor: Executor = workerUrl ? new WorkerPool(threads, { workerUrl, engineModule: opts.engineModule }) : new InProcessExecutor(engine);
+    // more workers than pending cells, or far more than cores, only cost start-up time and memory
+    const maxUseful = 4 * availableParallelism();
+    const workers = Math.max(1, Math.min(threads, todo, maxUseful));
+    if (threads > maxUseful) log(`--threads ${threads}: using ${workers} worker threads (at most 4 per core; results do not depend on it)`);
+    const executor: Executor = workerUrl ? new WorkerPool(workers, { workerUrl, engineModule: opts.engineModule }) : new InProcessExecutor(engine);
     let computed = 0;
     const hint = opts.resumeHint ?? 'run the same command again';
     guard.whenSignalled((sig) => {
