@@ -61,6 +61,13 @@ function randomNeighbourLoss(k: number): { mean: number; se: number } {
   return { mean: m / Q, se: Math.sqrt(v) / Q };
 }
 
+/** Mean of per-trial values and its standard error from the spread between trials. */
+function meanAndTrialSe(values: number[]): { mean: number; se: number } {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const se = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1) / values.length);
+  return { mean, se };
+}
+
 /**
  * Expected loss of Hamming k-NN with random tie-breaks GIVEN the clean LSH codes of a trial (all
  * users below the boundary distance are taken, `need` of the m boundary users uniformly), and the
@@ -178,11 +185,10 @@ describe('runTrialCell', () => {
     for (const k of K) {
       const ref = randomNeighbourLoss(k);
       const got = cells.map((rows) => row(rows, 'lshrr', 0, k).loss);
-      const mean = got.reduce((a, b) => a + b, 0) / got.length;
       // the queries of one trial share one set of random codes, so they are not independent draws:
       // the spread between trials measures the real SE (the iid term is kept as a floor)
-      const seTrials = Math.sqrt(got.reduce((a, b) => a + (b - mean) ** 2, 0) / (got.length - 1) / got.length);
-      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * Math.hypot(seTrials, ref.se / Math.sqrt(got.length)));
+      const { mean, se } = meanAndTrialSe(got);
+      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * Math.hypot(se, ref.se / Math.sqrt(got.length)));
     }
   });
 
@@ -208,14 +214,12 @@ describe('runTrialCell', () => {
     for (const k of K) {
       const ref = randomNeighbourLoss(k);
       const got = cells.map((rows) => row(rows, 'rappor-vector', 1e4, k).loss);
-      const mean = got.reduce((a, b) => a + b, 0) / got.length;
       // codes are independent of the vectors, so the answers are; the SE is taken from the trials
       // themselves (queries of one trial share one set of codes, so they are not independent draws)
-      const seTrials = Math.sqrt(got.reduce((a, b) => a + (b - mean) ** 2, 0) / (got.length - 1) / got.length);
-      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * Math.hypot(seTrials, ref.se / Math.sqrt(got.length)));
-      const items = cells.map((rows) => row(rows, 'rappor', 1e4, k).loss);
-      const itemsMean = items.reduce((a, b) => a + b, 0) / items.length;
-      expect(itemsMean).toBeLessThan(ref.mean - Z * ref.se);
+      const { mean, se } = meanAndTrialSe(got);
+      expect(Math.abs(mean - ref.mean)).toBeLessThan(Z * Math.hypot(se, ref.se / Math.sqrt(got.length)));
+      const items = meanAndTrialSe(cells.map((rows) => row(rows, 'rappor', 1e4, k).loss));
+      expect(items.mean).toBeLessThan(ref.mean - Z * ref.se);
     }
   });
 
