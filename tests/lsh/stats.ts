@@ -2,6 +2,8 @@
  * Small statistics helpers for the Monte Carlo tests of tests/lsh, tests/mechanisms and
  * tests/experiment/trial.test.ts. Tolerances are derived from standard errors, never typed in.
  */
+import type { CodeSet } from '../../src/mechanisms/types.js';
+import { getBit } from '../../src/lsh/codes.js';
 
 /** Standard errors a Monte Carlo estimate may stray at a fixed seed (≈ 1e-6 two-sided per check). */
 export const Z = 4.9;
@@ -56,3 +58,27 @@ export function homogeneity(a: ArrayLike<number>, b: ArrayLike<number>): { stat:
 export function binomialSe(p: number, m: number): number {
   return Math.sqrt((p * (1 - p)) / m);
 }
+
+/** Rates of 0→1 and 1→0 changes from `before` to `after` over the used bits. */
+export function transitionRates(before: CodeSet, after: CodeSet): { up: number; down: number; zeros: number; ones: number } {
+  const users = before.codes.length / before.words;
+  let zeros = 0;
+  let ones = 0;
+  let up = 0;
+  let down = 0;
+  for (let i = 0; i < users; i++) {
+    for (let j = 0; j < before.bits; j++) {
+      const a = getBit(before, i, j);
+      const b = getBit(after, i, j);
+      if (a === 0) {
+        zeros++;
+        up += b;
+      } else {
+        ones++;
+        down += 1 - b;
+      }
+    }
+  }
+  return { up: up / zeros, down: down / ones, zeros, ones };
+}
+

@@ -8,6 +8,7 @@ import { emptyCodes, getBit, packSigns } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { flipProbability } from '../../src/privacy/index.js';
 import { UserError } from '../../src/util/errors.js';
+import { transitionRates } from '../lsh/stats.js';
 import { binomialSe, Z } from '../lsh/stats.js';
 import { clusteredVectors } from '../lsh/synthetic.js';
 
@@ -21,29 +22,6 @@ function hashingFor(vectors: UserVectors, kappa: number, seed: string): TrialHas
 
 function ctxFor(vectors: UserVectors, hashing: TrialHashing, seed: string, options: Record<string, unknown> = {}): MechanismContext {
   return { vectors, hashing, rng: makeRng(seed), options };
-}
-
-/** Rates of 0→1 and 1→0 changes from `before` to `after` over the used bits. */
-function transitionRates(before: CodeSet, after: CodeSet): { up: number; down: number; zeros: number; ones: number } {
-  const users = before.codes.length / before.words;
-  let zeros = 0;
-  let ones = 0;
-  let up = 0;
-  let down = 0;
-  for (let i = 0; i < users; i++) {
-    for (let j = 0; j < before.bits; j++) {
-      const a = getBit(before, i, j);
-      const b = getBit(after, i, j);
-      if (a === 0) {
-        zeros++;
-        up += b;
-      } else {
-        ones++;
-        down += 1 - b;
-      }
-    }
-  }
-  return { up: up / zeros, down: down / ones, zeros, ones };
 }
 
 function expectRate(rate: number, p: number, trials: number): void {

@@ -6,7 +6,7 @@ import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { getBit, popcount32 } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { flipProbability } from '../../src/privacy/index.js';
-import { binomialSe, Z } from '../lsh/stats.js';
+import { binomialSe, transitionRates, Z } from '../lsh/stats.js';
 import { vectorsFromDense } from '../lsh/synthetic.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
@@ -82,25 +82,9 @@ describe('rappor', () => {
       const clean = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY));
       const noisy = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), info);
       const p = flipProbability(xi / (2 * h));
-      let zeros = 0;
-      let ones = 0;
-      let up = 0;
-      let down = 0;
-      for (let u = 0; u < sets.length; u++) {
-        for (let j = 0; j < kappa; j++) {
-          const a = getBit(clean, u, j);
-          const b = getBit(noisy, u, j);
-          if (a === 0) {
-            zeros++;
-            up += b;
-          } else {
-            ones++;
-            down += 1 - b;
-          }
-        }
-      }
-      expect(Math.abs(up / zeros - p)).toBeLessThan(Z * binomialSe(p, zeros));
-      expect(Math.abs(down / ones - p)).toBeLessThan(Z * binomialSe(p, ones));
+      const { up, down, zeros, ones } = transitionRates(clean, noisy);
+      expect(Math.abs(up - p)).toBeLessThan(Z * binomialSe(p, zeros));
+      expect(Math.abs(down - p)).toBeLessThan(Z * binomialSe(p, ones));
     }
   });
 });
@@ -143,14 +127,8 @@ describe('rappor-vector (the whole vector is the one value)', () => {
     const p = flipProbability(3 / (2 * h));
     const clean = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), noNoise);
     const noisy = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), eps);
-    let ones = 0, oneFlips = 0, zeros = 0, zeroFlips = 0;
-    for (let u = 0; u < sets.length; u++) {
-      for (let j = 0; j < kappa; j++) {
-        const a = getBit(clean, u, j), b = getBit(noisy, u, j);
-        if (a === 1) { ones++; if (b === 0) oneFlips++; } else { zeros++; if (b === 1) zeroFlips++; }
-      }
-    }
-    expect(Math.abs(oneFlips / ones - p)).toBeLessThan(Z * binomialSe(p, ones));
-    expect(Math.abs(zeroFlips / zeros - p)).toBeLessThan(Z * binomialSe(p, zeros));
+    const { up, down, zeros, ones } = transitionRates(clean, noisy);
+    expect(Math.abs(down - p)).toBeLessThan(Z * binomialSe(p, ones));
+    expect(Math.abs(up - p)).toBeLessThan(Z * binomialSe(p, zeros));
   });
 });
