@@ -2,7 +2,7 @@ import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { sha256File, sha256Hex, stableStringify } from '../util/hash.js';
-import type { UserVectors } from './types.js';
+import type { DatasetSummary, UserVectors } from './types.js';
 
 /**
  * Binary cache of user vectors, one file per (inputs, reader options, center, n):
@@ -14,14 +14,7 @@ export const CACHE_VERSION = 2; // 2: rounding residue of the centring shift cou
 const MAGIC = Buffer.from('LSHDPV01', 'latin1');
 
 /** What the vectors were built from, stored beside them so a cache hit can rebuild the summary. */
-export interface CachedBase {
-  rowsRead: number;
-  rowsSkipped: number;
-  skippedLines: number[];
-  users: number;
-  items: number;
-  interactions: number;
-}
+export type CachedBase = Pick<DatasetSummary, 'rowsRead' | 'rowsSkipped' | 'skippedLines' | 'users' | 'items' | 'interactions'>;
 
 interface Header {
   version: number;
