@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mergeShards } from '../experiment/merge.js';
+import { mergeShards } from '../experiment/machinery/merge.js';
 
 export function registerMerge(program: Command): void {
   program

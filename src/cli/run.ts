@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
-import { runExperiment } from '../experiment/runner.js';
+import { runExperiment } from '../experiment/machinery/runner.js';
 import { parseShard } from '../experiment/grid.js';
 
 function positiveInt(flag: string): (v: string) => number {

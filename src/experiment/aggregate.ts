@@ -3,9 +3,9 @@
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
 import type { ExperimentConfig } from './config.js';
-import type { BudgetRow, CellRow, MechanismInfo } from './engine.js';
+import type { BudgetRow, CellRow, MechanismInfo } from './machinery/engine.js';
 import { exactKey, trialKey } from './grid.js';
-import type { CellRecord } from './store.js';
+import type { CellRecord } from './machinery/store.js';
 import { UserError } from '../util/errors.js';
 
 export const UTILITY_HEADER =

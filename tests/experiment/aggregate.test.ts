@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { meanSe, utilityCsv, nnDistancesCsv, csvField, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells } from '../../src/experiment/grid.js';
-import type { CellRecord } from '../../src/experiment/store.js';
+import type { CellRecord } from '../../src/experiment/machinery/store.js';
 import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
 
 describe('meanSe', () => {

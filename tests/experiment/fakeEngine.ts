@@ -3,7 +3,7 @@
  * seeds, so any order, thread or resume must reproduce it, and calls are counted.
  */
 import type { DatasetSummary, LoadedDataset, UserVectors } from '../../src/data/types.js';
-import type { Engine, CellRow, MechanismInfo } from '../../src/experiment/engine.js';
+import type { Engine, CellRow, MechanismInfo } from '../../src/experiment/machinery/engine.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 
 export interface FakeEngine extends Engine {

@@ -3,10 +3,10 @@
  * utility.csv, nn_distances.csv, budgets.csv, datasets.json, manifest.json, then the report.
  */
 import { join } from 'node:path';
-import type { DatasetSummary } from '../data/types.js';
-import { writeFileAtomicSync } from '../util/atomic.js';
-import { budgetsCsv, nnDistancesCsv, utilityCsv } from './aggregate.js';
-import type { ExperimentConfig } from './config.js';
+import type { DatasetSummary } from '../../data/types.js';
+import { writeFileAtomicSync } from '../../util/atomic.js';
+import { budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
+import type { ExperimentConfig } from '../config.js';
 import type { Engine } from './engine.js';
 import type { CellRecord } from './store.js';
 
@@ -56,7 +56,7 @@ type BuildOutputs = (dir: string, opts?: { png?: boolean; quiet?: boolean }) => 
 
 /** The report module, imported only when a report is wanted. */
 async function reportBuilder(): Promise<BuildOutputs> {
-  const mod = await import('../report/index.js');
+  const mod = await import('../../report/index.js');
   return mod.buildOutputs;
 }
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { DatasetSummary } from '../data/types.js';
-import { UserError } from '../util/errors.js';
+import type { DatasetSummary } from '../../data/types.js';
+import { UserError } from '../../util/errors.js';
 import { loadRealEngine, type Engine } from './engine.js';
 import { writeFinalOutputs, type Manifest } from './finalize.js';
 import { checkResultsFolder, prepareResultsFolder } from './outdir.js';

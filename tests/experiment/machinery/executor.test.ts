@@ -3,11 +3,11 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkerPool, InProcessExecutor, shareArray, type Task } from '../../src/experiment/executor.js';
-import { InterruptedError, UserError } from '../../src/util/errors.js';
-import { ROOT } from '../helpers/cli.js';
+import { WorkerPool, InProcessExecutor, shareArray, type Task } from '../../../src/experiment/machinery/executor.js';
+import { InterruptedError, UserError } from '../../../src/util/errors.js';
+import { ROOT } from '../../helpers/cli.js';
 
-const WORKER = join(ROOT, 'dist', 'experiment', 'worker.js');
+const WORKER = join(ROOT, 'dist', 'experiment', 'machinery', 'worker.js');
 
 /** A fake engine as plain JS (workers load compiled code): rows are a pure function of the data and spec. */
 const FAKE_ENGINE_JS = `

@@ -4,16 +4,16 @@
  * loader, exact k-NN, query sampling, trial evaluation, mechanism registry and budget table of the
  * other modules.
  */
-import type { DatasetSpec } from '../data/spec.js';
-import type { LoadedDataset, UserVectors } from '../data/types.js';
-import type { ExactKnn } from '../knn/exact.js';
-import type { Progress } from '../util/progress.js';
+import type { DatasetSpec } from '../../data/spec.js';
+import type { LoadedDataset, UserVectors } from '../../data/types.js';
+import type { ExactKnn } from '../../knn/exact.js';
+import type { Progress } from '../../util/progress.js';
 
 // The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).
-export type { CellRow, TrialCellSpec } from './trial.js';
-export type { BudgetRow } from '../privacy/budget.js';
-import type { CellRow, TrialCellSpec } from './trial.js';
-import type { BudgetRow } from '../privacy/budget.js';
+export type { CellRow, TrialCellSpec } from '../trial.js';
+export type { BudgetRow } from '../../privacy/budget.js';
+import type { CellRow, TrialCellSpec } from '../trial.js';
+import type { BudgetRow } from '../../privacy/budget.js';
 
 export interface MechanismInfo {
   kind: 'exact' | 'code';
@@ -41,7 +41,7 @@ export interface Engine {
 export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCell'>;
 
 export async function loadComputeEngine(): Promise<ComputeEngine> {
-  const [knn, trial] = await Promise.all([import('../knn/exact.js'), import('./trial.js')]);
+  const [knn, trial] = await Promise.all([import('../../knn/exact.js'), import('../trial.js')]);
   return {
     exactKnn: (v, q, k) => knn.exactKnn(v, q, k),
     exactRows: (v, q, t, k) => trial.exactRows(v, q, t, k),
@@ -56,10 +56,10 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
 export async function loadRealEngine(): Promise<Engine> {
   const [compute, load, queries, mech, privacy] = await Promise.all([
     loadComputeEngine(),
-    import('../data/load.js'),
-    import('./queries.js'),
-    import('../mechanisms/index.js'),
-    import('../privacy/index.js'),
+    import('../../data/load.js'),
+    import('../queries.js'),
+    import('../../mechanisms/index.js'),
+    import('../../privacy/index.js'),
   ]);
   return {
     ...compute,

@@ -6,21 +6,21 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetSummary, LoadedDataset } from '../data/types.js';
-import type { ExactKnn } from '../knn/exact.js';
-import { InterruptedError, UserError } from '../util/errors.js';
-import { sha256Hex, stableStringify } from '../util/hash.js';
-import { createProgress, type Progress } from '../util/progress.js';
-import { writeFileAtomicSync } from '../util/atomic.js';
-import { loadConfig, type ExperimentConfig } from './config.js';
+import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
+import type { ExactKnn } from '../../knn/exact.js';
+import { InterruptedError, UserError } from '../../util/errors.js';
+import { sha256Hex, stableStringify } from '../../util/hash.js';
+import { createProgress, type Progress } from '../../util/progress.js';
+import { writeFileAtomicSync } from '../../util/atomic.js';
+import { loadConfig, type ExperimentConfig } from '../config.js';
 import { loadRealEngine, type CellRow, type Engine } from './engine.js';
 import { concatExact, defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool, type ExactResult, type Executor } from './executor.js';
 import { writeFinalOutputs, manifestBasics, type GridEntry, type Manifest } from './finalize.js';
-import { assignShards, cellHash, cellSeeds, codeMechanisms, estimateCost, expandCells, inputIdentity, trialSpec, type Cell, type ShardSpec } from './grid.js';
+import { assignShards, cellHash, cellSeeds, codeMechanisms, estimateCost, expandCells, inputIdentity, trialSpec, type Cell, type ShardSpec } from '../grid.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
 import { checkResultsFolder, prepareResultsFolder } from './outdir.js';
 import { CellStore, STORE_FORMAT, type CellRecord } from './store.js';
-import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from './version.js';
+import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../version.js';
 
 export interface RunOptions {
   config: string;

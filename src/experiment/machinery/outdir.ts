@@ -4,8 +4,8 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic.js';
-import { UserError } from '../util/errors.js';
+import { writeFileAtomicSync } from '../../util/atomic.js';
+import { UserError } from '../../util/errors.js';
 
 export const LOCK_FILE = 'lshdp-results.json';
 

@@ -3,8 +3,8 @@
  * current (dataset, n) groups and computes the cells the pool sends, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { UserVectors } from '../data/types.js';
-import type { ExactKnn } from '../knn/exact.js';
+import type { UserVectors } from '../../data/types.js';
+import type { ExactKnn } from '../../knn/exact.js';
 import { loadComputeEngine, type ComputeEngine } from './engine.js';
 import { computeTask, groupKeyOfTask, type Task } from './executor.js';
 
