@@ -5,6 +5,7 @@ import { deriveSeed, makeRng } from '../random/rng.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns } from '../lsh/codes.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
+import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { evaluateAnswers } from './utility.js';
 import { UserError } from '../util/errors.js';
@@ -80,7 +81,7 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
         { vectors, hashing, rng: makeRng(deriveSeed(runSeed, 'noise', ...cell)), options: entry.options ?? {} },
         info,
       );
-      const answers = hammingKnn(codes, queries, kMax, makeRng(deriveSeed(runSeed, 'ties', ...cell)));
+      const answers = hammingKnn(codes, queries, kMax, tieSeed(runSeed, dataset, n, kappa, trial));
       const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks);
       ks.forEach((k, t) => {
         rows.push({

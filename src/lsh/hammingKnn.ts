@@ -1,40 +1,57 @@
 import type { CodeSet } from '../mechanisms/types.js';
-import type { Rng } from '../random/rng.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
+import { queryKeyBase } from './tieKey.js';
 
 /**
- * Hamming k-nearest neighbours with uniformly random tie-breaking (protocol §3).
+ * Hamming k-nearest neighbours with deterministic, uniformly distributed tie-breaking (protocol §3).
  *
- * For each query the answer is: every user strictly closer than the boundary distance D (the
- * distance of the k-th nearest), plus a uniformly random subset of the right size among the users
- * at distance D; the list is ordered by distance, with a uniformly random order within equal
- * distances. Hence every prefix of length k' < k is itself a valid random-tie-break k'-NN answer,
- * and one call with kMax serves every k of a trial.
+ * The answer for a query is the k users (the query excluded) with the smallest
+ * (Hamming distance, tieKey(queryKeyBase(tieSeed, query), candidate)), in that order
+ * (src/lsh/tieKey.ts). The keys are a pseudo-random permutation of the candidates per query, so
+ * ties are broken uniformly; they depend on nothing but (tie seed, query, candidate), so every path
+ * and kernel returns the very same lists and every k is a prefix of the answer for a larger k: one
+ * call with kMax serves every k of a trial.
  *
- * Selection is O(users) per query through the histogram of distances (only bits+1 values), never a
- * sort. Two paths, same distribution of answers (not the same answers: they visit the boundary
- * candidates in different orders):
- * - scan: one popcount pass over all users' packed words;
- * - bucket (bits <= 16): users are grouped once by code, and each query scans the distinct codes
- *   instead of the users (at most 2^bits of them, usually far fewer).
+ * Paths (identical answers):
+ * - scan: one popcount pass over all users' packed words, with a bounded max-heap of the k best
+ *   (distance, key) pairs; a user farther than the heap's worst costs one popcount and one compare,
+ *   and keys are computed only for users within that distance;
+ * - bucket (bits <= 16): users are grouped once by code, each query scans the distinct codes
+ *   (at most 2^bits, usually far fewer), the distance histogram gives the boundary distance, and
+ *   only users of buckets within it are keyed.
  */
 export type HammingPath = 'auto' | 'scan' | 'bucket';
 
+/** Which implementation runs the scan: the WebAssembly kernel when available, or plain JS. */
+export type HammingKernel = 'auto' | 'js' | 'wasm';
+
+/** Options of `hammingKnn`. */
+export interface HammingOptions {
+  path?: HammingPath;
+  kernel?: HammingKernel;
+}
+
 /** The largest code length the bucket path accepts. */
 export const BUCKET_MAX_BITS = 16;
+
+/** 2^32: the composite sort key of a candidate is distance * 2^32 + tie key (exact in a double). */
+const TWO32 = 4294967296;
 
 export function hammingKnn(
   set: CodeSet,
   queries: Int32Array,
   k: number,
-  rng: Rng,
-  opts: { path?: HammingPath } = {},
+  tieSeed: number,
+  opts: HammingOptions = {},
 ): Int32Array {
   const users = codeCount(set);
   if (!Number.isInteger(k) || k < 0) throw new UserError(`k must be a non-negative integer, got ${k}`);
   if (k > users - 1) {
     throw new UserError(`k = ${k} needs at least ${k + 1} users (a query is never its own neighbour), the data have ${users}`);
+  }
+  if (!Number.isInteger(tieSeed) || tieSeed < 0 || tieSeed > 0xffffffff) {
+    throw new RangeError(`tieSeed must be an unsigned 32-bit integer, got ${tieSeed}`);
   }
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i];
@@ -47,189 +64,114 @@ export function hammingKnn(
   const bucket = path === 'bucket' || (path === 'auto' && set.bits <= BUCKET_MAX_BITS);
   if (bucket) {
     if (set.bits > BUCKET_MAX_BITS) throw new RangeError(`the bucket path needs bits <= ${BUCKET_MAX_BITS}, got ${set.bits}`);
-    bucketPath(set, users, queries, k, rng, out);
+    bucketPath(set, users, queries, k, tieSeed, out);
   } else {
-    scanPath(set, users, queries, k, rng, out);
+    scanPath(set, users, queries, k, tieSeed, out);
   }
   return out;
 }
 
-/** Scratch shared by both paths: the distance histogram and per-distance write positions. */
-interface Selection {
-  hist: Int32Array; // users at each distance 0..bits (query excluded)
-  groupPos: Int32Array; // next write offset of each distance group within the answer
-  ranks: Int32Array; // chosen ranks among the boundary candidates, ascending
-  boundary: number; // D
-  below: number; // users strictly closer than D
-  need: number; // how many to take at distance D
-}
-
-function newSelection(bits: number, k: number): Selection {
-  return {
-    hist: new Int32Array(bits + 2),
-    groupPos: new Int32Array(bits + 2),
-    ranks: new Int32Array(k),
-    boundary: 0,
-    below: 0,
-    need: 0,
-  };
-}
-
-/** From the histogram: the boundary distance, the write offsets of each group and the random ranks
- *  (among the candidates at the boundary, in the order the path visits them) to keep. */
-function planSelection(sel: Selection, k: number, rng: Rng): void {
-  const { hist, groupPos } = sel;
-  let cum = 0;
-  let d = 0;
-  while (cum + hist[d] < k) {
-    groupPos[d] = cum;
-    cum += hist[d];
-    d++;
-  }
-  groupPos[d] = cum;
-  sel.boundary = d;
-  sel.below = cum;
-  sel.need = k - cum;
-  chooseRanks(rng, hist[d], sel.need, sel.ranks);
-}
-
-/** floor(rng() * m): uniform on 0..m-1. */
-function randInt(rng: Rng, m: number): number {
-  return Math.floor(rng() * m);
-}
-
 /**
- * Floyd's algorithm: a uniformly random `need`-subset of 0..m-1 in O(need log need) time and draws,
- * written ascending into out[0..need). Used instead of materialising the (possibly huge) list of
- * boundary candidates.
+ * The k smallest composite keys (distance * 2^32 + tie key) seen so far, as a max-heap, with their
+ * users. `worstDist` is the distance of the worst kept entry once the heap is full (before that,
+ * every candidate is taken): a candidate farther than it can never enter.
  */
-export function chooseRanks(rng: Rng, m: number, need: number, out: Int32Array): void {
-  let size = 0;
-  for (let j = m - need; j < m; j++) {
-    const t = randInt(rng, j + 1);
-    let lo = 0;
-    let hi = size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (out[mid] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < size && out[lo] === t) {
-      out[size++] = j; // every element so far is < j: j goes last
-    } else {
-      out.copyWithin(lo + 1, lo, size);
-      out[lo] = t;
-      size++;
-    }
-  }
-}
-
-/** Fisher–Yates shuffle of a[from..to). */
-function shuffleRange(a: Int32Array, from: number, to: number, rng: Rng): void {
-  for (let i = to - 1; i > from; i--) {
-    const j = from + randInt(rng, i - from + 1);
-    const t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-  }
-}
-
-/** Random order within each distance group of one answer (groups are contiguous after placement). */
-function shuffleGroups(out: Int32Array, base: number, sel: Selection, rng: Rng): void {
-  let start = base;
-  for (let d = 0; d < sel.boundary; d++) {
-    const len = sel.hist[d];
-    if (len > 1) shuffleRange(out, start, start + len, rng);
-    start += len;
-  }
-  if (sel.need > 1) shuffleRange(out, start, start + sel.need, rng);
-}
-
-/**
- * Candidates of one query on the scan path, with a shrinking bound: `bound` is the smallest
- * distance D such that at least k users seen so far lie within D. A user farther than `bound` can
- * never be among the k nearest (the bound only shrinks), so only users within it are counted and
- * kept, in ascending user order; far users cost a popcount and a compare. The counts of every
- * distance <= the final bound are then exact. The query's own distance-0 entry is pre-subtracted
- * from hist[0] (so the bound never shrinks early) and skipped when collecting.
- */
-class ScanCandidates {
-  user: Int32Array;
-  dist: Uint16Array;
-  count = 0;
-  bound = 0;
-  private below = 0;
+class BestK {
+  readonly key: Float64Array;
+  readonly user: Int32Array;
+  size = 0;
+  worstDist: number;
   constructor(
-    readonly hist: Int32Array,
     readonly k: number,
+    readonly bits: number,
   ) {
-    const capacity = Math.max(1024, 4 * k);
-    this.user = new Int32Array(capacity);
-    this.dist = new Uint16Array(capacity);
+    this.key = new Float64Array(k);
+    this.user = new Int32Array(k);
+    this.worstDist = bits;
   }
-  reset(bits: number): void {
-    this.hist.fill(0);
-    this.hist[0] = -1; // the query itself, met at distance 0
-    this.bound = bits;
-    this.below = -1;
-    this.count = 0;
+  reset(): void {
+    this.size = 0;
+    this.worstDist = this.bits;
   }
-  /** Records user u at distance d <= bound. */
-  add(u: number, d: number): void {
-    const hist = this.hist;
-    hist[d]++;
-    if (this.count === this.user.length) this.compact();
-    this.user[this.count] = u;
-    this.dist[this.count] = d;
-    this.count++;
-    if (d < this.bound) {
-      this.below++;
-      while (this.below >= this.k) {
-        this.bound--;
-        this.below -= hist[this.bound];
+  /** Offers candidate u at distance d with tie key t (d <= worstDist already checked or not). */
+  offer(u: number, d: number, t: number): void {
+    const c = d * TWO32 + t;
+    const { key, user, k } = this;
+    if (this.size < k) {
+      // sift up
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (key[p] >= c) break;
+        key[i] = key[p];
+        user[i] = user[p];
+        i = p;
       }
+      key[i] = c;
+      user[i] = u;
+      if (this.size === k) this.worstDist = Math.floor(key[0] / TWO32);
+      return;
     }
+    if (c >= key[0]) return;
+    this.siftDown(c, u, k);
+    this.worstDist = Math.floor(key[0] / TWO32);
   }
-  /** Drops candidates the bound has since excluded; grows when that frees too little. */
-  private compact(): void {
-    const { user, dist, bound } = this;
-    let kept = 0;
-    for (let t = 0; t < this.count; t++) {
-      if (dist[t] <= bound) {
-        user[kept] = user[t];
-        dist[kept] = dist[t];
-        kept++;
-      }
+  /** Puts (c, u) at the root and restores the heap over the first n entries. */
+  private siftDown(c: number, u: number, n: number): void {
+    const { key, user } = this;
+    let i = 0;
+    for (;;) {
+      let ch = 2 * i + 1;
+      if (ch >= n) break;
+      if (ch + 1 < n && key[ch + 1] > key[ch]) ch++;
+      if (key[ch] <= c) break;
+      key[i] = key[ch];
+      user[i] = user[ch];
+      i = ch;
     }
-    this.count = kept;
-    if (kept > user.length >>> 1) {
-      const nu = new Int32Array(user.length * 2);
-      nu.set(user.subarray(0, kept));
-      this.user = nu;
-      const nd = new Uint16Array(user.length * 2);
-      nd.set(dist.subarray(0, kept));
-      this.dist = nd;
+    key[i] = c;
+    user[i] = u;
+  }
+  /** Writes the kept users, best first, to out[base..base+k) (empties the heap). */
+  drainInto(out: Int32Array, base: number): void {
+    const { key, user } = this;
+    for (let n = this.size; n > 0; n--) {
+      out[base + n - 1] = user[0];
+      const c = key[n - 1];
+      const u = user[n - 1];
+      this.siftDown(c, u, n - 1);
     }
+    this.size = 0;
   }
 }
 
-function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, rng: Rng, out: Int32Array): void {
+/** murmur3 fmix32 of (base ^ (candidate + 1) * 0x85ebca77): tieKey of src/lsh/tieKey.ts, inlined. */
+function key(base: number, candidate: number): number {
+  let h = (base ^ Math.imul(candidate + 1, 0x85ebca77)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
   const { codes, words, bits } = set;
-  const sel = newSelection(bits, k);
-  const { groupPos, ranks } = sel;
-  const cand = new ScanCandidates(sel.hist, k);
+  const best = new BestK(k, bits);
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi];
-    cand.reset(bits);
-    let bound = cand.bound;
+    const base = queryKeyBase(tieSeed, q);
+    best.reset();
+    let bound = best.worstDist;
     // one loop per word count, so the hot loop has no branch on it
     if (words === 1) {
       const c0 = codes[q];
       for (let u = 0; u < users; u++) {
         const d = popcount32(codes[u] ^ c0);
-        if (d <= bound) {
-          cand.add(u, d);
-          bound = cand.bound;
+        if (d <= bound && u !== q) {
+          best.offer(u, d, key(base, u));
+          bound = best.worstDist;
         }
       }
     } else if (words === 2) {
@@ -239,9 +181,9 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, r
         let d = popcount32(codes[2 * u] ^ c0);
         if (d > bound) continue; // most users: the first word already rules them out
         d += popcount32(codes[2 * u + 1] ^ c1);
-        if (d <= bound) {
-          cand.add(u, d);
-          bound = cand.bound;
+        if (d <= bound && u !== q) {
+          best.offer(u, d, key(base, u));
+          bound = best.worstDist;
         }
       }
     } else {
@@ -250,44 +192,19 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, r
         const ub = u * words;
         let d = 0;
         for (let w = 0; w < words; w++) d += popcount32(codes[ub + w] ^ codes[qb + w]);
-        if (d <= bound) {
-          cand.add(u, d);
-          bound = cand.bound;
+        if (d <= bound && u !== q) {
+          best.offer(u, d, key(base, u));
+          bound = best.worstDist;
         }
       }
     }
-    planSelection(sel, k, rng);
-    const D = sel.boundary;
-    const need = sel.need;
-    const base = qi * k;
-    const { user, dist, count } = cand;
-    let rank = 0;
-    let ptr = 0;
-    let placed = 0;
-    for (let t = 0; t < count; t++) {
-      const d = dist[t];
-      if (d > D) continue;
-      const u = user[t];
-      if (u === q) continue;
-      if (d < D) {
-        out[base + groupPos[d]++] = u;
-        if (++placed === k) break;
-      } else {
-        if (ptr < need && rank === ranks[ptr]) {
-          out[base + groupPos[D]++] = u;
-          ptr++;
-          if (++placed === k) break;
-        }
-        rank++;
-      }
-    }
-    shuffleGroups(out, base, sel, rng);
+    best.drainInto(out, qi * k);
   }
 }
 
-function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number, rng: Rng, out: Int32Array): void {
+function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
   const { codes, bits } = set;
-  // Group users by code once (counting sort: users stay ascending within a bucket).
+  // Group users by code once (counting sort).
   const size = 1 << bits;
   const count = new Int32Array(size);
   for (let u = 0; u < users; u++) count[codes[u]]++;
@@ -308,11 +225,12 @@ function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number,
   for (let u = 0; u < users; u++) bucketUsers[fill[slotOf[codes[u]]]++] = u;
 
   const bucketDist = new Uint8Array(distinct);
-  const sel = newSelection(bits, k);
-  const { hist, groupPos, ranks } = sel;
+  const hist = new Int32Array(bits + 1);
+  const best = new BestK(k, bits);
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi];
     const c = codes[q];
+    const base = queryKeyBase(tieSeed, q);
     hist.fill(0);
     for (let t = 0; t < distinct; t++) {
       const d = popcount32(bucketCode[t] ^ c);
@@ -320,44 +238,18 @@ function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number,
       hist[d] += bucketStart[t + 1] - bucketStart[t];
     }
     hist[0]--; // the query itself
-    planSelection(sel, k, rng);
-    const D = sel.boundary;
-    const need = sel.need;
-    const base = qi * k;
-    let rank = 0;
-    let ptr = 0;
-    let placed = 0;
-    for (let t = 0; t < distinct && placed < k; t++) {
+    // the boundary D: the distance of the k-th nearest
+    let D = 0;
+    for (let cum = hist[0]; cum < k; cum += hist[++D]);
+    best.reset();
+    for (let t = 0; t < distinct; t++) {
       const d = bucketDist[t];
       if (d > D) continue;
-      const b0 = bucketStart[t];
-      const b1 = bucketStart[t + 1];
-      if (d < D) {
-        for (let p = b0; p < b1; p++) {
-          const u = bucketUsers[p];
-          if (u === q) continue;
-          out[base + groupPos[d]++] = u;
-          placed++;
-        }
-        continue;
-      }
-      if (ptr >= need) continue;
-      const candidates = b1 - b0 - (bucketCode[t] === c ? 1 : 0);
-      if (ranks[ptr] >= rank + candidates) {
-        rank += candidates; // no chosen rank in this bucket
-        continue;
-      }
-      for (let p = b0; p < b1 && ptr < need; p++) {
+      for (let p = bucketStart[t]; p < bucketStart[t + 1]; p++) {
         const u = bucketUsers[p];
-        if (u === q) continue;
-        if (rank === ranks[ptr]) {
-          out[base + groupPos[D]++] = u;
-          ptr++;
-          placed++;
-        }
-        rank++;
+        if (u !== q) best.offer(u, d, key(base, u));
       }
     }
-    shuffleGroups(out, base, sel, rng);
+    best.drainInto(out, qi * k);
   }
 }
