@@ -40,12 +40,23 @@ export interface UtilityMeans {
   recall: Float64Array;
 }
 
+/** The angular distance from one query to any user, computed as exactKnn does (densifyRow +
+ *  dotDenseRow); other metrics pass their own (src/lsh/families, `distanceFrom`). */
+export function angularDistanceFrom(vectors: UserVectors): (query: number) => (user: number) => number {
+  const dense = new Float64Array(vectors.n);
+  return (query) => {
+    densifyRow(vectors, query, dense);
+    return (user) => distanceFromDot(dotDenseRow(dense, vectors, user));
+  };
+}
+
 /**
  * Evaluates answers (row-major Q x width user indices, nearest first; every k <= width is read as
  * the prefix of length k) against the exact neighbours of the same queries. True distances come
  * from `truth`; returned distances are computed with the very dot product exactKnn uses
  * (densifyRow + dotDenseRow, see src/knn/exact.ts), so identical lists give a loss of exactly 0.
  * Sums run over queries in their order: the floating-point result is deterministic.
+ * `distanceFrom` is the metric (default angular; the Jaccard family passes its own).
  */
 export function evaluateAnswers(
   vectors: UserVectors,
@@ -54,6 +65,7 @@ export function evaluateAnswers(
   answers: Int32Array,
   width: number,
   ks: number[],
+  distanceFrom: (query: number) => (user: number) => number = angularDistanceFrom(vectors),
 ): UtilityMeans {
   const Q = queries.length;
   if (Q === 0) throw new RangeError('no queries to evaluate');
@@ -65,12 +77,11 @@ export function evaluateAnswers(
   if (truth.indices.length !== Q * truth.k) throw new RangeError(`truth has ${truth.indices.length / truth.k} queries, expected ${Q}`);
   const lossSum = new Float64Array(ks.length);
   const recallSum = new Float64Array(ks.length);
-  const dense = new Float64Array(vectors.n);
   const returnedDist = new Float64Array(kMax);
   for (let qi = 0; qi < Q; qi++) {
-    densifyRow(vectors, queries[qi], dense);
+    const distanceTo = distanceFrom(queries[qi]);
     const ans = answers.subarray(qi * width, qi * width + kMax);
-    for (let i = 0; i < kMax; i++) returnedDist[i] = distanceFromDot(dotDenseRow(dense, vectors, ans[i]));
+    for (let i = 0; i < kMax; i++) returnedDist[i] = distanceTo(ans[i]);
     const trueIdx = truth.indices.subarray(qi * truth.k, qi * truth.k + kMax);
     const trueDist = truth.distances.subarray(qi * truth.k, qi * truth.k + kMax);
     for (let t = 0; t < ks.length; t++) {
