@@ -3,6 +3,7 @@ import { checkOptionKeys } from './options.js';
 import { cleanCodes } from './common.js';
 import { copyCodes, flipBits } from './flips.js';
 import { flipProbability, lshrrEpsilon } from '../privacy/index.js';
+import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
 
 /**
  * LSHRR (paper Def. "LSHRR"): the LSH bits, each flipped independently with probability
@@ -16,10 +17,22 @@ export const lshrrMechanism: Mechanism = {
   usesKappa: true,
   usesXi: true,
   hasFallback: true,
+  epsilonKind: 'bit',
   optionKeys: [],
-  epsilon: (xi, kappa, privacy) => lshrrEpsilon(xi, kappa, privacy),
+  accountants: ACCOUNTANT_NAMES,
+  /**
+   * options.accountant (default paper) picks the accountant (src/privacy/accountants.ts); the paper
+   * accountant is lshrrEpsilon exactly. Unbounded (exact, (1 − d)^kappa >= 1 − delta): eps =
+   * Infinity, so encode flips no bit and releases the clean LSH code.
+   */
+  epsilon(xi, kappa, privacy, options) {
+    const accountant = options?.accountant ?? DEFAULT_ACCOUNTANT;
+    if (accountant === 'paper') return { ...lshrrEpsilon(xi, kappa, privacy), accountant };
+    const a = accountEpsilon(parseAccountant(accountant, 'mechanism lshrr: option accountant'), { xi, kappa, p: privacy.d, delta: privacy.delta });
+    return { epsilon: a.epsilonBit, ldpEpsilon: a.epsilonLdp, fallback: a.fallback, accountant: a.accountant, unbounded: a.unbounded };
+  },
   encode(ctx, eps) {
-    checkOptionKeys('lshrr', ctx.options, []);
+    checkOptionKeys('lshrr', ctx.options, ['accountant']);
     if (eps.epsilon === null || !(eps.epsilon >= 0)) throw new RangeError(`lshrr needs a per-bit eps >= 0, got ${eps.epsilon}`);
     const codes = copyCodes(cleanCodes(ctx.hashing));
     flipBits(codes, flipProbability(eps.epsilon), ctx.rng);

@@ -15,6 +15,11 @@ export interface EpsilonInfo {
   ldpEpsilon: number | null;
   /** true when the tighter bound does not exist (d^kappa >= delta) and the pure LDP bound was used */
   fallback: boolean;
+  /** the accountant that turned xi into epsilon (lshrr: paper|exact|theorem|naive); absent otherwise */
+  accountant?: string;
+  /** true when every per-bit eps meets the claim (exact accountant, (1-p)^kappa >= 1-delta): then
+   *  `epsilon` is Infinity and no bit is flipped */
+  unbounded?: boolean;
 }
 
 /** Packed bit codes of every user: row i occupies words [i*words, (i+1)*words), bit j of a row is
@@ -61,9 +66,16 @@ export interface Mechanism {
   /** whether `epsilon()` can fall back to the pure LDP bound (LSHRR); rows of the others leave
    *  `fallback` empty */
   readonly hasFallback?: boolean;
+  /** which output column the mechanism's own epsilon belongs to: `epsilon_bit` (per-bit randomized
+   *  response, lshrr) or `epsilon_lap` (Laplace, laplsh); absent: neither (its LDP epsilon only) */
+  readonly epsilonKind?: 'bit' | 'lap';
   /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
   readonly optionKeys?: readonly string[];
-  epsilon(xi: number, kappa: number, privacy: PrivacyParams): EpsilonInfo;
+  /** accountants a config may choose with `accountant:` (lshrr: paper, exact, theorem, naive); the
+   *  first is the default. Absent or empty: the mechanism takes no accountant. */
+  readonly accountants?: readonly string[];
+  /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
+  epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /** the released codes of all users for one trial (kind 'code' only) */
   encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;
 }

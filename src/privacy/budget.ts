@@ -1,5 +1,6 @@
 import { lshrrEpsilon } from './epsilon.js';
 import { solveAlpha } from './kl.js';
+import { accountEpsilon } from './accountants.js';
 
 /** One row of budgets.csv / the appendix table (LSHRR). */
 export interface BudgetRow {
@@ -30,6 +31,70 @@ export function budgetTable(opts: { d: number[]; kappa: number[]; xi: number[]; 
           ldpBudget: kappa * epsilon,
           fallback: info.fallback,
         });
+      }
+    }
+  }
+  return rows;
+}
+
+/**
+ * One row of budgets.csv and of `lshdp table budgets` (csv/json), named like the file's columns
+ * (the shared vocabulary): one LSHRR accountant at one (d, delta, kappa, xi).
+ */
+export interface BudgetRecord {
+  accountant: string;
+  /** angular distance d at which the budget is stated (per-bit disagreement probability p = d) */
+  d: number;
+  delta: number;
+  kappa: number;
+  xi: number;
+  /** the paper accountant's alpha; null for the others or when none exists */
+  alpha: number | null;
+  /** per-bit randomized-response eps; null when unbounded (every eps meets the claim) */
+  epsilon_bit: number | null;
+  /** flip probability 1/(1+e^eps_bit) (0 when unbounded: a run flips no bit) */
+  flip: number;
+  /** kappa·eps_bit, the LDP-equivalent budget; null when unbounded */
+  epsilon_ldp: number | null;
+  /** the pure LDP eps = xi/kappa was used (at least the accountant's own, or its bound does not exist) */
+  fallback: boolean;
+  /** every eps meets the claim ((1 − d)^kappa >= 1 − delta; exact accountant only) */
+  unbounded: boolean;
+  /** exact accountant: hockey-stick delta of approximate (xi, delta)-XDP at eps_bit; null otherwise */
+  delta_hockey: number | null;
+}
+
+/** budgets.csv's columns, in file order. */
+export const BUDGET_RECORD_COLUMNS = [
+  'accountant', 'd', 'delta', 'kappa', 'xi', 'alpha', 'epsilon_bit', 'flip', 'epsilon_ldp', 'fallback', 'unbounded', 'delta_hockey',
+] as const satisfies readonly (keyof BudgetRecord)[];
+
+/** The budget record of one accountant at one grid point (angular LSH: p = d). */
+export function budgetRecord(accountant: string, d: number, delta: number, kappa: number, xi: number): BudgetRecord {
+  const a = accountEpsilon(accountant, { xi, kappa, p: d, delta });
+  return {
+    accountant: a.accountant, d, delta, kappa, xi,
+    alpha: a.alpha,
+    epsilon_bit: a.unbounded ? null : a.epsilonBit,
+    flip: a.flip,
+    epsilon_ldp: a.unbounded ? null : a.epsilonLdp,
+    fallback: a.fallback,
+    unbounded: a.unbounded,
+    delta_hockey: a.deltaHockey,
+  };
+}
+
+/**
+ * The budgets rows of a run or of `lshdp table budgets`: one per (accountant, d, kappa, xi),
+ * ordered by accountant, then d, then xi, then kappa (each in the given order). With
+ * accountants ['paper'] the paper's appendix grid gives its table.
+ */
+export function budgetRows(opts: { accountants: readonly string[]; d: readonly number[]; kappa: readonly number[]; xi: readonly number[]; delta: number }): BudgetRecord[] {
+  const rows: BudgetRecord[] = [];
+  for (const acc of opts.accountants) {
+    for (const d of opts.d) {
+      for (const xi of opts.xi) {
+        for (const kappa of opts.kappa) rows.push(budgetRecord(acc, d, opts.delta, kappa, xi));
       }
     }
   }
