@@ -2,24 +2,27 @@
  * The final CSVs, rebuilt from the results store in canonical order (docs/ARCHITECTURE.md), so
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
-import type { ExperimentConfig } from './config.js';
-import type { BudgetRow, CellRow, MechanismInfo } from './machinery/engine.js';
-import { exactKey, trialKey } from './grid.js';
-import type { CellRecord } from './machinery/store.js';
+import type { ExperimentConfig, MechanismEntry } from './config.js';
+import type { BudgetRow, MechanismInfo } from './machinery/engine.js';
+import { exactKey, resultId, trialKey } from './grid.js';
+import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './machinery/store.js';
 import { UserError } from '../util/errors.js';
 
 export const UTILITY_HEADER =
-  'dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback';
+  'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
 export const NN_HEADER = 'dataset,n,user,nn1_distance';
 export const BUDGETS_HEADER = 'd,delta,kappa,xi,alpha,epsilon,ldp_budget,fallback';
 
-/** Mean and standard error (sample sd / sqrt(m); 0 for one value), summed in the given order. */
-export function meanSe(values: readonly number[]): { mean: number; se: number } {
+/**
+ * Mean and standard error (sample sd / sqrt(m)), summed in the given order. With one value the
+ * standard error is unknown: null (written as an empty field, "n/a" in tables), never 0.
+ */
+export function meanSe(values: readonly number[]): { mean: number; se: number | null } {
   const m = values.length;
   let sum = 0;
   for (const v of values) sum += v;
   const mean = sum / m;
-  if (m < 2) return { mean, se: 0 };
+  if (m < 2) return { mean, se: null };
   let ss = 0;
   for (const v of values) ss += (v - mean) * (v - mean);
   return { mean, se: Math.sqrt(ss / (m - 1)) / Math.sqrt(m) };
@@ -33,62 +36,92 @@ export function csvField(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function rowKey(mechanism: string, xi: number | null, k: number): string {
-  return `${mechanism}|${xi === null ? '' : String(xi)}|${k}`;
-}
-
-function indexRows(rec: CellRecord): Map<string, CellRow> {
-  const map = new Map<string, CellRow>();
-  for (const r of rec.rows) map.set(rowKey(r.mechanism, r.xi, r.k), r);
-  return map;
-}
-
-function need(records: Map<string, CellRecord>, key: string): CellRecord {
+function needExact(records: Map<string, CellRecord>, key: string): ExactRecord {
   const rec = records.get(key);
-  if (!rec) throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
+  if (!rec || rec.kind !== 'exact') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
   return rec;
+}
+
+function needTrial(records: Map<string, CellRecord>, key: string): TrialRecord {
+  const rec = records.get(key);
+  if (!rec || rec.kind !== 'trial') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
+  return rec;
+}
+
+/** The stored result `id` of a trial record with the value of `k`. */
+function needValue(rec: TrialRecord, id: string, k: number): { result: StoredResult; loss: number; recall: number } {
+  const result = rec.results[id];
+  const v = result?.values[String(k)];
+  if (!v) throw new UserError(`results store: cell ${rec.key} has no result ${id} for k=${k}; run again to compute it`);
+  return { result, loss: v[0], recall: v[1] };
+}
+
+/** One trial value per (entry, xi, k) of a (dataset, n, kappa): what utility.csv averages and the claims test. */
+export interface EntryValues {
+  entry: MechanismEntry;
+  xi: number | null;
+  k: number;
+  /** per trial, in trial order */
+  loss: number[];
+  recall: number[];
+  eps: StoredResult['eps'];
+}
+
+/** The per-trial values of every (code entry, xi, k) of one (dataset, n, kappa), in utility.csv order (k, entry, xi). */
+export function entryValues(cfg: ExperimentConfig, records: Map<string, CellRecord>, info: (name: string) => MechanismInfo, dataset: string, n: number, kappa: number): EntryValues[] {
+  const out: EntryValues[] = [];
+  const trials: TrialRecord[] = [];
+  for (let t = 0; t < cfg.trials; t++) trials.push(needTrial(records, trialKey(dataset, n, kappa, t)));
+  for (const k of cfg.k) {
+    for (const m of cfg.mechanisms) {
+      if (info(m.name).kind !== 'code') continue;
+      const xis: (number | null)[] = info(m.name).usesXi ? cfg.privacy.xi : [null];
+      for (const xi of xis) {
+        const id = resultId(m.name, m.options, xi);
+        const vals = trials.map((tr) => needValue(tr, id, k));
+        out.push({ entry: m, xi, k, loss: vals.map((v) => v.loss), recall: vals.map((v) => v.recall), eps: vals[0].result.eps });
+      }
+    }
+  }
+  return out;
+}
+
+/** The accountant column of an entry: its `accountant` option where the mechanism has accountants. */
+export function accountantOf(m: MechanismEntry): string | null {
+  return typeof m.options.accountant === 'string' ? m.options.accountant : null;
 }
 
 /**
  * utility.csv: per (dataset, n) the exact rows (no kappa) first, then per kappa, k, mechanism
- * (config order), xi (config order) the mean and standard error over the trial cells.
+ * entry (config order), xi (config order) the mean and standard error over the trials.
  */
 export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecord>, info: (name: string) => MechanismInfo): string {
   const lines = [UTILITY_HEADER];
-  const code = cfg.mechanisms.filter((m) => info(m.name).kind === 'code');
-  const hasExact = cfg.mechanisms.some((m) => info(m.name).kind === 'exact');
+  const exactEntry = cfg.mechanisms.find((m) => info(m.name).kind === 'exact');
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      const exact = need(records, exactKey(ds.name, n));
+      const exact = needExact(records, exactKey(ds.name, n));
       const q = exact.queries;
-      if (hasExact) {
-        const rows = indexRows(exact);
+      if (exactEntry) {
         for (const k of cfg.k) {
-          const r = rows.get(rowKey('exact', null, k));
-          if (!r) throw new UserError(`results store: cell ${exact.key} has no exact row for k=${k}`);
-          lines.push([ds.name, n, '', k, 'exact', '', '', 1, q, num(r.loss), 0, num(r.recall), 0, '', ''].join(','));
+          const r = exact.rows.find((row) => row.k === k);
+          if (!r) throw new UserError(`results store: cell ${exact.key} has no exact row for k=${k}; run again to compute it`);
+          lines.push([ds.name, n, '', k, exactEntry.label, exactEntry.name, '', '', '', '', '', '', 1, q, num(r.loss), '', num(r.recall), ''].join(','));
         }
       }
       for (const kappa of cfg.kappa) {
-        const trials: Map<string, CellRow>[] = [];
-        for (let t = 0; t < cfg.trials; t++) trials.push(indexRows(need(records, trialKey(ds.name, n, kappa, t))));
-        for (const k of cfg.k) {
-          for (const m of code) {
-            const xis: (number | null)[] = info(m.name).usesXi ? cfg.privacy.xi : [null];
-            for (const xi of xis) {
-              const rows = trials.map((tr, t) => {
-                const r = tr.get(rowKey(m.name, xi, k));
-                if (!r) throw new UserError(`results store: cell ${trialKey(ds.name, n, kappa, t)} has no row for ${m.name} xi=${num(xi)} k=${k}`);
-                return r;
-              });
-              const loss = meanSe(rows.map((r) => r.loss));
-              const recall = meanSe(rows.map((r) => r.recall));
-              const first = rows[0];
-              lines.push(
-                [ds.name, n, info(m.name).usesKappa ? kappa : '', k, m.name, num(xi), num(first.epsilon), cfg.trials, q, num(loss.mean), num(loss.se), num(recall.mean), num(recall.se), num(first.ldpEpsilon), bool(first.fallback)].join(','),
-              );
-            }
-          }
+        for (const v of entryValues(cfg, records, info, ds.name, n, kappa)) {
+          const mi = info(v.entry.name);
+          const loss = meanSe(v.loss);
+          const recall = meanSe(v.recall);
+          const own = v.eps.epsilon;
+          lines.push(
+            [
+              ds.name, n, mi.usesKappa ? kappa : '', v.k, v.entry.label, v.entry.name, accountantOf(v.entry) ?? '', num(v.xi),
+              mi.epsilonKind === 'bit' ? num(own) : '', mi.epsilonKind === 'lap' ? num(own) : '', num(v.eps.ldpEpsilon), mi.hasFallback ? bool(v.eps.fallback) : '',
+              cfg.trials, q, num(loss.mean), num(loss.se), num(recall.mean), num(recall.se),
+            ].join(','),
+          );
         }
       }
     }
@@ -101,7 +134,7 @@ export function nnDistancesCsv(cfg: ExperimentConfig, records: Map<string, CellR
   const lines = [NN_HEADER];
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      const nn = need(records, exactKey(ds.name, n)).nn;
+      const nn = needExact(records, exactKey(ds.name, n)).nn;
       if (!nn) throw new UserError(`results store: cell ${exactKey(ds.name, n)} has no 1-NN distances`);
       for (let i = 0; i < nn.users.length; i++) lines.push(`${ds.name},${n},${csvField(nn.users[i])},${String(nn.distances[i])}`);
     }

@@ -4,7 +4,7 @@
  * `privacy.xi[2]: must be >= 0`, one per line after a first line naming the config file.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
@@ -18,10 +18,20 @@ export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, .
 export type MechanismName = string;
 
 export interface MechanismEntry {
+  /** the base mechanism (registry name) */
   name: MechanismName;
-  /** mechanism options from the config (`{name: laplsh, sampler: direct}` → `{sampler: 'direct'}`) */
+  /** what the `mechanism` column, tables and legends show (default: the name); unique in a config */
+  label: string;
+  /**
+   * every other key of the entry (`{name: laplsh, sampler: direct}` → `{sampler: 'direct'}`),
+   * `accountant` included (defaulted to `paper` for mechanisms that have accountants). A result's
+   * identity is (name, options, xi): two entries that differ only in their label share results.
+   */
   options: Record<string, unknown>;
 }
+
+/** Accountants of mechanisms that turn xi into a per-bit epsilon (src/privacy/accountants.ts). */
+export const ACCOUNTANTS = ['paper', 'exact', 'theorem', 'naive'] as const;
 
 export interface ExperimentConfig {
   name: string;
@@ -65,6 +75,10 @@ const datasetSchema = z.strictObject({
 
 const mechanismObject = z.strictObject({
   name: z.enum(MECHANISM_NAMES),
+  /** what tables and legends show; default the name */
+  label: safeName.optional(),
+  /** how xi becomes epsilon (mechanisms with accountants: lshrr) */
+  accountant: z.string().min(1).optional(),
   /** LapLSH: how the spherical-gamma noise is drawn */
   sampler: z.enum(['projected', 'direct']).optional(),
   /** RAPPOR: Bloom hash functions per bit position */
@@ -195,9 +209,22 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
   const names = cfg.datasets.map((d) => d.name);
   for (const v of duplicates(names)) problems.push(`datasets: duplicate data set name "${v}"`);
   const mechNames = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : m.name));
-  for (const v of duplicates(mechNames)) problems.push(`mechanisms: duplicate mechanism "${v}"`);
+  const labels = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : (m.label ?? m.name)));
+  for (const v of duplicates(labels)) {
+    problems.push(`mechanisms: two entries are labelled "${v}" (give each entry of one mechanism its own label:, e.g. {name: lshrr, accountant: exact, label: lshrr-exact})`);
+  }
   cfg.mechanisms.forEach((m, i) => {
     if (typeof m === 'string') return;
+    if (m.accountant !== undefined) {
+      const accepts = getMechanism(m.name).accountants ?? [];
+      if (accepts.length === 0) {
+        const takers = listMechanisms().filter((x) => (x.accountants ?? []).length > 0).map((x) => x.name).join(', ');
+        problems.push(`mechanisms[${i}].accountant: ${m.name} has no accountant (only ${takers} take one)`);
+      } else if (!accepts.includes(m.accountant)) {
+        const guess = didYouMean(m.accountant, accepts);
+        problems.push(`mechanisms[${i}].accountant: unknown accountant "${m.accountant}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${accepts.join(', ')}`);
+      }
+    }
     const takes = (key: string) => getMechanism(m.name).optionKeys?.includes(key) ?? false;
     const takers = (key: string) => listMechanisms().filter((x) => x.optionKeys?.includes(key)).map((x) => x.name).join(', ');
     if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} takes a sampler`);
@@ -233,19 +260,19 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
   return problems;
 }
 
-/** Input files must exist before anything is written. */
-function fileChecks(cfg: ExperimentConfig, cwd: string): string[] {
+/** Input files must exist before anything is written (paths are already absolute here). */
+function fileChecks(cfg: ExperimentConfig, given: (i: number, key: 'path' | 'poi_path') => string): string[] {
   const problems: string[] = [];
   cfg.datasets.forEach((d, i) => {
     for (const key of ['path', 'poi_path'] as const) {
       const p = d[key];
       if (p === undefined) continue;
       try {
-        const st = statSync(resolve(cwd, p));
+        const st = statSync(p);
         if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
       } catch {
         // data/ is where the README tells users to put the downloads the project cannot ship
-        const hint = /^(\.\/)?data\//.test(p) ? ' (download it first: README, "Getting the paper\'s data")' : '';
+        const hint = /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
         problems.push(`datasets[${i}].${key}: file not found: ${p}${hint}`);
       }
     }
@@ -253,13 +280,32 @@ function fileChecks(cfg: ExperimentConfig, cwd: string): string[] {
   return problems;
 }
 
+/** The parsed entry: label defaulted, accountant defaulted for mechanisms that have accountants. */
+function normalizeEntry(m: { name: string; label?: string } & Record<string, unknown>): MechanismEntry {
+  const { name, label, ...options } = m;
+  if ((getMechanism(name).accountants ?? []).length > 0 && options.accountant === undefined) options.accountant = 'paper';
+  return { name, label: label ?? name, options };
+}
+
 function fail(file: string, problems: string[]): never {
   if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
   throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
 }
 
-/** Parse and validate a config's text. `file` names it in messages; `checkFiles` looks for inputs relative to `cwd`. */
-export function parseConfig(text: string, file: string, opts: { checkFiles?: boolean; cwd?: string } = {}): ExperimentConfig {
+export interface ParseOptions {
+  /** check that the input files exist */
+  checkFiles?: boolean;
+  /** the folder relative input paths resolve against (default: the working directory) */
+  cwd?: string;
+  /** `--set key=value` overrides (YAML values), applied before validation */
+  overrides?: readonly string[];
+}
+
+/**
+ * Parse and validate a config's text. `file` names it in messages. Relative input paths are
+ * resolved against `cwd` and returned absolute, so the parsed config reruns from anywhere.
+ */
+export function parseConfig(text: string, file: string, opts: ParseOptions = {}): ExperimentConfig {
   if (text.includes('\u0000')) fail(file, ['not a text file (binary content)']);
   const doc = parseDocument(text, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: true, strict: true });
   const yamlProblems = [...doc.errors, ...doc.warnings].map((e) => {
@@ -277,6 +323,7 @@ export function parseConfig(text: string, file: string, opts: { checkFiles?: boo
   }
   if (input === null || input === undefined) fail(file, ['empty config']);
   if (typeof input !== 'object' || Array.isArray(input)) fail(file, [`must be a mapping of keys (name, datasets, dims, …), got ${typeName(input)}`]);
+  for (const o of opts.overrides ?? []) applyOverride(input as Record<string, unknown>, o);
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) fail(file, parsed.error.issues.flatMap((iss) => describeIssue(iss, input)));
   const problems = crossChecks(parsed.data);
@@ -284,20 +331,58 @@ export function parseConfig(text: string, file: string, opts: { checkFiles?: boo
   const cfg: ExperimentConfig = {
     ...parsed.data,
     datasets: parsed.data.datasets as DatasetSpec[],
-    mechanisms: parsed.data.mechanisms.map((m) => {
-      if (typeof m === 'string') return { name: m, options: {} };
-      const { name, ...options } = m;
-      return { name, options };
-    }),
+    mechanisms: parsed.data.mechanisms.map((m) => normalizeEntry(typeof m === 'string' ? { name: m } : m)),
   };
+  const base = opts.cwd ?? process.cwd();
+  const given = cfg.datasets.map((d) => ({ path: d.path ?? '', poi_path: d.poi_path ?? '' }));
+  cfg.datasets = cfg.datasets.map((d) => ({
+    ...d,
+    ...(d.path !== undefined ? { path: resolve(base, d.path) } : {}),
+    ...(d.poi_path !== undefined ? { poi_path: resolve(base, d.poi_path) } : {}),
+  }));
   if (opts.checkFiles) {
-    const missing = fileChecks(cfg, opts.cwd ?? process.cwd());
+    const missing = fileChecks(cfg, (i, key) => given[i][key]);
     if (missing.length > 0) fail(file, missing);
   }
   return cfg;
 }
 
-export function loadConfig(path: string, opts: { checkFiles?: boolean; cwd?: string } = {}): ExperimentConfig {
+/**
+ * `--set privacy.xi=[1,5]`: the value is YAML, the key a dotted path into the config; applied to
+ * the document before validation, so an override is checked exactly like the file.
+ */
+function applyOverride(root: Record<string, unknown>, text: string): void {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UserError(`--set ${text}: expected KEY=VALUE, e.g. --set kappa=[20,50] or --set privacy.xi=[1,5]`);
+  const key = text.slice(0, eq).trim();
+  const path = key.split('.');
+  if (path.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) throw new UserError(`--set ${key}: the key must be a dotted config path such as privacy.xi`);
+  const doc = parseDocument(text.slice(eq + 1), { schema: 'core', customTags: [], uniqueKeys: true, strict: true });
+  if (doc.errors.length > 0) throw new UserError(`--set ${key}: not a YAML value: ${doc.errors[0].message.split('\n')[0]}`);
+  const value = doc.toJS({ maxAliasCount: 50 }) as unknown;
+  let at: Record<string, unknown> = root;
+  for (const p of path.slice(0, -1)) {
+    const next = at[p];
+    if (next === undefined) at[p] = {};
+    else if (next === null || typeof next !== 'object' || Array.isArray(next)) throw new UserError(`--set ${key}: ${p} is not a mapping in the config`);
+    at = at[p] as Record<string, unknown>;
+  }
+  at[path[path.length - 1]] = value;
+}
+
+/** The effective config as YAML-compatible data: what `lshdp run` reran from, keys as in a config file. */
+export function configToDocument(cfg: ExperimentConfig): Record<string, unknown> {
+  return {
+    ...cfg,
+    mechanisms: cfg.mechanisms.map((m) => {
+      const entry: Record<string, unknown> = { name: m.name, ...m.options };
+      if (m.label !== m.name) entry.label = m.label;
+      return entry;
+    }),
+  };
+}
+
+export function loadConfig(path: string, opts: Omit<ParseOptions, 'cwd'> = {}): ExperimentConfig {
   let text: string;
   try {
     const st = statSync(path);
@@ -308,5 +393,6 @@ export function loadConfig(path: string, opts: { checkFiles?: boolean; cwd?: str
     if (e instanceof UserError) throw e;
     throw new UserError(`${path}: cannot read config (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  return parseConfig(text, path, opts);
+  // relative input paths resolve against the config file's folder, as in most tools
+  return parseConfig(text, path, { ...opts, cwd: dirname(resolve(path)) });
 }

@@ -55,36 +55,89 @@ export function codeMechanisms(cfg: ExperimentConfig, info: (name: string) => Me
   return cfg.mechanisms.filter((m) => info(m.name).kind === 'code');
 }
 
-/** What a trial cell computes, in the engine's terms. */
-export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, info: (name: string) => MechanismInfo): TrialCellSpec {
+/**
+ * One result of a trial cell: a (base mechanism, options, xi) evaluated on the trial's hyperplanes.
+ * Its identity is its content, never its label: entries that differ only in their label share it.
+ */
+export interface ResultSpec {
+  /** stable key within a trial cell: `<base>_xi<xi>_<hash of options>` */
+  id: string;
+  base: string;
+  options: Record<string, unknown>;
+  /** null for mechanisms without a budget (lsh) */
+  xi: number | null;
+}
+
+function xiText(xi: number | null): string {
+  return xi === null ? 'none' : String(xi);
+}
+
+export function resultId(base: string, options: Record<string, unknown>, xi: number | null): string {
+  return `${base}_xi${xiText(xi)}_${sha256Hex(stableStringify(options)).slice(0, 10)}`;
+}
+
+/** The distinct results a trial cell of this config holds, in config order (entry, then xi). */
+export function trialResults(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): ResultSpec[] {
+  const out: ResultSpec[] = [];
+  const seen = new Set<string>();
+  for (const m of codeMechanisms(cfg, info)) {
+    const xis: (number | null)[] = info(m.name).usesXi ? cfg.privacy.xi : [null];
+    for (const xi of xis) {
+      const id = resultId(m.name, m.options, xi);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push({ id, base: m.name, options: { ...m.options }, xi });
+    }
+  }
+  return out;
+}
+
+/** What a trial cell must compute: the given results, each for the given k values. */
+export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, results: { spec: ResultSpec; ks: number[] }[]): TrialCellSpec {
   return {
     dataset: cell.dataset,
     n: cell.n,
     kappa: cell.kappa,
     trial: cell.trial,
-    mechanisms: codeMechanisms(cfg, info).map((m) => ({ name: m.name, xi: info(m.name).usesXi ? [...cfg.privacy.xi] : [], options: { ...m.options } })),
-    k: [...cfg.k],
+    results: results.map((r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks] })),
     privacy: { d: cfg.privacy.d, delta: cfg.privacy.delta },
     runSeed: cfg.seed,
   };
 }
 
-/** What identifies a data set's input: its spec, its files' hashes and how leniently it was read. */
+/** What identifies a data set's input: its spec (less where its files are), its files' hashes and how leniently it was read. */
 export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: DatasetSummary, skipBadRows: boolean) {
-  const spec = cfg.datasets.find((d) => d.name === dataset);
+  const found = cfg.datasets.find((d) => d.name === dataset);
+  // the files' bytes identify them: moving a file or running from another folder is no change
+  const spec = found ? { ...found, path: undefined, poi_path: undefined } : undefined;
   return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped };
 }
 
 /**
- * Hash of everything that determines a cell's numbers: its coordinates, the config values it uses,
- * the input's identity and the algorithms' version. A stored cell is reused only on an equal hash.
+ * Hash of everything that determines an exact cell's numbers: the input, the seed and the number
+ * of queries (which fix the query users), n, and the algorithms' version. Not k: a record holds
+ * the rows of every k up to its kmax.
  */
-export function cellHash(cfg: ExperimentConfig, cell: Cell, input: unknown, info: (name: string) => MechanismInfo): string {
-  const common = { algorithm: ALGORITHM_VERSION, input, seed: cfg.seed, queries: cfg.queries, k: cfg.k };
-  const body =
-    cell.kind === 'exact'
-      ? { ...common, cell: { kind: 'exact', dataset: cell.dataset, n: cell.n } }
-      : { ...common, cell: { kind: 'trial', dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial }, spec: trialSpec(cfg, cell, info) };
+export function exactHash(cfg: ExperimentConfig, cell: ExactCell, input: unknown): string {
+  return sha256Hex(stableStringify({ algorithm: ALGORITHM_VERSION, input, seed: cfg.seed, queries: cfg.queries, cell: { kind: 'exact', dataset: cell.dataset, n: cell.n } }));
+}
+
+/**
+ * Hash of everything that determines one result's numbers: the trial cell's coordinates, the
+ * query users, the input, the result's identity, the privacy parameters when the mechanism turns
+ * xi into noise (lsh ignores d and delta), and the algorithms' version. Never k (every k is a
+ * prefix of one answer), never the label, never other results of the cell.
+ */
+export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: ResultSpec, input: unknown, info: (name: string) => MechanismInfo): string {
+  const body = {
+    algorithm: ALGORITHM_VERSION,
+    input,
+    seed: cfg.seed,
+    queries: cfg.queries,
+    cell: { dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial },
+    result: { base: result.base, options: result.options, xi: result.xi },
+    privacy: info(result.base).usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
+  };
   return sha256Hex(stableStringify(body));
 }
 
@@ -101,7 +154,7 @@ export function cellSeeds(cfg: ExperimentConfig, cell: Cell): Record<string, str
  * per query and (mechanism, xi);
  * an exact cell compares each query with the users sharing an item (~ users × queries × density).
  */
-export function estimateCost(cfg: ExperimentConfig, cell: Cell, users: number, queries: number, variants: number): number {
+export function estimateCost(_cfg: ExperimentConfig, cell: Cell, users: number, queries: number, variants: number): number {
   if (cell.kind === 'exact') return users * queries * 0.5 + users * cell.n * 0.01;
   const words = Math.ceil(cell.kappa / 32);
   // codes of <= 16 bits are searched by bucket (at most 2^kappa distinct codes), not user by user

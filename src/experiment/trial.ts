@@ -1,6 +1,6 @@
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/exact.js';
-import type { PrivacyParams, TrialHashing } from '../mechanisms/types.js';
+import type { EpsilonInfo, PrivacyParams, TrialHashing } from '../mechanisms/types.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns } from '../lsh/codes.js';
@@ -10,20 +10,39 @@ import { getMechanism } from '../mechanisms/registry.js';
 import { evaluateAnswers } from './utility.js';
 import { UserError } from '../util/errors.js';
 
-/** One trial cell (dataset, n, kappa, trial): the code mechanisms and their xi values. */
+/** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
+export interface TrialResultSpec {
+  /** the result's key in the store (src/experiment/grid.ts resultId) */
+  id: string;
+  /** the base mechanism (registry name) */
+  base: string;
+  options: Record<string, unknown>;
+  /** null for mechanisms without a budget (lsh) */
+  xi: number | null;
+  ks: number[];
+}
+
+/** One trial cell (dataset, n, kappa, trial) and the results it must compute. */
 export interface TrialCellSpec {
   dataset: string;
   n: number;
   kappa: number;
   trial: number;
-  /** code mechanisms; for mechanisms without xi (lsh) the xi list is ignored and one row set is produced */
-  mechanisms: { name: string; xi: number[]; options?: Record<string, unknown> }[];
-  k: number[];
+  results: TrialResultSpec[];
   privacy: PrivacyParams;
   runSeed: number | string;
 }
 
-/** Per-trial means over the queries for one (mechanism, xi, k). */
+/** The per-trial means over the queries of one result, per k (ascending), and what its xi meant. */
+export interface TrialResult {
+  id: string;
+  eps: EpsilonInfo;
+  ks: number[];
+  loss: number[];
+  recall: number[];
+}
+
+/** Per-trial means over the queries for one (mechanism, k): the exact rows. */
 export interface CellRow {
   mechanism: string;
   kappa: number | null;
@@ -50,55 +69,42 @@ function checkKs(k: number[], users: number): number[] {
 }
 
 /**
- * Evaluates one trial cell: hyperplanes from the `planes` seed, projections and clean codes once,
- * then for each mechanism (spec order) and xi (spec order) fresh noise from the `noise` seed,
- * one Hamming k-NN with kMax = max(k) (tie-breaks from the `ties` seed) whose prefixes serve every
- * k. Rows: mechanisms in spec order, xi in spec order, k ascending. The numbers depend only on
- * the spec, the data, the queries and the truth (never on other cells).
+ * Evaluates the asked results of one trial cell: hyperplanes from the `planes` seed (data set, n,
+ * kappa, trial), projections and clean codes once; then per result fresh noise from the `noise`
+ * seed (those and the base mechanism and xi: entries that differ only in options see the same
+ * uniforms), and one Hamming k-NN with kMax = the result's largest k, ties broken by keys of
+ * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
+ * of the same answer. A result's numbers depend only on its own identity and the cell, never on
+ * which other results are computed with it.
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): CellRow[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[] {
   const users = vectors.rowPtr.length - 1;
-  const ks = checkKs(spec.k, users);
-  const kMax = ks[ks.length - 1];
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
+  if (spec.results.length === 0) return [];
 
   const planes = drawHyperplanes(makeRng(deriveSeed(runSeed, 'planes', dataset, n, kappa, trial)), kappa, n);
   const projections = projectAll(vectors, planes, kappa);
   const hashing: TrialHashing = { kappa, n, planes, projections, codes: packSigns(projections, users, kappa) };
+  const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
-  const rows: CellRow[] = [];
-  for (const entry of spec.mechanisms) {
-    const mech = getMechanism(entry.name);
+  const out: TrialResult[] = [];
+  for (const r of spec.results) {
+    const ks = checkKs(r.ks, users);
+    const kMax = ks[ks.length - 1];
+    const mech = getMechanism(r.base);
     if (mech.kind !== 'code' || !mech.encode) {
-      throw new RangeError(`runTrialCell evaluates code mechanisms; "${entry.name}" is evaluated by exactRows`);
+      throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
     }
-    const xis: (number | null)[] = mech.usesXi ? entry.xi : [null];
-    for (const xi of xis) {
-      const info = mech.epsilon(xi ?? 0, kappa, privacy);
-      const cell = [dataset, n, kappa, trial, mech.name, xi ?? NO_XI] as const;
-      const codes = mech.encode(
-        { vectors, hashing, rng: makeRng(deriveSeed(runSeed, 'noise', ...cell)), options: entry.options ?? {} },
-        info,
-      );
-      const answers = hammingKnn(codes, queries, kMax, tieSeed(runSeed, dataset, n, kappa, trial));
-      const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks);
-      ks.forEach((k, t) => {
-        rows.push({
-          mechanism: mech.name,
-          kappa: mech.usesKappa ? kappa : null,
-          xi,
-          k,
-          epsilon: info.epsilon,
-          ldpEpsilon: info.ldpEpsilon,
-          fallback: mech.hasFallback ? info.fallback : null,
-          loss: means.loss[t],
-          recall: means.recall[t],
-        });
-      });
-    }
+    const xi = mech.usesXi ? r.xi : null;
+    const eps = mech.epsilon(xi ?? 0, kappa, privacy, r.options);
+    const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
+    const codes = mech.encode({ vectors, hashing, rng, options: r.options }, eps);
+    const answers = hammingKnn(codes, queries, kMax, ties);
+    const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks);
+    out.push({ id: r.id, eps, ks, loss: Array.from(means.loss), recall: Array.from(means.recall) });
   }
-  return rows;
+  return out;
 }
 
 /**

@@ -32,6 +32,7 @@ export const laplshMechanism: Mechanism = {
   kind: 'code',
   usesKappa: true,
   usesXi: true,
+  epsilonKind: 'lap',
   optionKeys: ['sampler'],
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {

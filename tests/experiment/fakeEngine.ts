@@ -3,19 +3,19 @@
  * seeds, so any order, thread or resume must reproduce it, and calls are counted.
  */
 import type { DatasetSummary, LoadedDataset, UserVectors } from '../../src/data/types.js';
-import type { Engine, CellRow, MechanismInfo } from '../../src/experiment/machinery/engine.js';
+import type { Engine, MechanismInfo, TrialResult } from '../../src/experiment/machinery/engine.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 
 export interface FakeEngine extends Engine {
-  calls: { load: number; exact: number; trial: number };
+  calls: { load: number; exact: number; trial: number; results: number };
 }
 
 const INFO: Record<string, MechanismInfo> = {
-  exact: { kind: 'exact', usesKappa: false, usesXi: false },
-  lsh: { kind: 'code', usesKappa: true, usesXi: false },
-  lshrr: { kind: 'code', usesKappa: true, usesXi: true },
-  laplsh: { kind: 'code', usesKappa: true, usesXi: true },
-  rappor: { kind: 'code', usesKappa: true, usesXi: true },
+  exact: { kind: 'exact', usesKappa: false, usesXi: false, epsilonKind: null, hasFallback: false },
+  lsh: { kind: 'code', usesKappa: true, usesXi: false, epsilonKind: null, hasFallback: false },
+  lshrr: { kind: 'code', usesKappa: true, usesXi: true, epsilonKind: 'bit', hasFallback: true },
+  laplsh: { kind: 'code', usesKappa: true, usesXi: true, epsilonKind: 'lap', hasFallback: false },
+  rappor: { kind: 'code', usesKappa: true, usesXi: true, epsilonKind: null, hasFallback: false },
 };
 
 function vectors(dataset: string, n: number, users: number): UserVectors {
@@ -30,7 +30,7 @@ function vectors(dataset: string, n: number, users: number): UserVectors {
 }
 
 export function fakeEngine(users = 30): FakeEngine {
-  const calls = { load: 0, exact: 0, trial: 0 };
+  const calls = { load: 0, exact: 0, trial: 0, results: 0 };
   return {
     calls,
     async loadDataset(spec, dims) {
@@ -64,17 +64,22 @@ export function fakeEngine(users = 30): FakeEngine {
     },
     runTrialCell(_v, queries, _t, spec) {
       calls.trial++;
-      const rows: CellRow[] = [];
-      for (const m of spec.mechanisms) {
-        const xis = INFO[m.name].usesXi ? m.xi : [null];
-        for (const xi of xis) {
-          const rng = makeRng(deriveSeed(spec.runSeed, 'noise', spec.dataset, spec.n, spec.kappa, spec.trial, m.name, xi ?? 'none'));
-          for (const k of spec.k) {
-            rows.push({ mechanism: m.name, kappa: spec.kappa, xi, k, epsilon: xi === null ? null : xi / 2, ldpEpsilon: xi === null ? null : (xi / 2) * spec.kappa, fallback: m.name === 'lshrr' ? false : null, loss: rng() / queries.length, recall: rng() });
-          }
-        }
-      }
-      return rows;
+      calls.results += spec.results.length;
+      // a result is a pure function of its identity and the cell (never of the other results asked
+      // with it), and its value at k does not depend on which other k are asked
+      return spec.results.map((r): TrialResult => {
+        const xi = INFO[r.base].usesXi ? r.xi : null;
+        const opt = JSON.stringify(r.options);
+        const per = (k: number) => makeRng(deriveSeed(spec.runSeed, 'noise', spec.dataset, spec.n, spec.kappa, spec.trial, r.base, xi ?? 'none', opt, k));
+        const ks = [...r.ks].sort((a, b) => a - b);
+        return {
+          id: r.id,
+          eps: { epsilon: xi === null ? null : xi / 2, ldpEpsilon: xi === null ? null : (xi / 2) * spec.kappa, fallback: false },
+          ks,
+          loss: ks.map((k) => per(k)() / queries.length),
+          recall: ks.map((k) => per(k)()),
+        };
+      });
     },
     mechanism(name) {
       const i = INFO[name];

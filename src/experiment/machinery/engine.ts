@@ -10,15 +10,19 @@ import type { ExactKnn } from '../../knn/exact.js';
 import type { Progress } from '../../util/progress.js';
 
 // The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).
-export type { CellRow, TrialCellSpec } from '../trial.js';
+export type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
 export type { BudgetRow } from '../../privacy/budget.js';
-import type { CellRow, TrialCellSpec } from '../trial.js';
+import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
 import type { BudgetRow } from '../../privacy/budget.js';
 
 export interface MechanismInfo {
   kind: 'exact' | 'code';
   usesKappa: boolean;
   usesXi: boolean;
+  /** which epsilon column the mechanism's own epsilon goes to: per-bit RR (lshrr), Laplace (laplsh), none */
+  epsilonKind?: 'bit' | 'lap' | null;
+  /** whether rows carry a fallback flag (lshrr) */
+  hasFallback?: boolean;
 }
 
 export interface LoadOptions {
@@ -32,7 +36,7 @@ export interface Engine {
   sampleQueries(users: number, queries: number, runSeed: number, dataset: string, n: number): Int32Array;
   exactKnn(vectors: UserVectors, queries: Int32Array, k: number): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[]): CellRow[];
-  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): CellRow[];
+  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
   mechanism(name: string): MechanismInfo;
   budgetTable(args: { d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRow[];
 }
@@ -67,7 +71,7 @@ export async function loadRealEngine(): Promise<Engine> {
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
     mechanism: (name) => {
       const m = mech.getMechanism(name);
-      return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi };
+      return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
     },
     budgetTable: (args) => privacy.budgetTable(args),
   };

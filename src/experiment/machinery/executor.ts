@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { UserVectors } from '../../data/types.js';
 import type { ExactKnn } from '../../knn/exact.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
-import type { CellRow, ComputeEngine, TrialCellSpec } from './engine.js';
+import type { CellRow, ComputeEngine, TrialCellSpec, TrialResult } from './engine.js';
 
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */
@@ -24,7 +24,7 @@ export interface ExactResult {
 
 /** A task's result and its compute time in the thread that ran it (queueing excluded). */
 export interface TaskOutput {
-  result: ExactResult | CellRow[];
+  result: ExactResult | TrialResult[];
   ms: number;
 }
 
@@ -59,7 +59,7 @@ interface GroupData {
 }
 
 /** Compute one task against the data of its group (shared by both executors and the worker). */
-export function computeTask(engine: ComputeEngine, data: GroupData | undefined, task: Task): ExactResult | CellRow[] {
+export function computeTask(engine: ComputeEngine, data: GroupData | undefined, task: Task): ExactResult | TrialResult[] {
   if (!data) throw new Error(`executor: no data for ${task.key}`);
   if (task.kind === 'exact') {
     if (task.from !== undefined || task.to !== undefined) {
@@ -192,7 +192,7 @@ export class WorkerPool implements Executor {
     const p = this.busy[i];
     if (!p || p.id !== msg.id) return;
     this.busy[i] = null;
-    if (msg.type === 'done') p.resolve({ result: msg.result as ExactResult | CellRow[], ms: msg.ms ?? 0 });
+    if (msg.type === 'done') p.resolve({ result: msg.result as ExactResult | TrialResult[], ms: msg.ms ?? 0 });
     else {
       const err = rebuildError(msg.error ?? { name: 'Error', message: 'worker failed' });
       p.reject(err);

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { DatasetSummary } from '../../data/types.js';
+import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
 import type { ExperimentConfig } from '../config.js';
@@ -18,7 +19,10 @@ export interface GridEntry {
   n: number;
   kappa?: number;
   trial?: number;
-  hash: string;
+  /** exact cells: the hash of everything that determines them */
+  hash?: string;
+  /** trial cells: result id → the hash of everything that determines that result */
+  results?: Record<string, string>;
   seeds: Record<string, string>;
   /** 1-based shard that computes it (sharded runs only) */
   shard?: number;
@@ -33,7 +37,8 @@ export interface Manifest {
   node: string;
   configFile: string;
   configHash: string;
-  config: ExperimentConfig;
+  /** the effective config (overrides applied, paths absolute): a valid config that reruns as is */
+  config: Record<string, unknown>;
   skipBadRows: boolean;
   inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
   users: { dataset: string; n: number; kept: number; dropped: number }[];
@@ -41,7 +46,7 @@ export interface Manifest {
   /** sharded folders merged into this one */
   mergedFrom?: string[];
   threads: number;
-  timings: { totalMs: number; loadMs: Record<string, number>; cellsComputed: number; cellsReused: number };
+  timings: { totalMs: number; loadMs: Record<string, number>; cellsComputed: number; cellsReused: number; resultsComputed?: number; resultsReused?: number };
   grid: GridEntry[];
 }
 
@@ -79,6 +84,8 @@ export async function writeFinalOutputs(
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
   writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries, null, 2) + '\n');
   writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
+  writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);
   if (opts.report !== false) {
     const build = await reportBuilder();
     await build(outDir, { png: opts.png, quiet: opts.quiet });

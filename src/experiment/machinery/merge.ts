@@ -11,7 +11,26 @@ import { UserError } from '../../util/errors.js';
 import { loadRealEngine, type Engine } from './engine.js';
 import { writeFinalOutputs, type Manifest } from './finalize.js';
 import { checkResultsFolder, prepareResultsFolder } from './outdir.js';
-import { CellStore, type CellRecord } from './store.js';
+import { CellStore, STORE_FORMAT, type CellRecord } from './store.js';
+import { parseConfig } from '../config.js';
+import { stableStringify } from '../../util/hash.js';
+import type { GridEntry } from './finalize.js';
+
+/** A grid entry's identity: the exact cell's hash, or the trial cell's result hashes. */
+function entryHash(g: GridEntry): string {
+  return g.kind === 'exact' ? String(g.hash) : stableStringify(g.results ?? {});
+}
+
+/** Does a stored record hold every result of the manifest's entry, computed for the same hashes? */
+function holdsEntry(rec: CellRecord, g: GridEntry): boolean {
+  if (rec.kind === 'exact') return g.kind === 'exact' && rec.hash === g.hash;
+  if (g.kind !== 'trial') return false;
+  return Object.entries(g.results ?? {}).every(([id, hash]) => rec.results[id]?.hash === hash);
+}
+
+function msOf(rec: CellRecord): number {
+  return rec.kind === 'exact' ? rec.ms : Object.values(rec.results).reduce((s, r) => s + r.ms, 0);
+}
 
 export interface MergeOptions {
   out: string;
@@ -52,13 +71,13 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   const manifests = dirs.map((d) => readJson<Manifest>(d, 'manifest.json', 'was its shard run to completion?'));
   const ref = manifests[0];
   if (!ref || typeof ref.configHash !== 'string' || !Array.isArray(ref.grid)) throw new UserError(`${dirs[0]}/manifest.json: not an lshdp manifest`);
-  const refHash = new Map(ref.grid.map((g) => [g.key, g.hash]));
+  const refHash = new Map(ref.grid.map((g) => [g.key, entryHash(g)]));
   manifests.forEach((m, j) => {
     if (j === 0) return;
     if (m.configHash !== ref.configHash) {
-      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${m.config?.name} ${m.configHash?.slice(0, 12)} vs ${ref.config.name} ${ref.configHash.slice(0, 12)}); merge only shards of one run`);
+      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${String(m.config?.name)} ${m.configHash?.slice(0, 12)} vs ${String(ref.config.name)} ${ref.configHash.slice(0, 12)}); merge only shards of one run`);
     }
-    const differing = (m.grid ?? []).find((g) => refHash.get(g.key) !== g.hash);
+    const differing = (m.grid ?? []).find((g) => refHash.get(g.key) !== entryHash(g));
     if (differing || (m.grid ?? []).length !== ref.grid.length) {
       throw new UserError(`${dirs[j]}: cell ${differing?.key ?? '(grid)'} differs from ${dirs[0]} (different input data, lenient-reading flags or lshdp version); merge only shards of one run`);
     }
@@ -73,7 +92,7 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
     for (let j = 0; j < dirs.length; j++) {
       const rec = stores[j].read(g.key);
       if (!rec) continue;
-      if (rec.hash !== g.hash) throw new UserError(`${stores[j].path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
+      if (!holdsEntry(rec, g)) throw new UserError(`${stores[j].path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
       if (records.has(g.key)) throw new UserError(`merge: cell ${g.key} is in both ${from.get(g.key)} and ${dirs[j]}; each cell must come from exactly one shard`);
       records.set(g.key, rec);
       from.set(g.key, dirs[j]);
@@ -84,7 +103,8 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
     throw new UserError(`merge: ${missing.length} of ${ref.grid.length} cells are missing (first: ${missing.slice(0, 3).join(', ')}); run the missing shards to completion and merge again`);
   }
 
-  const owner = { name: ref.config.name, configHash: ref.configHash };
+  const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
+  const owner = { name: cfg.name, configHash: ref.configHash, storeFormat: STORE_FORMAT, config: ref.config };
   checkResultsFolder(opts.out, owner, { force: opts.force });
   const engine = opts.engine ?? (await loadRealEngine());
   const summaries = readJson<DatasetSummary[]>(dirs[0], 'datasets.json', 'was its shard run to completion?');
@@ -103,9 +123,9 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
       cellsComputed: manifests.reduce((s, m) => s + (m.timings?.cellsComputed ?? 0), 0),
       cellsReused: manifests.reduce((s, m) => s + (m.timings?.cellsReused ?? 0), 0),
     },
-    grid: ref.grid.map((g) => ({ ...g, ms: records.get(g.key)!.ms })),
+    grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
   };
-  await writeFinalOutputs(opts.out, ref.config, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet });
+  await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet });
   log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
   return { cells: records.size };
 }

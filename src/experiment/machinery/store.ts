@@ -1,31 +1,63 @@
 /**
- * The results store: `cells/<cell key>.json`, one small JSON file per finished cell, written
- * atomically (temporary name + rename) the moment the cell finishes. A file is either absent or
- * whole, so a killed run loses at most the cells in flight. A record carries the hash of
- * everything that determined it; a record whose hash differs from the current cell's is stale and
- * is recomputed. The final CSVs are always rebuilt from the store, so they are the same whatever
- * order, thread, shard or interruption produced the records.
+ * The results store: `cells/<cell key>.json`, one small JSON file per grid cell, written
+ * atomically (temporary name + rename) the moment the cell's work finishes. A file is either
+ * absent or whole, so a killed run loses at most the cells in flight.
+ *
+ * Results are stored and reused at the grain of the result: an exact cell holds the true
+ * neighbours' rows of one (data set, n); a trial cell holds, per result identity (base mechanism,
+ * options, xi), the per-trial means of every k asked so far, each result with the hash of
+ * everything that determined it. A result whose hash differs from the config's is stale and is
+ * recomputed; results the config no longer asks for are kept (a shrunk axis that grows again costs
+ * nothing) until `lshdp status --prune`. The final CSVs are always rebuilt from the store, so they
+ * are the same whatever order, thread, shard, interruption or growth produced the records.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
+import type { EpsilonInfo } from '../../mechanisms/types.js';
 import type { CellRow } from './engine.js';
 
-export const STORE_FORMAT = 1;
+/** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */
+export const STORE_FORMAT = 2;
 
-export interface CellRecord {
+export interface ExactRecord {
   format: number;
   key: string;
-  kind: 'exact' | 'trial';
+  kind: 'exact';
   hash: string;
   /** number of query users the rows average over */
   queries: number;
+  /** the largest k the rows were computed for */
+  kmax: number;
   rows: CellRow[];
-  /** exact cells: the true 1-NN distance of each query user, users ascending by index */
-  nn?: { users: string[]; distances: number[] };
-  /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only, never in the CSVs */
+  /** the true 1-NN distance of each query user, users ascending by index */
+  nn: { users: string[]; distances: number[] };
+  /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only */
   ms: number;
 }
+
+/** One result of a trial cell. */
+export interface StoredResult {
+  hash: string;
+  base: string;
+  options: Record<string, unknown>;
+  xi: number | null;
+  eps: EpsilonInfo;
+  /** per k (as a string key): [utility loss, recall], means over the queries of this trial */
+  values: Record<string, [number, number]>;
+  /** compute time, ms; provenance only */
+  ms: number;
+}
+
+export interface TrialRecord {
+  format: number;
+  key: string;
+  kind: 'trial';
+  queries: number;
+  results: Record<string, StoredResult>;
+}
+
+export type CellRecord = ExactRecord | TrialRecord;
 
 export class CellStore {
   readonly dir: string;
@@ -39,6 +71,20 @@ export class CellStore {
 
   /** The record of `key`, or null when absent, unreadable (never written whole) or of another format. */
   read(key: string): CellRecord | null {
+    const rec = this.readAny(key);
+    return rec && rec.format === STORE_FORMAT ? (rec as CellRecord) : null;
+  }
+
+  /** The store format of the records present (first readable one), or null when none. */
+  formatPresent(): number | null {
+    for (const key of this.keys()) {
+      const rec = this.readAny(key);
+      if (rec) return rec.format;
+    }
+    return null;
+  }
+
+  private readAny(key: string): { format: number } | null {
     let text: string;
     try {
       text = readFileSync(this.path(key), 'utf8');
@@ -47,17 +93,25 @@ export class CellStore {
     }
     try {
       const rec = JSON.parse(text) as CellRecord;
-      if (rec.format !== STORE_FORMAT || rec.key !== key || typeof rec.hash !== 'string' || !Array.isArray(rec.rows)) return null;
+      if (typeof rec.format !== 'number' || rec.key !== key) return null;
+      if (rec.format === STORE_FORMAT && rec.kind === 'exact' && (typeof rec.hash !== 'string' || !Array.isArray(rec.rows))) return null;
+      if (rec.format === STORE_FORMAT && rec.kind === 'trial' && (rec.results === null || typeof rec.results !== 'object')) return null;
       return rec;
     } catch {
       return null;
     }
   }
 
-  /** The record of `key` when it was computed for exactly this `hash`. */
-  readValid(key: string, hash: string): CellRecord | null {
+  /** The exact record of `key` when it was computed for exactly this `hash` and holds k up to `kmax`. */
+  readExact(key: string, hash: string, kmax: number): ExactRecord | null {
     const rec = this.read(key);
-    return rec && rec.hash === hash ? rec : null;
+    return rec && rec.kind === 'exact' && rec.hash === hash && rec.kmax >= kmax ? rec : null;
+  }
+
+  /** The trial record of `key` (every result, valid or stale), or null. */
+  readTrial(key: string): TrialRecord | null {
+    const rec = this.read(key);
+    return rec && rec.kind === 'trial' ? rec : null;
   }
 
   write(rec: CellRecord): void {

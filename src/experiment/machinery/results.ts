@@ -1,0 +1,93 @@
+/**
+ * A finished results folder read back for statistics (claims, compare, status): its effective
+ * config from manifest.json and the per-trial values from the results store, so every statistic
+ * can be re-evaluated from the folder alone.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../../util/errors.js';
+import { getMechanism } from '../../mechanisms/registry.js';
+import { accountantOf, entryValues } from '../aggregate.js';
+import { parseConfig, type ExperimentConfig } from '../config.js';
+import { exactKey, expandCells } from '../grid.js';
+import type { NnDistance, TrialValue } from '../results.js';
+import type { MechanismInfo } from './engine.js';
+import type { Manifest } from './finalize.js';
+import { CellStore, STORE_FORMAT, type CellRecord } from './store.js';
+
+/** Mechanism facts from the registry, as the engine gives them. */
+export function registryInfo(name: string): MechanismInfo {
+  const m = getMechanism(name);
+  return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
+}
+
+/** The manifest and effective config of a results folder; one-line errors for what is not one. */
+export function readResultsConfig(dir: string): { manifest: Manifest; config: ExperimentConfig } {
+  const path = join(dir, 'manifest.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UserError(`${dir}: not an lshdp results folder (no manifest.json)`);
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    throw new UserError(`${path}: not valid JSON (damaged results folder?)`);
+  }
+  if (!manifest || typeof manifest !== 'object' || !manifest.config || !Array.isArray(manifest.grid)) throw new UserError(`${path}: not an lshdp manifest`);
+  const config = parseConfig(JSON.stringify(manifest.config), path);
+  return { manifest, config };
+}
+
+/** Every record of the folder's grid, or a one-line error naming what is missing. */
+export function readRecords(dir: string, config: ExperimentConfig): Map<string, CellRecord> {
+  const store = new CellStore(dir);
+  const format = store.formatPresent();
+  if (format === null) throw new UserError(`${dir}: no per-trial values (the results store cells/ is empty or missing); run the config again to compute them`);
+  if (format !== STORE_FORMAT) throw new UserError(`${dir}: per-trial values of an older lshdp (results store format ${format}); rerun the config with --force`);
+  const records = new Map<string, CellRecord>();
+  for (const c of expandCells(config)) {
+    const rec = store.read(c.key);
+    if (rec) records.set(c.key, rec);
+  }
+  return records;
+}
+
+/**
+ * The per-trial values and true 1-NN distances of a finished (unsharded or merged) results folder.
+ * Values are in utility.csv order; exact rows have trial 0.
+ */
+export function readTrialValues(dir: string): { config: ExperimentConfig; values: TrialValue[]; nn: NnDistance[] } {
+  const { manifest, config } = readResultsConfig(dir);
+  if (manifest.shard) {
+    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+  }
+  const records = readRecords(dir, config);
+  const values: TrialValue[] = [];
+  const nn: NnDistance[] = [];
+  const exactEntry = config.mechanisms.find((m) => registryInfo(m.name).kind === 'exact');
+  for (const ds of config.datasets) {
+    for (const n of config.dims) {
+      const exact = records.get(exactKey(ds.name, n));
+      if (!exact || exact.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n)} is missing; run the config again to complete the folder`);
+      exact.nn.users.forEach((user, i) => nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] }));
+      if (exactEntry) {
+        for (const k of config.k) {
+          const row = exact.rows.find((r) => r.k === k);
+          if (row) values.push({ dataset: ds.name, n, kappa: null, k, mechanism: exactEntry.label, base: exactEntry.name, accountant: null, xi: null, trial: 0, loss: row.loss, recall: row.recall });
+        }
+      }
+      for (const kappa of config.kappa) {
+        for (const v of entryValues(config, records, registryInfo, ds.name, n, kappa)) {
+          const usesKappa = registryInfo(v.entry.name).usesKappa;
+          v.loss.forEach((loss, trial) => {
+            values.push({ dataset: ds.name, n, kappa: usesKappa ? kappa : null, k: v.k, mechanism: v.entry.label, base: v.entry.name, accountant: accountantOf(v.entry), xi: v.xi, trial, loss, recall: v.recall[trial] });
+          });
+        }
+      }
+    }
+  }
+  return { config, values, nn };
+}
