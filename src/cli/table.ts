@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { budgetTable } from '../privacy/index.js';
+import { budgetRows, parseAccountant, naiveAccountantWarning } from '../privacy/index.js';
+import { formatBudgets } from '../privacy/budgetsTable.js';
 import { readUtilityCsv } from '../report/read.js';
-import { budgetsTable, utilityTable, type TableFormat } from '../report/tables.js';
+import { utilityTable, type TableFormat } from '../report/tables.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
@@ -38,15 +39,20 @@ export function registerTable(program: Command): void {
     .option('--kappa <values...>', 'hash lengths κ', undefined)
     .option('--xi <values...>', 'total budgets ξ in extended DP', undefined)
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
+    .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action((opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; format: string }) => {
+    .action((opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; format: string }) => {
       const format = parseFormat(opts.format);
       const d = parseList('d', opts.d, APPENDIX_GRID.d);
       const kappa = parseList('kappa', opts.kappa, APPENDIX_GRID.kappa);
       const xi = parseList('xi', opts.xi, APPENDIX_GRID.xi);
       const delta = parseList('delta', [opts.delta], [APPENDIX_GRID.delta])[0];
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
-      process.stdout.write(budgetsTable(budgetTable({ d, kappa, xi, delta }), format));
+      const accountants = (opts.accountant ?? ['paper']).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '')
+        .map((a) => parseAccountant(a, '--accountant'));
+      if (accountants.length === 0) throw new UserError('--accountant: no values given');
+      if (accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
+      process.stdout.write(formatBudgets(budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }), format));
     });
 
   table

@@ -22,23 +22,42 @@ describe('lshdp table budgets', () => {
   it('csv and json: exact values whose rounding is the paper table', () => {
     const j = lshdp(['table', 'budgets', '--format', 'json']);
     expect(j.status).toBe(0);
-    const rows = JSON.parse(j.stdout) as { d: number; kappa: number; xi: number; ldpBudget: number; epsilon: number; fallback: boolean }[];
+    const rows = JSON.parse(j.stdout) as { accountant: string; d: number; kappa: number; xi: number; epsilon_ldp: number; epsilon_bit: number; fallback: boolean }[];
     expect(rows).toHaveLength(24);
+    expect(new Set(rows.map((r) => r.accountant))).toEqual(new Set(['paper']));
     for (const [d, cells] of Object.entries(PAPER)) {
       [1, 5, 10, 20].forEach((xi, i) => {
-        const got = [10, 20, 50].map((k) => Math.round(rows.find((r) => r.d === Number(d) && r.xi === xi && r.kappa === k)!.ldpBudget));
+        const got = [10, 20, 50].map((k) => Math.round(rows.find((r) => r.d === Number(d) && r.xi === xi && r.kappa === k)!.epsilon_ldp));
         expect(got.join('/')).toBe(cells[i]);
       });
     }
-    for (const r of rows) expect(r.ldpBudget).toBeCloseTo(r.kappa * r.epsilon, 10);
+    for (const r of rows) expect(r.epsilon_ldp).toBeCloseTo(r.kappa * r.epsilon_bit, 10);
     const c = lshdp(['table', 'budgets', '--format', 'csv', '--d', '0.05', '--kappa', '128', '--xi', '20.0410774234']);
     expect(c.status).toBe(0);
     const [header, row] = c.stdout.trim().split('\n');
-    expect(header).toBe('d,delta,kappa,xi,alpha,epsilon,ldp_budget,ldp_budget_rounded,fallback');
+    expect(header).toBe('accountant,d,delta,kappa,xi,alpha,epsilon_bit,flip,epsilon_ldp,fallback,unbounded,delta_hockey');
     // protocol golden value: kappa 128, d 0.05, delta 0.01 → alpha 0.0681733821601, eps = ln(0.79/0.21)
-    const cells = row.split(',').map(Number);
-    expect(cells[4]).toBeCloseTo(0.0681733821601, 10);
-    expect(cells[5]).toBeCloseTo(Math.log(0.79 / 0.21), 9);
+    const cells = row.split(',');
+    expect(Number(cells[5])).toBeCloseTo(0.0681733821601, 10);
+    expect(Number(cells[6])).toBeCloseTo(Math.log(0.79 / 0.21), 9);
+    expect(Number(cells[7])).toBeCloseTo(0.21, 9);
+  });
+
+  it('--accountant lists accountants: one row per (accountant, d, kappa, xi), the issue\'s exact values', () => {
+    const j = lshdp(['table', 'budgets', '--accountant', 'paper', 'exact', '--d', '0.1', '--xi', '5', '--format', 'json']);
+    expect(j.status).toBe(0);
+    const rows = JSON.parse(j.stdout) as { accountant: string; kappa: number; epsilon_bit: number; delta_hockey: number | null }[];
+    expect(rows.map((r) => `${r.accountant}:${r.kappa}:${r.epsilon_bit.toFixed(3)}`)).toEqual([
+      'paper:10:1.049', 'paper:20:0.710', 'paper:50:0.400', 'exact:10:1.667', 'exact:20:1.083', 'exact:50:0.714',
+    ]);
+    expect(rows.map((r) => r.delta_hockey === null)).toEqual([true, true, true, false, false, false]);
+    const md = lshdp(['table', 'budgets', '--accountant', 'exact,theorem', '--d', '0.1']);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain('**exact accountant, d_θ = 0.1, δ = 0.01**');
+    expect(md.stdout).toContain('**theorem accountant, d_θ = 0.1, δ = 0.01**');
+    const naive = lshdp(['table', 'budgets', '--accountant', 'naive', '--d', '0.1', '--format', 'csv']);
+    expect(naive.status).toBe(0);
+    expect(naive.stderr).toMatch(/^lshdp: warning: --accountant uses the naive accountant[^\n]*\n$/);
   });
 
   it('accepts space- or comma-separated lists and prints latex', () => {
@@ -48,8 +67,14 @@ describe('lshdp table budgets', () => {
     expect(r.stdout).toContain('\\begin{tabular}');
   });
 
+  it('an unknown accountant is one line with a did-you-mean', () => {
+    const r = lshdp(['table', 'budgets', '--accountant', 'exakt']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('lshdp: error: --accountant: unknown accountant "exakt" (did you mean "exact"?); known: paper, exact, theorem, naive\n');
+  });
+
   it('rejects bad values in one line with exit 2', () => {
-    for (const args of [['--d', 'abc'], ['--format', 'xml'], ['--kappa', '2.5'], ['--d', '1.5'], ['--xi', '-1']]) {
+    for (const args of [['--d', 'abc'], ['--format', 'xml'], ['--kappa', '2.5'], ['--d', '1.5'], ['--xi', '-1'], ['--accountant', 'exakt']]) {
       const r = lshdp(['table', 'budgets', ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^lshdp: error: .+\n$/);
