@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, loadConfig, formatPath } from '../../src/experiment/config.js';
@@ -37,11 +37,23 @@ describe('config schema', () => {
     expect(c.trials).toBe(10);
     expect(c.privacy).toEqual({ d: 0.1, delta: 0.01, xi: [0, 1] });
     expect(c.mechanisms).toEqual([
-      { name: 'exact', options: {} },
-      { name: 'lsh', options: {} },
-      { name: 'laplsh', options: { sampler: 'direct' } },
-      { name: 'rappor', options: { hashes: 2 } },
+      { name: 'exact', label: 'exact', options: {} },
+      { name: 'lsh', label: 'lsh', options: {} },
+      { name: 'laplsh', label: 'laplsh', options: { sampler: 'direct' } },
+      { name: 'rappor', label: 'rappor', options: { hashes: 2 } },
     ]);
+  });
+
+  it('labels entries, defaults the accountant of lshrr to paper, and refuses a duplicate label or a misplaced accountant', () => {
+    const withMechs = (m: string) => VALID.replace(/mechanisms: .*/, `mechanisms: ${m}`);
+    const c = parseConfig(withMechs('[lshrr, {name: lshrr, accountant: exact, label: lshrr-exact}]'), 'c.yaml');
+    expect(c.mechanisms).toEqual([
+      { name: 'lshrr', label: 'lshrr', options: { accountant: 'paper' } },
+      { name: 'lshrr', label: 'lshrr-exact', options: { accountant: 'exact' } },
+    ]);
+    expect(() => parseConfig(withMechs('[lshrr, {name: lshrr, accountant: exact}]'), 'c.yaml')).toThrow(/c\.yaml: mechanisms: two entries are labelled "lshrr"/);
+    expect(() => parseConfig(withMechs('[{name: lsh, accountant: exact}]'), 'c.yaml')).toThrow(/c\.yaml: mechanisms\[0\]\.accountant: lsh has no accountant \(only lshrr take one\)/);
+    expect(() => parseConfig(withMechs('[{name: lshrr, accountant: exakt}]'), 'c.yaml')).toThrow(/mechanisms\[0\]\.accountant: unknown accountant "exakt" \(did you mean "exact"\?\)/);
   });
 
   it('reports every problem with its key path', () => {
@@ -92,12 +104,22 @@ bogus: 1
     expect(() => parseConfig('', 'c.yaml')).toThrow('c.yaml: empty config');
   });
 
-  it('checks input files exist, relative to the working directory', () => {
+  it('checks input files exist, relative to the given folder, and returns them absolute', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
     const text = VALID.replace('- { name: s, format: synthetic, preset: small }', '- { name: m, format: movielens-csv, path: ratings.csv }');
-    expect(() => parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir })).toThrow('c.yaml: datasets[0].path: file not found: ratings.csv');
+    expect(() => parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir })).toThrow(`c.yaml: datasets[0].path: file not found: ${join(dir, 'ratings.csv')}`);
     writeFileSync(join(dir, 'ratings.csv'), 'userId,movieId,rating,timestamp\n');
-    expect(parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir }).datasets[0].path).toBe('ratings.csv');
+    expect(parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir }).datasets[0].path).toBe(join(dir, 'ratings.csv'));
+  });
+
+  it('loadConfig resolves relative input paths against the config file\'s folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
+    mkdirSync(join(dir, 'configs'));
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data', 'ratings.csv'), 'userId,movieId,rating,timestamp\n');
+    const text = VALID.replace('- { name: s, format: synthetic, preset: small }', '- { name: m, format: movielens-csv, path: ../data/ratings.csv }');
+    writeFileSync(join(dir, 'configs', 'c.yaml'), text);
+    expect(loadConfig(join(dir, 'configs', 'c.yaml'), { checkFiles: true }).datasets[0].path).toBe(join(dir, 'data', 'ratings.csv'));
   });
 
   it('accepts every shipped config', () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parseConfig } from '../../src/experiment/config.js';
-import { expandCells, assignShards, cellHash, parseShard, trialSpec } from '../../src/experiment/grid.js';
+import { expandCells, assignShards, exactHash, parseShard, resultHash, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
 import { makeRng } from '../../src/random/rng.js';
 import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
 
@@ -17,21 +17,35 @@ describe('grid', () => {
     expect(cells[1].key).toBe('trial_a_n5_kappa4_t0');
   });
 
-  it('hashes change with every value that determines a cell, and only those', () => {
+  it('result hashes change with every value that determines a result, and only those', () => {
     const cfg = parseConfig(FAKE_CONFIG, 'f.yaml');
-    const cell = expandCells(cfg)[1];
-    const exact = expandCells(cfg)[0];
-    const h = cellHash(cfg, cell, { x: 1 }, info);
-    expect(cellHash(cfg, cell, { x: 1 }, info)).toBe(h);
-    expect(cellHash(cfg, cell, { x: 2 }, info)).not.toBe(h); // input changed
-    const xi = parseConfig(FAKE_CONFIG.replace('xi: [0, 1, 2]', 'xi: [0, 1, 3]'), 'f.yaml');
-    expect(cellHash(xi, cell, { x: 1 }, info)).not.toBe(h);
-    expect(cellHash(xi, exact, { x: 1 }, info)).toBe(cellHash(cfg, exact, { x: 1 }, info)); // exact cells do not use xi
+    const cell = expandCells(cfg)[1] as TrialCell;
+    const exact = expandCells(cfg)[0] as ExactCell;
+    const results = trialResults(cfg, info);
+    const lsh = results.find((r) => r.base === 'lsh')!;
+    const rr = results.find((r) => r.base === 'lshrr' && r.xi === 1)!;
+    const h = (c: typeof cfg, r = rr, input: unknown = { x: 1 }) => resultHash(c, cell, r, input, info);
+    expect(h(cfg)).toBe(h(cfg));
+    expect(h(cfg, rr, { x: 2 })).not.toBe(h(cfg)); // input changed
+    // growing xi, k or trials never changes an existing result
+    const grown = parseConfig(FAKE_CONFIG.replace('xi: [0, 1, 2]', 'xi: [0, 1, 2, 3]').replace('k: [1, 3]', 'k: [1, 3, 5]').replace('trials: 3', 'trials: 4'), 'f.yaml');
+    expect(h(grown)).toBe(h(cfg));
+    expect(exactHash(grown, exact, { x: 1 })).toBe(exactHash(cfg, exact, { x: 1 }));
     const seed = parseConfig(FAKE_CONFIG.replace('seed: 3', 'seed: 4'), 'f.yaml');
-    expect(cellHash(seed, cell, { x: 1 }, info)).not.toBe(h);
-    const mech = parseConfig(FAKE_CONFIG.replace('laplsh]', '{name: laplsh, sampler: direct}]'), 'f.yaml');
-    expect(cellHash(mech, cell, { x: 1 }, info)).not.toBe(h);
-    expect(trialSpec(mech, cell as never, info).mechanisms.find((m) => m.name === 'laplsh')!.options).toEqual({ sampler: 'direct' });
+    expect(h(seed)).not.toBe(h(cfg));
+    expect(exactHash(seed, exact, { x: 1 })).not.toBe(exactHash(cfg, exact, { x: 1 }));
+    // delta changes what xi means for lshrr, never lsh (no budget)
+    const delta = parseConfig(FAKE_CONFIG.replace('delta: 0.01', 'delta: 0.02'), 'f.yaml');
+    expect(h(delta)).not.toBe(h(cfg));
+    expect(h(delta, lsh)).toBe(h(cfg, lsh));
+    // options are part of the identity; the label is not
+    const mech = parseConfig(FAKE_CONFIG.replace('laplsh]', '{name: laplsh, sampler: direct, label: lap-direct}]'), 'f.yaml');
+    const direct = trialResults(mech, info).find((r) => r.base === 'laplsh' && r.xi === 1)!;
+    const plain = results.find((r) => r.base === 'laplsh' && r.xi === 1)!;
+    expect(direct.id).not.toBe(plain.id);
+    expect(direct.options).toEqual({ sampler: 'direct' });
+    const relabelled = parseConfig(FAKE_CONFIG.replace('laplsh]', '{name: laplsh, label: lap}]'), 'f.yaml');
+    expect(trialResults(relabelled, info).map((r) => r.id)).toEqual(results.map((r) => r.id));
   });
 
   it('assigns every cell to exactly one shard, deterministically and balanced (LPT bound)', () => {

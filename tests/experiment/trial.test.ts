@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exactRows, runTrialCell, type CellRow, type TrialCellSpec } from '../../src/experiment/trial.js';
+import { exactRows, runTrialCell, type CellRow } from '../../src/experiment/trial.js';
+import { getMechanism } from '../../src/mechanisms/registry.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
 import { evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
 import { angularDistance, exactKnn } from '../../src/knn/exact.js';
@@ -20,8 +21,38 @@ const K = [1, 5, 10];
 const truth = exactKnn(vectors, queries, 10);
 const PRIVACY = { d: 0.1, delta: 0.01 };
 
-function spec(over: Partial<TrialCellSpec> = {}): TrialCellSpec {
+/** A trial cell asked for every (mechanism, xi) of a list, each at every k: the rows as utility.csv has them. */
+interface ListSpec {
+  dataset: string;
+  n: number;
+  kappa: number;
+  trial: number;
+  mechanisms: { name: string; xi: number[]; options?: Record<string, unknown> }[];
+  k: number[];
+  privacy: typeof PRIVACY;
+  runSeed: number;
+}
+
+function spec(over: Partial<ListSpec> = {}): ListSpec {
   return { dataset: 'synthetic', n: N, kappa: 12, trial: 0, mechanisms: [{ name: 'lsh', xi: [] }], k: K, privacy: PRIVACY, runSeed: RUN_SEED, ...over };
+}
+
+function runCell(s: ListSpec): CellRow[] {
+  const asked = s.mechanisms.flatMap((m) => (getMechanism(m.name).usesXi ? m.xi : [null]).map((xi) => ({ id: `${m.name}|${xi}`, base: m.name, options: m.options ?? {}, xi, ks: s.k })));
+  const out = runTrialCell(vectors, queries, truth, { dataset: s.dataset, n: s.n, kappa: s.kappa, trial: s.trial, results: asked, privacy: s.privacy, runSeed: s.runSeed });
+  return out.flatMap((r, i) =>
+    r.ks.map((k, t) => ({
+      mechanism: asked[i].base,
+      kappa: s.kappa,
+      xi: asked[i].xi,
+      k,
+      epsilon: r.eps.epsilon,
+      ldpEpsilon: r.eps.ldpEpsilon,
+      fallback: getMechanism(asked[i].base).hasFallback ? r.eps.fallback : null,
+      loss: r.loss[t],
+      recall: r.recall[t],
+    })),
+  );
 }
 
 function row(rows: CellRow[], mechanism: string, xi: number | null, k: number): CellRow {
@@ -159,10 +190,10 @@ describe('runTrialCell', () => {
       { name: 'lshrr', xi: [0, 1e4] },
     ],
   });
-  const rows = runTrialCell(vectors, queries, truth, cell);
+  const rows = runCell(cell);
 
   it('orders rows mechanism, xi (spec order), k ascending, and fills the fields', () => {
-    const unsorted = runTrialCell(vectors, queries, truth, { ...cell, mechanisms: [{ name: 'lshrr', xi: [1e4, 0] }], k: [10, 1, 5] });
+    const unsorted = runCell({ ...cell, mechanisms: [{ name: 'lshrr', xi: [1e4, 0] }], k: [10, 1, 5] });
     expect(unsorted.map((r) => [r.xi, r.k])).toEqual([
       [1e4, 1],
       [1e4, 5],
@@ -181,7 +212,7 @@ describe('runTrialCell', () => {
 
   it('LSHRR at xi = 0 matches a uniformly random neighbour (exact expectation, SE from the trials)', () => {
     const trials = [0, 1, 2, 3, 4, 5];
-    const cells = trials.map((t) => runTrialCell(vectors, queries, truth, spec({ trial: t, mechanisms: [{ name: 'lshrr', xi: [0] }] })));
+    const cells = trials.map((t) => runCell(spec({ trial: t, mechanisms: [{ name: 'lshrr', xi: [0] }] })));
     for (const k of K) {
       const ref = randomNeighbourLoss(k);
       const got = cells.map((rows) => row(rows, 'lshrr', 0, k).loss);
@@ -209,7 +240,7 @@ describe('runTrialCell', () => {
 
   it('RAPPOR on the whole vector stays at the random level even at a huge budget; the item-set Bloom filter does not (Sect. 6.4)', () => {
     const trials = [0, 1, 2, 3, 4, 5];
-    const cellsAt = (t: number) => runTrialCell(vectors, queries, truth, spec({ trial: t, kappa: 32, mechanisms: [{ name: 'rappor-vector', xi: [1e4] }, { name: 'rappor', xi: [1e4] }] }));
+    const cellsAt = (t: number) => runCell(spec({ trial: t, kappa: 32, mechanisms: [{ name: 'rappor-vector', xi: [1e4] }, { name: 'rappor', xi: [1e4] }] }));
     const cells = trials.map(cellsAt);
     for (const k of K) {
       const ref = randomNeighbourLoss(k);
@@ -224,20 +255,20 @@ describe('runTrialCell', () => {
   });
 
   it('is deterministic and a cell does not depend on the other mechanisms or cells computed', () => {
-    expect(runTrialCell(vectors, queries, truth, cell)).toEqual(rows);
-    const alone = runTrialCell(vectors, queries, truth, spec({ mechanisms: [{ name: 'lshrr', xi: [1e4] }] }));
+    expect(runCell(cell)).toEqual(rows);
+    const alone = runCell(spec({ mechanisms: [{ name: 'lshrr', xi: [1e4] }] }));
     expect(alone).toEqual(rows.filter((r) => r.mechanism === 'lshrr' && r.xi === 1e4));
-    const other = runTrialCell(vectors, queries, truth, spec({ trial: 1, mechanisms: [{ name: 'lshrr', xi: [0] }] }));
+    const other = runCell(spec({ trial: 1, mechanisms: [{ name: 'lshrr', xi: [0] }] }));
     expect(other).not.toEqual(rows.filter((r) => r.mechanism === 'lshrr' && r.xi === 0));
   });
 
   it('runs laplsh and rappor, and rejects a k larger than the data allow', () => {
-    const out = runTrialCell(vectors, queries, truth, spec({ mechanisms: [{ name: 'laplsh', xi: [1] }, { name: 'rappor', xi: [1], options: { hashes: 2 } }] }));
+    const out = runCell(spec({ mechanisms: [{ name: 'laplsh', xi: [1] }, { name: 'rappor', xi: [1], options: { hashes: 2 } }] }));
     expect(out.map((r) => r.mechanism)).toEqual(['laplsh', 'laplsh', 'laplsh', 'rappor', 'rappor', 'rappor']);
     for (const r of out) {
       expect(r.fallback).toBeNull();
       expect(Number.isFinite(r.loss) && r.loss >= 0).toBe(true);
     }
-    expect(() => runTrialCell(vectors, queries, truth, spec({ k: [USERS] }))).toThrow(UserError);
+    expect(() => runCell(spec({ k: [USERS] }))).toThrow(UserError);
   });
 });
