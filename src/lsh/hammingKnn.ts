@@ -2,6 +2,7 @@ import type { CodeSet } from '../mechanisms/types.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase } from './tieKey.js';
+import { hammingKernelName, wasmScan, WASM_MAX_BITS } from './wasm/kernel.js';
 
 /**
  * Hamming k-nearest neighbours with deterministic, uniformly distributed tie-breaking (protocol §3).
@@ -16,7 +17,8 @@ import { queryKeyBase } from './tieKey.js';
  * Paths (identical answers):
  * - scan: one popcount pass over all users' packed words, with a bounded max-heap of the k best
  *   (distance, key) pairs; a user farther than the heap's worst costs one popcount and one compare,
- *   and keys are computed only for users within that distance;
+ *   and keys are computed only for users within that distance. Codes of <= 64 bits run in the
+ *   WebAssembly kernel (src/lsh/wasm) when it is available, longer ones in JS (`kernel` option);
  * - bucket (bits <= 16): users are grouped once by code, each query scans the distinct codes
  *   (at most 2^bits, usually far fewer), the distance histogram gives the boundary distance, and
  *   only users of buckets within it are keyed.
@@ -66,7 +68,13 @@ export function hammingKnn(
     if (set.bits > BUCKET_MAX_BITS) throw new RangeError(`the bucket path needs bits <= ${BUCKET_MAX_BITS}, got ${set.bits}`);
     bucketPath(set, users, queries, k, tieSeed, out);
   } else {
-    scanPath(set, users, queries, k, tieSeed, out);
+    const kernel = opts.kernel ?? 'auto';
+    if (kernel === 'js' || !wasmScan(set, users, queries, k, tieSeed, out)) {
+      if (kernel === 'wasm') {
+        throw new RangeError(`the WebAssembly kernel does not apply (kernel ${hammingKernelName()}, ${set.bits} bits; it takes <= ${WASM_MAX_BITS})`);
+      }
+      scanPath(set, users, queries, k, tieSeed, out);
+    }
   }
   return out;
 }

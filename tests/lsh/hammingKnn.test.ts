@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hammingKnn, type HammingOptions } from '../../src/lsh/hammingKnn.js';
+import { hammingKernelName, WASM_MAX_BITS } from '../../src/lsh/wasm/kernel.js';
 import { emptyCodes, hammingDistance } from '../../src/lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import type { CodeSet } from '../../src/mechanisms/types.js';
@@ -43,6 +44,7 @@ function bruteForce(set: CodeSet, queries: Int32Array, k: number, seed: number):
 function variants(bits: number): HammingOptions[] {
   const v: HammingOptions[] = [{}, { path: 'scan', kernel: 'js' }];
   if (bits <= 16) v.push({ path: 'bucket', kernel: 'js' });
+  if (bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd') v.push({ path: 'scan', kernel: 'wasm' });
   return v;
 }
 

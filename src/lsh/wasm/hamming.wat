@@ -1,0 +1,315 @@
+;; Hamming k-NN kernel (scan path) for codes of at most 64 bits, with the tie-breaking of
+;; src/lsh/tieKey.ts: per query, the k users (query excluded) with the smallest
+;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first. Built by scripts/build-wasm.mjs
+;; into src/lsh/wasm/binary.ts; driven by src/lsh/wasm/kernel.ts.
+;;
+;; A bounded max-heap holds the k best composite keys (distance << 32 | tie key, unsigned) and
+;; their users. Users farther than the heap's worst distance (`bound`) cost a popcount and a
+;; compare; only users within it are keyed and offered. The scans check a group of users at once
+;; (8 per iteration) and fall to the per-user `offer` only when one of them is within the bound.
+;;
+;; Memory is laid out by the caller: codes (u32 per user for <= 32 bits, u64 for <= 64 bits, the
+;; CodeSet words as they are), queries (i32), out (i32, queries x k), heap (k x i64 then k x i32).
+(module
+  (memory (export "memory") 1)
+
+  ;; selection state of the current query
+  (global $k (mut i32) (i32.const 0))
+  (global $size (mut i32) (i32.const 0))
+  (global $bound (mut i32) (i32.const 0)) ;; worst kept distance once the heap is full, else bits
+  (global $hk (mut i32) (i32.const 0))    ;; heap keys (i64)
+  (global $hu (mut i32) (i32.const 0))    ;; heap users (i32)
+  (global $base (mut i32) (i32.const 0))  ;; queryKeyBase(seed, q)
+  (global $q (mut i32) (i32.const 0))
+
+  ;; murmur3's 32-bit finalizer (fmix32 of tieKey.ts)
+  (func $fmix32 (param $h i32) (result i32)
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
+  ;; tieKey(base, u) as the low half and d as the high half of one unsigned 64-bit key
+  (func $composite (param $u i32) (param $d i32) (result i64)
+    (i64.or
+      (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32))
+      (i64.extend_i32_u
+        (call $fmix32
+          (i32.xor (global.get $base)
+                   (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77)))))))
+
+  ;; puts (c, u) at the root of the heap of n entries and sifts it down
+  (func $siftDown (param $c i64) (param $u i32) (param $n i32)
+    (local $i i32) (local $ch i32) (local $kc i64) (local $k2 i64)
+    (block $done
+      (loop $down
+        (local.set $ch (i32.add (i32.shl (local.get $i) (i32.const 1)) (i32.const 1)))
+        (br_if $done (i32.ge_u (local.get $ch) (local.get $n)))
+        (local.set $kc (i64.load (i32.add (global.get $hk) (i32.shl (local.get $ch) (i32.const 3)))))
+        (if (i32.lt_u (i32.add (local.get $ch) (i32.const 1)) (local.get $n))
+          (then
+            (local.set $k2 (i64.load offset=8 (i32.add (global.get $hk) (i32.shl (local.get $ch) (i32.const 3)))))
+            (if (i64.gt_u (local.get $k2) (local.get $kc))
+              (then
+                (local.set $ch (i32.add (local.get $ch) (i32.const 1)))
+                (local.set $kc (local.get $k2))))))
+        (br_if $done (i64.le_u (local.get $kc) (local.get $c)))
+        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $i) (i32.const 3))) (local.get $kc))
+        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2)))
+                   (i32.load (i32.add (global.get $hu) (i32.shl (local.get $ch) (i32.const 2)))))
+        (local.set $i (local.get $ch))
+        (br $down)))
+    (i64.store (i32.add (global.get $hk) (i32.shl (local.get $i) (i32.const 3))) (local.get $c))
+    (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2))) (local.get $u)))
+
+  ;; offers user u at distance d (returns at once when d > bound or u is the query)
+  (func $offer (param $u i32) (param $d i32)
+    (local $c i64) (local $i i32) (local $p i32) (local $kc i64)
+    (if (i32.gt_u (local.get $d) (global.get $bound)) (then (return)))
+    (if (i32.eq (local.get $u) (global.get $q)) (then (return)))
+    (local.set $c (call $composite (local.get $u) (local.get $d)))
+    (if (i32.lt_u (global.get $size) (global.get $k))
+      (then
+        (local.set $i (global.get $size))
+        (global.set $size (i32.add (local.get $i) (i32.const 1)))
+        (block $done
+          (loop $up
+            (br_if $done (i32.eqz (local.get $i)))
+            (local.set $p (i32.shr_u (i32.sub (local.get $i) (i32.const 1)) (i32.const 1)))
+            (local.set $kc (i64.load (i32.add (global.get $hk) (i32.shl (local.get $p) (i32.const 3)))))
+            (br_if $done (i64.ge_u (local.get $kc) (local.get $c)))
+            (i64.store (i32.add (global.get $hk) (i32.shl (local.get $i) (i32.const 3))) (local.get $kc))
+            (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2)))
+                       (i32.load (i32.add (global.get $hu) (i32.shl (local.get $p) (i32.const 2)))))
+            (local.set $i (local.get $p))
+            (br $up)))
+        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $i) (i32.const 3))) (local.get $c))
+        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2))) (local.get $u))
+        (if (i32.eq (global.get $size) (global.get $k))
+          (then (global.set $bound (i32.wrap_i64 (i64.shr_u (i64.load (global.get $hk)) (i64.const 32))))))
+        (return)))
+    (if (i64.ge_u (local.get $c) (i64.load (global.get $hk))) (then (return)))
+    (call $siftDown (local.get $c) (local.get $u) (global.get $k))
+    (global.set $bound (i32.wrap_i64 (i64.shr_u (i64.load (global.get $hk)) (i64.const 32)))))
+
+  ;; starts query q: empty heap, bound = bits, the query's key base
+  (func $begin (param $q i32) (param $seed i32) (param $bits i32)
+    (global.set $q (local.get $q))
+    (global.set $size (i32.const 0))
+    (global.set $bound (local.get $bits))
+    (global.set $base
+      (call $fmix32 (i32.xor (local.get $seed)
+                             (i32.mul (i32.add (local.get $q) (i32.const 1)) (i32.const 0x9e3779b1))))))
+
+  ;; writes the heap's users best first to out[0..size) (empties the heap)
+  (func $drain (param $out i32)
+    (local $n i32)
+    (local.set $n (global.get $size))
+    (block $done
+      (loop $pop
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))) (i32.load (global.get $hu)))
+        (call $siftDown
+          (i64.load (i32.add (global.get $hk) (i32.shl (local.get $n) (i32.const 3))))
+          (i32.load (i32.add (global.get $hu) (i32.shl (local.get $n) (i32.const 2))))
+          (local.get $n))
+        (br $pop)))
+    (global.set $size (i32.const 0)))
+
+  (func $setup (param $k i32) (param $heap i32)
+    (global.set $k (local.get $k))
+    (global.set $hk (local.get $heap))
+    (global.set $hu (i32.add (local.get $heap) (i32.shl (local.get $k) (i32.const 3)))))
+
+  ;; distances of the 4 u32 codes at p from the query's code splatted in qv (slow path only)
+  (func $dist4 (param $p i32) (param $qv v128) (result v128)
+    (i32x4.dot_i16x8_s
+      (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load (local.get $p)) (local.get $qv))))
+      (v128.const i16x8 1 1 1 1 1 1 1 1)))
+
+  ;; Codes of <= 32 bits (one u32 per user), SIMD: 16 users per iteration, 4 per v128; distances by
+  ;; i8x16.popcnt, pairwise byte sums and a dot product with ones; one compare of their minimum
+  ;; with the bound per 16 users.
+  (func (export "knn32") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
+                         (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
+    (local $qi i32) (local $q i32) (local $cq i32) (local $qv v128) (local $bv v128) (local $ones v128)
+    (local $p i32) (local $end i32) (local $u i32) (local $d i32) (local $m i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -16)) (i32.const 2))))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+        (local.set $cq (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))))
+        (local.set $qv (i32x4.splat (local.get $cq)))
+        (local.set $bv (i32x4.splat (i32.add (global.get $bound) (i32.const 1))))
+        (local.set $p (local.get $codes))
+        ;; the fast loop has no call: it stops at the first group of 16 with a user within the bound
+        ;; (then the group is offered user by user, with scalar distances) and resumes after it
+        (block $sdone
+          (loop $groups
+            (block $found
+              (loop $scan
+                (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
+                ;; distances of 16 users; their minimum against the bound
+                (br_if $found (v128.any_true (i32x4.lt_s
+                  (i32x4.min_u
+                    (i32x4.min_u
+                      (i32x4.dot_i16x8_s
+                        (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load (local.get $p)) (local.get $qv))))
+                        (local.get $ones))
+                      (i32x4.dot_i16x8_s
+                        (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=16 (local.get $p)) (local.get $qv))))
+                        (local.get $ones)))
+                    (i32x4.min_u
+                      (i32x4.dot_i16x8_s
+                        (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=32 (local.get $p)) (local.get $qv))))
+                        (local.get $ones))
+                      (i32x4.dot_i16x8_s
+                        (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=48 (local.get $p)) (local.get $qv))))
+                        (local.get $ones))))
+                  (local.get $bv))))
+                (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                (br $scan)))
+            ;; which of the 16 users are within the bound: a 16-bit mask, offered lowest first
+            (local.set $u (i32.shr_u (i32.sub (local.get $p) (local.get $codes)) (i32.const 2)))
+            (local.set $m (i32.or
+              (i32.or
+                (i32x4.bitmask (i32x4.lt_s (call $dist4 (local.get $p) (local.get $qv)) (local.get $bv)))
+                (i32.shl (i32x4.bitmask (i32x4.lt_s (call $dist4 (i32.add (local.get $p) (i32.const 16)) (local.get $qv)) (local.get $bv))) (i32.const 4)))
+              (i32.or
+                (i32.shl (i32x4.bitmask (i32x4.lt_s (call $dist4 (i32.add (local.get $p) (i32.const 32)) (local.get $qv)) (local.get $bv))) (i32.const 8))
+                (i32.shl (i32x4.bitmask (i32x4.lt_s (call $dist4 (i32.add (local.get $p) (i32.const 48)) (local.get $qv)) (local.get $bv))) (i32.const 12)))))
+            (loop $each
+              (local.set $d (i32.add (local.get $u) (i32.ctz (local.get $m))))
+              (call $offer (local.get $d)
+                (i32.popcnt (i32.xor (local.get $cq) (i32.load (i32.add (local.get $codes) (i32.shl (local.get $d) (i32.const 2)))))))
+              (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+              (br_if $each (local.get $m)))
+            (local.set $bv (i32x4.splat (i32.add (global.get $bound) (i32.const 1))))
+            (local.set $p (i32.add (local.get $p) (i32.const 64)))
+            (br $groups)))
+        ;; the last users % 16
+        (local.set $u (i32.and (local.get $users) (i32.const -16)))
+        (block $tdone
+          (loop $tail
+            (br_if $tdone (i32.ge_u (local.get $u) (local.get $users)))
+            (call $offer (local.get $u)
+              (i32.popcnt (i32.xor (local.get $cq) (i32.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 2)))))))
+            (local.set $u (i32.add (local.get $u) (i32.const 1)))
+            (br $tail)))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
+  ;; Codes of 33..64 bits (one u64 per user), scalar i64.popcnt unrolled by 4, one compare per user.
+  (func (export "knn64") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
+                         (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
+    (local $qi i32) (local $q i32) (local $cq i64) (local $b i64)
+    (local $p i32) (local $end i32) (local $u i32) (local $end4 i32) (local $d0 i64)
+    (call $setup (local.get $k) (local.get $heap))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -4)) (i32.const 3))))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+        (local.set $cq (i64.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 3)))))
+        (local.set $b (i64.extend_i32_u (global.get $bound)))
+        (local.set $p (local.get $codes))
+        ;; as in knn32: a call-free fast loop, left at the first group of 4 with a user within the bound
+        (block $sdone
+          (loop $groups
+            (block $found
+              (loop $scan
+                (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
+                (br_if $found (i64.le_u (i64.popcnt (i64.xor (i64.load (local.get $p)) (local.get $cq))) (local.get $b)))
+                (br_if $found (i64.le_u (i64.popcnt (i64.xor (i64.load offset=8 (local.get $p)) (local.get $cq))) (local.get $b)))
+                (br_if $found (i64.le_u (i64.popcnt (i64.xor (i64.load offset=16 (local.get $p)) (local.get $cq))) (local.get $b)))
+                (br_if $found (i64.le_u (i64.popcnt (i64.xor (i64.load offset=24 (local.get $p)) (local.get $cq))) (local.get $b)))
+                (local.set $p (i32.add (local.get $p) (i32.const 32)))
+                (br $scan)))
+            (local.set $u (i32.shr_u (i32.sub (local.get $p) (local.get $codes)) (i32.const 3)))
+            (local.set $end4 (i32.add (local.get $u) (i32.const 4)))
+            (loop $each
+              (local.set $d0 (i64.popcnt (i64.xor (local.get $cq) (i64.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 3)))))))
+              (if (i64.le_u (local.get $d0) (local.get $b))
+                (then
+                  (call $offer (local.get $u) (i32.wrap_i64 (local.get $d0)))
+                  (local.set $b (i64.extend_i32_u (global.get $bound)))))
+              (local.set $u (i32.add (local.get $u) (i32.const 1)))
+              (br_if $each (i32.lt_u (local.get $u) (local.get $end4))))
+            (local.set $b (i64.extend_i32_u (global.get $bound)))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (br $groups)))
+        (local.set $u (i32.and (local.get $users) (i32.const -4)))
+        (block $tdone
+          (loop $tail
+            (br_if $tdone (i32.ge_u (local.get $u) (local.get $users)))
+            (call $offer (local.get $u)
+              (i32.wrap_i64 (i64.popcnt (i64.xor (local.get $cq) (i64.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 3))))))))
+            (local.set $u (i32.add (local.get $u) (i32.const 1)))
+            (br $tail)))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
+  ;; Bench baselines (no selection): the sum over queries and users of the distances.
+  ;; bare64: u64 codes, i64.popcnt unrolled by 4 (the scalar limit of knn64).
+  (func (export "bare64") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32) (result i64)
+    (local $qi i32) (local $cq i64) (local $p i32) (local $end i32) (local $s i64)
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -4)) (i32.const 3))))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $cq (i64.load (i32.add (local.get $codes)
+          (i32.shl (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))) (i32.const 3)))))
+        (local.set $p (local.get $codes))
+        (block $sdone
+          (loop $scan
+            (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $s (i64.add (local.get $s)
+              (i64.add
+                (i64.add (i64.popcnt (i64.xor (i64.load (local.get $p)) (local.get $cq)))
+                         (i64.popcnt (i64.xor (i64.load offset=8 (local.get $p)) (local.get $cq))))
+                (i64.add (i64.popcnt (i64.xor (i64.load offset=16 (local.get $p)) (local.get $cq)))
+                         (i64.popcnt (i64.xor (i64.load offset=24 (local.get $p)) (local.get $cq)))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (br $scan)))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop)))
+    (local.get $s))
+
+  ;; bare32: u32 codes, SIMD, the same per-user distance arithmetic as knn32, summed per lane.
+  (func (export "bare32") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32) (result i32)
+    (local $qi i32) (local $qv v128) (local $p i32) (local $end i32) (local $acc v128) (local $ones v128)
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -8)) (i32.const 2))))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $qv (v128.load32_splat (i32.add (local.get $codes)
+          (i32.shl (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))) (i32.const 2)))))
+        (local.set $p (local.get $codes))
+        (block $sdone
+          (loop $scan
+            (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $acc (i32x4.add (local.get $acc)
+              (i32x4.add
+                (i32x4.dot_i16x8_s
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load (local.get $p)) (local.get $qv))))
+                  (local.get $ones))
+                (i32x4.dot_i16x8_s
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=16 (local.get $p)) (local.get $qv))))
+                  (local.get $ones)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (br $scan)))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop)))
+    (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+             (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+)

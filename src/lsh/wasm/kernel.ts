@@ -1,0 +1,96 @@
+/**
+ * The WebAssembly Hamming k-NN kernel (scan path, codes of at most 64 bits): loads the module of
+ * src/lsh/wasm/hamming.wat once per thread (synchronously, at first use, so worker threads get
+ * their own cached instance) and runs it on a CodeSet. Answers are those of the JS scan, bit for
+ * bit (tests/lsh/wasm.test.ts).
+ *
+ * The module uses WebAssembly SIMD; where it does not validate (an engine without SIMD), or when
+ * the environment sets LSHDP_HAMMING_KERNEL=js, the JS kernel runs instead.
+ */
+import type { CodeSet } from '../../mechanisms/types.js';
+import { HAMMING_WASM_BASE64 } from './binary.js';
+
+/** The kernel that runs the Hamming scan in this thread. */
+export type HammingKernelName = 'wasm-simd' | 'js';
+
+/** The longest code the WebAssembly kernel takes (one 64-bit lane per user). */
+export const WASM_MAX_BITS = 64;
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
+  knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
+  bare64(codes: number, users: number, queries: number, nq: number): bigint;
+  bare32(codes: number, users: number, queries: number, nq: number): number;
+}
+
+let cached: Exports | null | undefined;
+
+function instance(): Exports | null {
+  if (cached !== undefined) return cached;
+  cached = null;
+  if (process.env.LSHDP_HAMMING_KERNEL === 'js') return cached;
+  try {
+    const bytes = Buffer.from(HAMMING_WASM_BASE64, 'base64');
+    if (!WebAssembly.validate(bytes)) return cached;
+    cached = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports;
+  } catch {
+    cached = null;
+  }
+  return cached;
+}
+
+/** 'wasm-simd' when the WebAssembly kernel is available in this thread, else 'js'. */
+export function hammingKernelName(): HammingKernelName {
+  return instance() ? 'wasm-simd' : 'js';
+}
+
+const align16 = (x: number): number => (x + 15) & ~15;
+
+/** Lays out codes, queries, out and heap in the module's memory; grows it when needed. */
+function layout(wasm: Exports, set: CodeSet, users: number, nq: number, k: number) {
+  const codes = 0;
+  const queries = align16(users * set.words * 4 + 32);
+  const out = align16(queries + nq * 4);
+  const heap = align16(out + nq * k * 4);
+  const end = heap + k * 12;
+  const have = wasm.memory.buffer.byteLength;
+  if (end > have) wasm.memory.grow(Math.ceil((end - have) / 65536));
+  return { codes, queries, out, heap };
+}
+
+/**
+ * Writes the k best of every query into `out` (queries x k, best first) and returns true, or
+ * returns false when this kernel does not apply (no WebAssembly, or codes longer than 64 bits).
+ * Arguments are validated by the caller (hammingKnn).
+ */
+export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): boolean {
+  const wasm = instance();
+  if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
+  const at = layout(wasm, set, users, queries.length, k);
+  const buf = wasm.memory.buffer;
+  new Uint32Array(buf, at.codes, users * set.words).set(set.codes.subarray(0, users * set.words));
+  new Int32Array(buf, at.queries, queries.length).set(queries);
+  const knn = set.words === 1 ? wasm.knn32 : wasm.knn64; // little-endian word pairs are the u64 codes
+  knn(at.codes, users, at.queries, queries.length, k, tieSeed | 0, set.bits, at.out, at.heap);
+  out.set(new Int32Array(wasm.memory.buffer, at.out, queries.length * k));
+  return true;
+}
+
+/**
+ * Bench baseline: the bare distance loop without selection over the same codes and queries
+ * (i64.popcnt unrolled for 33..64 bits, SIMD for <= 32 bits); returns a checksum (the sum of
+ * distances, or null without WebAssembly).
+ */
+export function wasmBareScan(set: CodeSet, queries: Int32Array): number | null {
+  const wasm = instance();
+  if (!wasm || set.words > 2) return null;
+  const users = set.codes.length / set.words;
+  const at = layout(wasm, set, users, queries.length, 0);
+  const buf = wasm.memory.buffer;
+  new Uint32Array(buf, at.codes, users * set.words).set(set.codes);
+  new Int32Array(buf, at.queries, queries.length).set(queries);
+  return set.words === 1
+    ? wasm.bare32(at.codes, users, at.queries, queries.length)
+    : Number(wasm.bare64(at.codes, users, at.queries, queries.length));
+}
