@@ -1,0 +1,424 @@
+/**
+ * The paper's claims (Sect. 6 and its appendix), each as a family of cells over one data set's grid
+ * or, for the two worked examples, as a value computed from the accountant. Which cells a claim
+ * covers, which test each cell gets (paired when both sides share the trial's hyperplanes: same n,
+ * κ and trial; Welch across κ or against mechanisms without hyperplanes) and what it needs from the
+ * grid are all decided here, next to the claim's statement.
+ */
+import type { NnDistance } from '../experiment/results.js';
+import { accountEpsilon } from '../privacy/accountants.js';
+import {
+  allSamples, directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrrExact, isLshrrPaper,
+  isRapporVector, pairedSamples, seriesMean, where, type Samples, type Series,
+} from './grid.js';
+import { describeFamily, familyVerdict, type CellTest, type FamilyMode } from './rule.js';
+import type { ClaimId, ClaimResult, ClaimsConfig } from './types.js';
+
+/** Everything a claim sees of one data set. */
+export interface DatasetContext {
+  dataset: string;
+  /** this data set's series (see grid.ts) */
+  series: Series[];
+  /** this data set's 1-NN distances of the query users */
+  nn: NnDistance[];
+  config: ClaimsConfig;
+  alpha: number;
+  /** true when every user of (this data set, n) was a query, so Fig. 1's shares are exact */
+  allQueries: (n: number) => boolean;
+}
+
+export type Outcome = Pick<ClaimResult, 'verdict' | 'cells_tested' | 'cells_for' | 'cells_against' | 'detail'>;
+
+export interface ClaimDefinition {
+  id: ClaimId;
+  statement: string;
+  /** an experiment on angular vectors (not-tested on data sets of another metric) */
+  angular: boolean;
+  evaluate(ctx: DatasetContext): Outcome;
+}
+
+// ------------------------------------------------------------------ the paper's numbers
+
+/** Fig. 1, Foursquare: share of the query users with a 1-NN within d = 0.1. */
+export const PAPER_NN_SHARE: Readonly<Record<number, number>> = { 100: 0.43, 1000: 0.16 };
+export const PAPER_NN_THRESHOLD = 0.1;
+/** Sect. 6.3: 20-bit hash, ξ = 5 at d = 0.05 flips each bit with probability ≈ 0.27 (δ = 0.01). */
+export const PAPER_FLIP = { kappa: 20, xi: 5, d: 0.05, delta: 0.01, flip: 0.27 };
+/** Sect. 6.3 and the appendix: κ = 50, ξ = 20 is an LDP budget of ≈ 120 (d = 0.05) and ≈ 80 (d = 0.1). */
+export const PAPER_LDP = { kappa: 50, xi: 20, delta: 0.01, cases: [{ d: 0.05, ldp: 120 }, { d: 0.1, ldp: 80 }] };
+/** Equivalence margin of `rappor-inapplicable`: a share of the random-hash level. */
+export const RANDOM_LEVEL_MARGIN = 0.02;
+
+// ------------------------------------------------------------------ helpers
+
+function notTested(detail: string): Outcome {
+  return { verdict: 'not-tested', cells_tested: 0, cells_for: 0, cells_against: 0, detail };
+}
+
+/** "needs a and b" from the requirements that fail, or null when all hold. */
+function needs(reqs: [boolean, string][]): string | null {
+  const missing = reqs.filter(([ok]) => !ok).map(([, what]) => what);
+  return missing.length ? `needs ${missing.join(' and ')}` : null;
+}
+
+const TRIALS_NEEDED = 'at least 2 trials per cell (per-trial values)';
+
+/**
+ * The family's verdict, or not-tested: `whenEmpty` when no cell pairs up, the trials requirement
+ * when cells paired up but none had enough trials to test.
+ */
+function decide(
+  candidates: (CellTest | null)[],
+  ctx: DatasetContext,
+  words: { forWord: string; againstWord: string; tests: string },
+  whenEmpty: string,
+  mode: FamilyMode = 'directional',
+  extra: string[] = [],
+): Outcome {
+  const cells = candidates.filter((c): c is CellTest => c !== null);
+  if (candidates.length === 0) return notTested(whenEmpty);
+  if (cells.length === 0) return notTested(`needs ${TRIALS_NEEDED}`);
+  const out = familyVerdict(cells, ctx.alpha, mode);
+  const skipped = candidates.length - cells.length;
+  const notes = [...extra];
+  if (skipped > 0) notes.push(`${skipped} cell${skipped === 1 ? '' : 's'} skipped: fewer than 2 trials`);
+  return {
+    verdict: out.verdict,
+    cells_tested: out.tested,
+    cells_for: out.forCount,
+    cells_against: out.againstCount,
+    detail: [describeFamily(out, words, ctx.alpha), ...notes].join('; '),
+  };
+}
+
+/** Pairs (a, b) with equal key, in a's order; `label` says whether either side has several entries. */
+function match(as: Series[], bs: Series[], key: (s: Series) => string): { a: Series; b: Series; label: boolean }[] {
+  const byKey = new Map<string, Series[]>();
+  for (const b of bs) {
+    const k = key(b);
+    byKey.set(k, [...(byKey.get(k) ?? []), b]);
+  }
+  const label = (new Set(as.map((s) => s.mechanism)).size > 1 || new Set(bs.map((s) => s.mechanism)).size > 1);
+  const out: { a: Series; b: Series; label: boolean }[] = [];
+  for (const a of as) for (const b of byKey.get(key(a)) ?? []) out.push({ a, b, label });
+  return out;
+}
+
+const cellKey = (s: Series) => JSON.stringify([s.n, s.kappa, s.k, s.xi]);
+const cellKeyNoXi = (s: Series) => JSON.stringify([s.n, s.kappa, s.k]);
+const cellKeyNoKappa = (s: Series) => JSON.stringify([s.n, s.k, s.xi]);
+
+function labelled(p: { a: Series; b: Series; label: boolean }, opts: { xi?: boolean; kappa?: boolean } = {}): string {
+  const base = where(p.a, opts);
+  return p.label ? `${base} [${p.a.mechanism} vs ${p.b.mechanism}]` : base;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+// ------------------------------------------------------------------ the claims
+
+const nnShare: ClaimDefinition = {
+  id: 'nn-share',
+  statement: 'Fig. 1: the share of query users whose true 1-NN angular distance is below d falls as n grows (paper, Foursquare: 43% at n = 100, 16% at n = 1000).',
+  angular: true,
+  evaluate(ctx) {
+    const d = ctx.config.d;
+    const ns = distinct(ctx.nn.map((r) => r.n));
+    if (ns.length < 2) return notTested(ns.length === 0 ? 'needs 1-NN distances (nn_distances)' : `needs 1-NN distances at two or more n (has n = ${ns[0]} only)`);
+    // strictly below d, as Fig. 1's legend counts them
+    const indicators = new Map(ns.map((n) => [n, ctx.nn.filter((r) => r.n === n).map((r): number => (r.distance < d ? 1 : 0))]));
+    const share = (n: number) => {
+      const xs = indicators.get(n)!;
+      return xs.reduce((s, x) => s + x, 0) / xs.length;
+    };
+    const exact = ns.every((n) => ctx.allQueries(n));
+    const cells: CellTest[] = [];
+    for (let i = 0; i + 1 < ns.length; i++) {
+      const lo = ns[i];
+      const hi = ns[i + 1];
+      const w = `n=${lo}→${hi}`;
+      if (exact) {
+        const diff = share(hi) - share(lo);
+        cells.push({ where: w, kind: 'exact', pFor: diff < 0 ? 0 : 1, pAgainst: diff > 0 ? 0 : 1, zeroVariance: false, diff });
+      } else {
+        // different query samples per n: Welch on the 0/1 indicators (the unpooled two-proportion test)
+        const c = directionalCell(w, { a: indicators.get(hi)!, b: indicators.get(lo)! }, false, 'below');
+        if (c) cells.push(c);
+      }
+    }
+    const shares = ns
+      .map((n) => {
+        const paper = d === PAPER_NN_THRESHOLD && PAPER_NN_SHARE[n] !== undefined ? ` (paper, Foursquare: ${Math.round(100 * PAPER_NN_SHARE[n])}%)` : '';
+        return `n=${n}: ${pct(share(n))} of ${indicators.get(n)!.length}${paper}`;
+      })
+      .join(', ');
+    const how = exact ? 'exact: every user is a query, shares compared directly' : 'query samples: one-sided Welch tests on the 0/1 indicators';
+    const thresholdNote = d === PAPER_NN_THRESHOLD ? '' : `; the paper's shares are at d = ${PAPER_NN_THRESHOLD}`;
+    if (cells.length === 0) return notTested(`needs at least 2 query users per n; shares below d = ${d}: ${shares}`);
+    const out = familyVerdict(cells, ctx.alpha);
+    return {
+      verdict: out.verdict,
+      cells_tested: out.tested,
+      cells_for: out.forCount,
+      cells_against: out.againstCount,
+      detail: `share with 1-NN d_θ < ${d}: ${shares}; falls in ${out.forCount} of ${out.tested} steps of n, rises in ${out.againstCount} (${how}${exact ? '' : `, Holm at α = ${ctx.alpha}`})${thresholdNote}`,
+    };
+  },
+};
+
+const lshrrBeatsLaplsh: ClaimDefinition = {
+  id: 'lshrr-beats-laplsh',
+  statement: 'Fig. 2: LSHRR has lower utility loss than LapLSH for n ≥ 100 (the paper: 100, 500, 1000), at every κ, k and ξ > 0.',
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrrPaper);
+    const lap = ctx.series.filter(isLaplsh);
+    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [lap.length > 0, 'a laplsh entry']]);
+    if (missing) return notTested(missing);
+    const rrIn = rr.filter((s) => s.n >= 100 && s.xi !== null && s.xi > 0);
+    const pairs = match(rrIn, lap, cellKey);
+    const whenEmpty = needs([[rr.some((s) => s.n >= 100), 'n ≥ 100'], [rr.some((s) => s.xi !== null && s.xi > 0), 'ξ > 0']]) ??
+      'needs lshrr and laplsh at the same n ≥ 100, κ, k and ξ > 0';
+    return decide(
+      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
+      ctx,
+      { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty,
+    );
+  },
+};
+
+const laplshBeatsLshrrSmallN: ClaimDefinition = {
+  id: 'laplsh-beats-lshrr-small-n',
+  statement: 'Fig. 2: at n = 50 and κ = 50, LapLSH has lower utility loss than LSHRR (every k and ξ > 0).',
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrrPaper);
+    const lap = ctx.series.filter(isLaplsh);
+    const all = [...rr, ...lap];
+    const missing = needs([
+      [all.some((s) => s.n === 50), 'n = 50'],
+      [all.some((s) => s.kappa === 50), 'κ = 50'],
+      [rr.length > 0, 'an lshrr entry with the paper accountant'],
+      [lap.length > 0, 'a laplsh entry'],
+    ]);
+    if (missing) return notTested(missing);
+    const lapIn = lap.filter((s) => s.n === 50 && s.kappa === 50 && s.xi !== null && s.xi > 0);
+    const pairs = match(lapIn, rr, cellKey);
+    return decide(
+      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
+      ctx,
+      { forWord: 'LapLSH lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      'needs lshrr and laplsh both at n = 50, κ = 50 and the same ξ > 0',
+    );
+  },
+};
+
+const lshDegrades: ClaimDefinition = {
+  id: 'lsh-degrades-with-shorter-codes',
+  statement: "Fig. 2: vanilla LSH's utility loss grows as the hash length κ falls (adjacent κ of the grid, per n and k).",
+  angular: true,
+  evaluate(ctx) {
+    const lsh = ctx.series.filter(isLsh);
+    const kappas = distinct(lsh.map((s) => s.kappa));
+    const missing = needs([[lsh.length > 0, 'an lsh entry'], [kappas.length >= 2, 'two or more κ']]);
+    if (missing) return notTested(missing);
+    const cells: (CellTest | null)[] = [];
+    for (let i = 0; i + 1 < kappas.length; i++) {
+      const short = lsh.filter((s) => s.kappa === kappas[i]);
+      const long = lsh.filter((s) => s.kappa === kappas[i + 1]);
+      for (const p of match(short, long, (s) => JSON.stringify([s.n, s.k]))) {
+        // different κ: different hyperplanes, independent samples
+        const w = `n=${p.a.n} k=${p.a.k} κ=${kappas[i]} vs ${kappas[i + 1]}${p.label ? ` [${p.a.mechanism}]` : ''}`;
+        cells.push(directionalCell(w, allSamples(p.a.byTrial, p.b.byTrial), false, 'above'));
+      }
+    }
+    return decide(cells, ctx, { forWord: 'shorter code worse', againstWord: 'better', tests: 'one-sided Welch t-tests over trials' }, 'needs lsh at two κ with the same n and k');
+  },
+};
+
+const longerCodesWin: ClaimDefinition = {
+  id: 'longer-codes-win-at-high-xi',
+  statement: 'Fig. 2: at the largest ξ (the paper: 20), LSHRR with κ = 20 and κ = 50 has lower utility loss than with κ = 10.',
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrrPaper);
+    const xis = distinct(rr.map((s) => s.xi)).filter((x) => x > 0);
+    const kappas = distinct(rr.map((s) => s.kappa));
+    const missing = needs([
+      [rr.length > 0, 'an lshrr entry with the paper accountant'],
+      [kappas.includes(10), 'κ = 10'],
+      [kappas.includes(20) || kappas.includes(50), 'κ = 20 or κ = 50'],
+      [xis.length > 0, 'ξ > 0'],
+    ]);
+    if (missing) return notTested(missing);
+    const top = xis[xis.length - 1];
+    const at = rr.filter((s) => s.xi === top);
+    const ten = at.filter((s) => s.kappa === 10);
+    const longer = at.filter((s) => s.kappa === 20 || s.kappa === 50);
+    const pairs = match(longer, ten, cellKeyNoKappa);
+    const cells = pairs.map((p) => directionalCell(`${labelled(p, { kappa: false })} κ=${p.a.kappa} vs 10`, allSamples(p.a.byTrial, p.b.byTrial), false, 'below'));
+    const note = top === 20 ? [] : [`largest ξ of the grid is ${top} (the paper's: 20)`];
+    return decide(cells, ctx, { forWord: 'longer code lower', againstWord: 'higher', tests: `one-sided Welch t-tests over trials at ξ = ${top}` },
+      `needs lshrr at κ = 10 and κ = 20 or 50 with the same n, k at ξ = ${top}`, 'directional', note);
+  },
+};
+
+const lshrrConverges: ClaimDefinition = {
+  id: 'lshrr-converges-to-lsh',
+  statement: "Fig. 2: LSHRR's utility loss does not rise with ξ, and at the largest ξ it is closer to LSH's (same κ) than at the smallest ξ > 0.",
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrrPaper);
+    const xis = distinct(rr.map((s) => s.xi));
+    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [xis.length >= 2, 'two or more ξ']]);
+    if (missing) return notTested(missing);
+    const cells: (CellTest | null)[] = [];
+    // (a) monotone: each step up in ξ, paired (same hyperplanes at the same n, κ, trial)
+    for (let i = 0; i + 1 < xis.length; i++) {
+      const lower = rr.filter((s) => s.xi === xis[i]);
+      const upper = rr.filter((s) => s.xi === xis[i + 1]);
+      for (const p of match(upper, lower, cellKeyNoXi)) {
+        const w = `${labelled(p, { xi: false })} ξ=${xis[i]}→${xis[i + 1]}`;
+        const c = directionalCell(w, pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below', 'monotone');
+        // "does not rise": a fall is evidence for it, a rise against it
+        cells.push(c);
+      }
+    }
+    // (b) closer to LSH at the largest ξ than at the smallest ξ > 0: |LSHRR − LSH| per trial, paired
+    const positive = xis.filter((x) => x > 0);
+    const lsh = ctx.series.filter(isLsh);
+    const notes: string[] = [];
+    if (positive.length >= 2 && lsh.length > 0) {
+      const lo = positive[0];
+      const hi = positive[positive.length - 1];
+      const high = rr.filter((s) => s.xi === hi);
+      const low = rr.filter((s) => s.xi === lo);
+      for (const p of match(high, low, cellKeyNoXi)) {
+        for (const l of lsh.filter((s) => s.n === p.a.n && s.kappa === p.a.kappa && s.k === p.a.k)) {
+          const trials = [...p.a.byTrial.keys()].filter((t) => p.b.byTrial.has(t) && l.byTrial.has(t)).sort((x, y) => x - y);
+          const gap = (s: Series) => trials.map((t) => Math.abs(s.byTrial.get(t)! - l.byTrial.get(t)!));
+          const samples: Samples = { a: gap(p.a), b: gap(p.b) };
+          cells.push(directionalCell(`${labelled(p, { xi: false })} |LSHRR−LSH| ξ=${hi} vs ${lo}`, samples, true, 'below', 'closer'));
+        }
+      }
+    } else {
+      notes.push(`closeness to LSH not tested: ${needs([[lsh.length > 0, 'an lsh entry'], [positive.length >= 2, 'two or more ξ > 0']])}`);
+    }
+    const got = cells.filter((c): c is CellTest => c !== null);
+    if (got.length > 0) {
+      const out = familyVerdict(got, ctx.alpha);
+      const count = (part: string, pick: 'isFor' | 'isAgainst') => out.cells.filter((c) => c.part === part && c[pick]).length;
+      const total = (part: string) => out.cells.filter((c) => c.part === part).length;
+      notes.unshift(
+        `steps up in ξ: loss falls in ${count('monotone', 'isFor')} of ${total('monotone')}, rises in ${count('monotone', 'isAgainst')}`,
+        `closer to LSH at the largest ξ in ${count('closer', 'isFor')} of ${total('closer')}, farther in ${count('closer', 'isAgainst')}`,
+      );
+    }
+    return decide(cells, ctx, { forWord: 'for', againstWord: 'against', tests: 'one-sided paired t-tests over trials' },
+      'needs lshrr at two ξ with the same n, κ and k', 'directional', notes);
+  },
+};
+
+const beatsRandom: ClaimDefinition = {
+  id: 'lshrr-beats-random-at-xi-2',
+  statement: 'Fig. 2: at ξ = 2 ("around 2"), LSHRR has lower utility loss than the uniformly random hash (LSHRR at ξ = 0).',
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrrPaper);
+    const xis = distinct(rr.map((s) => s.xi));
+    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [xis.includes(2), 'ξ = 2'], [xis.includes(0), 'ξ = 0']]);
+    if (missing) return notTested(missing);
+    const pairs = match(rr.filter((s) => s.xi === 2), rr.filter((s) => s.xi === 0), cellKeyNoXi);
+    return decide(
+      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
+      ctx,
+      { forWord: 'LSHRR at ξ = 2 lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      'needs lshrr at ξ = 2 and ξ = 0 with the same n, κ and k',
+    );
+  },
+};
+
+const rapporInapplicable: ClaimDefinition = {
+  id: 'rappor-inapplicable',
+  statement: `Sect. 6.4: RAPPOR on the whole vector (rappor-vector) stays at the random-hash level (LSHRR at ξ = 0, same n, κ, k) at every ξ: equivalent within ±${100 * RANDOM_LEVEL_MARGIN}% of that level.`,
+  angular: true,
+  evaluate(ctx) {
+    const rv = ctx.series.filter(isRapporVector);
+    const random = ctx.series.filter((s) => isLshrrPaper(s) && s.xi === 0);
+    const missing = needs([[rv.length > 0, 'a rappor-vector entry'], [random.length > 0, 'lshrr (paper accountant) at ξ = 0 (the random level)']]);
+    if (missing) return notTested(missing);
+    const pairs = match(rv, random, cellKeyNoXi);
+    // RAPPOR draws no hyperplanes: independent of LSHRR's trial, Welch
+    const cells = pairs.map((p) => equivalenceCell(labelled(p), allSamples(p.a.byTrial, p.b.byTrial), false, RANDOM_LEVEL_MARGIN * seriesMean(p.b)));
+    return decide(cells, ctx,
+      { forWord: 'equivalent to the random level', againstWord: 'beyond the margin', tests: `TOST with Welch t-tests, margin ${100 * RANDOM_LEVEL_MARGIN}% of the random level` },
+      'needs rappor-vector and lshrr at ξ = 0 with the same n, κ and k', 'equivalence');
+  },
+};
+
+/** A value computed from the accountant, against the paper's rounded one. */
+function valueCells(checks: { label: string; value: number; paper: number }[], statistic: string): Outcome {
+  const decimals = (x: number) => (String(x).split('.')[1] ?? '').length;
+  const agree = checks.map((c) => Number(c.value.toFixed(decimals(c.paper))) === c.paper);
+  const ok = agree.filter(Boolean).length;
+  return {
+    verdict: ok === checks.length ? 'supported' : 'contradicted',
+    cells_tested: checks.length,
+    cells_for: ok,
+    cells_against: checks.length - ok,
+    detail: `${statistic}: ` + checks.map((c, i) => `${c.label}: ${Number(c.value.toPrecision(6))} (paper ≈ ${c.paper}${agree[i] ? '' : ', does not round to it'})`).join('; '),
+  };
+}
+
+const flipExample: ClaimDefinition = {
+  id: 'flip-probability-example',
+  statement: 'Sect. 6.3: a 20-bit hash with ξ = 5 at d = 0.05 (δ = 0.01) flips each bit with probability ≈ 0.27.',
+  angular: false,
+  evaluate() {
+    const { kappa, xi, d, delta, flip } = PAPER_FLIP;
+    // angular LSH: a bit differs with probability d, so p = d
+    const acc = accountEpsilon('paper', { xi, kappa, p: d, delta });
+    return valueCells([{ label: `flip probability 1/(1+e^ε), ε = ${Number(acc.epsilonBit.toPrecision(6))}`, value: acc.flip, paper: flip }],
+      'paper accountant (ε = ξ/(κ(d+α)))');
+  },
+};
+
+const ldpEquivalent: ClaimDefinition = {
+  id: 'ldp-equivalent',
+  statement: 'Sect. 6.3 and the appendix: κ = 50 and ξ = 20 (δ = 0.01) is an LDP budget κε of ≈ 120 at d = 0.05 and ≈ 80 at d = 0.1.',
+  angular: false,
+  evaluate() {
+    const { kappa, xi, delta, cases } = PAPER_LDP;
+    return valueCells(
+      cases.map((c) => ({ label: `d = ${c.d}`, value: accountEpsilon('paper', { xi, kappa, p: c.d, delta }).epsilonLdp, paper: c.ldp })),
+      'LDP budget κε from the paper accountant',
+    );
+  },
+};
+
+const exactGain: ClaimDefinition = {
+  id: 'exact-accountant-gain',
+  statement: "lshdp's own: LSHRR budgeted with the exact accountant has utility loss no higher than with the paper's, and lower in some cell (same n, κ, k, ξ > 0).",
+  angular: true,
+  evaluate(ctx) {
+    const exact = ctx.series.filter((s) => isLshrrExact(s) && s.xi !== null && s.xi > 0);
+    const paper = ctx.series.filter(isLshrrPaper);
+    const missing = needs([[ctx.series.some(isLshrrExact), 'an lshrr entry with accountant: exact'], [paper.length > 0, 'an lshrr entry with the paper accountant']]);
+    if (missing) return notTested(missing);
+    const pairs = match(exact, paper, cellKey);
+    return decide(
+      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
+      ctx,
+      { forWord: 'exact accountant lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      'needs lshrr with the exact and the paper accountant at the same n, κ, k and ξ > 0',
+    );
+  },
+};
+
+/** Every claim, in report order (the ids of `CLAIM_IDS`). */
+export const CLAIMS: readonly ClaimDefinition[] = [
+  nnShare, lshrrBeatsLaplsh, laplshBeatsLshrrSmallN, lshDegrades, longerCodesWin, lshrrConverges,
+  beatsRandom, rapporInapplicable, flipExample, ldpEquivalent, exactGain,
+];
+

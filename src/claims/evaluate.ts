@@ -1,0 +1,59 @@
+/**
+ * `evaluateClaims`: every claim on every data set of a run, from its per-trial values alone (pure:
+ * no files, no randomness, so the same folder always gives the same verdicts).
+ */
+import { CLAIMS, type DatasetContext } from './definitions.js';
+import { groupSeries } from './grid.js';
+import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
+
+export const DEFAULT_ALPHA = 0.05;
+
+/** Angular unless the config says otherwise (a missing metric is the paper's angular distance). */
+export function metricOf(input: ClaimsInput, dataset: string): string {
+  return input.config.metric?.[dataset] ?? 'angular';
+}
+
+/** Data sets in config order, then any others the values or 1-NN distances name. */
+export function datasetsOf(input: ClaimsInput): string[] {
+  return [...new Set([...input.config.datasets, ...input.values.map((v) => v.dataset), ...input.nn.map((r) => r.dataset)])];
+}
+
+export function checkAlpha(alpha: number): void {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+}
+
+/** Every claim of `CLAIMS` on every data set, data set by data set. */
+export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): ClaimResult[] {
+  const alpha = opts.alpha ?? DEFAULT_ALPHA;
+  checkAlpha(alpha);
+  const series = groupSeries(input.values);
+  const out: ClaimResult[] = [];
+  for (const dataset of datasetsOf(input)) {
+    const nn = input.nn.filter((r) => r.dataset === dataset);
+    const queriesPerN = new Map<number, number>();
+    for (const r of nn) queriesPerN.set(r.n, (queriesPerN.get(r.n) ?? 0) + 1);
+    const ctx: DatasetContext = {
+      dataset,
+      series: series.filter((s) => s.dataset === dataset),
+      nn,
+      config: input.config,
+      alpha,
+      allQueries: (n) => {
+        if (input.config.queries === 0) return true;
+        const users = input.population?.find((p) => p.dataset === dataset && p.n === n)?.users;
+        return users !== undefined && users === queriesPerN.get(n);
+      },
+    };
+    const metric = metricOf(input, dataset);
+    for (const claim of CLAIMS) {
+      const outcome = claim.angular && metric !== 'angular'
+        ? {
+            verdict: 'not-tested' as const, cells_tested: 0, cells_for: 0, cells_against: 0,
+            detail: `needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`,
+          }
+        : claim.evaluate(ctx);
+      out.push({ id: claim.id, dataset, verdict: outcome.verdict, statement: claim.statement, cells_tested: outcome.cells_tested, cells_for: outcome.cells_for, cells_against: outcome.cells_against, detail: outcome.detail });
+    }
+  }
+  return out;
+}

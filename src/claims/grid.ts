@@ -1,0 +1,122 @@
+/**
+ * The per-trial values of one data set, grouped into series (one per grid cell and mechanism
+ * entry: n, κ, k, label, ξ → loss per trial), and the comparison of two series as one cell of a
+ * claim's family.
+ */
+import type { TrialValue } from '../experiment/results.js';
+import { pairedTTest, welchTTest, tost, type TTest } from './stats.js';
+import type { CellTest } from './rule.js';
+
+export interface Series {
+  dataset: string;
+  n: number;
+  kappa: number | null;
+  k: number;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  xi: number | null;
+  /** trial index → utility loss */
+  byTrial: Map<number, number>;
+}
+
+function seriesKey(v: TrialValue): string {
+  return JSON.stringify([v.dataset, v.n, v.kappa, v.k, v.mechanism, v.xi]);
+}
+
+/** Group per-trial values into series, in first-seen order. */
+export function groupSeries(values: readonly TrialValue[]): Series[] {
+  const map = new Map<string, Series>();
+  for (const v of values) {
+    const key = seriesKey(v);
+    let s = map.get(key);
+    if (!s) {
+      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, k: v.k, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, byTrial: new Map() };
+      map.set(key, s);
+    }
+    s.byTrial.set(v.trial, v.loss);
+  }
+  return [...map.values()];
+}
+
+// ------------------------------------------------------------------ which entries a claim means
+
+/** LSHRR with the paper's accountant (an entry without an accountant is the paper's: the default). */
+export const isLshrrPaper = (s: Series): boolean => s.base === 'lshrr' && (s.accountant ?? 'paper') === 'paper';
+export const isLshrrExact = (s: Series): boolean => s.base === 'lshrr' && s.accountant === 'exact';
+export const isLaplsh = (s: Series): boolean => s.base === 'laplsh';
+export const isLsh = (s: Series): boolean => s.base === 'lsh';
+export const isRapporVector = (s: Series): boolean => s.base === 'rappor-vector';
+
+/** Sorted distinct values. */
+export function distinct<T extends number>(xs: Iterable<T | null>): T[] {
+  return [...new Set([...xs].filter((x): x is T => x !== null))].sort((a, b) => a - b);
+}
+
+/** "n=100 κ=20 k=5 ξ=2", with the entry label when the claim's side has several entries. */
+export function where(s: Series, opts: { xi?: boolean; label?: boolean; kappa?: boolean } = {}): string {
+  const parts = [`n=${s.n}`];
+  if (opts.kappa !== false && s.kappa !== null) parts.push(`κ=${s.kappa}`);
+  parts.push(`k=${s.k}`);
+  if (opts.xi !== false && s.xi !== null) parts.push(`ξ=${s.xi}`);
+  if (opts.label) parts.push(`[${s.mechanism}]`);
+  return parts.join(' ');
+}
+
+// ------------------------------------------------------------------ comparing two series
+
+export interface Samples {
+  a: number[];
+  b: number[];
+}
+
+/** The trials both series have, as aligned arrays (paired tests). */
+export function pairedSamples(a: Map<number, number>, b: Map<number, number>): Samples {
+  const trials = [...a.keys()].filter((t) => b.has(t)).sort((x, y) => x - y);
+  return { a: trials.map((t) => a.get(t)!), b: trials.map((t) => b.get(t)!) };
+}
+
+/** Every trial of each series (Welch tests). */
+export function allSamples(a: Map<number, number>, b: Map<number, number>): Samples {
+  const sorted = (m: Map<number, number>) => [...m.entries()].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
+  return { a: sorted(a), b: sorted(b) };
+}
+
+/** The t-test of a − b, or null when there are too few trials (paired: 2 pairs; Welch: 2 per side). */
+export function tTest(s: Samples, paired: boolean): TTest | null {
+  if (paired) return s.a.length >= 2 ? pairedTTest(s.a, s.b) : null;
+  return s.a.length >= 2 && s.b.length >= 2 ? welchTTest(s.a, s.b) : null;
+}
+
+/**
+ * One cell of a directional claim: "a is below b" (`claim: 'below'`) or "a is above b".
+ * Null when the cell has too few trials to test.
+ */
+export function directionalCell(where: string, s: Samples, paired: boolean, claim: 'below' | 'above', part?: string): CellTest | null {
+  const t = tTest(s, paired);
+  if (!t) return null;
+  return {
+    where,
+    kind: t.kind,
+    pFor: claim === 'below' ? t.pBelow : t.pAbove,
+    pAgainst: claim === 'below' ? t.pAbove : t.pBelow,
+    zeroVariance: t.zeroVariance,
+    diff: t.diff,
+    part,
+  };
+}
+
+/** One cell of an equivalence claim: |mean(a − b)| < margin by TOST; against: beyond the margin. */
+export function equivalenceCell(where: string, s: Samples, paired: boolean, margin: number): CellTest | null {
+  const t = tTest(s, paired);
+  if (!t) return null;
+  const e = tost(t, margin);
+  return { where, kind: t.kind, pFor: e.pEquivalent, pAgainst: e.pBeyond, zeroVariance: t.zeroVariance, diff: t.diff };
+}
+
+/** Arithmetic mean of a series' trial values. */
+export function seriesMean(s: Series): number {
+  let sum = 0;
+  for (const v of s.byTrial.values()) sum += v;
+  return sum / s.byTrial.size;
+}

@@ -1,0 +1,9 @@
+/**
+ * The paper's claims tested on a run (issue 12): `evaluateClaims` (pure, from per-trial values),
+ * `writeClaims` (a results folder → claims.json and tables/claims.md) and the renderers.
+ */
+export { evaluateClaims, DEFAULT_ALPHA } from './evaluate.js';
+export { writeClaims, readClaimsInput, claimsConfigOf, parseAlpha, type WriteClaimsOptions, type WrittenClaims } from './write.js';
+export { claimsJson, claimsMarkdown, verdictCounts } from './render.js';
+export { CLAIMS } from './definitions.js';
+export { CLAIM_IDS, VERDICTS, type ClaimId, type ClaimResult, type ClaimsConfig, type ClaimsInput, type ClaimsOptions, type Population, type Verdict } from './types.js';

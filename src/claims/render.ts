@@ -1,0 +1,55 @@
+/**
+ * The claims as text: the JSON of `lshdp claims --json` / claims.json, and the markdown scorecard of
+ * tables/claims.md (one row per claim and data set, every verdict with its counts).
+ */
+import { CLAIMS } from './definitions.js';
+import { VERDICTS, type ClaimResult, type Verdict } from './types.js';
+
+/** `{"claims": [...]}`, fields in the documented order, pretty-printed, newline-terminated. */
+export function claimsJson(results: readonly ClaimResult[]): string {
+  const claims = results.map((r) => ({
+    id: r.id,
+    dataset: r.dataset,
+    verdict: r.verdict,
+    statement: r.statement,
+    cells_tested: r.cells_tested,
+    cells_for: r.cells_for,
+    cells_against: r.cells_against,
+    detail: r.detail,
+  }));
+  return JSON.stringify({ claims }, null, 2) + '\n';
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** "3 supported, 1 contradicted, …" over the verdicts present. */
+export function verdictCounts(results: readonly ClaimResult[]): string {
+  const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
+  return VERDICTS.filter((v) => count(v) > 0).map((v) => `${count(v)} ${v}`).join(', ') || 'no claims';
+}
+
+/** The scorecard: a table per data set in the results' order, then the statements of the claims. */
+export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): string {
+  const lines = [
+    '# Claims of the paper on this run',
+    '',
+    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent), **inconclusive** otherwise, **not-tested** when the grid cannot test it.`,
+    '',
+  ];
+  const datasets = [...new Set(results.map((r) => r.dataset))];
+  for (const ds of datasets) {
+    const rows = results.filter((r) => r.dataset === ds);
+    lines.push(`## ${escapeMd(ds)} (${verdictCounts(rows)})`, '');
+    lines.push('| claim | verdict | cells tested | for | against | detail |', '| --- | --- | ---: | ---: | ---: | --- |');
+    for (const r of rows) {
+      lines.push(`| ${r.id} | ${r.verdict} | ${r.cells_tested} | ${r.cells_for} | ${r.cells_against} | ${escapeMd(r.detail)} |`);
+    }
+    lines.push('');
+  }
+  lines.push('## The claims', '');
+  const ids = new Set(results.map((r) => r.id));
+  for (const c of CLAIMS) if (ids.has(c.id)) lines.push(`- **${c.id}**: ${escapeMd(c.statement)}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,81 @@
+/**
+ * What the claims are evaluated from (a results folder's per-trial values, its grid and its 1-NN
+ * distances) and what they produce: one `ClaimResult` per (claim, data set), the JSON shape of
+ * `lshdp claims --json` and claims.json.
+ */
+import type { NnDistance, TrialValue } from '../experiment/results.js';
+
+export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-tested';
+
+export const VERDICTS: readonly Verdict[] = ['supported', 'contradicted', 'inconclusive', 'not-tested'];
+
+/** The ids of the paper's claims (Sect. 6 and the appendix), in the order they are reported. */
+export const CLAIM_IDS = [
+  'nn-share',
+  'lshrr-beats-laplsh',
+  'laplsh-beats-lshrr-small-n',
+  'lsh-degrades-with-shorter-codes',
+  'longer-codes-win-at-high-xi',
+  'lshrr-converges-to-lsh',
+  'lshrr-beats-random-at-xi-2',
+  'rappor-inapplicable',
+  'flip-probability-example',
+  'ldp-equivalent',
+  'exact-accountant-gain',
+] as const;
+
+export type ClaimId = (typeof CLAIM_IDS)[number];
+
+/** One claim on one data set; field names are the JSON output's. */
+export interface ClaimResult {
+  id: ClaimId;
+  dataset: string;
+  verdict: Verdict;
+  statement: string;
+  /** grid cells (one-sided tests, or exact comparisons) the claim covers on this data set */
+  cells_tested: number;
+  /** cells significant for the claim after Holm's correction (equivalence claims: shown equivalent) */
+  cells_for: number;
+  /** cells significant against the claim after Holm's correction */
+  cells_against: number;
+  /** the statistic in words: what was compared, the strongest cells, zero-variance cells, or what is missing */
+  detail: string;
+}
+
+/** The parts of a run's configuration the claims need (see `claimsConfigOf`). */
+export interface ClaimsConfig {
+  /** data set names in config order (the report order) */
+  datasets: string[];
+  dims: number[];
+  kappa: number[];
+  k: number[];
+  xi: number[];
+  /** angular distance at which the budgets are stated (and Fig. 1's threshold) */
+  d: number;
+  delta: number;
+  trials: number;
+  /** run-wide `queries` (0: every user is a query) */
+  queries?: number;
+  /** data set → metric; missing means angular (the paper's experiments) */
+  metric?: Record<string, string>;
+}
+
+/** Number of users of a (data set, n) after loading, to tell whether every user was a query. */
+export interface Population {
+  dataset: string;
+  n: number;
+  users: number;
+}
+
+export interface ClaimsInput {
+  config: ClaimsConfig;
+  values: TrialValue[];
+  nn: NnDistance[];
+  /** users per (data set, n); with `config.queries` it decides whether the 1-NN shares are exact */
+  population?: Population[];
+}
+
+export interface ClaimsOptions {
+  /** family-wise error level of each claim (default 0.05) */
+  alpha?: number;
+}

@@ -1,0 +1,80 @@
+/**
+ * Claims of a results folder: read its per-trial values, evaluate, and write claims.json and
+ * tables/claims.md (atomically). `lshdp claims`, and `lshdp run` / `merge` at their end, come
+ * through `writeClaims`.
+ */
+import { join } from 'node:path';
+import { readResultsConfig, readTrialValues } from '../experiment/machinery/results.js';
+import type { ExperimentConfig } from '../experiment/config.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { UserError } from '../util/errors.js';
+import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';
+import { claimsJson, claimsMarkdown, verdictCounts } from './render.js';
+import type { ClaimResult, ClaimsConfig, ClaimsInput, Population } from './types.js';
+
+/** The parts of an experiment config the claims read. A data set's `metric` (or the run's) defaults to angular. */
+export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
+  const metric: Record<string, string> = {};
+  const runMetric = (cfg as unknown as { metric?: unknown }).metric;
+  for (const ds of cfg.datasets) {
+    const m = (ds as unknown as { metric?: unknown }).metric ?? runMetric;
+    if (typeof m === 'string') metric[ds.name] = m;
+  }
+  return {
+    datasets: cfg.datasets.map((d) => d.name),
+    dims: cfg.dims,
+    kappa: cfg.kappa,
+    k: cfg.k,
+    xi: cfg.privacy.xi,
+    d: cfg.privacy.d,
+    delta: cfg.privacy.delta,
+    trials: cfg.trials,
+    queries: cfg.queries,
+    metric,
+  };
+}
+
+/** Everything `evaluateClaims` needs, from a results folder (one-line errors for folders without per-trial values). */
+export function readClaimsInput(dir: string): ClaimsInput {
+  const { config, values, nn } = readTrialValues(dir);
+  const { manifest } = readResultsConfig(dir);
+  const population: Population[] = (manifest.users ?? []).map((u) => ({ dataset: u.dataset, n: u.n, users: u.kept }));
+  return { config: claimsConfigOf(config), values, nn, population };
+}
+
+export interface WriteClaimsOptions {
+  /** family-wise level of each claim (default 0.05) */
+  alpha?: number;
+}
+
+export interface WrittenClaims {
+  results: ClaimResult[];
+  json: string;
+  markdown: string;
+  /** a short summary for the terminal */
+  lines: string[];
+}
+
+/** Parse `--alpha`: a number strictly between 0 and 1. */
+export function parseAlpha(s: string | undefined): number {
+  if (s === undefined) return DEFAULT_ALPHA;
+  const a = Number(s);
+  if (s.trim() === '' || !(a > 0 && a < 1)) throw new UserError(`--alpha: "${s}" is not a number between 0 and 1 (exclusive)`);
+  return a;
+}
+
+/** Evaluate the claims of results folder `dir` and write claims.json and tables/claims.md. */
+export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): WrittenClaims {
+  const alpha = opts.alpha ?? DEFAULT_ALPHA;
+  const results = evaluateClaims(readClaimsInput(dir), { alpha });
+  const json = claimsJson(results);
+  const markdown = claimsMarkdown(results, alpha);
+  writeFileAtomicSync(join(dir, 'claims.json'), json);
+  writeFileAtomicSync(join(dir, 'tables', 'claims.md'), markdown);
+  const datasets = [...new Set(results.map((r) => r.dataset))];
+  const lines = [
+    `lshdp: claims (α = ${alpha}): ${datasets.map((ds) => `${ds}: ${verdictCounts(results.filter((r) => r.dataset === ds))}`).join('; ')}`,
+    'lshdp: wrote claims.json and tables/claims.md',
+  ];
+  return { results, json, markdown, lines };
+}

@@ -1,0 +1,67 @@
+/**
+ * The verdict rule on hand-made p-values: Holm's step-down order within a claim's family, the
+ * precedence of "against" over "for", equivalence families, and the detail's wording.
+ */
+import { describe, it, expect } from 'vitest';
+import { familyVerdict, describeFamily, formatP } from '../../src/claims/rule.js';
+import type { CellTest } from '../../src/claims/rule.js';
+
+const cell = (pFor: number, pAgainst = 1 - pFor, where = 'c', zeroVariance = false): CellTest => ({ where, kind: 'paired', pFor, pAgainst, zeroVariance, diff: -0.01 });
+
+describe('familyVerdict', () => {
+  it('a p-value that wins alone does not win among 15 null cells (α/16 instead of α)', () => {
+    expect(familyVerdict([cell(0.01)], 0.05).verdict).toBe('supported');
+    const family = [cell(0.01), ...Array.from({ length: 15 }, () => cell(0.5))];
+    const out = familyVerdict(family, 0.05);
+    expect(out.verdict).toBe('inconclusive');
+    expect(out.cells[0].pForHolm).toBeCloseTo(0.16, 12);
+  });
+
+  it("follows Holm's order: 0.001, 0.02, 0.04 are all for (step-down), 0.001, 0.03, 0.04 only the first", () => {
+    expect(familyVerdict([cell(0.04), cell(0.001), cell(0.02)], 0.05).forCount).toBe(3);
+    const out = familyVerdict([cell(0.04), cell(0.001), cell(0.03)], 0.05);
+    expect(out.cells.map((c) => c.isFor)).toEqual([false, true, false]);
+    expect(out.verdict).toBe('supported');
+  });
+
+  it('one cell against contradicts the claim however many are for', () => {
+    const out = familyVerdict([cell(1e-6), cell(1e-6), cell(0.9999, 1e-5)], 0.05);
+    expect(out.forCount).toBe(2);
+    expect(out.againstCount).toBe(1);
+    expect(out.verdict).toBe('contradicted');
+  });
+
+  it('corrects each direction on its own: the against family gets Holm too', () => {
+    // against p = 0.03 in a family of 3: 0.03·3 = 0.09 > 0.05, not significant
+    const out = familyVerdict([cell(0.5, 0.03), cell(0.5, 0.5), cell(0.5, 0.5)], 0.05);
+    expect(out.againstCount).toBe(0);
+    expect(out.verdict).toBe('inconclusive');
+  });
+
+  it('equivalence families are supported only when every cell is shown equivalent', () => {
+    expect(familyVerdict([cell(0.001, 1), cell(0.002, 1)], 0.05, 'equivalence').verdict).toBe('supported');
+    expect(familyVerdict([cell(0.001, 1), cell(0.4, 0.6)], 0.05, 'equivalence').verdict).toBe('inconclusive');
+    expect(familyVerdict([cell(0.001, 1), cell(1, 0.001)], 0.05, 'equivalence').verdict).toBe('contradicted');
+  });
+
+  it('an empty family is not-tested', () => {
+    expect(familyVerdict([], 0.05).verdict).toBe('not-tested');
+  });
+});
+
+describe('describeFamily', () => {
+  it('gives the counts, the tests, the zero-variance cells and the strongest cells', () => {
+    const out = familyVerdict([cell(1e-4, 1, 'n=100 κ=10'), cell(1, 1, 'n=500 κ=10', true), cell(1, 1e-5, 'n=1000 κ=10')], 0.05);
+    const text = describeFamily(out, { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests' }, 0.05);
+    expect(text).toContain('LSHRR lower in 1 of 3 cells, higher in 1 (one-sided paired t-tests, Holm at α = 0.05)');
+    expect(text).toContain('1 cell without variance (no evidence either way, p = 1)');
+    expect(text).toContain('against: n=1000 κ=10 (Δ = −0.01, Holm p = 3.0e-5)');
+    expect(text).toContain('strongest for: n=100 κ=10');
+  });
+
+  it('formats p-values with two significant digits', () => {
+    expect(formatP(0.04321)).toBe('0.043');
+    expect(formatP(0.00012)).toBe('1.2e-4');
+    expect(formatP(1e-20)).toBe('<1e-12');
+  });
+});
