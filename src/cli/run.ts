@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
 import { runExperiment } from '../experiment/machinery/runner.js';
 import { parseShard } from '../experiment/grid.js';
-
-function positiveInt(flag: string): (v: string) => number {
-  return (v) => {
-    if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new UserError(`${flag}: expected a positive integer, got "${v}"`);
-    return Number(v);
-  };
-}
+import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
 
 interface RunFlags {
   out?: string;
@@ -21,6 +14,13 @@ interface RunFlags {
   skipBadRows?: boolean;
   cacheDir?: string;
   cache: boolean;
+  set?: string[];
+  dryRun?: boolean;
+}
+
+/** `--set a=1 --set b=2` collects every value, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 export function registerRun(program: Command): void {
@@ -28,16 +28,18 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('run an experiment config: ingest, mechanisms over the grid, results, figures, report')
     .argument('<config>', 'experiment config (YAML), e.g. configs/quickstart.yaml')
-    .option('--out <dir>', 'results folder (default: results/<config name>)')
-    .option('--threads <n>', 'worker threads (default: the number of cores)', positiveInt('--threads'))
-    .option('--force', 'recompute every cell, and overwrite a results folder of another config')
+    .addOption(outOption('results folder (default: results/<config name>)'))
+    .addOption(threadsOption())
+    .addOption(forceOption('recompute every result, and replace the results of a config with another name'))
+    .option('--set <key=value>', 'override a config value (YAML), e.g. --set kappa=[20,50] --set privacy.xi=[1,5] (repeatable)', collect)
+    .option('--dry-run', 'print the grid and how many results would be computed and reused, with a rough time; compute nothing')
     .option('--shard <i/N>', 'compute only shard i of N (combine the folders with lshdp merge)')
     .option('--skip-bad-rows', 'skip malformed data rows (reports how many and where) instead of stopping')
-    .option('--cache-dir <dir>', 'cache of parsed vectors and exact neighbours', 'data/cache')
-    .option('--no-cache', 'do not read or write the cache')
+    .addOption(cacheDirOption('cache of parsed vectors and exact neighbours'))
+    .addOption(noCacheOption())
     .option('--no-report', 'do not build figures, tables and index.html')
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
-    .option('--quiet', 'no progress bars or informational lines')
+    .addOption(quietOption())
     .action(async (config: string, o: RunFlags) => {
       const shard = o.shard !== undefined ? parseShard(o.shard) : null;
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;
@@ -53,6 +55,8 @@ export function registerRun(program: Command): void {
         skipBadRows: o.skipBadRows,
         cacheDir: o.cache ? (o.cacheDir ?? 'data/cache') : null,
         resumeHint,
+        overrides: o.set ?? [],
+        dryRun: o.dryRun,
       });
     });
 }

@@ -1,0 +1,110 @@
+/**
+ * `lshdp status`: what a results folder holds for the config that last ran there (grid, results
+ * per axis), what else it keeps (results of earlier, larger or different grids), and `--prune`,
+ * which removes what no cell of that config uses.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../util/atomic.js';
+import { UserError } from '../../util/errors.js';
+import { expandCells, trialResults } from '../grid.js';
+import type { GridEntry } from './finalize.js';
+import { readResultsConfig, registryInfo } from './results.js';
+import { CellStore, STORE_FORMAT, type TrialRecord } from './store.js';
+
+export interface FolderStatus {
+  dir: string;
+  name: string;
+  shard: { index: number; count: number } | null;
+  /** results of the folder's config: present and valid / expected */
+  valid: number;
+  expected: number;
+  /** results and cell files that no cell of the folder's config uses (kept for regrowth) */
+  unused: number;
+  unusedFiles: number;
+  /** per axis value: valid / expected results */
+  axes: { axis: string; value: string; valid: number; expected: number }[];
+  lines: string[];
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export function folderStatus(dir: string, opts: { prune?: boolean } = {}): FolderStatus {
+  const { manifest, config } = readResultsConfig(dir);
+  const store = new CellStore(dir);
+  const format = store.formatPresent();
+  if (format !== null && format !== STORE_FORMAT) throw new UserError(`${dir}: results of an older lshdp (results store format ${format}); rerun its config with --force`);
+  const grid = new Map<string, GridEntry>(manifest.grid.map((g) => [g.key, g]));
+  const results = trialResults(config, registryInfo);
+  const ks = config.k.map(String);
+  const axes = new Map<string, { axis: string; value: string; valid: number; expected: number }>();
+  const bump = (axis: string, value: unknown, ok: boolean) => {
+    const key = `${axis}=${String(value)}`;
+    const a = axes.get(key) ?? { axis, value: String(value), valid: 0, expected: 0 };
+    a.expected++;
+    if (ok) a.valid++;
+    axes.set(key, a);
+  };
+  let valid = 0;
+  let expected = 0;
+  let unused = 0;
+  const used = new Set<string>();
+  for (const c of expandCells(config)) {
+    used.add(c.key);
+    const g = grid.get(c.key);
+    if (c.kind === 'exact') {
+      expected++;
+      const rec = store.read(c.key);
+      const ok = !!rec && rec.kind === 'exact' && g?.hash === rec.hash;
+      if (ok) valid++;
+      bump('dataset', c.dataset, ok);
+      bump('n', c.n, ok);
+      continue;
+    }
+    const rec = store.readTrial(c.key);
+    const wanted = g?.results ?? {};
+    for (const r of results) {
+      expected++;
+      const stored = rec?.results[r.id];
+      const ok = !!stored && stored.hash === wanted[r.id] && ks.every((k) => stored.values[k] !== undefined);
+      if (ok) valid++;
+      bump('dataset', c.dataset, ok);
+      bump('n', c.n, ok);
+      bump('kappa', c.kappa, ok);
+      bump('trial', c.trial, ok);
+      bump('mechanism', r.base, ok);
+      if (r.xi !== null) bump('xi', r.xi, ok);
+    }
+    if (rec) {
+      const keep: TrialRecord = { ...rec, results: {} };
+      for (const [id, stored] of Object.entries(rec.results)) {
+        if (wanted[id] === stored.hash) keep.results[id] = stored;
+        else unused++;
+      }
+      if (opts.prune && Object.keys(keep.results).length !== Object.keys(rec.results).length) writeFileAtomicSync(store.path(c.key), JSON.stringify(keep) + '\n');
+    }
+  }
+  const strays = store.keys().filter((k) => !used.has(k));
+  for (const k of strays) {
+    const rec = store.readTrial(k);
+    unused += rec ? Object.keys(rec.results).length : 1;
+    if (opts.prune && existsSync(store.path(k))) unlinkSync(store.path(k));
+  }
+  const axisList = [...axes.values()];
+  const lines = [
+    `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
+    `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
+    `results of this config: ${fmt(valid)} of ${fmt(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
+  ];
+  for (const axis of ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial']) {
+    const vals = axisList.filter((a) => a.axis === axis);
+    if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${fmt(a.valid)}/${fmt(a.expected)}`).join(', ')}`);
+  }
+  if (unused > 0) {
+    lines.push(
+      opts.prune
+        ? `pruned ${fmt(unused)} results no cell of this config uses${strays.length > 0 ? ` (${strays.length} cell files removed)` : ''}`
+        : `also kept: ${fmt(unused)} results no cell of this config uses (earlier or larger grids, other options); lshdp status ${dir} --prune removes them`,
+    );
+  }
+  return { dir, name: config.name, shard: manifest.shard, valid, expected, unused, unusedFiles: strays.length, axes: axisList, lines };
+}
