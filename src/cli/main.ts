@@ -11,6 +11,7 @@ import { registerPlot } from './plot.js';
 import { registerReport } from './report.js';
 import { registerTable } from './table.js';
 import { registerToy } from './toy.js';
+import { registerEncode } from './encode.js';
 import { registerClaims } from './claims.js';
 import { registerMechanisms } from './mechanisms.js';
 import { registerFormats } from './formats.js';

@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
 import { mergeShards } from '../experiment/machinery/merge.js';
+import { UserError } from '../util/errors.js';
+import { forceOption, outOption, quietOption } from './options.js';
+import { defaultMergeOut } from './resultsFolder.js';
 
 export function registerMerge(program: Command): void {
   program
     .command('merge')
     .description('merge the results folders of a sharded run into one')
     .argument('<dirs...>', 'results folders of the shards (lshdp run --shard i/N)')
-    .requiredOption('--out <dir>', 'merged results folder')
-    .option('--force', 'overwrite a results folder of another config')
+    .addOption(outOption("merged results folder (default: results/<config name>, the name in the shards' manifest)"))
+    .addOption(forceOption('overwrite a results folder of another config'))
     .option('--no-report', 'do not build figures, tables and index.html')
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
-    .option('--quiet', 'no informational lines')
-    .action(async (dirs: string[], o: { out: string; force?: boolean; report: boolean; png: boolean; quiet?: boolean }) => {
-      await mergeShards(dirs, { out: o.out, force: o.force, report: o.report, png: o.png, quiet: o.quiet });
+    .addOption(quietOption('no informational lines'))
+    .action(async (dirs: string[], o: { out?: string; force?: boolean; report: boolean; png: boolean; quiet?: boolean }) => {
+      const out = o.out ?? defaultMergeOut(dirs);
+      // no name to default to: the first folder is not a finished results folder
+      if (out === null) throw new UserError(`${dirs[0]}: not an lshdp results folder (no manifest.json naming its config; was its shard run to completion?)`);
+      await mergeShards(dirs, { out, force: o.force, report: o.report, png: o.png, quiet: o.quiet });
     });
 }

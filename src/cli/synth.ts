@@ -1,36 +1,65 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 import { createProgress } from '../util/progress.js';
-import { generateSynthetic, resolveSynthOptions, PRESETS } from '../data/synth.js';
+import { generateSynthetic, resolveSynthOptions, PRESETS, type SynthOptions } from '../data/synth.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { join } from 'node:path';
+import { cliIo } from './io.js';
+import { intArg, outOption, quietOption } from './options.js';
 
-function int(flag: string): (v: string) => number {
-  return (v) => {
-    if (!/^-?\d+$/.test(v.trim())) throw new UserError(`${flag}: expected an integer, got "${v}"`);
-    return Number(v);
-  };
+interface SynthFlags {
+  out: string;
+  preset: string;
+  users?: number;
+  items?: number;
+  ratings?: number;
+  seed: number;
+  quiet?: boolean;
+}
+
+/**
+ * `--users 50` alone keeps the preset's 60,000 ratings, which 50 users cannot hold: suggest a
+ * `--ratings` scaled like the preset (per-user count kept), when that value is itself valid.
+ */
+function withRatingsHint(e: unknown, o: SynthFlags): unknown {
+  const p = PRESETS[o.preset];
+  if (!(e instanceof UserError) || !p || o.ratings !== undefined || (o.users === undefined && o.items === undefined)) return e;
+  const users = o.users ?? p.users;
+  const suggestion = Math.max(users * p.minPerUser, Math.round((p.ratings / p.users) * users));
+  try {
+    resolveSynthOptions({ ...o, ratings: suggestion });
+  } catch {
+    return new UserError(`${e.message}; set --ratings too (it defaults to the preset's ${p.ratings})`);
+  }
+  return new UserError(`${e.message}; set --ratings too (it defaults to the preset's ${p.ratings}), e.g. --ratings ${suggestion}`);
 }
 
 export function registerSynth(program: Command): void {
   program
     .command('synth')
     .description('write a synthetic data set in a real file format')
-    .requiredOption('--out <dir>', 'output folder')
+    .addOption(outOption('output folder').makeOptionMandatory())
     .option('--preset <name>', `one of: ${Object.keys(PRESETS).join(', ')}`, 'small')
-    .option('--users <n>', 'number of users', int('--users'))
-    .option('--items <n>', 'number of items (POIs for the foursquare presets)', int('--items'))
-    .option('--ratings <n>', 'number of ratings (check-ins for the foursquare presets)', int('--ratings'))
-    .option('--seed <s>', 'seed', int('--seed'), 1)
-    .option('--quiet', 'no progress bar')
-    .action((o: { out: string; preset: string; users?: number; items?: number; ratings?: number; seed: number; quiet?: boolean }) => {
-      const opts = resolveSynthOptions(o);
+    .option('--users <n>', 'number of users', intArg('--users', 1))
+    .option('--items <n>', 'number of items (POIs for the foursquare presets)', intArg('--items', 1))
+    .option('--ratings <n>', 'number of ratings (check-ins for the foursquare presets)', intArg('--ratings', 1))
+    .option('--seed <s>', 'seed', intArg('--seed', 0), 1)
+    .addOption(quietOption('no progress bar'))
+    .action((o: SynthFlags) => {
+      let opts: SynthOptions;
+      try {
+        opts = resolveSynthOptions(o);
+      } catch (e) {
+        throw withRatingsHint(e, o);
+      }
+      const out = cliIo().out;
       const t0 = Date.now();
       const r = generateSynthetic(opts, o.out, createProgress({ quiet: o.quiet }));
       writeFileAtomicSync(join(o.out, 'synth.json'), JSON.stringify(r, null, 2) + '\n');
       const secs = ((Date.now() - t0) / 1000).toFixed(1);
-      process.stdout.write(`synthetic preset ${opts.preset} (${PRESETS[opts.preset]!.description}), seed ${opts.seed}: ${opts.users} users, ${opts.items} items, ${opts.ratings} ${r.kind === 'ratings' ? 'ratings' : 'check-ins'}; read it as format ${r.format}\n`);
-      for (const f of r.files) process.stdout.write(`  wrote ${f.path} (${f.lines} lines, ${f.bytes} bytes)\n`);
-      process.stdout.write(`  in ${secs} s\n`);
+      const kind = r.kind === 'ratings' ? 'ratings' : 'check-ins';
+      out(`synthetic preset ${opts.preset} (${PRESETS[opts.preset]!.description}), seed ${opts.seed}: ${opts.users} users, ${opts.items} items, ${opts.ratings} ${kind}; read it as format ${r.format}\n`);
+      for (const f of r.files) out(`  wrote ${f.path} (${f.lines} lines, ${f.bytes} bytes)\n`);
+      out(`  in ${secs} s\n`);
     });
 }

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { listMechanisms } from '../mechanisms/registry.js';
+import type { Mechanism } from '../mechanisms/types.js';
+import { cliIo } from './io.js';
+
+/** One line per mechanism: name, what it does, the config options it takes and its accountants. */
+export function mechanismLine(m: Mechanism, width: number): string {
+  const extras: string[] = [];
+  if (m.optionKeys && m.optionKeys.length > 0) extras.push(`options: ${m.optionKeys.join(', ')}`);
+  // the first accountant is the default (Mechanism.accountants)
+  if (m.accountants && m.accountants.length > 0) extras.push(`accountant: ${m.accountants.map((a, i) => (i === 0 ? `${a} (default)` : a)).join(', ')}`);
+  return `${m.name.padEnd(width)}  ${m.description}${extras.length ? `; ${extras.join('; ')}` : ''}`;
+}
+
+export function registerMechanisms(program: Command): void {
+  program
+    .command('mechanisms')
+    .description('list the mechanisms a config can name, with their options and accountants')
+    .option('--json', 'print a JSON array')
+    .action((o: { json?: boolean }) => {
+      const ms = listMechanisms();
+      if (o.json) {
+        const rows = ms.map((m) => ({ name: m.name, description: m.description, options: [...(m.optionKeys ?? [])], accountants: [...(m.accountants ?? [])] }));
+        cliIo().out(JSON.stringify(rows, null, 2) + '\n');
+        return;
+      }
+      const width = Math.max(...ms.map((m) => m.name.length));
+      cliIo().out(ms.map((m) => mechanismLine(m, width) + '\n').join(''));
+    });
+}
