@@ -13,8 +13,27 @@ export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }
 
+/** Mechanisms registered at run time (plugins, src/mechanisms/plugin.ts), by registry name. */
+const REGISTERED = new Map<string, Mechanism>();
+
 export function getMechanism(name: string): Mechanism {
-  const m = MECHANISMS.find((x) => x.name === name);
-  if (!m) throw new UserError(`unknown mechanism "${name}" (known: ${MECHANISMS.map((x) => x.name).join(', ')})`);
+  const m = MECHANISMS.find((x) => x.name === name) ?? REGISTERED.get(name);
+  if (!m) throw new UserError(`unknown mechanism "${name}" (known: ${[...MECHANISMS.map((x) => x.name), ...REGISTERED.keys()].join(', ')})`);
   return m;
+}
+
+/**
+ * Makes `mechanism` known to getMechanism under `key` (default its name), e.g. a plugin; a
+ * built-in name cannot be taken. Registering the same key again replaces the entry (a worker
+ * re-loading a plugin). Returns the key.
+ */
+export function registerMechanism(mechanism: Mechanism, key = mechanism.name): string {
+  if (MECHANISMS.some((x) => x.name === key)) throw new UserError(`mechanism "${key}" is built in; a plugin needs another name`);
+  REGISTERED.set(key, mechanism);
+  return key;
+}
+
+/** Forgets a registered mechanism (tests; a library user swapping plugins). */
+export function unregisterMechanism(key: string): void {
+  REGISTERED.delete(key);
 }

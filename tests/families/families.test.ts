@@ -138,7 +138,9 @@ describe('exact Jaccard k-NN', () => {
         .sort((a, b) => a.d - b.d || a.u - b.u)
         .slice(0, k);
       expect(Array.from(got.indices.subarray(q * k, q * k + k))).toEqual(order.map((o) => o.u));
-      order.forEach((o, i) => expect(got.distances[q * k + i]).toBeCloseTo(o.d, 14));
+      order.forEach((o, i) => {
+        expect(got.distances[q * k + i]).toBeCloseTo(o.d, 14);
+      });
     }
   });
 

@@ -1,0 +1,106 @@
+/**
+ * lshdp as a library: `import { … } from 'lshdp'`.
+ *
+ * What a researcher scripts with, in the order of the paper's pipeline:
+ * - data: `loadDataset` (top-n user vectors), `loadFamilyData` (the data as an LSH family reads it);
+ * - exact neighbours: `exactKnn` (angular), `jaccardKnn`;
+ * - hashing: `drawHyperplanes`, `projectAll`, `packSigns`, the families `angularFamily`,
+ *   `jaccardFamily`; Hamming k-NN: `hammingKnn`, `tieSeed`;
+ * - mechanisms: `getMechanism(name).epsilon(…)` / `.encode(…)`, the built-in mechanism objects,
+ *   `registerMechanism`, and plugins (`loadPlugin`, `pluginMechanism`, the `MechanismPlugin` type);
+ * - privacy: the accountants (`accountEpsilon`, `lshrrEpsilon`, `solveAlpha`, `exactEpsilon`, …);
+ * - evaluation: `evaluateAnswers`, `utilityLoss`, `recallAtK`, `sampleQueries`;
+ * - experiments: `runExperiment` (what `lshdp run` does), `loadConfig`;
+ * - releasing codes: `encodeUsers` (what `lshdp encode` does, without files);
+ * - reports: `readResultsFolder`, `utilityTable`, `budgetsTable`, `fig1Spec`, `fig2Spec`,
+ *   `renderSvg`, `svgToPng`, `buildOutputs`.
+ *
+ * Errors a caller can fix are `UserError`s (one-line messages).
+ */
+
+// errors
+export { UserError, isUserError } from './util/errors.js';
+
+// seeds and random sources
+export { deriveSeed, makeRng, type Rng } from './random/rng.js';
+
+// data
+export { loadDataset, readInteractions, type LoadOptions } from './data/load.js';
+export { FORMATS, type DatasetSpec, type Format, type Center } from './data/spec.js';
+export type { UserVectors, LoadedDataset, DatasetSummary } from './data/types.js';
+
+// exact k-NN and distances
+export { exactKnn, angularDistance, type ExactKnn } from './knn/exact.js';
+export { jaccardKnn, jaccardDistance } from './knn/jaccard.js';
+
+// hashing and Hamming k-NN
+export { drawHyperplanes, projectAll } from './lsh/hyperplanes.js';
+export { packSigns, getBit, hammingDistance, emptyCodes, codeCount, wordsFor } from './lsh/codes.js';
+export { hammingKnn, type HammingOptions } from './lsh/hammingKnn.js';
+export { tieSeed } from './lsh/tieKey.js';
+export {
+  angularFamily,
+  jaccardFamily,
+  getFamily,
+  loadFamilyData,
+  minHashTables,
+  minHashCodes,
+  itemSetVectors,
+  FAMILIES,
+  METRICS,
+  type LshFamily,
+  type MetricName,
+  type QueryDistance,
+} from './lsh/families/index.js';
+
+// mechanisms
+export type { Mechanism, MechanismContext, CodeSet, EpsilonInfo, PrivacyParams, TrialHashing } from './mechanisms/types.js';
+export { getMechanism, listMechanisms, registerMechanism, unregisterMechanism } from './mechanisms/registry.js';
+export { lshMechanism } from './mechanisms/lsh.js';
+export { lshrrMechanism } from './mechanisms/lshrr.js';
+export { laplshMechanism } from './mechanisms/laplsh.js';
+export { rapporMechanism, rapporVectorMechanism } from './mechanisms/rappor.js';
+export { flipBits, copyCodes } from './mechanisms/flips.js';
+export {
+  loadPlugin,
+  pluginMechanism,
+  validatePlugin,
+  type MechanismPlugin,
+  type PluginEpsilon,
+  type PluginEpsilonInput,
+  type PluginEncodeInput,
+  type LoadedPlugin,
+} from './mechanisms/plugin.js';
+
+// privacy accounting
+export {
+  klBernoulli,
+  solveAlpha,
+  xiAlpha,
+  deltaAlpha,
+  xiGeneral,
+  worstCaseXi,
+  keepProbability,
+  flipProbability,
+  euclideanFromAngular,
+  angularFromEuclidean,
+  lshrrEpsilon,
+  laplshEpsilon,
+  budgetRows,
+  exactEpsilon,
+  hockeyStickDelta,
+} from './privacy/index.js';
+export { accountEpsilon, ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantName, type Account, type AccountArgs } from './privacy/accountants.js';
+
+// evaluation and experiments
+export { evaluateAnswers, utilityLoss, recallAtK, angularDistanceFrom, type UtilityMeans } from './experiment/utility.js';
+export { sampleQueries } from './experiment/queries.js';
+export { loadConfig, type ExperimentConfig } from './experiment/config.js';
+export { runExperiment, type RunOptions, type RunResult } from './experiment/machinery/runner.js';
+
+// releasing codes
+export { encodeUsers, type EncodeRequest, type EncodedUsers } from './encode/encode.js';
+export { cryptoRng } from './encode/noise.js';
+
+// reports
+export { readResultsFolder, utilityTable, budgetsTable, fig1Spec, fig2Spec, renderSvg, svgToPng, buildOutputs, writeFigures, writeTables, type ResultsFolder, type TableFormat } from './report/index.js';

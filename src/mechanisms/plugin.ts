@@ -1,0 +1,288 @@
+/**
+ * Mechanism plugins: a mechanism in its own ES module, loaded by path (`module:` in configs,
+ * `--mechanism ./file.mjs` for `lshdp encode`).
+ *
+ * The contract does not depend on the LSH family. A plugin never sees the users' vectors or item
+ * sets: it gets the CLEAN LSH codes of every user (whatever the family: random projection for the
+ * angular distance, 1-bit MinHash for Jaccard), the family's per-bit disagreement probability as a
+ * function of the distance, the privacy parameters and a seeded random source, and returns the
+ * released codes. Everything a plugin can express is therefore "LSH, then a randomizer of the
+ * codes": LSHRR and RAPPOR-like randomizers fit; LapLSH (noise on the vector) does not and stays
+ * built in.
+ *
+ * A module default-exports a `MechanismPlugin`:
+ *
+ * ```js
+ * export default {
+ *   name: 'flip-all',                    // letters, digits, '-', '_' (the `base` column)
+ *   description: 'every bit flipped',    // optional, for listings
+ *   usesXi: false,                       // true: runs once per xi of the config, with a budget
+ *   optionKeys: [],                      // config keys the entry may carry besides name/module/label
+ *   epsilon: ({ xi, kappa, d, delta, disagreement, options }) => ({}),   // optional when !usesXi
+ *   encode: ({ codes, users, kappa, rng }) => { ... return { codes, bits, words } },
+ * };
+ * ```
+ *
+ * Rules (checked by the loader and after every call; a violation is a one-line error naming the
+ * module):
+ * - `encode` must return a fresh CodeSet `{ codes: Uint32Array, bits, words }` with one row per
+ *   user: `words = ceil(bits / 32)`, `codes.length = users * words`, unused high bits 0. `bits`
+ *   may differ from kappa (an encoding may expand the code) but must be the same for every user.
+ * - `input.codes` is read-only (a copy is passed: writing to it changes nothing).
+ * - All randomness must come from `input.rng` (uniform on [0, 1)): it is seeded per (cell,
+ *   mechanism, xi) in experiments, so results are reproducible and independent of threads, and it
+ *   is a cryptographic source in `lshdp encode`. `Math.random` breaks both.
+ * - `epsilon` states what xi means for this mechanism: `epsilon_bit` (its own per-bit parameter,
+ *   or null), `epsilon_ldp` (the LDP-equivalent budget, or null), `fallback` (true when the bound
+ *   for distance d did not exist and the LDP bound was used); other keys are passed to `encode`
+ *   as `eps`. Numbers must be >= 0 (Infinity allowed: no noise).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CodeSet, EpsilonInfo, Mechanism, MechanismContext } from './types.js';
+import type { Rng } from '../random/rng.js';
+import { UserError } from '../util/errors.js';
+import { cleanCodes } from './common.js';
+import { lastWordMask, wordsFor } from '../lsh/codes.js';
+
+/** What `epsilon` receives: the budget axis of the paper in the family's own metric. */
+export interface PluginEpsilonInput {
+  /** the total budget at distance d (extended DP with failure probability delta) */
+  xi: number;
+  /** the LSH code length (number of hash bits) */
+  kappa: number;
+  /** the distance the budget is stated at, in the family's metric (angular d_θ or Jaccard d_J) */
+  d: number;
+  delta: number;
+  /** Pr[one LSH bit differs] for two inputs at distance d (angular: d; jaccard: d/2) */
+  disagreement: (d: number) => number;
+  /** the config entry's other keys (those listed in `optionKeys`) */
+  options: Record<string, unknown>;
+}
+
+/** What `epsilon` returns (snake_case: these become utility.csv columns). */
+export interface PluginEpsilon {
+  /** the mechanism's own per-bit parameter, or null */
+  epsilon_bit?: number | null;
+  /** the LDP-equivalent budget, or null */
+  epsilon_ldp?: number | null;
+  /** true when the distance-d bound did not exist and the pure LDP bound was used */
+  fallback?: boolean;
+  /** anything else the mechanism wants to pass to its `encode` */
+  [key: string]: unknown;
+}
+
+/** What `encode` receives. */
+export interface PluginEncodeInput {
+  /** the clean LSH codes of every user (a copy: read-only by contract) */
+  codes: CodeSet;
+  /** number of users (rows of `codes`) */
+  users: number;
+  kappa: number;
+  disagreement: (d: number) => number;
+  /** xi is null for mechanisms without a budget */
+  privacy: { xi: number | null; d: number; delta: number };
+  /** the result of `epsilon` for this xi (`{}` when the plugin has none) */
+  eps: PluginEpsilon;
+  /** the only allowed source of randomness (seeded per cell in experiments; cryptographic in encode) */
+  rng: Rng;
+  options: Record<string, unknown>;
+}
+
+/** The object a plugin module default-exports. */
+export interface MechanismPlugin {
+  name: string;
+  description?: string;
+  /** true: one result per xi of the config, with `epsilon`; false: one result (like `lsh`) */
+  usesXi: boolean;
+  /** config keys the entry may carry (others are an error) */
+  optionKeys?: readonly string[];
+  epsilon?(input: PluginEpsilonInput): PluginEpsilon;
+  encode(input: PluginEncodeInput): CodeSet;
+}
+
+/** A validated plugin, where it came from and the SHA-256 of its file (part of result identities). */
+export interface LoadedPlugin {
+  plugin: MechanismPlugin;
+  /** the module path as given (for messages) */
+  path: string;
+  /** absolute path of the module file */
+  file: string;
+  sha256: string;
+}
+
+const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** The one-line error prefix naming a module. */
+function where(path: string): string {
+  return `mechanism module ${path}`;
+}
+
+/** First line of an error's message (plugin errors may be multi-line). */
+function firstLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split('\n')[0]!.trim() || (e instanceof Error ? e.name : 'error');
+}
+
+/** Checks the shape of a default export; returns it typed. Exported for tests. */
+export function validatePlugin(value: unknown, path: string): MechanismPlugin {
+  const w = where(path);
+  if (value === null || typeof value !== 'object') throw new UserError(`${w}: has no default export object (export default { name, usesXi, encode, ... })`);
+  const p = value as Record<string, unknown>;
+  if (typeof p.name !== 'string' || !NAME_RE.test(p.name)) throw new UserError(`${w}: name must be a string of letters, digits, '-' or '_' starting with a letter, got ${JSON.stringify(p.name)}`);
+  if (typeof p.encode !== 'function') throw new UserError(`${w}: lacks an encode function`);
+  if (typeof p.usesXi !== 'boolean') throw new UserError(`${w}: usesXi must be true or false, got ${JSON.stringify(p.usesXi)}`);
+  if (p.usesXi && typeof p.epsilon !== 'function') throw new UserError(`${w}: usesXi is true but it lacks an epsilon function`);
+  if (p.epsilon !== undefined && typeof p.epsilon !== 'function') throw new UserError(`${w}: epsilon must be a function`);
+  if (p.description !== undefined && typeof p.description !== 'string') throw new UserError(`${w}: description must be a string`);
+  if (p.optionKeys !== undefined && !(Array.isArray(p.optionKeys) && p.optionKeys.every((k) => typeof k === 'string'))) throw new UserError(`${w}: optionKeys must be an array of strings`);
+  return p as unknown as MechanismPlugin;
+}
+
+/**
+ * Loads and validates a plugin module. `path` is resolved against `baseDir` (the config file's
+ * folder; default the working directory). Fails with a one-line UserError naming the module when
+ * the file is missing, does not load, or its default export breaks the contract.
+ */
+export async function loadPlugin(path: string, baseDir = process.cwd()): Promise<LoadedPlugin> {
+  const file = resolve(baseDir, path);
+  let bytes: Buffer;
+  try {
+    if (!statSync(file).isFile()) throw new UserError(`${where(path)}: not a file`);
+    bytes = readFileSync(file);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(`${where(path)}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? firstLine(e)})`}`);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  let mod: { default?: unknown };
+  try {
+    // the hash in the URL: an edited file is a new module even within one process
+    mod = (await import(`${pathToFileURL(file).href}?sha256=${sha256}`)) as { default?: unknown };
+  } catch (e) {
+    throw new UserError(`${where(path)}: failed to load: ${firstLine(e)}`);
+  }
+  return { plugin: validatePlugin(mod.default, path), path, file, sha256 };
+}
+
+/** Checks the codes a plugin returned (shape, rows, unused bits). */
+export function checkPluginCodes(out: unknown, users: number, path: string): CodeSet {
+  const w = `${where(path)}: encode returned`;
+  if (out === null || typeof out !== 'object') throw new UserError(`${w} ${out === undefined ? 'nothing' : typeof out}, expected { codes: Uint32Array, bits, words }`);
+  const c = out as Partial<CodeSet>;
+  if (!(c.codes instanceof Uint32Array)) throw new UserError(`${w} codes that are not a Uint32Array`);
+  if (!Number.isInteger(c.bits) || c.bits! < 1) throw new UserError(`${w} bits = ${JSON.stringify(c.bits)}, expected a positive integer`);
+  if (c.words !== wordsFor(c.bits!)) throw new UserError(`${w} words = ${JSON.stringify(c.words)}, expected ceil(bits / 32) = ${wordsFor(c.bits!)}`);
+  if (c.codes.length !== users * c.words) throw new UserError(`${w} ${c.codes.length} words, expected users * words = ${users} * ${c.words}`);
+  const mask = lastWordMask(c.bits!);
+  if (mask !== 0xffffffff) {
+    for (let i = 0; i < users; i++) {
+      if ((c.codes[i * c.words + c.words - 1]! & ~mask) !== 0) throw new UserError(`${w} a code with bits set beyond bit ${c.bits} (user ${i})`);
+    }
+  }
+  return { codes: c.codes, bits: c.bits!, words: c.words };
+}
+
+function checkEpsilon(e: unknown, path: string): PluginEpsilon {
+  const w = `${where(path)}: epsilon returned`;
+  if (e === null || typeof e !== 'object') throw new UserError(`${w} ${typeof e}, expected an object like { epsilon_bit, epsilon_ldp }`);
+  const r = e as PluginEpsilon;
+  for (const key of ['epsilon_bit', 'epsilon_ldp'] as const) {
+    const v = r[key];
+    if (v !== undefined && v !== null && !(typeof v === 'number' && v >= 0)) throw new UserError(`${w} ${key} = ${JSON.stringify(v)}, expected a number >= 0 or null`);
+  }
+  if (r.fallback !== undefined && typeof r.fallback !== 'boolean') throw new UserError(`${w} fallback = ${JSON.stringify(r.fallback)}, expected true or false`);
+  return r;
+}
+
+/** Runs plugin code; its exceptions become one-line errors naming the module and the call. */
+function call<T>(path: string, what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${where(path)}: ${what} failed: ${firstLine(e)}`);
+  }
+}
+
+/** A registry mechanism made from a plugin: its `epsilon` reads `privacy.d` in the family's metric. */
+export type PluginBackedMechanism = Mechanism & { readonly plugin: LoadedPlugin };
+
+export function isPluginMechanism(m: Mechanism): m is PluginBackedMechanism {
+  return (m as Partial<PluginBackedMechanism>).plugin !== undefined;
+}
+
+/**
+ * What xi means for `mechanism` on a family, with d in the family's metric. Built-in mechanisms
+ * and the accountants take the per-bit disagreement probability as their `d` (for the angular
+ * family the two are equal, so angular results are unchanged); a plugin gets the distance itself
+ * and the family's `disagreement` function. The one place that translates between the two.
+ */
+export function epsilonOnFamily(
+  mechanism: Mechanism,
+  disagreement: (d: number) => number,
+  xi: number,
+  kappa: number,
+  privacy: { d: number; delta: number },
+  options?: Record<string, unknown>,
+): EpsilonInfo {
+  if (isPluginMechanism(mechanism)) return mechanism.epsilon(xi, kappa, privacy, options);
+  return mechanism.epsilon(xi, kappa, { d: disagreement(privacy.d), delta: privacy.delta }, options);
+}
+
+/** The EpsilonInfo of a plugin carries its raw answer and the privacy parameters for `encode`. */
+type PluginEpsilonInfo = EpsilonInfo & { plugin?: PluginEpsilon; privacy?: PluginEncodeInput['privacy'] };
+
+/**
+ * The plugin as a `Mechanism` of the registry, for one LSH family (its `disagreement`). `epsilon`
+ * reads `privacy.d` as the distance in the family's metric. The mechanism's name is the plugin's.
+ */
+export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) => number): PluginBackedMechanism {
+  const { plugin, path } = loaded;
+  const optionKeys = [...(plugin.optionKeys ?? [])];
+  const checkOptions = (options: Record<string, unknown>) => {
+    for (const key of Object.keys(options)) {
+      if (!optionKeys.includes(key)) throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
+    }
+  };
+  return {
+    plugin: loaded,
+    name: plugin.name,
+    description: plugin.description ?? `plugin ${path}`,
+    kind: 'code',
+    usesKappa: true,
+    usesXi: plugin.usesXi,
+    optionKeys,
+    epsilon(xi, kappa, privacy, options = {}): PluginEpsilonInfo {
+      const stated = { xi: plugin.usesXi ? xi : null, d: privacy.d, delta: privacy.delta };
+      if (!plugin.epsilon) return { epsilon: null, ldpEpsilon: null, fallback: false, plugin: {}, privacy: stated };
+      const raw = checkEpsilon(
+        call(path, 'epsilon', () => plugin.epsilon!({ xi, kappa, d: privacy.d, delta: privacy.delta, disagreement, options: { ...options } })),
+        path,
+      );
+      return { epsilon: raw.epsilon_bit ?? null, ldpEpsilon: raw.epsilon_ldp ?? null, fallback: raw.fallback ?? false, plugin: raw, privacy: stated };
+    },
+    encode(ctx: MechanismContext, eps: PluginEpsilonInfo): CodeSet {
+      checkOptions(ctx.options);
+      const clean = cleanCodes(ctx.hashing);
+      const users = clean.words === 0 ? 0 : clean.codes.length / clean.words;
+      const input: PluginEncodeInput = {
+        codes: { codes: clean.codes.slice(), bits: clean.bits, words: clean.words },
+        users,
+        kappa: ctx.hashing.kappa,
+        disagreement,
+        privacy: eps.privacy ?? { xi: null, d: NaN, delta: NaN },
+        eps: eps.plugin ?? {},
+        rng: ctx.rng,
+        options: { ...ctx.options },
+      };
+      const out = call(path, 'encode', () => plugin.encode(input));
+      if (out && typeof (out as unknown as Promise<unknown>).then === 'function') throw new UserError(`${where(path)}: encode returned a Promise; it must return the codes synchronously`);
+      // returning input.codes itself is fine: it is already a copy
+      return checkPluginCodes(out, users, path);
+    },
+  };
+}
