@@ -6,9 +6,12 @@
 // seconds, peak RSS, and the kernels' throughput. Speed targets live here, never in unit tests.
 //
 // Stages: ingest (parse → vectors for n = 100, 500, 1000, no cache), cache (same, from the cache),
-// knn (exact angular k-NN kernel), hamming (Hamming k-NN kernel per kappa), laplsh (projected vs
-// direct noise), grid-25m (the paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid
-// on a 10,000-user Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread).
+// knn (exact angular k-NN kernel), hamming (Hamming k-NN kernel per kappa, beside the bare
+// distance loops without selection: SIMD for kappa <= 32, i64.popcnt above), laplsh (projected vs
+// direct noise), cell (each stage's share of trial-cell time), grid-fsq4k (the paper grid on a
+// 4,000-user Foursquare-shaped set, configs/bench-foursquare-4k.yaml, 2 threads), grid-25m (the
+// paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid on a 10,000-user
+// Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -28,13 +31,15 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'grid-fsq', 'threads', 'grid-25m'];
+const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grid-fsq', 'threads', 'grid-25m'];
 const stages = option('stages', ALL.join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
 mkdirSync(BENCH, { recursive: true });
 
 // Inputs: the presets shaped like the paper's data (full) or a scaled-down version (quick).
 const ML = quick ? { preset: 'movielens-25m', users: 20000, items: 10000, ratings: 2_000_000 } : { preset: 'movielens-25m' };
+// The paper grid on a small Foursquare-like set (the real New York subset has ~3.5k users).
+const FSQ4K = { preset: 'foursquare-nyc', users: 4000, items: 40000, ratings: 320_000 };
 const FSQ = quick ? { preset: 'foursquare-nyc', users: 2000, items: 20000, ratings: 100_000 } : { preset: 'foursquare-nyc' };
 
 function lshdp(args, opts = {}) {
@@ -55,6 +60,13 @@ function ensureSynth(dir, o) {
 
 const mlDir = join(BENCH, 'movielens');
 const fsqDir = join(BENCH, 'foursquare');
+const fsq4kDir = join(BENCH, 'foursquare-4k');
+const fsq4kSpec = {
+  name: 'fsq4k',
+  format: 'foursquare-www19',
+  path: join(fsq4kDir, 'raw_Checkins_anonymized.txt'),
+  poi_path: join(fsq4kDir, 'raw_POIs.txt'),
+};
 const mlSpec = { name: 'ml', format: 'movielens-csv', path: join(mlDir, 'ratings.csv') };
 const fsqSpec = {
   name: 'fsq',
@@ -64,11 +76,11 @@ const fsqSpec = {
 };
 
 /** A copy of a bench config reading the generated files (and, in quick mode, a smaller grid). */
-function benchConfig(file, spec, name) {
+function benchConfig(file, spec, name, { keepGrid = false } = {}) {
   const cfg = parse(readFileSync(join(ROOT, 'configs', file), 'utf8'));
   cfg.name = name;
   cfg.datasets = [{ ...spec, name: cfg.datasets[0].name }];
-  if (quick) Object.assign(cfg, { dims: [100, 1000], queries: 200, k: [1, 10], kappa: [10, 50], trials: 2, privacy: { ...cfg.privacy, xi: [0, 1, 5, 20] } });
+  if (quick && !keepGrid) Object.assign(cfg, { dims: [100, 1000], queries: 200, k: [1, 10], kappa: [10, 50], trials: 2, privacy: { ...cfg.privacy, xi: [0, 1, 5, 20] } });
   const out = join(BENCH, `${name}.yaml`);
   writeFileSync(out, stringify(cfg));
   return out;
@@ -104,7 +116,9 @@ function repeat(n, once) {
   const results = [];
   for (let i = 0; i < n; i++) results.push(once(i));
   const row = {};
-  for (const key of Object.keys(results[0])) row[key] = median(results.map((r) => r[key]));
+  for (const key of Object.keys(results[0])) {
+    row[key] = typeof results[0][key] === 'number' ? median(results.map((r) => r[key])) : results[0][key];
+  }
   return row;
 }
 
@@ -117,7 +131,8 @@ function record(stage, result, throughput, target) {
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
 ensureSynth(mlDir, ML);
-if (stages.some((s) => s.startsWith('grid') || s === 'threads')) ensureSynth(fsqDir, FSQ);
+if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
+if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);
 const cacheDir = join(BENCH, 'cache');
 const dims = [100, 500, 1000];
 
@@ -137,10 +152,25 @@ for (const stage of stages) {
     const kappa = [10, 20, 50];
     const r = repeat(runs, () => stageOnce('hamming', { spec: mlSpec, cacheDir, n: 1000, queries: 1000, k: 10, kappa, sortQueries: quick ? 20 : 50 }));
     for (const kp of kappa) {
-      const extra = [`${fmtRate(r[`kappa${kp}_pairsPerSecond`])} pairs/s`];
-      if (r[`kappa${kp}_bucketSpeedup`]) extra.push(`bucket ×${r[`kappa${kp}_bucketSpeedup`].toFixed(1)} vs scan`);
-      if (r[`kappa${kp}_histogramSpeedup`]) extra.push(`histogram ×${r[`kappa${kp}_histogramSpeedup`].toFixed(1)} vs sort`);
-      record(`Hamming k-NN kernel κ=${kp} (1000 q, k=10)`, { seconds: r[`kappa${kp}_seconds`], peakRssMB: r.peakRssMB }, extra.join('; '), '');
+      const auto = r[`kappa${kp}_pairsPerSecond`];
+      const scan = r[`kappa${kp}_scanPairsPerSecond`];
+      const bare = r[`kappa${kp}_barePairsPerSecond`];
+      const extra = [`${fmtRate(auto)} pairs/s${kp <= 16 ? ' (bucket path)' : ''}`];
+      if (kp <= 16) extra.push(`scan ${fmtRate(scan)}`);
+      if (bare) extra.push(`bare ${kp <= 32 ? 'SIMD' : 'i64.popcnt'} loop ${fmtRate(bare)}: scan at ${((100 * scan) / bare).toFixed(0)}%`);
+      extra.push(`JS scan ${fmtRate(r[`kappa${kp}_jsPairsPerSecond`])}`);
+      if (r[`kappa${kp}_histogramSpeedup`]) extra.push(`×${r[`kappa${kp}_histogramSpeedup`].toFixed(1)} JS vs sort`);
+      const target = kp <= 16 ? '' : `scan ≥ 70% of bare ${kp <= 32 ? 'SIMD' : 'i64.popcnt'}`;
+      record(`Hamming k-NN kernel κ=${kp} (1000 q, k=10, ${r.kernel ?? ''})`, { seconds: r[`kappa${kp}_seconds`], peakRssMB: r.peakRssMB }, extra.join('; '), target);
+    }
+  } else if (stage === 'cell') {
+    // shares of trial-cell time on the two shapes of the targets
+    for (const [label, spec, n, queries] of [['MovieLens-25M-shaped, n=1000, 1000 q', mlSpec, 1000, 1000], ['Foursquare-shaped 4k users, n=1000, every user a query', fsq4kSpec, 1000, 0]]) {
+      const r = repeat(runs, () => stageOnce('cell', { spec, cacheDir: null, n, queries, kappa: [10, 20, 50], xi: [0, 0.5, 1, 2, 5, 10, 20] }));
+      const parts = ['projection', 'laplsh', 'flips', 'scan', 'selection', 'utility', 'other'];
+      const names = { projection: 'projection', laplsh: 'LapLSH noise', flips: 'RR flips', scan: 'scan (bare loop)', selection: 'selection', utility: 'utility', other: 'lsh copy' };
+      const shares = parts.map((p) => `${names[p]} ${(100 * r[`${p}Share`]).toFixed(0)}%`).join(', ');
+      record(`trial cells κ=10/20/50 × lsh + 7 ξ lshrr/laplsh, ${label}`, { seconds: r.cellSeconds, peakRssMB: r.peakRssMB }, `${shares}; exact k-NN (per n) ${r.exactSeconds.toFixed(2)} s`, '');
     }
   } else if (stage === 'laplsh') {
     const kappa = [10, 50];
@@ -148,6 +178,10 @@ for (const stage of stages) {
     for (const kp of kappa) {
       record(`LapLSH noise κ=${kp}, n=1000 (projected)`, { seconds: r[`kappa${kp}_projectedSeconds`], peakRssMB: r.peakRssMB }, `×${r[`kappa${kp}_speedup`].toFixed(1)} vs direct (${r[`kappa${kp}_directSeconds`].toFixed(2)} s)`, '');
     }
+  } else if (stage === 'grid-fsq4k') {
+    const cfg = benchConfig('bench-foursquare-4k.yaml', fsq4kSpec, 'bench-fsq4k', { keepGrid: true });
+    gridOnce(cfg, 2); // warm the vector cache, so the row measures the grid
+    record('paper grid, Foursquare-shaped 4k users (n 100/1000, every user a query, 8 ξ, 10 trials)', repeat(gridRuns, () => gridOnce(cfg, 2)), '--threads 2', '≤ 10 s');
   } else if (stage === 'grid-fsq') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
     gridOnce(cfg); // warm the vector cache, so the row measures the grid

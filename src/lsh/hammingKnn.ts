@@ -37,6 +37,19 @@ export interface HammingOptions {
 /** The largest code length the bucket path accepts. */
 export const BUCKET_MAX_BITS = 16;
 
+/**
+ * With the WebAssembly scan, the bucket path pays off only when users far outnumber the possible
+ * codes: measured (scripts/bench-stage.mjs, tests/lsh/bench-lsh.mjs) bucket wins at 8 bits for 4k
+ * users, 10 bits for 20k, 12-13 bits for 160k, and loses above; the JS scan loses to it up to 16 bits.
+ */
+export const BUCKET_USERS_PER_CODE = 12;
+
+function autoBucket(bits: number, users: number, kernel: HammingKernel): boolean {
+  if (bits > BUCKET_MAX_BITS) return false;
+  if (kernel === 'js' || hammingKernelName() === 'js') return true;
+  return (1 << bits) * BUCKET_USERS_PER_CODE <= users;
+}
+
 /** 2^32: the composite sort key of a candidate is distance * 2^32 + tie key (exact in a double). */
 const TWO32 = 4294967296;
 
@@ -63,7 +76,7 @@ export function hammingKnn(
   if (k === 0 || queries.length === 0) return out;
   if (set.bits + 1 > 0xffff) throw new RangeError(`codes of ${set.bits} bits are longer than supported (65534)`);
   const path = opts.path ?? 'auto';
-  const bucket = path === 'bucket' || (path === 'auto' && set.bits <= BUCKET_MAX_BITS);
+  const bucket = path === 'bucket' || (path === 'auto' && autoBucket(set.bits, users, opts.kernel ?? 'auto'));
   if (bucket) {
     if (set.bits > BUCKET_MAX_BITS) throw new RangeError(`the bucket path needs bits <= ${BUCKET_MAX_BITS}, got ${set.bits}`);
     bucketPath(set, users, queries, k, tieSeed, out);
