@@ -1,0 +1,109 @@
+/**
+ * Input pairs of the audit, each as a two-user UserVectors (row 0 = x, row 1 = x').
+ *
+ * - Synthetic: x = e_1, x' = cos(πd) e_1 + sin(πd) e_2, at angular distance exactly d.
+ * - Real: user pairs of a data set whose true angular distance is within ±band of d.
+ *
+ * Random-hyperplane bits depend on a vector only through r·x, and r·x involves only the
+ * coordinates where x is non-zero; so hashing a pair restricted to the union of its supports
+ * (columns renumbered) has exactly the distribution of hashing it in R^n, at a fraction of the
+ * cost. `restrictToSupport` does that for LSH and LSHRR; LapLSH adds noise in every coordinate
+ * and is audited on the full-dimensional synthetic pair.
+ */
+import type { UserVectors } from '../data/types.js';
+import type { Rng } from '../random/rng.js';
+import { sampleWithoutReplacement } from '../random/samplers.js';
+
+export interface AuditPair {
+  /** `synthetic` or the data set's name */
+  source: string;
+  /** true angular distance of the pair */
+  distance: number;
+  /** user ids of the pair (real pairs) */
+  users: [string, string] | null;
+  /** the pair in the full dimension n */
+  vectors: UserVectors;
+}
+
+/** The synthetic pair at angular distance exactly d in R^n (n >= 2). */
+export function syntheticPair(d: number, n: number): AuditPair {
+  const c = Math.cos(Math.PI * d);
+  const s = Math.sin(Math.PI * d);
+  return {
+    source: 'synthetic',
+    distance: d,
+    users: null,
+    vectors: {
+      dataset: 'synthetic-pair', n, userIds: ['x', 'x_prime'], itemIds: Array.from({ length: n }, (_, i) => String(i)),
+      rowPtr: Int32Array.from([0, 1, 3]), colIdx: Int32Array.from([0, 0, 1]), values: Float64Array.from([1, c, s]), dropped: 0,
+    },
+  };
+}
+
+/** The pair restricted to the union of its two supports (same hash-bit distribution, see above). */
+export function restrictToSupport(v: UserVectors): UserVectors {
+  const cols = [...new Set(Array.from(v.colIdx))].sort((a, b) => a - b);
+  const index = new Map(cols.map((c, i) => [c, i]));
+  return {
+    ...v,
+    n: Math.max(1, cols.length),
+    itemIds: cols.map((c) => v.itemIds[c] ?? String(c)),
+    colIdx: Int32Array.from(v.colIdx, (c) => index.get(c)!),
+  };
+}
+
+/** Angular distance arccos(clamp(cos)) / π (protocol §3), vectors of unit length. */
+function angular(cos: number): number {
+  return Math.acos(Math.min(1, Math.max(-1, cos))) / Math.PI;
+}
+
+export interface RealPairSearch {
+  /** users scanned (the first `maxUsers` rows of the data set) */
+  usersScanned: number;
+  /** pairs within ±band of d among them */
+  found: number;
+  /** the pairs kept (at most `count`, drawn uniformly from those found) */
+  pairs: AuditPair[];
+}
+
+/**
+ * Pairs of users whose angular distance is within ±band of d: every pair of the first `maxUsers`
+ * users (O(maxUsers² n) with dense rows), then `count` of them drawn uniformly with `rng`,
+ * kept in (i, j) order. Deterministic for a given rng.
+ */
+export function findRealPairs(v: UserVectors, d: number, band: number, count: number, maxUsers: number, rng: Rng): RealPairSearch {
+  const users = Math.min(v.rowPtr.length - 1, maxUsers);
+  const n = v.n;
+  const dense = new Float64Array(users * n);
+  for (let i = 0; i < users; i++) {
+    for (let p = v.rowPtr[i]; p < v.rowPtr[i + 1]; p++) dense[i * n + v.colIdx[p]] = v.values[p];
+  }
+  const hits: [number, number, number][] = [];
+  for (let i = 0; i < users; i++) {
+    for (let j = i + 1; j < users; j++) {
+      let dot = 0;
+      // sparse row i against dense row j
+      for (let p = v.rowPtr[i]; p < v.rowPtr[i + 1]; p++) dot += v.values[p] * dense[j * n + v.colIdx[p]];
+      const dist = angular(dot);
+      if (Math.abs(dist - d) <= band) hits.push([i, j, dist]);
+    }
+  }
+  const chosen = count > 0 ? sampleWithoutReplacement(rng, hits.length, Math.min(count, hits.length)) : new Int32Array(0);
+  const pairs = Array.from(chosen, (h) => {
+    const [i, j, dist] = hits[h];
+    return { source: v.dataset, distance: dist, users: [v.userIds[i], v.userIds[j]] as [string, string], vectors: pairVectors(v, i, j) };
+  });
+  return { usersScanned: users, found: hits.length, pairs };
+}
+
+/** Users i and j of `v` as a two-user UserVectors. */
+export function pairVectors(v: UserVectors, i: number, j: number): UserVectors {
+  const a = [v.rowPtr[i], v.rowPtr[i + 1]];
+  const b = [v.rowPtr[j], v.rowPtr[j + 1]];
+  const colIdx = Int32Array.from([...v.colIdx.subarray(a[0], a[1]), ...v.colIdx.subarray(b[0], b[1])]);
+  const values = Float64Array.from([...v.values.subarray(a[0], a[1]), ...v.values.subarray(b[0], b[1])]);
+  return {
+    dataset: v.dataset, n: v.n, userIds: [v.userIds[i], v.userIds[j]], itemIds: v.itemIds,
+    rowPtr: Int32Array.from([0, a[1] - a[0], a[1] - a[0] + b[1] - b[0]]), colIdx, values, dropped: 0,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The audit's HTML: `auditSection` is a fragment (verdict summary, the verdict table, the real
+ * pairs and the loss-CDF figure as inline SVG) for the run report; `auditPage` wraps it in a
+ * standalone page (audit.html). Every string from data or config is escaped.
+ */
+import { escapeHtml } from './html.js';
+
+/** The fields of audit.json the HTML shows (src/audit/run.ts writes them). */
+export interface AuditJson {
+  config?: { name?: string; file?: string };
+  seed?: number | string;
+  samples?: number;
+  family_alpha?: number;
+  sound_factor?: number;
+  datasets?: { name: string; n: number; users_scanned: number; pairs_found: number; band: number; pairs_used: number }[];
+  results: {
+    mechanism: string; base?: string; accountant: string | null; kappa: number; xi: number; d: number; delta: number | null;
+    verdict: string; tail: number | null; tail_ci: [number, number] | null; exact_tail?: number | null;
+    epsilon_bit?: number | null; epsilon_lb: number; samples: number;
+  }[];
+  real_pairs?: {
+    mechanism: string; kappa: number; xi: number; source: string; pairs: number; distance_min: number; distance_max: number;
+    samples: number; tail: number; tail_ci: [number, number]; exact_tail: number;
+  }[];
+}
+
+const num = (x: number | null | undefined, digits = 4): string =>
+  x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString();
+
+const ci = (c: [number, number] | null): string => (c ? `[${num(c[0], 3)}, ${num(c[1], 3)}]` : 'n/a');
+
+/** The verdict counts, e.g. "sound 60, violated 18, inconclusive 0, n/a 3". */
+export function verdictSummary(audit: AuditJson): string {
+  const counts = new Map<string, number>();
+  for (const r of audit.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
+  return ['sound', 'violated', 'inconclusive', 'n/a'].map((v) => `${v} ${counts.get(v) ?? 0}`).join(', ');
+}
+
+/** The audit section (an HTML fragment); `svg` is the loss-CDF figure or null. */
+export function auditSection(audit: AuditJson, svg: string | null): string {
+  const rows = audit.results.map((r) => `<tr class="verdict-${escapeHtml(r.verdict.replace('/', ''))}">` + [
+    r.mechanism, r.accountant ?? '', String(r.kappa), r.base === 'lsh' ? '–' : String(r.xi), r.delta === null ? 'n/a' : String(r.delta),
+    num(r.epsilon_bit ?? null), num(r.tail), ci(r.tail_ci), num(r.exact_tail ?? null), num(r.epsilon_lb, 3), r.verdict,
+  ].map((c) => `<td>${escapeHtml(c)}</td>`).join('') + '</tr>').join('\n');
+  const real = (audit.real_pairs ?? []).map((r) => '<tr>' + [
+    r.mechanism, r.source, String(r.kappa), String(r.xi), String(r.pairs), `${num(r.distance_min, 4)}–${num(r.distance_max, 4)}`,
+    num(r.tail), ci(r.tail_ci), num(r.exact_tail), String(r.samples),
+  ].map((c) => `<td>${escapeHtml(c)}</td>`).join('') + '</tr>').join('\n');
+  const datasets = (audit.datasets ?? []).map((d) =>
+    `<li>${escapeHtml(d.name)} (n = ${d.n}): ${d.pairs_found} pair(s) within ±${d.band} of d among the first ${d.users_scanned} users; ${d.pairs_used} used</li>`).join('');
+  return `<section id="audit">
+<h2>Privacy audit</h2>
+<p>Every claim checked by experiment on a synthetic pair at exactly d, ${escapeHtml(audit.samples ?? '')} samples per row
+(fresh hash seeds and noise per sample). <b>${escapeHtml(verdictSummary(audit))}</b>.
+Verdicts control the family-wise error at ${escapeHtml(audit.family_alpha ?? 0.05)} (Holm): <i>violated</i> means the
+empirical tail Pr[L &gt; ξ] exceeds δ, or the black-box lower bound ε_lb exceeds ξ; <i>sound</i> means no violation and
+the tail is shown below ${escapeHtml(audit.sound_factor ?? 2)}δ (for LapLSH and RAPPOR, whose loss is not computable: no
+violation found by the black-box test); <i>n/a</i>: vanilla LSH claims no ξ.</p>
+${datasets ? `<ul>${datasets}</ul>` : ''}
+${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of the privacy loss L against the exact distribution; the dashed rule is ξ.</figcaption></figure>` : ''}
+<table class="audit">
+<thead><tr><th>mechanism</th><th>accountant</th><th>κ</th><th>ξ</th><th>δ</th><th>ε per bit</th><th>tail Pr[L&gt;ξ]</th><th>95% CI</th><th>exact tail</th><th>ε_lb</th><th>verdict</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+${real ? `<h3>Real pairs near d (LSHRR; informative, no verdict)</h3>
+<table class="audit-real">
+<thead><tr><th>mechanism</th><th>data set</th><th>κ</th><th>ξ</th><th>pairs</th><th>distances</th><th>tail</th><th>95% CI</th><th>exact at own distances</th><th>samples</th></tr></thead>
+<tbody>
+${real}
+</tbody>
+</table>` : ''}
+</section>`;
+}
+
+/** A standalone audit page (audit.html). */
+export function auditPage(audit: AuditJson, svg: string | null): string {
+  const title = `lshdp audit${audit.config?.name ? `: ${audit.config.name}` : ''}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>
+body { font-family: 'DejaVu Sans', sans-serif; margin: 2em; max-width: 1200px; }
+table { border-collapse: collapse; font-size: 13px; }
+td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
+td:first-child, th:first-child { text-align: left; }
+tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
+tr.verdict-sound td:last-child { color: #060; }
+tr.verdict-inconclusive td:last-child { color: #a60; }
+figure svg { max-width: 100%; height: auto; }
+</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+${auditSection(audit, svg)}
+</body></html>
+`;
+}
