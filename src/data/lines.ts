@@ -1,4 +1,5 @@
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 
@@ -19,7 +20,8 @@ export function openInput(path: string): { fd: number; bytes: number } {
     fd = openSync(path, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw fileError(path, undefined, 'no such file');
+    // the absolute path: a relative one may have been resolved against another folder than the user thinks
+    if (code === 'ENOENT') throw fileError(resolve(path), undefined, 'no such file');
     if (code === 'EACCES') throw fileError(path, undefined, 'permission denied');
     throw fileError(path, undefined, `cannot open (${code ?? (e as Error).message})`);
   }

@@ -1,4 +1,6 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 import { FORMATS, NYC_BBOX, type Center, type Combine, type DatasetSpec } from './spec.js';
@@ -16,8 +18,16 @@ export interface LoadOptions {
   cacheDir?: string | null;
   progress?: Progress;
   skipBadRows?: boolean;
-  /** where `format: synthetic` writes its files; default `data/synth` */
+  /**
+   * where `format: synthetic` keeps its generated files; default `<cacheDir>/synth`, and with the
+   * cache disabled a temporary folder removed once the data set is read
+   */
   synthDir?: string;
+}
+
+/** Where generated synthetic files live by default: beside the other caches. */
+export function defaultSynthDir(cacheDir: string): string {
+  return join(cacheDir, 'synth');
 }
 
 type ReaderFormat = Exclude<DatasetSpec['format'], 'synthetic'>;
@@ -32,6 +42,27 @@ export interface ReadPlan {
   /** every option that changes the interactions (part of the cache key) */
   reader: Record<string, unknown>;
   skipBadRows: boolean;
+  /** for generated (synthetic) input: the folder name of its options, e.g. `small-20d5b76722a80ef4` */
+  synthetic?: string;
+}
+
+/**
+ * Run `fn` with the synthetic files' folder for these options: the explicit `synthDir`, else
+ * `<cacheDir>/synth`, else (no cache) a temporary folder that is removed afterwards.
+ */
+async function withSynthDir<T>(opts: LoadOptions, fn: (o: LoadOptions) => Promise<T>): Promise<T> {
+  const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
+  if (opts.synthDir !== undefined || cacheDir !== null) return fn({ ...opts, synthDir: opts.synthDir ?? defaultSynthDir(cacheDir!) });
+  const tmp = mkdtempSync(join(tmpdir(), 'lshdp-synth-'));
+  // also when a signal handler ends the process with process.exit() in the middle
+  const remove = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', remove);
+  try {
+    return await fn({ ...opts, synthDir: tmp });
+  } finally {
+    process.off('exit', remove);
+    remove();
+  }
 }
 
 const isMovieLens = (f: string): f is MovieLensFormat => f.startsWith('movielens-');
@@ -53,9 +84,11 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
   const skipBadRows = opts.skipBadRows ?? spec.skip_bad_rows ?? false;
   if (spec.format === 'synthetic') {
     const so = resolveSynthOptions(spec);
-    const r = ensureSynthetic(so, opts.synthDir ?? 'data/synth', opts.progress);
+    const synthDir = opts.synthDir ?? (opts.cacheDir === null ? null : defaultSynthDir(opts.cacheDir ?? 'data/cache'));
+    if (synthDir === null) throw new Error('planRead: a synthetic data set without a cache needs opts.synthDir (loadDataset and readInteractions give a temporary one)');
+    const r = ensureSynthetic(so, synthDir, opts.progress);
     const main = r.files[0]!.path;
-    const base: ReadPlan = { name: spec.name, format: r.format, path: main, center: spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none'), reader: { format: r.format }, skipBadRows };
+    const base: ReadPlan = { name: spec.name, format: r.format, path: main, center: spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none'), reader: { format: r.format }, skipBadRows, synthetic: basename(dirname(main)) };
     if (r.format === 'foursquare-www19') {
       base.poiPath = r.files[1]!.path;
       base.reader = { format: r.format, bbox: spec.bbox ?? NYC_BBOX, max_users: spec.max_users ?? null };
@@ -102,7 +135,7 @@ async function readPlan(plan: ReadPlan, progress?: Progress): Promise<Interactio
 
 /** Read and combine a data set's interactions (no vectors, no cache). */
 export async function readInteractions(spec: DatasetSpec, opts: LoadOptions = {}): Promise<Interactions> {
-  return readPlan(planRead(spec, opts), opts.progress);
+  return withSynthDir(opts, async (o) => readPlan(planRead(spec, o), o.progress));
 }
 
 function checkDims(name: string, dims: number[]): void {
@@ -116,6 +149,10 @@ function checkDims(name: string, dims: number[]): void {
  */
 export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions = {}): Promise<LoadedDataset> {
   checkDims(spec.name, dims);
+  return withSynthDir(opts, (o) => loadPlanned(spec, dims, o));
+}
+
+async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset> {
   const plan = planRead(spec, opts);
   const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
   const files = plan.poiPath ? [plan.path, plan.poiPath] : [plan.path];
@@ -126,13 +163,15 @@ export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadO
       st = statSync(f);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UserError(code === 'ENOENT' ? `${f}: no such file` : `${f}: cannot read (${code ?? (e as Error).message})`);
+      throw new UserError(code === 'ENOENT' ? `${resolve(f)}: no such file` : `${f}: cannot read (${code ?? (e as Error).message})`);
     }
     // a folder, a FIFO or a device is refused up front (a FIFO would block the hashing forever)
     if (st.isDirectory()) throw new UserError(`${f}: is a folder, expected a file`);
     if (!st.isFile()) throw new UserError(`${f}: not a regular file`);
     const bytes = st.size;
-    inputs.push({ path: f, sha256: await hashInput(f, cacheDir), bytes });
+    // generated input is named by its options, not by where the cache happens to be, so the
+    // outputs do not depend on --cache-dir or --no-cache
+    inputs.push({ path: plan.synthetic ? `synthetic:${plan.synthetic}/${basename(f)}` : f, sha256: await hashInput(f, cacheDir), bytes });
   }
   const uniqueDims = [...new Set(dims)];
   const keyOf = (n: number): string => cacheKey({ inputs: inputs.map((i) => i.sha256), reader: { ...plan.reader, skipBadRows: plan.skipBadRows }, center: plan.center, n });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readdirSync, existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { lshdp, STACK_RE } from '../helpers/cli.js';
@@ -23,7 +23,8 @@ function expectUserError(r: ReturnType<typeof lshdp>, re: RegExp): void {
 
 describe('lshdp data inspect: bad input is one clear line, exit 2', () => {
   const header = 'userId,movieId,rating,timestamp\n';
-  it('missing file', () => expectUserError(inspect('movielens-csv', 'nope.csv'), /^lshdp: error: nope\.csv: no such file$/m));
+  // the absolute path (the child's working directory is `dir`, as the operating system spells it)
+  it('missing file', () => expectUserError(inspect('movielens-csv', 'nope.csv'), new RegExp(`^lshdp: error: ${join(realpathSync(dir), 'nope.csv').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm')));
   it('empty file', () => expectUserError(inspect('movielens-csv', file('empty.csv', '')), /empty\.csv: empty file \(no data rows\)/));
   it('header only', () => expectUserError(inspect('movielens-csv', file('header.csv', header)), /header\.csv: empty file \(no data rows\)/));
   it('wrong delimiter', () =>
