@@ -44,8 +44,17 @@ export interface UtilityMeans {
  *  dotDenseRow); other metrics pass their own (src/lsh/families, `distanceFrom`). */
 export function angularDistanceFrom(vectors: UserVectors): (query: number) => (user: number) => number {
   const dense = new Float64Array(vectors.n);
+  const { rowPtr, colIdx } = vectors;
+  let previous = -1;
   return (query) => {
-    densifyRow(vectors, query, dense);
+    if (previous < 0) densifyRow(vectors, query, dense);
+    else {
+      // the same dense row as densifyRow, without clearing all n entries per query (every query
+      // is evaluated once per mechanism and xi: with every user a query this was a visible share)
+      for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
+      for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = vectors.values[p];
+    }
+    previous = query;
     return (user) => distanceFromDot(dotDenseRow(dense, vectors, user));
   };
 }
