@@ -156,12 +156,13 @@ const nnShare: ClaimDefinition = {
     const thresholdNote = d === PAPER_NN_THRESHOLD ? '' : `; the paper's shares are at d = ${PAPER_NN_THRESHOLD}`;
     if (cells.length === 0) return notTested(`needs at least 2 query users per n; shares below d = ${d}: ${shares}`);
     const out = familyVerdict(cells, ctx.alpha);
+    const flat = out.zeroVariance > 0 ? `; ${out.zeroVariance} step${out.zeroVariance === 1 ? '' : 's'} without variance (no evidence either way, p = 1)` : '';
     return {
       verdict: out.verdict,
       cells_tested: out.tested,
       cells_for: out.forCount,
       cells_against: out.againstCount,
-      detail: `share with 1-NN d_θ < ${d}: ${shares}; falls in ${out.forCount} of ${out.tested} steps of n, rises in ${out.againstCount} (${how}${exact ? '' : `, Holm at α = ${ctx.alpha}`})${thresholdNote}`,
+      detail: `share with 1-NN d_θ < ${d}: ${shares}; falls in ${out.forCount} of ${out.tested} steps of n, rises in ${out.againstCount} (${how}${exact ? '' : `, Holm at α = ${ctx.alpha}`})${flat}${thresholdNote}`,
     };
   },
 };

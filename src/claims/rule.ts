@@ -88,7 +88,8 @@ export function formatDiff(x: number): string {
 }
 
 function cellNote(c: ScoredCell, p: number): string {
-  return `${c.where} (Δ = ${formatDiff(c.diff)}, Holm p = ${formatP(p)})`;
+  const shown = formatP(p);
+  return `${c.where} (Δ = ${formatDiff(c.diff)}, Holm p ${shown.startsWith('<') ? shown.replace('<', '< ') : `= ${shown}`})`;
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseAlpha, writeClaims } from '../claims/index.js';
+import { cliIo } from './io.js';
 
 export function registerClaims(program: Command): void {
   program
@@ -8,10 +11,18 @@ export function registerClaims(program: Command): void {
     .argument('<results-dir>', 'a finished (or merged) results folder')
     .option('--json', 'print the claims as JSON instead of the markdown table')
     .option('--alpha <level>', 'family-wise error level of each claim (Holm)', '0.05')
-    .action((dir: string, opts: { json?: boolean; alpha: string }) => {
+    .action(async (dir: string, opts: { json?: boolean; alpha: string }) => {
+      const io = cliIo();
       const written = writeClaims(dir, { alpha: parseAlpha(opts.alpha) });
-      process.stdout.write(opts.json ? written.json : written.markdown);
+      io.out(opts.json ? written.json : written.markdown);
       // the summary goes to stderr so that --json output stays parseable
-      for (const line of written.lines) process.stderr.write(`${line}\n`);
+      for (const line of written.lines) io.err(`${line}\n`);
+      if (existsSync(join(dir, 'index.html'))) {
+        // the report's Claims section reads claims.json: refresh index.html (figures are unchanged)
+        const { readResultsFolder, figureEntries, writeReport } = await import('../report/index.js');
+        const res = readResultsFolder(dir);
+        await writeReport(res, figureEntries(res), { quiet: true });
+        io.err('lshdp: updated the Claims section of index.html\n');
+      }
     });
 }

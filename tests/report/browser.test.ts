@@ -5,13 +5,15 @@
  * (`apt-get install -y chromium`); see docs/REPORT.md.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { buildOutputs } from '../../src/report/index.js';
-import { evilResultsFolder } from './xss-fixture.js';
+import { evilResultsFolder, EVIL } from './xss-fixture.js';
+import { evaluateClaims, claimsJson } from '../../src/claims/index.js';
+import { inputOf } from '../claims/helpers.js';
 
 const CHROMIUM = process.env.LSHDP_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -82,6 +84,48 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     expect(problems).toEqual([]);
     expect(dialogs).toEqual([]);
     expect(remote).toEqual([]);
+    await page.close();
+  });
+  it('shows the Claims section first, one verdict badge per claim linking to an existing figure or section', async () => {
+    const claimsDir = evilResultsFolder();
+    // claims for both fixture data sets: synthetic LSHRR/LapLSH values for fsq-nyc, nothing for the evil one
+    const input = inputOf({ dataset: 'fsq-nyc', dims: [100], kappa: [10], k: [1], xi: [0, 2], trials: 5, entries: [
+      { label: 'lshrr', base: 'lshrr', level: () => 0.1 }, { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
+    ] });
+    input.config.datasets = [EVIL, 'fsq-nyc'];
+    const results = evaluateClaims(input);
+    writeFileSync(join(claimsDir, 'claims.json'), claimsJson(results));
+    await buildOutputs(claimsDir, { png: false, quiet: true });
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('dialog', async (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      await d.dismiss();
+    });
+    await page.goto(pathToFileURL(join(claimsDir, 'index.html')).href, { waitUntil: 'load' });
+    const info = await page.evaluate(() => {
+      const sections = [...document.querySelectorAll('section')].map((s) => s.id);
+      const badges = [...document.querySelectorAll('#claims .claim-badge')].map((b) => ({
+        verdict: b.getAttribute('data-verdict'),
+        text: b.textContent,
+        href: b.getAttribute('href'),
+        visible: (b as HTMLElement).offsetWidth > 0,
+      }));
+      const targetsExist = badges.filter((b) => b.href).every((b) => document.getElementById(b.href!.slice(1)) !== null);
+      const firstCell = document.querySelector('#claims tr.claim td')?.textContent;
+      return { sections, badges, targetsExist, firstCell };
+    });
+    expect(info.sections[0]).toBe('claims');
+    expect(info.badges).toHaveLength(results.length);
+    expect(info.badges.map((b) => b.text)).toEqual(results.map((r) => r.verdict));
+    expect(info.badges.every((b) => b.visible)).toBe(true);
+    expect(info.badges.filter((b) => b.href).length).toBeGreaterThan(0);
+    expect(info.targetsExist).toBe(true);
+    expect(info.badges.map((b) => b.verdict)).toContain('supported');
+    // the data set name is text, never markup
+    expect(info.firstCell).toBe(EVIL);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

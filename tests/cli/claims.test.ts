@@ -1,0 +1,80 @@
+/**
+ * `lshdp claims` end to end on a tiny run: the scorecard on stdout, claims.json and tables/claims.md
+ * written (byte-identical when run again), --json, --alpha, and one-line errors (exit 2) for
+ * folders it cannot read: no results folder, no per-trial values, a shard before merge.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { STACK_RE } from '../helpers/cli.js';
+import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { CLAIM_IDS, VERDICTS } from '../../src/claims/types.js';
+
+const read = (p: string) => readFileSync(p, 'utf8');
+
+function expectOneLineError(r: { status: number | null; stderr: string; stdout: string }, pattern: RegExp): void {
+  expect(r.status).toBe(2);
+  expect(r.stderr).toMatch(/^lshdp: error: [^\n]+\n$/);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(STACK_RE);
+}
+
+describe('lshdp claims', () => {
+  let dir: string;
+  let config: string;
+
+  beforeAll(() => {
+    ({ dir, config } = scratch());
+    const r = runIn(dir, ['run', config, '--out', 'full', '--threads', '1', '--no-report', '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('prints the scorecard, writes claims.json and tables/claims.md, and is deterministic', () => {
+    const r = runIn(dir, ['claims', 'full']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^# Claims of the paper on this run\n/);
+    expect(r.stdout).toContain('| lshrr-beats-laplsh |');
+    expect(r.stderr).toContain('lshdp: wrote claims.json and tables/claims.md');
+    expect(read(join(dir, 'full', 'tables', 'claims.md'))).toBe(r.stdout);
+    const first = read(join(dir, 'full', 'claims.json'));
+    expect(runIn(dir, ['claims', 'full']).status).toBe(0);
+    expect(read(join(dir, 'full', 'claims.json'))).toBe(first);
+  });
+
+  it('--json prints the documented fields for every claim of every data set', () => {
+    const r = runIn(dir, ['claims', 'full', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const { claims } = JSON.parse(r.stdout) as { claims: Record<string, unknown>[] };
+    expect(claims.map((c) => c.id)).toEqual([...CLAIM_IDS]);
+    for (const c of claims) {
+      expect(Object.keys(c)).toEqual(['id', 'dataset', 'verdict', 'statement', 'cells_tested', 'cells_for', 'cells_against', 'detail']);
+      expect(c.dataset).toBe('synth');
+      expect(VERDICTS).toContain(c.verdict);
+    }
+    // the tiny grid has no κ = 50 and no n = 50
+    expect(claims.find((c) => c.id === 'laplsh-beats-lshrr-small-n')!.detail).toBe('needs n = 50 and κ = 50');
+    expect(r.stdout).toBe(read(join(dir, 'full', 'claims.json')));
+  });
+
+  it('--alpha must be a level in (0, 1)', () => {
+    expect(runIn(dir, ['claims', 'full', '--alpha', '0.01']).status).toBe(0);
+    expect(read(join(dir, 'full', 'tables', 'claims.md'))).toContain('α = 0.01');
+    expectOneLineError(runIn(dir, ['claims', 'full', '--alpha', '2']), /--alpha: "2" is not a number between 0 and 1/);
+    expectOneLineError(runIn(dir, ['claims', 'full', '--alpha', 'x']), /--alpha/);
+  });
+
+  it('fails with one line on a folder that is not a results folder, or has no per-trial values', () => {
+    expectOneLineError(runIn(dir, ['claims', 'nowhere']), /nowhere: not an lshdp results folder/);
+    const r = runIn(dir, ['run', config, '--out', 'stripped', '--threads', '1', '--no-report', '--quiet']);
+    expect(r.status).toBe(0);
+    rmSync(join(dir, 'stripped', 'cells'), { recursive: true, force: true });
+    expectOneLineError(runIn(dir, ['claims', 'stripped']), /stripped: no per-trial values/);
+    expect(existsSync(join(dir, 'stripped', 'claims.json'))).toBe(false);
+  });
+
+  it('fails with one line on a shard folder before merge', () => {
+    const r = runIn(dir, ['run', config, '--out', 'shard1', '--shard', '1/2', '--threads', '1', '--no-report', '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+    expectOneLineError(runIn(dir, ['claims', 'shard1']), /shard1 is shard 1\/2 of a sharded run; combine the shards with lshdp merge first/);
+  });
+});
