@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+
+const FIXTURE = join(ROOT, 'tests/fixtures/data/ratings.csv');
+
+function config(dir: string, mechanisms: string, extra = ''): string {
+  const file = join(dir, 'audit-test.yaml');
+  writeFileSync(file, `name: audit-test
+seed: 3
+datasets:
+  - { name: tiny, format: movielens-csv, path: ${JSON.stringify(FIXTURE)} }
+dims: [4]
+queries: 0
+k: [1]
+kappa: [10]
+trials: 1
+privacy: { d: 0.1, delta: 0.01, xi: [2, 5] }
+mechanisms: ${mechanisms}
+${extra}`);
+  return file;
+}
+
+interface AuditFile {
+  results: { mechanism: string; accountant: string | null; kappa: number; xi: number; d: number; delta: number | null; verdict: string; tail: number | null; tail_ci: [number, number] | null; epsilon_lb: number; samples: number }[];
+}
+
+describe('lshdp audit', () => {
+  it('writes audit.json (the issue schema), audit.csv, the figure and the HTML; says when no real pair is near d; deterministic', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-'));
+    const file = config(dir, '[lsh, lshrr, { name: lshrr, accountant: exact, label: lshrr-exact }, laplsh, rappor]');
+    const out = join(dir, 'out');
+    const r = lshdp(['audit', file, '--out', out, '--samples', '300']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^tiny \(n = 4\): no user pair within ±0\.005 of d = 0\.1 among the first \d+ users; the audit uses the synthetic pairs \(widen the band with --band\)$/m);
+    for (const f of ['audit.json', 'audit.csv', 'audit-cdf.svg', 'audit.html']) expect(existsSync(join(out, f)), f).toBe(true);
+    const json = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')) as AuditFile;
+    // 1 (lsh) + 2 xi × (lshrr, lshrr-exact, laplsh, rappor)
+    expect(json.results).toHaveLength(9);
+    for (const row of json.results) {
+      for (const key of ['mechanism', 'accountant', 'kappa', 'xi', 'd', 'delta', 'verdict', 'tail', 'tail_ci', 'epsilon_lb', 'samples']) expect(row, key).toHaveProperty(key);
+      expect(['sound', 'violated', 'inconclusive', 'n/a']).toContain(row.verdict);
+    }
+    const exact = json.results.filter((x) => x.mechanism === 'lshrr-exact');
+    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples])).toEqual([['exact', 2, 300], ['exact', 2, 300]]);
+    expect(json.results.find((x) => x.mechanism === 'lsh')!.verdict).toBe('n/a');
+    expect(json.results.filter((x) => x.mechanism === 'laplsh').every((x) => x.tail === null && x.delta === 0)).toBe(true);
+    expect(readFileSync(join(out, 'audit.csv'), 'utf8').split('\n')[0]).toMatch(/^mechanism,base,accountant,kappa,xi,d,delta,verdict,tail,tail_ci_low,tail_ci_high,exact_tail,epsilon_bit,epsilon_lb/);
+    expect(readFileSync(join(out, 'audit.html'), 'utf8')).toContain('<section id="audit">');
+    // same config and seed: byte-identical files
+    const out2 = join(dir, 'out2');
+    expect(lshdp(['audit', file, '--out', out2, '--samples', '300']).status).toBe(0);
+    for (const f of ['audit.json', 'audit.csv', 'audit.html']) expect(readFileSync(join(out2, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
+    // --json prints the same object
+    const j = lshdp(['audit', file, '--out', join(dir, 'out3'), '--samples', '300', '--json']);
+    expect(j.status).toBe(0);
+    expect(j.stdout).toBe(readFileSync(join(out, 'audit.json'), 'utf8'));
+  });
+
+  it('bad input: one line, exit 2, no stack', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-bad-'));
+    const good = config(dir, '[lshrr]');
+    const cases: [string[], RegExp][] = [
+      [['--samples', '0'], /--samples: must be a positive integer, got "0"/],
+      [['--samples', 'many'], /--samples: must be a positive integer/],
+      [['--band', '0'], /--band: must be a number in \(0, 0\.5\)/],
+      [['--pairs', '-1'], /--pairs: must be a non-negative integer/],
+    ];
+    for (const [args, re] of cases) {
+      const r = lshdp(['audit', good, ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(re);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).not.toMatch(STACK_RE);
+    }
+    const configs: [string, RegExp][] = [
+      ['[{ name: lshrr, accountant: exakt }]', /unknown accountant "exakt" \(did you mean "exact"\?\)/],
+      ['[{ name: laplsh, accountant: exact }]', /accountant/],
+      ['[{ name: lshrr, label: a }, { name: lshrr, accountant: exact, label: a }]', /label/],
+    ];
+    for (const [mechs, re] of configs) {
+      const d = mkdtempSync(join(tmpdir(), 'lshdp-audit-cfg-'));
+      const r = lshdp(['audit', config(d, mechs)]);
+      expect(r.status, mechs).toBe(2);
+      expect(r.stderr, mechs).toMatch(re);
+      expect(r.stderr.trim().split('\n'), mechs).toHaveLength(1);
+      expect(r.stderr).not.toMatch(STACK_RE);
+    }
+  });
+
+  it('configs/audit.yaml: naive violated at kappa 20, xi 5; paper, exact, theorem sound everywhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-shipped-'));
+    const r = lshdp(['audit', join(ROOT, 'configs/audit.yaml'), '--out', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^lshdp: warning: .*audit\.yaml uses the naive accountant/);
+    const json = JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')) as AuditFile;
+    const at = (m: string, kappa: number, xi: number) => json.results.find((x) => x.mechanism === m && x.kappa === kappa && x.xi === xi)!;
+    expect(at('lshrr-naive', 20, 5).verdict).toBe('violated');
+    for (const row of json.results.filter((x) => ['paper', 'exact', 'theorem'].includes(x.accountant ?? ''))) {
+      expect(row.verdict, `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toBe('sound');
+    }
+    for (const row of json.results.filter((x) => x.mechanism === 'laplsh' || x.mechanism === 'rappor')) expect(row.verdict).toBe('sound');
+  });
+});
