@@ -12,6 +12,7 @@ import { readInteractionsCsv } from './csv-interactions.js';
 import { buildVectors, rankItems } from './vectors.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase } from './cache.js';
 import { ensureSynthetic, resolveSynthOptions, PRESETS } from './synth.js';
+import { makeFolderSync } from '../util/folders.js';
 
 export interface LoadOptions {
   /** binary vector cache; default `data/cache` under the working directory, null disables it */
@@ -153,8 +154,10 @@ export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadO
 }
 
 async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset> {
-  const plan = planRead(spec, opts);
   const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
+  // made here, checked, so that no recursive mkdir below meets a path that cannot hold a folder
+  if (cacheDir) makeFolderSync(cacheDir, '--cache-dir');
+  const plan = planRead(spec, opts);
   const files = plan.poiPath ? [plan.path, plan.poiPath] : [plan.path];
   const inputs: DatasetSummary['inputs'] = [];
   for (const f of files) {

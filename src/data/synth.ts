@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
+import { makeFolderSync } from '../util/folders.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { normalSource } from '../random/samplers.js';
@@ -455,7 +456,7 @@ function generateCheckins(opts: SynthOptions, dir: string, progress?: Progress):
 /** Generate the preset's files into `outDir` (created). Deterministic given the options. */
 export function generateSynthetic(opts: SynthOptions, outDir: string, progress?: Progress): SynthResult {
   const kind = PRESETS[opts.preset]!.kind;
-  mkdirSync(outDir, { recursive: true });
+  makeFolderSync(outDir, 'synthetic data folder');
   const files = kind === 'ratings' ? generateRatings(opts, outDir, progress) : generateCheckins(opts, outDir, progress);
   const result: SynthResult = { options: opts, kind, format: kind === 'ratings' ? 'movielens-csv' : 'foursquare-www19', files };
   return result;

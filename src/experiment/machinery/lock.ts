@@ -16,7 +16,7 @@ import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSyn
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../util/errors.js';
-import { makeFolderSync } from './outdir.js';
+import { makeFolderSync } from '../../util/folders.js';
 
 /** The lock file inside the folder (hidden, so it never makes a results folder look "not empty"). */
 export const FOLDER_LOCK = '.lshdp.lock';
