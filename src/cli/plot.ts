@@ -1,15 +1,47 @@
 import type { Command } from 'commander';
+import { outOption, quietOption, wordList } from './options.js';
+import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
+import { refuseShardFolder } from './resultsFolder.js';
+import { UserError } from '../util/errors.js';
+
+/** Every figure format `--format` takes; `all` is vl, svg and png. */
+export const PLOT_FORMATS = ['vl', 'svg', 'png', 'all'] as const;
+export const PLOT_METRICS = ['utility', 'recall'] as const;
+
+interface PlotFlags extends FilterFlags {
+  png: boolean;
+  quiet?: boolean;
+  metric?: string[];
+  format?: string[];
+  out?: string;
+}
 
 export function registerPlot(program: Command): void {
-  program
+  const cmd = program
     .command('plot')
     .description('rebuild the figures of a results folder from its CSVs (no recomputation)')
-    .argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)')
-    .option('--no-png', 'write only the Vega-Lite specs and SVGs')
-    .option('-q, --quiet', 'no progress lines')
-    .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+    .argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)');
+  addFilterOptions(cmd)
+    .option('--metric <metrics...>', `Fig. 2's y axis: ${PLOT_METRICS.join('|')} (default utility; recall figures are recall-<dataset>)`)
+    .option('--format <formats...>', `files per figure: ${PLOT_FORMATS.join('|')} (default all: vl.json, svg, png)`)
+    .option('--no-png', 'the same as --format vl,svg')
+    .addOption(outOption('folder for the figures (default: RESULTS_DIR/figures)'))
+    .addOption(quietOption('no progress lines'))
+    .action(async (dir: string, o: PlotFlags) => {
+      refuseShardFolder(dir);
+      const filter = parseFilter(o);
+      const metrics = wordList('--metric', o.metric, ['utility'], PLOT_METRICS) as ('utility' | 'recall')[];
+      const words = wordList('--format', o.format, ['all'], PLOT_FORMATS);
+      if (o.format && o.png === false) throw new UserError('--no-png and --format: give one of them (--format vl,svg is --no-png)');
+      const formats = words.includes('all') ? (['vl', 'svg', 'png'] as const) : (words as ('vl' | 'svg' | 'png')[]);
       // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
       const { readResultsFolder, writeFigures } = await import('../report/index.js');
-      await writeFigures(readResultsFolder(dir), { png: opts.png, quiet: opts.quiet });
+      await writeFigures(readResultsFolder(dir), {
+        filter,
+        metrics: [...new Set(metrics)],
+        formats: o.png === false ? ['vl', 'svg'] : [...new Set(formats)],
+        outDir: o.out,
+        quiet: o.quiet,
+      });
     });
 }

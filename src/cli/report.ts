@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { quietOption } from './options.js';
+import { refuseShardFolder } from './resultsFolder.js';
 
 export function registerReport(program: Command): void {
   program
@@ -6,8 +8,9 @@ export function registerReport(program: Command): void {
     .description('write the HTML report of a results folder (with its figures and tables)')
     .argument('<results-dir>', 'a results folder')
     .option('--no-png', 'skip the PNG copies of the figures')
-    .option('-q, --quiet', 'no progress lines')
+    .addOption(quietOption('no progress lines'))
     .action(async (dir: string, opts: { png: boolean; quiet?: boolean }) => {
+      refuseShardFolder(dir);
       // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
       const { buildOutputs } = await import('../report/index.js');
       await buildOutputs(dir, { png: opts.png, quiet: opts.quiet });

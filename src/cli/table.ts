@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { budgetRows, parseAccountant, naiveAccountantWarning } from '../privacy/index.js';
 import { formatBudgets } from '../privacy/budgetsTable.js';
-import { readUtilityCsv } from '../report/read.js';
+import { readUtilityOf } from '../report/read.js';
+import { filterUtility } from '../report/filter.js';
+import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
+import { refuseShardFolder } from './resultsFolder.js';
+import { cliIo } from './io.js';
 import { utilityTable, type TableFormat } from '../report/tables.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
@@ -55,15 +57,17 @@ export function registerTable(program: Command): void {
       process.stdout.write(formatBudgets(budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }), format));
     });
 
-  table
+  const utility = table
     .command('utility')
-    .description('utility loss (mean ± se over trials) of a results folder')
-    .argument('<results-dir>', 'a results folder (with utility.csv)')
+    .description('utility loss (mean ± se over trials) of a results folder, in utility.csv\'s column names')
+    .argument('<results-dir>', 'a results folder (with utility.csv)');
+  addFilterOptions(utility)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action((dir: string, opts: { format: string }) => {
+    .action((dir: string, opts: FilterFlags & { format: string }) => {
       const format = parseFormat(opts.format);
-      const file = join(dir, 'utility.csv');
-      if (!existsSync(file)) throw new UserError(`${file}: not found (is ${dir} a results folder?)`);
-      process.stdout.write(utilityTable(readUtilityCsv(file), format));
+      refuseShardFolder(dir);
+      const { file, rows: all } = readUtilityOf(dir);
+      const rows = filterUtility(all, parseFilter(opts), file);
+      cliIo().out(utilityTable(rows, format));
     });
 }

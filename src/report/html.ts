@@ -10,7 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
 import { patchDashLegends, type VlSpec } from './specs.js';
-import { formatMeanSe, formatNumber, mechanismLabel } from './tables.js';
+import { formatMeanSe, formatNumber } from './tables.js';
+import { uniqueInOrder } from './read.js';
+import { claimsSectionBody } from './claims.js';
+import { auditBodyOf } from './audit.js';
 
 export function escapeHtml(s: unknown): string {
   return String(s)
@@ -94,25 +97,176 @@ function datasetsSection(res: ResultsFolder): string {
   return table(['data set', 'format', 'users', 'items', 'interactions', 'rows read', 'rows skipped', 'centring', 'n', 'users kept', 'users dropped', 'mean non-zeros'], rows, 2);
 }
 
+/** A column of an interactive table: `num` columns sort by the number in each cell's data-v. */
+interface Column {
+  title: string;
+  type: 'num' | 'text';
+  /** offer a drop-down of its distinct values above the table */
+  choice?: boolean;
+}
+
+/** One cell: what it shows, and the value it sorts and filters by (defaults to the text). */
+interface Cell {
+  text: string;
+  v?: string | number | null;
+}
+
+/**
+ * A table the reader can filter (a drop-down per `choice` column and a text search) and sort
+ * (click a header; again to reverse), by the inline script of the page: no library, no network.
+ */
+function interactiveTable(id: string, columns: Column[], rows: Cell[][]): string {
+  const choices = columns
+    .map((c, i) => {
+      if (!c.choice) return '';
+      const values = uniqueInOrder(rows.map((r) => String(r[i].v ?? r[i].text)));
+      if (c.type === 'num') values.sort((a, b) => (Number(a) || 0) - (Number(b) || 0));
+      const opts = values.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v === '' ? '–' : v)}</option>`).join('');
+      return `<label>${escapeHtml(c.title)} <select data-col="${i}"><option value="">all</option>${opts}</select></label>`;
+    })
+    .join('\n');
+  const tools = `<div class="table-tools" id="${escapeHtml(id)}-tools">
+${choices}
+<label>search <input type="search" placeholder="any text in a row"></label>
+<span class="count" aria-live="polite">${rows.length} of ${rows.length} rows</span>
+</div>`;
+  const th = columns
+    .map((c) => `<th data-type="${c.type}" aria-sort="none"><button type="button" title="sort by ${escapeHtml(c.title)}">${escapeHtml(c.title)}</button></th>`)
+    .join('');
+  const body = rows
+    .map((r) => `<tr>${r.map((c, i) => `<td${columns[i].type === 'num' ? ' class="num"' : ''} data-v="${escapeHtml(c.v ?? c.text)}">${escapeHtml(c.text)}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `${tools}\n<table id="${escapeHtml(id)}" class="interactive"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/**
+ * The filtering and sorting of every `table.interactive`, inlined in the page (plain ES5, so
+ * any browser runs it from disk). Filters combine; sorting is stable and puts empty cells last.
+ */
+function interactiveTableScript(): string {
+  return `(function () {
+  Array.prototype.forEach.call(document.querySelectorAll('table.interactive'), function (table) {
+    var tools = document.getElementById(table.id + '-tools');
+    var tbody = table.tBodies[0];
+    var rows = Array.prototype.slice.call(tbody.rows);
+    rows.forEach(function (tr, i) { tr.setAttribute('data-index', String(i)); });
+    var selects = Array.prototype.slice.call(tools.querySelectorAll('select[data-col]'));
+    var search = tools.querySelector('input[type=search]');
+    var count = tools.querySelector('.count');
+    function apply() {
+      var q = search.value.trim().toLowerCase();
+      var shown = 0;
+      rows.forEach(function (tr) {
+        var ok = selects.every(function (s) { return s.value === '' || tr.cells[Number(s.getAttribute('data-col'))].getAttribute('data-v') === s.value; });
+        if (ok && q !== '' && tr.textContent.toLowerCase().indexOf(q) < 0) ok = false;
+        tr.hidden = !ok;
+        if (ok) shown++;
+      });
+      count.textContent = shown + ' of ' + rows.length + ' rows';
+    }
+    selects.forEach(function (s) { s.addEventListener('change', apply); });
+    search.addEventListener('input', apply);
+    var ths = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    ths.forEach(function (th, col) {
+      th.querySelector('button').addEventListener('click', function () {
+        var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+        ths.forEach(function (h) { h.setAttribute('aria-sort', 'none'); });
+        th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
+        var num = th.getAttribute('data-type') === 'num';
+        function key(tr) {
+          var v = tr.cells[col].getAttribute('data-v');
+          return num ? (v === '' ? NaN : Number(v)) : v;
+        }
+        rows.sort(function (a, b) {
+          var x = key(a), y = key(b), c;
+          if (num) {
+            if (isNaN(x) || isNaN(y)) c = isNaN(x) === isNaN(y) ? 0 : (isNaN(x) ? 1 : -1) * dir;
+            else c = x - y;
+          } else c = x < y ? -1 : x > y ? 1 : 0;
+          return dir * c || Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'));
+        });
+        rows.forEach(function (tr) { tbody.appendChild(tr); });
+      });
+    });
+  });
+})();`;
+}
+
+const numCell = (x: number | null, text = x === null ? '–' : formatNumber(x)): Cell => ({ text, v: x === null ? '' : x });
+
 function utilitySection(res: ResultsFolder): string {
   if (!res.utility) return '<p>No utility.csv in this folder.</p>';
-  const rows = res.utility.map((r) => [
-    r.dataset, String(r.n), r.kappa === null ? '–' : String(r.kappa), String(r.k),
-    mechanismLabel(r.mechanism) + (r.fallback ? ' *' : ''), r.xi === null ? '–' : String(r.xi),
-    r.epsilon === null ? '–' : formatNumber(r.epsilon), String(r.trials),
-    formatMeanSe(r.lossMean, r.lossSe), r.recallMean === null ? '–' : formatMeanSe(r.recallMean, r.recallSe),
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'k', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'ε_LDP', type: 'num' },
+    { title: 'ε_bit (LSHRR)', type: 'num' },
+    { title: 'ε_Lap (LapLSH)', type: 'num' },
+    { title: 'trials', type: 'num' },
+    { title: 'utility loss (mean ± se)', type: 'num' },
+    { title: 'recall (mean ± se)', type: 'num' },
+  ];
+  const rows = res.utility.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    numCell(r.kappa, r.kappa === null ? '–' : String(r.kappa)),
+    numCell(r.k, String(r.k)),
+    { text: r.mechanism + (r.fallback ? ' *' : ''), v: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    numCell(r.epsilon_ldp),
+    numCell(r.epsilon_bit),
+    numCell(r.epsilon_lap),
+    numCell(r.trials, String(r.trials)),
+    { text: formatMeanSe(r.utility_loss_mean, r.utility_loss_se), v: r.utility_loss_mean },
+    { text: r.recall_mean === null ? '–' : formatMeanSe(r.recall_mean, r.recall_se), v: r.recall_mean ?? '' },
   ]);
-  const note = res.utility.some((r) => r.fallback) ? '<p class="note">* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.</p>' : '';
-  return table(['data set', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε', 'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'], rows, 1) + note;
+  const notes = [
+    'Choose rows with the drop-downs or the search box; click a column title to sort (again to reverse).',
+    'ε_LDP: the LDP-equivalent budget, comparable across mechanisms (κ·ε_bit for LSHRR, 2·ε_Lap for LapLSH, ε for RAPPOR); ε_bit: the per-bit randomized-response ε; ε_Lap: the Laplace ε.',
+    ...(res.utility.some((r) => r.utility_loss_se === null) ? ['n/a: standard error unknown (one trial).'] : []),
+    ...(res.utility.some((r) => r.fallback) ? ['* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.'] : []),
+  ];
+  return interactiveTable('utility-table', columns, rows) + notes.map((n) => `<p class="note">${n}</p>`).join('\n');
 }
 
 function budgetsSection(res: ResultsFolder): string {
   if (!res.budgets) return '<p>No budgets.csv in this folder.</p>';
+  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
+  const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
   const rows = res.budgets.map((r) => [
-    String(r.d), String(r.delta), String(r.kappa), String(r.xi), r.alpha === null ? '–' : r.alpha.toFixed(6),
-    r.epsilon.toFixed(6), r.ldpBudget.toFixed(4), String(Math.round(r.ldpBudget)), r.fallback ? 'yes' : 'no',
+    r.accountant, String(r.d), String(r.delta), String(r.kappa), String(r.xi), fixed(r.alpha, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6), fixed(r.flip, 4), r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
+    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)), r.fallback ? 'yes' : 'no',
+    ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
   ]);
-  return table(['d_θ', 'δ', 'κ', 'ξ', 'α', 'ε', 'κε (LDP)', 'κε rounded', 'fallback'], rows, 0);
+  return table(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP = κε', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], rows, 1);
+}
+
+/** The paper this reproduction follows, cited at the foot of every report. */
+export const PAPER_CITATION =
+  'Natasha Fernandes, Yusuke Kawamoto, Takao Murakami. "Locality Sensitive Hashing with Extended Differential Privacy". ESORICS 2021 (26th European Symposium on Research in Computer Security).';
+
+/** A report section: a heading with an anchor, then its body. */
+export function section(id: string, title: string, body: string): string {
+  return `<section id="${escapeHtml(id)}">\n<h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
+}
+
+function figuresSection(figures: FigureEntry[]): string {
+  const figHtml = figures
+    .map(
+      (f) => `<figure>
+<div id="${escapeHtml(f.id)}" class="vega-figure"><noscript><img src="${escapeHtml(f.svgPath)}" alt="${escapeHtml(f.title)}"></noscript></div>
+<figcaption>${escapeHtml(f.caption)} (<a href="${escapeHtml(f.svgPath)}">SVG</a>)</figcaption>
+</figure>`,
+    )
+    .join('\n');
+  return figHtml || '<p>No figures (no utility.csv or nn_distances.csv).</p>';
 }
 
 const STYLE = `
@@ -124,22 +278,36 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1.5em 0; } figcaption { color: #444; font-size: 0.9em; max-width: 60em; }
 pre { background: #f7f7f7; padding: 0.5em; overflow-x: auto; font-size: 0.8em; }
 .note { font-size: 0.85em; color: #444; } .err { color: #b00; }
+.table-tools { display: flex; flex-wrap: wrap; gap: 0.4em 1em; align-items: center; font-size: 0.85em; margin: 0.5em 0; }
+.table-tools .count { color: #444; }
+table.interactive th button { font: inherit; font-weight: bold; background: none; border: none; padding: 0; cursor: pointer; }
+table.interactive th[aria-sort=ascending] button::after { content: " ▲"; }
+table.interactive th[aria-sort=descending] button::after { content: " ▼"; }
+footer { margin-top: 3em; border-top: 1px solid #ccc; }
 `;
 
+/** The privacy-audit section when the folder holds audit/audit.json (src/report/audit.ts). */
+function auditSections(dir: string): string[] {
+  const body = auditBodyOf(dir);
+  return body === null ? [] : [section('audit', 'Privacy audit', body)];
+}
+
 export function buildHtml(res: ResultsFolder, figures: FigureEntry[]): string {
-  const figHtml = figures
-    .map(
-      (f) => `<figure>
-<div id="${escapeHtml(f.id)}" class="vega-figure"><noscript><img src="${escapeHtml(f.svgPath)}" alt="${escapeHtml(f.title)}"></noscript></div>
-<figcaption>${escapeHtml(f.caption)} (<a href="${escapeHtml(f.svgPath)}">SVG</a>)</figcaption>
-</figure>`,
-    )
-    .join('\n');
   const specs = Object.fromEntries(figures.map((f) => [f.id, f.spec]));
   const scripts = [
     '<script src="assets/vega.min.js"></script>',
     '<script src="assets/vega-lite.min.js"></script>',
     '<script src="assets/vega-embed.min.js"></script>',
+  ].join('\n');
+  // one call per section, in page order
+  const sections = [
+    section('claims', 'Claims', claimsSectionBody(res, figures)),
+    section('run', 'Run', metadataSection(res)),
+    section('figures', 'Figures', figuresSection(figures)),
+    section('utility', 'Utility loss', utilitySection(res)),
+    section('budgets', 'Privacy budgets (LSHRR)', budgetsSection(res)),
+    section('datasets', 'Data sets', datasetsSection(res)),
+    ...auditSections(res.dir),
   ].join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -152,20 +320,15 @@ ${scripts}
 </head>
 <body>
 <h1>lshdp report: ${escapeHtml(res.name)}</h1>
-<p class="note">Locality Sensitive Hashing with Extended Differential Privacy (Fernandes, Kawamoto, Murakami, ESORICS 2021): reproduction.
-Everything here is built from the files of this results folder.</p>
-<h2>Run</h2>
-${metadataSection(res)}
-<h2>Figures</h2>
-${figHtml || '<p>No figures (no utility.csv or nn_distances.csv).</p>'}
-<h2>Utility loss</h2>
-${utilitySection(res)}
-<h2>Privacy budgets (LSHRR)</h2>
-${budgetsSection(res)}
-<h2>Data sets</h2>
-${datasetsSection(res)}
+<p class="note">A reproduction of Locality Sensitive Hashing with Extended Differential Privacy (Fernandes, Kawamoto, Murakami, ESORICS 2021).
+Everything here is built from the files of this results folder (docs/OUTPUTS.md describes them).</p>
+${sections}
+<footer>
+<p class="note">Paper: ${escapeHtml(PAPER_CITATION)}</p>
+</footer>
 <script id="lshdp-specs" type="application/json">${jsonForScript(specs)}</script>
 <script>
+${interactiveTableScript()}
 (function () {
   var patchDashLegends = ${patchDashLegends.toString()};
   var specs = JSON.parse(document.getElementById('lshdp-specs').textContent);

@@ -3,25 +3,41 @@
  * figures/ (Vega-Lite specs, SVG, PNG), tables/ and index.html. `lshdp run`, `merge`, `plot`
  * and `report` all come through here.
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { readResultsFolder, uniqueInOrder, type ResultsFolder } from './read.js';
-import { fig1Spec, fig2Spec, DEFAULT_THRESHOLD, type VlSpec } from './specs.js';
+import { fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, MAX_SERIES, type Fig2Metric, type VlSpec } from './specs.js';
+import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
 import { buildHtml, copyAssets, type FigureEntry } from './html.js';
 
 export { readResultsFolder } from './read.js';
-export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRowLike } from './read.js';
+export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord, BudgetRowLike } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
 export { fig1Spec, fig2Spec } from './specs.js';
 export { renderSvg, svgToPng } from './render.js';
+export { filterUtility, type UtilityFilter } from './filter.js';
+
+/** The files a figure can be written as: Vega-Lite spec, SVG, PNG (2× the SVG's size). */
+export type FigureFormat = 'vl' | 'svg' | 'png';
+export const FIGURE_FORMATS: FigureFormat[] = ['vl', 'svg', 'png'];
+const EXTENSION: Record<FigureFormat, string> = { vl: 'vl.json', svg: 'svg', png: 'png' };
 
 export interface OutputOptions {
-  /** also write PNGs (default true) */
+  /** also write PNGs (default true); `formats` overrides it */
   png?: boolean;
+  /** the files to write per figure (default vl, svg and, unless png is false, png) */
+  formats?: FigureFormat[];
   /** no progress lines on stderr */
   quiet?: boolean;
+}
+
+export interface FigureOptions {
+  /** keep only these utility rows (Fig. 2) and dimensions n (Fig. 1) */
+  filter?: UtilityFilter;
+  /** Fig. 2's y axis: utility loss (default) and/or recall */
+  metrics?: Fig2Metric[];
 }
 
 /** A file-name-safe form of a data set name (names are free text in configs). */
@@ -42,36 +58,73 @@ export function thresholdOf(res: ResultsFolder): number {
   return typeof d === 'number' && d > 0 && d < 1 ? d : DEFAULT_THRESHOLD;
 }
 
-/** Every figure of the folder, with unique file stems (fig1-<dataset>, fig2-<dataset>). */
-export function figureEntries(res: ResultsFolder): FigureEntry[] {
+/**
+ * Groups of at most MAX_SERIES series, one figure each: the curves in consecutive groups, and the
+ * mechanisms without ξ (vanilla LSH, the reference every curve is read against) in every group.
+ */
+function seriesParts(series: string[], baselines: string[]): string[][] {
+  const curves = series.filter((m) => !baselines.includes(m));
+  const refs = series.filter((m) => baselines.includes(m));
+  const size = Math.max(1, MAX_SERIES - refs.length);
+  const parts: string[][] = [];
+  for (let i = 0; i < curves.length; i += size) parts.push([...refs, ...curves.slice(i, i + size)]);
+  return parts.length ? parts : [refs];
+}
+
+/**
+ * Every figure of the folder, with unique file stems: `fig1-<dataset>`; `fig2-<dataset>` (utility
+ * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k and `-part<i>`
+ * when a data set has more mechanism labels than one figure tells apart (MAX_SERIES).
+ */
+export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
   const used = new Set<string>();
-  const stem = (prefix: string, dataset: string) => {
-    let s = `${prefix}-${slug(dataset)}`;
-    for (let i = 2; used.has(s); i++) s = `${prefix}-${slug(dataset)}-${i}`;
+  const stem = (base: string) => {
+    let s = base;
+    for (let i = 2; used.has(s); i++) s = `${base}-${i}`;
     used.add(s);
     return s;
   };
+  const filter = opts.filter ?? {};
   const out: FigureEntry[] = [];
-  for (const ds of uniqueInOrder((res.nnDistances ?? []).map((r) => r.dataset))) {
-    const id = stem('fig1', ds);
+  const nn = (res.nnDistances ?? []).filter((r) => !filter.n || filter.n.includes(r.n));
+  for (const ds of uniqueInOrder(nn.map((r) => r.dataset))) {
+    const id = stem(`fig1-${slug(ds)}`);
     out.push({
       id,
       title: `Fig. 1: ${ds}`,
       caption: `Fig. 1 (${ds}): distribution of the true 1-NN angular distance of the query users, one curve per dimension n; the dashed line marks d_θ = ${d} and the legend gives the share of users below it.`,
-      spec: fig1Spec(ds, res.nnDistances!, d),
+      spec: fig1Spec(ds, nn, d),
       svgPath: `figures/${id}.svg`,
     });
   }
-  for (const ds of uniqueInOrder((res.utility ?? []).map((r) => r.dataset))) {
-    const id = stem('fig2', ds);
-    out.push({
-      id,
-      title: `Fig. 2: ${ds}`,
-      caption: `Fig. 2 (${ds}): utility loss against the total privacy budget ξ (extended DP at d_θ = ${d}) for each κ; vanilla LSH as horizontal lines; ±1 standard error over trials.`,
-      spec: fig2Spec(ds, res.utility!, d),
-      svgPath: `figures/${id}.svg`,
-    });
+  const all = res.utility ?? [];
+  const rows = filterUtility(all, filter, join(res.dir, 'utility.csv'));
+  for (const metric of opts.metrics ?? ['utility']) {
+    for (const ds of uniqueInOrder(rows.map((r) => r.dataset))) {
+      const allSeries = fig2Series(ds, all);
+      const inDs = rows.filter((r) => r.dataset === ds);
+      const baselines = fig2Series(ds, rows).filter((m) => inDs.every((r) => r.mechanism !== m || r.xi === null));
+      const parts = seriesParts(fig2Series(ds, rows), baselines);
+      const ks = uniqueInOrder(rows.filter((r) => r.dataset === ds && r.base !== 'exact').map((r) => r.k));
+      const kAll = uniqueInOrder(all.filter((r) => r.dataset === ds).map((r) => r.k));
+      for (const k of ks) {
+        parts.forEach((series, p) => {
+          const base = `${metric === 'utility' ? 'fig2' : 'recall'}-${slug(ds)}${kAll.length > 1 ? `-k${k}` : ''}${parts.length > 1 ? `-part${p + 1}` : ''}`;
+          const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries });
+          if (((spec.data as { values: unknown[] }).values).length === 0) return;
+          const id = stem(base);
+          const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
+          out.push({
+            id,
+            title: `Fig. 2: ${ds}, k = ${k}${parts.length > 1 ? ` (part ${p + 1} of ${parts.length})` : ''}`,
+            caption: `Fig. 2 (${ds}, k = ${k}): ${what} against the total privacy budget ξ (extended DP at d_θ = ${d}), one panel per κ and n, one curve per mechanism (${series.join(', ')}); mechanisms without privacy as dashed horizontal lines; ±1 standard error over trials.`,
+            spec,
+            svgPath: `figures/${id}.svg`,
+          });
+        });
+      }
+    }
   }
   return out;
 }
@@ -80,33 +133,49 @@ function log(opts: OutputOptions, msg: string): void {
   if (!opts.quiet) process.stderr.write(`${msg}\n`);
 }
 
-/** figures/<stem>.vl.json, .svg and (unless png: false) .png for every figure. */
-export async function writeFigures(res: ResultsFolder, opts: OutputOptions = {}): Promise<FigureEntry[]> {
-  const figs = figureEntries(res);
-  const dir = join(res.dir, 'figures');
+/**
+ * The figures in the asked formats (default figures/<stem>.vl.json, .svg and, unless png is
+ * false, .png) in `outDir` (default the folder's figures/).
+ */
+export async function writeFigures(res: ResultsFolder, opts: OutputOptions & FigureOptions & { outDir?: string } = {}): Promise<FigureEntry[]> {
+  const figs = figureEntries(res, opts);
+  const dir = opts.outDir ?? join(res.dir, 'figures');
+  const formats = opts.formats ?? FIGURE_FORMATS.filter((f) => f !== 'png' || opts.png !== false);
   for (const f of figs) {
-    await writeFileAtomic(join(dir, `${f.id}.vl.json`), JSON.stringify(f.spec as VlSpec, null, 2) + '\n');
-    const svg = await renderSvg(f.spec);
-    await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
-    if (opts.png !== false) await writeFileAtomic(join(dir, `${f.id}.png`), svgToPng(svg));
-    log(opts, `lshdp: wrote figures/${f.id}.{vl.json,svg${opts.png !== false ? ',png' : ''}}`);
+    if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), JSON.stringify(f.spec as VlSpec, null, 2) + '\n');
+    if (formats.includes('svg') || formats.includes('png')) {
+      const svg = await renderSvg(f.spec);
+      if (formats.includes('svg')) await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
+      if (formats.includes('png')) await writeFileAtomic(join(dir, `${f.id}.png`), svgToPng(svg));
+    }
+    log(opts, `lshdp: wrote ${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`);
   }
+  if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
   return figs;
 }
 
-/** tables/utility.{md,tex,csv} and tables/budgets.{md,tex} for the files present. */
+/** The file names under tables/ (docs/OUTPUTS.md). */
+export const TABLE_FILES = {
+  utilityMd: 'utility.md',
+  utilityTex: 'utility.tex',
+  utilityCsv: 'utility-table.csv',
+  budgetsMd: 'budgets.md',
+  budgetsTex: 'budgets.tex',
+} as const;
+
+/** tables/utility.{md,tex}, tables/utility-table.csv and tables/budgets.{md,tex} for the files present. */
 export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}): Promise<void> {
   const dir = join(res.dir, 'tables');
   if (res.utility) {
-    await writeFileAtomic(join(dir, 'utility.md'), utilityTable(res.utility, 'md'));
-    await writeFileAtomic(join(dir, 'utility.tex'), utilityTable(res.utility, 'latex'));
-    await writeFileAtomic(join(dir, 'utility.csv'), utilityTable(res.utility, 'csv'));
-    log(opts, 'lshdp: wrote tables/utility.{md,tex,csv}');
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md'));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityCsv), utilityTable(res.utility, 'csv'));
+    log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
   }
   if (res.budgets) {
-    await writeFileAtomic(join(dir, 'budgets.md'), budgetsTable(res.budgets, 'md'));
-    await writeFileAtomic(join(dir, 'budgets.tex'), budgetsTable(res.budgets, 'latex'));
-    log(opts, 'lshdp: wrote tables/budgets.{md,tex}');
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md'));
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex'));
+    log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
   }
 }
 

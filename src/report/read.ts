@@ -3,29 +3,46 @@
  * recomputes anything: every figure and table is built from these files alone. Missing files are
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
-import type { BudgetRow } from '../privacy/budget.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
 import { UserError, fileError } from '../util/errors.js';
 import type { DatasetSummary } from '../data/types.js';
+import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
 
+/**
+ * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
+ * printed as JSON (`lshdp table utility --format json`) speaks the same vocabulary as the CSV.
+ */
 export interface UtilityRow {
   dataset: string;
   n: number;
+  /** hash length κ; null for mechanisms without hash bits (exact) */
   kappa: number | null;
   k: number;
+  /** the config entry's label (default: its registry name) */
   mechanism: string;
+  /** the registry mechanism (or plugin) the label runs */
+  base: string;
+  /** LSHRR's privacy accountant (paper|exact|theorem|naive); null for other mechanisms */
+  accountant: string | null;
+  /** total extended-DP budget ξ; null for mechanisms without privacy (exact, lsh) */
   xi: number | null;
-  epsilon: number | null;
+  /** LSHRR's per-bit randomized-response ε */
+  epsilon_bit: number | null;
+  /** LapLSH's Laplace ε */
+  epsilon_lap: number | null;
+  /** the LDP-equivalent ε (κε for LSHRR, 2ε for LapLSH, ε for RAPPOR): comparable across mechanisms */
+  epsilon_ldp: number | null;
+  /** LSHRR: no α exists (d^κ ≥ δ), so ξ = κε; null where it does not apply */
+  fallback: boolean | null;
   trials: number;
   queries: number;
-  lossMean: number;
-  lossSe: number | null;
-  recallMean: number | null;
-  recallSe: number | null;
-  ldpEpsilon: number | null;
-  fallback: boolean | null;
+  utility_loss_mean: number;
+  /** standard error over trials; null when unknown (one trial) */
+  utility_loss_se: number | null;
+  recall_mean: number | null;
+  recall_se: number | null;
 }
 
 export interface NnDistanceRow {
@@ -35,8 +52,11 @@ export interface NnDistanceRow {
   nn1: number;
 }
 
-/** One row of budgets.csv: privacy's `BudgetRow`. */
-export type BudgetRowLike = BudgetRow;
+/** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
+export type { BudgetRecord };
+
+/** @deprecated name kept for importers; budgets rows are `BudgetRecord`s. */
+export type BudgetRowLike = BudgetRecord;
 
 export interface ResultsFolder {
   dir: string;
@@ -44,59 +64,87 @@ export interface ResultsFolder {
   name: string;
   utility: UtilityRow[] | null;
   nnDistances: NnDistanceRow[] | null;
-  budgets: BudgetRowLike[] | null;
+  budgets: BudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
 }
 
+/** utility.csv's header, in file order (the same as `UtilityRow`'s fields). */
 export const UTILITY_COLUMNS = [
+  'dataset', 'n', 'kappa', 'k', 'mechanism', 'base', 'accountant', 'xi', 'epsilon_bit', 'epsilon_lap',
+  'epsilon_ldp', 'fallback', 'trials', 'queries', 'utility_loss_mean', 'utility_loss_se', 'recall_mean', 'recall_se',
+] as const satisfies readonly (keyof UtilityRow)[];
+export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
+/** budgets.csv's header, in file order (the same as `BudgetRecord`'s fields). */
+export const BUDGET_COLUMNS = BUDGET_RECORD_COLUMNS;
+
+/** Columns of the files written before the names were unified (read, never written). */
+const LEGACY_UTILITY_COLUMNS = [
   'dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', 'epsilon', 'trials', 'queries',
   'utility_loss_mean', 'utility_loss_se', 'recall_mean', 'recall_se', 'ldp_epsilon', 'fallback',
 ] as const;
-export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
-export const BUDGET_COLUMNS = ['d', 'delta', 'kappa', 'xi', 'alpha', 'epsilon', 'ldp_budget', 'fallback'] as const;
+const LEGACY_BUDGET_COLUMNS = ['d', 'delta', 'kappa', 'xi', 'alpha', 'epsilon', 'ldp_budget', 'fallback'] as const;
 
 /** A parsed CSV: rows as column → cell, with their 1-based line numbers for error messages. */
 interface Table {
   file: string;
+  header: Set<string>;
   rows: { line: number; cell: (col: string) => string }[];
 }
 
-function readCsv(file: string, required: readonly string[]): Table {
+function parseCsv(file: string): { header: string[]; data: string[][] } {
   const text = readFileSync(file, 'utf8');
   const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: 'greedy' });
   const bad = parsed.errors.find((e) => e.type !== 'Delimiter');
   if (bad) throw fileError(file, (bad.row ?? 0) + 1, `malformed CSV: ${bad.message}`);
   const [header, ...data] = parsed.data;
   if (!header) throw fileError(file, 1, 'empty file (expected a header line)');
-  const index = new Map(header.map((h, i) => [h.trim(), i]));
-  const missing = required.filter((c) => !index.has(c));
-  if (missing.length) throw fileError(file, 1, `missing column(s) ${missing.join(', ')} in the header`);
+  return { header: header.map((h) => h.trim()), data };
+}
+
+/**
+ * The CSV's rows, checked against the first column set the header holds in full (the current
+ * names first, older names after); the index of that set tells the caller which one it was.
+ */
+function readCsv(file: string, accepted: readonly (readonly string[])[]): { table: Table; version: number } {
+  const { header, data } = parseCsv(file);
+  const index = new Map(header.map((h, i) => [h, i]));
+  const version = accepted.findIndex((cols) => cols.every((c) => index.has(c)));
+  if (version < 0) {
+    const missing = accepted[0].filter((c) => !index.has(c));
+    throw fileError(file, 1, `missing column(s) ${missing.join(', ')} in the header (docs/OUTPUTS.md lists the columns)`);
+  }
   return {
-    file,
-    rows: data.map((cells, i) => {
-      const line = i + 2;
-      if (cells.length !== header.length) {
-        throw fileError(file, line, `expected ${header.length} fields, found ${cells.length}`);
-      }
-      return { line, cell: (col: string) => (cells[index.get(col)!] ?? '').trim() };
-    }),
+    version,
+    table: {
+      file,
+      header: new Set(header),
+      rows: data.map((cells, i) => {
+        const line = i + 2;
+        if (cells.length !== header.length) {
+          throw fileError(file, line, `expected ${header.length} fields, found ${cells.length}`);
+        }
+        return { line, cell: (col: string) => (index.has(col) ? (cells[index.get(col)!] ?? '').trim() : '') };
+      }),
+    },
   };
 }
 
-function num(t: Table, row: Table['rows'][number], col: string): number {
+type Row = Table['rows'][number];
+
+function num(t: Table, row: Row, col: string): number {
   const s = row.cell(col);
   const v = Number(s);
   if (s === '' || !Number.isFinite(v)) throw fileError(t.file, row.line, `column ${col}: "${s}" is not a number`);
   return v;
 }
 
-function optNum(t: Table, row: Table['rows'][number], col: string): number | null {
+function optNum(t: Table, row: Row, col: string): number | null {
   return row.cell(col) === '' ? null : num(t, row, col);
 }
 
-function optBool(t: Table, row: Table['rows'][number], col: string): boolean | null {
+function optBool(t: Table, row: Row, col: string): boolean | null {
   const s = row.cell(col);
   if (s === '') return null;
   if (s === 'true') return true;
@@ -104,35 +152,69 @@ function optBool(t: Table, row: Table['rows'][number], col: string): boolean | n
   throw fileError(t.file, row.line, `column ${col}: "${s}" is not true/false`);
 }
 
-function str(t: Table, row: Table['rows'][number], col: string): string {
+function str(t: Table, row: Row, col: string): string {
   const s = row.cell(col);
   if (s === '') throw fileError(t.file, row.line, `column ${col}: empty`);
   return s;
 }
 
+const optStr = (row: Row, col: string): string | null => (row.cell(col) === '' ? null : row.cell(col));
+
+/**
+ * utility.csv, in the current vocabulary. A file of an older lshdp (`epsilon`, `ldp_epsilon`, no
+ * `base`/`accountant`) is read too, its columns mapped to the new names, so old runs re-plot.
+ */
 export function readUtilityCsv(file: string): UtilityRow[] {
-  const t = readCsv(file, UTILITY_COLUMNS);
+  const { table: t, version } = readCsv(file, [UTILITY_COLUMNS, LEGACY_UTILITY_COLUMNS]);
+  if (version === 1) {
+    return t.rows.map((r) => {
+      const mechanism = str(t, r, 'mechanism');
+      const eps = optNum(t, r, 'epsilon');
+      return {
+        dataset: str(t, r, 'dataset'), n: num(t, r, 'n'), kappa: optNum(t, r, 'kappa'), k: num(t, r, 'k'),
+        mechanism, base: mechanism, accountant: mechanism === 'lshrr' ? 'paper' : null, xi: optNum(t, r, 'xi'),
+        // the old single `epsilon` column held the per-bit ε of LSHRR and the Laplace ε of LapLSH
+        epsilon_bit: mechanism === 'lshrr' ? eps : null,
+        epsilon_lap: mechanism === 'laplsh' ? eps : null,
+        epsilon_ldp: optNum(t, r, 'ldp_epsilon'),
+        fallback: optBool(t, r, 'fallback'),
+        trials: num(t, r, 'trials'), queries: num(t, r, 'queries'),
+        utility_loss_mean: num(t, r, 'utility_loss_mean'), utility_loss_se: optNum(t, r, 'utility_loss_se'),
+        recall_mean: optNum(t, r, 'recall_mean'), recall_se: optNum(t, r, 'recall_se'),
+      };
+    });
+  }
   return t.rows.map((r) => ({
     dataset: str(t, r, 'dataset'),
     n: num(t, r, 'n'),
     kappa: optNum(t, r, 'kappa'),
     k: num(t, r, 'k'),
     mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
     xi: optNum(t, r, 'xi'),
-    epsilon: optNum(t, r, 'epsilon'),
+    epsilon_bit: optNum(t, r, 'epsilon_bit'),
+    epsilon_lap: optNum(t, r, 'epsilon_lap'),
+    epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
+    fallback: optBool(t, r, 'fallback'),
     trials: num(t, r, 'trials'),
     queries: num(t, r, 'queries'),
-    lossMean: num(t, r, 'utility_loss_mean'),
-    lossSe: optNum(t, r, 'utility_loss_se'),
-    recallMean: optNum(t, r, 'recall_mean'),
-    recallSe: optNum(t, r, 'recall_se'),
-    ldpEpsilon: optNum(t, r, 'ldp_epsilon'),
-    fallback: optBool(t, r, 'fallback'),
+    utility_loss_mean: num(t, r, 'utility_loss_mean'),
+    utility_loss_se: optNum(t, r, 'utility_loss_se'),
+    recall_mean: optNum(t, r, 'recall_mean'),
+    recall_se: optNum(t, r, 'recall_se'),
   }));
 }
 
+/** The utility.csv of a results folder; a folder without one is a one-line user error. */
+export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] } {
+  const file = join(dir, 'utility.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (is ${dir} a results folder?)`);
+  return { file, rows: readUtilityCsv(file) };
+}
+
 export function readNnDistancesCsv(file: string): NnDistanceRow[] {
-  const t = readCsv(file, NN_COLUMNS);
+  const { table: t } = readCsv(file, [NN_COLUMNS]);
   return t.rows.map((r) => ({
     dataset: str(t, r, 'dataset'),
     n: num(t, r, 'n'),
@@ -141,17 +223,37 @@ export function readNnDistancesCsv(file: string): NnDistanceRow[] {
   }));
 }
 
-export function readBudgetsCsv(file: string): BudgetRowLike[] {
-  const t = readCsv(file, BUDGET_COLUMNS);
+/** Flip probability of randomized response at per-bit ε, 1/(1+e^ε) (no overflow at large ε). */
+export function flipProbability(epsilonBit: number): number {
+  return 1 / (1 + Math.exp(epsilonBit));
+}
+
+/** budgets.csv, in the current vocabulary; an older file (paper accountant only) is mapped to it. */
+export function readBudgetsCsv(file: string): BudgetRecord[] {
+  const { table: t, version } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
+  if (version === 1) {
+    return t.rows.map((r) => {
+      const eps = num(t, r, 'epsilon');
+      return {
+        accountant: 'paper', d: num(t, r, 'd'), delta: num(t, r, 'delta'), kappa: num(t, r, 'kappa'), xi: num(t, r, 'xi'),
+        alpha: optNum(t, r, 'alpha'), epsilon_bit: eps, flip: flipProbability(eps), epsilon_ldp: num(t, r, 'ldp_budget'),
+        fallback: optBool(t, r, 'fallback') ?? false, unbounded: false, delta_hockey: null,
+      };
+    });
+  }
   return t.rows.map((r) => ({
+    accountant: str(t, r, 'accountant'),
     d: num(t, r, 'd'),
     delta: num(t, r, 'delta'),
     kappa: num(t, r, 'kappa'),
     xi: num(t, r, 'xi'),
     alpha: optNum(t, r, 'alpha'),
-    epsilon: num(t, r, 'epsilon'),
-    ldpBudget: num(t, r, 'ldp_budget'),
+    epsilon_bit: optNum(t, r, 'epsilon_bit'),
+    flip: num(t, r, 'flip'),
+    epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
     fallback: optBool(t, r, 'fallback') ?? false,
+    unbounded: optBool(t, r, 'unbounded') ?? false,
+    delta_hockey: optNum(t, r, 'delta_hockey'),
   }));
 }
 

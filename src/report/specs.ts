@@ -4,7 +4,6 @@
  */
 import type { UtilityRow, NnDistanceRow } from './read.js';
 import { uniqueInOrder } from './read.js';
-import { mechanismLabel } from './tables.js';
 
 export type VlSpec = Record<string, unknown>;
 
@@ -127,16 +126,33 @@ export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEF
 
 // ---------------------------------------------------------------- Fig. 2
 
+/** What Fig. 2 puts on its y axis: utility loss (the paper's figure) or recall@k. */
+export type Fig2Metric = 'utility' | 'recall';
+export const FIG2_METRICS: Fig2Metric[] = ['utility', 'recall'];
+
+/** Marker shapes, one per series beside its colour, so series stay apart without colour vision. */
+export const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-right'];
+/** Series per figure at most: beyond it colours and shapes repeat, so the figure is split. */
+export const MAX_SERIES = Math.min(PALETTE.length, SHAPES.length);
+
 export interface Fig2Row {
   n: number;
   k: number;
-  panel: string;
+  /** "κ = 10" (mechanisms without hash bits are drawn in every κ row) */
   kappa: string;
+  /** "n = 100" */
+  dim: string;
+  /** the panel: "κ = 10, n = 100" */
+  panel: string;
+  /** the config entry's label */
   mechanism: string;
-  /** curve: a privatized mechanism against ξ; baseline: vanilla LSH drawn as a horizontal rule */
+  base: string;
+  accountant: string | null;
+  /** curve: a privatized mechanism against ξ; baseline: a mechanism without ξ (vanilla LSH) as a horizontal rule */
   kind: 'curve' | 'baseline';
   xi: number | null;
-  loss: number;
+  epsilon_ldp: number | null;
+  value: number;
   lo: number;
   hi: number;
   se: number | null;
@@ -144,100 +160,137 @@ export interface Fig2Row {
   fallback: boolean;
 }
 
-const DASHES: Record<string, number[]> = {
-  LSHRR: [1, 0],
-  LapLSH: [7, 3],
-  RAPPOR: [2, 2],
-  'RAPPOR (vector)': [1, 3],
-  LSH: [3, 3],
-};
+const kappaLabel = (kappa: number) => `κ = ${kappa}`;
+const panelLabel = (kappa: string, dim: string) => `${kappa}, ${dim}`;
 
-/** Rows of Fig. 2 for one data set (exact rows are dropped: their loss is 0 by definition). */
-export function fig2Rows(dataset: string, rows: UtilityRow[]): Fig2Row[] {
-  const sub = rows.filter((r) => r.dataset === dataset && r.mechanism !== 'exact');
-  const manyK = uniqueInOrder(sub.map((r) => r.k)).length > 1;
-  return sub.map((r) => {
-    const se = r.lossSe ?? 0;
-    return {
+/**
+ * Rows of Fig. 2 for one data set and k (exact rows are dropped: their loss is 0 by definition,
+ * their recall 1). Rows without κ are repeated in every κ row of the figure.
+ */
+export function fig2Rows(dataset: string, rows: UtilityRow[], k: number, metric: Fig2Metric = 'utility'): Fig2Row[] {
+  const sub = rows.filter((r) => r.dataset === dataset && r.k === k && r.base !== 'exact' && (metric === 'utility' || r.recall_mean !== null));
+  const kappas = uniqueInOrder(sub.flatMap((r) => (r.kappa === null ? [] : [r.kappa]))).sort((a, b) => a - b);
+  return sub.flatMap((r) => {
+    const value = metric === 'utility' ? r.utility_loss_mean : r.recall_mean!;
+    const se = metric === 'utility' ? r.utility_loss_se : r.recall_se;
+    const facetKappas = r.kappa !== null ? [kappaLabel(r.kappa)] : kappas.length ? kappas.map(kappaLabel) : ['κ: none'];
+    return facetKappas.map((kappa) => ({
       n: r.n,
       k: r.k,
-      panel: manyK ? `n = ${r.n}, k = ${r.k}` : `n = ${r.n}`,
-      kappa: r.kappa === null ? '–' : String(r.kappa),
-      mechanism: mechanismLabel(r.mechanism),
-      kind: r.xi === null ? 'baseline' : 'curve',
+      kappa,
+      dim: `n = ${r.n}`,
+      panel: panelLabel(kappa, `n = ${r.n}`),
+      mechanism: r.mechanism,
+      base: r.base,
+      accountant: r.accountant,
+      kind: r.xi === null ? ('baseline' as const) : ('curve' as const),
       xi: r.xi,
-      loss: r.lossMean,
-      lo: r.lossMean - se,
-      hi: r.lossMean + se,
-      se: r.lossSe,
+      epsilon_ldp: r.epsilon_ldp,
+      value,
+      lo: value - (se ?? 0),
+      hi: value + (se ?? 0),
+      se,
       trials: r.trials,
       fallback: r.fallback === true,
-    };
+    }));
   });
 }
 
+/** The series (mechanism labels) Fig. 2 draws for a data set, in file order: exact is not drawn. */
+export function fig2Series(dataset: string, rows: UtilityRow[]): string[] {
+  return uniqueInOrder(rows.filter((r) => r.dataset === dataset && r.base !== 'exact').map((r) => r.mechanism));
+}
+
+/** Colour and shape of every series, fixed by its place among all of the data set's series, so
+ *  a label keeps its look across the figures of one data set (k, parts, filters). */
+export function seriesStyle(allSeries: string[], shown: string[]): { colors: string[]; shapes: string[] } {
+  const at = (m: string) => Math.max(0, allSeries.indexOf(m));
+  return {
+    colors: shown.map((m) => PALETTE[at(m) % PALETTE.length]),
+    shapes: shown.map((m) => SHAPES[at(m) % SHAPES.length]),
+  };
+}
+
+export interface Fig2Options {
+  d?: number;
+  metric?: Fig2Metric;
+  /** the series to draw (default: all); colours stay those of their place in `allSeries` */
+  series?: string[];
+  /** every series of the data set (default: those of `rows`), for stable colours */
+  allSeries?: string[];
+}
+
 /**
- * Fig. 2: utility loss against ξ for one data set, one panel per n (and per k when several):
- * LSHRR / LapLSH (/ RAPPOR) lines per κ with ±1 standard-error bars, vanilla LSH per κ as a
- * horizontal rule with its ±1 se band. ξ = 0 (LSHRR with uniformly random bits) sits on the y axis.
+ * Fig. 2 for one data set and k: utility loss (or recall) against ξ, one panel per (κ, n) — κ
+ * down, n across — so a panel holds one curve per mechanism label (colour and marker shape),
+ * never one per (mechanism, κ). Mechanisms without ξ (vanilla LSH) are dashed horizontal rules
+ * with their ±1 se band; the curves carry ±1 se bars. ξ = 0 (LSHRR with uniformly random bits)
+ * sits on the y axis.
  */
-export function fig2Spec(dataset: string, rows: UtilityRow[], d = DEFAULT_THRESHOLD): VlSpec {
-  const data = fig2Rows(dataset, rows);
-  const kappas = uniqueInOrder(data.map((r) => r.kappa)).sort((a, b) => (Number(a) || Infinity) - (Number(b) || Infinity));
-  const mechs = uniqueInOrder(data.map((r) => r.mechanism));
-  const order = ['LSHRR', 'LapLSH', 'RAPPOR', 'RAPPOR (vector)', 'LSH'];
-  mechs.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
-  const panels = uniqueInOrder(data.map((r) => r.panel));
-  // one column per n, so several k stack as rows (n across, k down)
-  const columns = Math.max(1, Math.min(uniqueInOrder(data.map((r) => r.n)).length, 4));
-  const kappaScale = { domain: kappas, range: PALETTE.slice(0, Math.max(1, kappas.length)) };
-  // symbolOpacity: the translucent bands share this legend, which must still show solid colours
-  const color = {
-    field: 'kappa', type: 'ordinal', title: 'κ (hash bits)', scale: kappaScale,
-    legend: { symbolOpacity: 1, symbolType: 'square', symbolSize: 150 },
+export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: Fig2Options = {}): VlSpec {
+  const d = opts.d ?? DEFAULT_THRESHOLD;
+  const metric = opts.metric ?? 'utility';
+  const allSeries = opts.allSeries ?? fig2Series(dataset, rows);
+  const series = opts.series ?? allSeries;
+  const data = fig2Rows(dataset, rows, k, metric).filter((r) => series.includes(r.mechanism));
+  const shown = series.filter((m) => data.some((r) => r.mechanism === m));
+  const kappaRows = uniqueInOrder(data.map((r) => r.kappa));
+  const dims = uniqueInOrder(data.map((r) => r.n)).sort((a, b) => a - b).map((n) => `n = ${n}`);
+  const panels = kappaRows.flatMap((kappa) => dims.map((dim) => panelLabel(kappa, dim)));
+  const style = seriesStyle(allSeries, shown);
+  // a mechanism without ξ has no markers, only its dashed rule: its legend entry says so
+  const baselines = shown.filter((m) => data.some((r) => r.mechanism === m && r.kind === 'baseline') && !data.some((r) => r.mechanism === m && r.kind === 'curve'));
+  const legend = {
+    symbolOpacity: 1, symbolSize: 110, symbolStrokeWidth: 2, orient: 'right',
+    labelExpr: `indexof(${JSON.stringify(baselines)}, datum.label) >= 0 ? datum.label + ' (dashed line)' : datum.label`,
   };
-  const dash = {
-    field: 'mechanism', type: 'nominal', title: 'mechanism',
-    scale: { domain: mechs, range: mechs.map((m) => DASHES[m] ?? [4, 2, 1, 2]) },
-    // vega-lite draws a dash-only legend with transparent strokes; patchDashLegends fixes the compiled spec
-    legend: { symbolType: 'stroke', symbolSize: 500, symbolStrokeWidth: 2 },
-  };
+  const color = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: style.colors }, legend };
+  const shape = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: style.shapes }, legend };
+  const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
   const x = { field: 'xi', type: 'quantitative', title: 'total privacy budget ξ', scale: { domainMin: 0 }, axis: { tickCount: 5 } };
-  const y = { field: 'loss', type: 'quantitative', title: 'utility loss (Δ mean d_θ)', scale: { zero: true } };
+  const y = {
+    field: 'value', type: 'quantitative', title: metric === 'utility' ? 'utility loss' : `recall@${k}`,
+    scale: metric === 'utility' ? { zero: true } : { domain: [0, 1] },
+  };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },
+    { field: 'base', type: 'nominal' },
+    { field: 'accountant', type: 'nominal' },
     { field: 'kappa', type: 'nominal', title: 'κ' },
+    { field: 'dim', type: 'nominal', title: 'n' },
     { field: 'xi', type: 'quantitative', title: 'ξ' },
-    { field: 'loss', type: 'quantitative', title: 'utility loss', format: '.4f' },
+    { field: 'epsilon_ldp', type: 'quantitative', title: 'ε_LDP', format: '.4~g' },
+    { field: 'value', type: 'quantitative', title: what, format: '.4f' },
     { field: 'se', type: 'quantitative', title: 'se', format: '.4f' },
     { field: 'trials', type: 'quantitative' },
   ];
   const curve = { filter: "datum.kind === 'curve'" };
   const base = { filter: "datum.kind === 'baseline'" };
+  const header = { labelFontSize: 13, labelFontWeight: 'bold' };
+
   return {
     $schema: VL_SCHEMA,
     title: {
-      text: `${dataset}: utility loss against ξ`,
+      text: `${dataset}: ${what} against ξ (k = ${k})`,
       subtitle: [
-        `ξ: extended DP at d_θ = ${d}; ξ = 0: LSHRR with uniformly random bits; horizontal lines: vanilla LSH (no privacy)`,
-        'bars and bands: ±1 standard error over trials',
+        ...(metric === 'utility' ? ['utility loss: mean angular distance to the k answers minus that to the true k nearest neighbours'] : []),
+        `ξ: extended DP at d_θ = ${d}; ξ = 0: LSHRR with uniformly random bits; dashed lines: no privacy (vanilla LSH)`,
+        'one panel per hash length κ (rows) and dimension n (columns); bars and bands: ±1 standard error over trials',
       ],
     },
     data: { values: data },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: panels, header: { labelFontSize: 13, labelFontWeight: 'bold' } },
-    columns,
+    // one labelled panel per (κ, n), κ down and n across: every panel says which it is
+    facet: { field: 'panel', type: 'nominal', title: null, sort: panels, header },
+    columns: dims.length,
     spec: {
-      width: 250,
-      height: 190,
+      width: 220,
+      height: 160,
       layer: [
-        { transform: [base], mark: { type: 'rect', opacity: 0.15 }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
-        { transform: [base], mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { y, color, strokeDash: dash, tooltip } },
+        { transform: [base], mark: { type: 'rect', opacity: 0.12 }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
+        { transform: [base], mark: { type: 'rule', strokeWidth: 1.8, strokeDash: [6, 3] }, encoding: { y, color, tooltip } },
         { transform: [curve], mark: { type: 'rule', strokeWidth: 1.2 }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
-        {
-          transform: [curve],
-          mark: { type: 'line', strokeWidth: 2, point: { filled: true, size: 28 } },
-          encoding: { x, y, color, strokeDash: dash, tooltip },
-        },
+        { transform: [curve], mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' } } },
+        { transform: [curve], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
       ],
     },
     resolve: { scale: { y: 'shared' } },

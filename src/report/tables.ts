@@ -3,30 +3,22 @@
  * paper's appendix (LDP budget κ·ε against ξ). Formats: markdown, CSV, LaTeX, JSON.
  */
 import Papa from 'papaparse';
-import type { UtilityRow, BudgetRowLike } from './read.js';
-import { uniqueInOrder } from './read.js';
+import type { UtilityRow, BudgetRecord } from './read.js';
+import { BUDGET_COLUMNS, UTILITY_COLUMNS, uniqueInOrder } from './read.js';
 
 export type TableFormat = 'md' | 'csv' | 'latex' | 'json';
 
-export const MECHANISM_LABELS: Record<string, string> = {
-  exact: 'Exact',
-  lsh: 'LSH',
-  lshrr: 'LSHRR',
-  laplsh: 'LapLSH',
-  rappor: 'RAPPOR',
-  'rappor-vector': 'RAPPOR (vector)',
-};
-
-export function mechanismLabel(m: string): string {
-  return MECHANISM_LABELS[m] ?? m;
-}
+/** What tables print for a standard error that is unknown (one trial: utility.csv leaves it empty). */
+export const NO_SE = 'n/a';
 
 /**
  * `mean ± se` with the standard error to 2 significant digits and the mean to the same decimal
- * place (the usual reporting rule); the mean alone (4 significant digits) when se is 0 or absent.
+ * place (the usual reporting rule); the mean alone (4 significant digits) when se is 0, and
+ * `mean ± n/a` when se is unknown (null: one trial), so a missing se never reads as zero.
  */
 export function formatMeanSe(mean: number, se: number | null): string {
-  if (se === null || !(se > 0) || !Number.isFinite(se)) return formatNumber(mean, 4);
+  if (se === null) return `${formatNumber(mean, 4)} ± ${NO_SE}`;
+  if (!(se > 0) || !Number.isFinite(se)) return formatNumber(mean, 4);
   const decimals = Math.max(0, Math.min(12, 1 - Math.floor(Math.log10(se))));
   return `${mean.toFixed(decimals)} ± ${se.toFixed(decimals)}`;
 }
@@ -75,99 +67,157 @@ const opt = (x: number | null): string => (x === null ? '' : String(x));
 
 // ---------------------------------------------------------------- utility table
 
-/** utility.md / utility.tex / utility.csv of a run (mean ± se over trials). */
+const dash = (x: number | null, f: (v: number) => string = (v) => formatNumber(v)): string => (x === null ? '–' : f(x));
+
+/** The display columns of the utility table: which ε columns appear depends on the rows. */
+function utilityDisplay(rows: UtilityRow[]) {
+  const hasBit = rows.some((r) => r.epsilon_bit !== null);
+  const hasLap = rows.some((r) => r.epsilon_lap !== null);
+  const cells = rows.map((r) => [
+    r.dataset,
+    String(r.n),
+    dash(r.kappa, String),
+    String(r.k),
+    r.mechanism + (r.fallback ? ' *' : ''),
+    dash(r.xi, String),
+    dash(r.epsilon_ldp),
+    ...(hasBit ? [dash(r.epsilon_bit)] : []),
+    ...(hasLap ? [dash(r.epsilon_lap)] : []),
+    String(r.trials),
+    formatMeanSe(r.utility_loss_mean, r.utility_loss_se),
+    r.recall_mean === null ? '–' : formatMeanSe(r.recall_mean, r.recall_se),
+  ]);
+  return { hasBit, hasLap, cells };
+}
+
+/** The notes under the md/tex utility table: what each ε is, n/a, the fallback mark. */
+function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): string[] {
+  const how = [
+    ...(hasBit ? ['κ·ε_bit for LSHRR'] : []),
+    ...(hasLap ? ['2·ε_Lap for LapLSH'] : []),
+    ...(rows.some((r) => r.base.startsWith('rappor')) ? ['ε for RAPPOR'] : []),
+  ];
+  const notes = [`ε_LDP: the LDP-equivalent budget, comparable across mechanisms${how.length ? ` (${how.join(', ')})` : ''}.`];
+  if (hasBit) notes.push("ε_bit: LSHRR's per-bit randomized-response ε.");
+  if (hasLap) notes.push("ε_Lap: LapLSH's Laplace ε.");
+  if (rows.some((r) => r.utility_loss_se === null)) notes.push(`${NO_SE}: standard error unknown (one trial).`);
+  if (rows.some((r) => r.fallback)) notes.push('* fallback: no α exists (d^κ ≥ δ), ξ = κε (pure LDP bound).');
+  return notes;
+}
+
+/**
+ * The utility table of a run (mean ± se over trials). `json` and `csv` use utility.csv's column
+ * names: json rows are utility.csv's rows; csv keeps every utility.csv column at full precision
+ * and adds the rounded display columns `utility_loss` and `recall` ("mean ± se"). `md` and
+ * `latex` print the display table, with the comparable ε_LDP and the mechanism's own ε named
+ * by what it is.
+ */
 export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
-    // full precision for re-analysis, plus the rounded display column
+    const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
     return Papa.unparse({
-      fields: ['dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', 'epsilon', 'trials', 'queries',
-        'utility_loss_mean', 'utility_loss_se', 'recall_mean', 'recall_se', 'utility_loss'],
-      data: rows.map((r) => [r.dataset, r.n, opt(r.kappa), r.k, r.mechanism, opt(r.xi), opt(r.epsilon), r.trials,
-        r.queries, r.lossMean, opt(r.lossSe), opt(r.recallMean), opt(r.recallSe), formatMeanSe(r.lossMean, r.lossSe)]),
+      fields: [...UTILITY_COLUMNS, ...UTILITY_DISPLAY_COLUMNS],
+      data: rows.map((r) => [
+        ...UTILITY_COLUMNS.map((c) => cell(r[c])),
+        formatMeanSe(r.utility_loss_mean, r.utility_loss_se),
+        r.recall_mean === null ? '' : formatMeanSe(r.recall_mean, r.recall_se),
+      ]),
     }, { newline: '\n' }) + '\n';
   }
-  const display = rows.map((r) => [
-    r.dataset,
-    String(r.n),
-    r.kappa === null ? '–' : String(r.kappa),
-    String(r.k),
-    mechanismLabel(r.mechanism) + (r.fallback ? ' *' : ''),
-    r.xi === null ? '–' : String(r.xi),
-    r.epsilon === null ? '–' : formatNumber(r.epsilon),
-    String(r.trials),
-    formatMeanSe(r.lossMean, r.lossSe),
-    r.recallMean === null ? '–' : formatMeanSe(r.recallMean, r.recallSe),
-  ]);
-  const anyFallback = rows.some((r) => r.fallback);
-  const note = anyFallback ? '\n\\* fallback: no α exists (d^κ ≥ δ), ξ = κε (pure LDP bound).\n' : '';
+  const { hasBit, hasLap, cells } = utilityDisplay(rows);
+  const notes = utilityNotes(rows, hasBit, hasLap);
   if (format === 'md') {
-    const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε', 'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'];
-    return markdownTable(header, display, ['l', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r']) + note;
+    const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε_LDP', ...(hasBit ? ['ε_bit'] : []), ...(hasLap ? ['ε_Lap'] : []),
+      'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'];
+    const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r') as 'l' | 'r');
+    return markdownTable(header, cells, align) + '\n' + notes.map((n) => escapeMdNote(n)).join('  \n') + '\n';
   }
-  const header = ['data set', '$n$', '$\\kappa$', '$k$', 'mechanism', '$\\xi$', '$\\varepsilon$', 'trials',
-    'utility loss', 'recall'];
-  const body = display.map((cells) => cells.map((c, i) => (i === 0 || i === 4 ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
-  return latexTabular(header, body, 'lrrrlrrrrr', 'utility loss: mean $\\pm$ standard error over trials') +
-    (anyFallback ? '% * fallback: no alpha exists (d^kappa >= delta), xi = kappa*eps\n' : '');
+  const header = ['data set', '$n$', '$\\kappa$', '$k$', 'mechanism', '$\\xi$', '$\\varepsilon_{\\mathrm{LDP}}$',
+    ...(hasBit ? ['$\\varepsilon_{\\mathrm{bit}}$'] : []), ...(hasLap ? ['$\\varepsilon_{\\mathrm{Lap}}$'] : []),
+    'trials', 'utility loss', 'recall'];
+  const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 4 ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
+  const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r')).join('');
+  return latexTabular(header, body, align, 'utility loss: mean $\\pm$ standard error over trials') +
+    notes.map((n) => `% ${n}`).join('\n') + '\n';
+}
+
+/** The rounded display columns `table utility --format csv` adds after utility.csv's columns. */
+export const UTILITY_DISPLAY_COLUMNS = ['utility_loss', 'recall'] as const;
+
+/** A note line of a markdown table: `*` would start emphasis. */
+function escapeMdNote(s: string): string {
+  return s.replace(/\*/g, '\\*');
 }
 
 // ---------------------------------------------------------------- budget table
 
 /**
- * The appendix table. `paper` layout: for each d, rows ξ and one cell per ξ holding the rounded
+ * The appendix table, per accountant and d. `paper` layout: one cell per ξ holding the rounded
  * LDP budgets "a/b/c" for κ = κ1/κ2/κ3 (the paper's table); `long` layout: one row per
- * (d, κ, ξ) with α, ε and the exact κε. Markdown and LaTeX print both; CSV and JSON the long one.
+ * (accountant, d, κ, ξ) with α, ε_bit, the flip probability and ε_LDP. Markdown and LaTeX print
+ * both; CSV and JSON the long one, with budgets.csv's column names.
  */
-export function budgetsTable(rows: BudgetRowLike[], format: TableFormat): string {
+export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
-    return Papa.unparse({
-      fields: ['d', 'delta', 'kappa', 'xi', 'alpha', 'epsilon', 'ldp_budget', 'ldp_budget_rounded', 'fallback'],
-      data: rows.map((r) => [r.d, r.delta, r.kappa, r.xi, opt(r.alpha), r.epsilon, r.ldpBudget, Math.round(r.ldpBudget), r.fallback]),
-    }, { newline: '\n' }) + '\n';
+    const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
+    return Papa.unparse({ fields: [...BUDGET_COLUMNS], data: rows.map((r) => BUDGET_COLUMNS.map((c) => cell(r[c]))) }, { newline: '\n' }) + '\n';
   }
-  const ds = uniqueInOrder(rows.map((r) => r.d));
   const sections: string[] = [];
   const anyFallback = rows.some((r) => r.fallback);
-  for (const d of ds) {
-    const sub = rows.filter((r) => r.d === d);
-    const kappas = uniqueInOrder(sub.map((r) => r.kappa));
-    const xis = uniqueInOrder(sub.map((r) => r.xi));
-    const deltas = uniqueInOrder(sub.map((r) => r.delta));
-    const cell = (xi: number) =>
-      kappas
-        .map((k) => {
-          const r = sub.find((x) => x.kappa === k && x.xi === xi);
-          return r ? `${Math.round(r.ldpBudget)}${r.fallback ? '*' : ''}` : '?';
-        })
-        .join('/');
-    const title = `d_θ = ${d}, δ = ${deltas.join(', ')}`;
-    if (format === 'md') {
-      sections.push(`**${title}**: total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
-        markdownTable(['ξ (extended DP)', ...xis.map(String)], [[`κε (κ=${kappas.join('/')})`, ...xis.map(cell)]],
-          ['l', ...xis.map(() => 'r' as const)]));
-    } else {
-      sections.push(`% ${title.replace('θ', '_theta').replace('δ', 'delta')}\n` + latexTabular(
-        ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
-        [[`Total privacy budget in LDP ($\\kappa=${kappas.join('/')}$)`, ...xis.map(cell)]],
-        'c||' + xis.map(() => 'c').join('|'),
-      ));
+  const anyUnbounded = rows.some((r) => r.unbounded);
+  const accountants = uniqueInOrder(rows.map((r) => r.accountant));
+  for (const acc of accountants) {
+    for (const d of uniqueInOrder(rows.filter((r) => r.accountant === acc).map((r) => r.d))) {
+      const sub = rows.filter((r) => r.accountant === acc && r.d === d);
+      const kappas = uniqueInOrder(sub.map((r) => r.kappa));
+      const xis = uniqueInOrder(sub.map((r) => r.xi));
+      const deltas = uniqueInOrder(sub.map((r) => r.delta));
+      const cell = (xi: number) =>
+        kappas
+          .map((k) => {
+            const r = sub.find((x) => x.kappa === k && x.xi === xi);
+            if (!r) return '?';
+            if (r.unbounded || r.epsilon_ldp === null) return '∞';
+            return `${Math.round(r.epsilon_ldp)}${r.fallback ? '*' : ''}`;
+          })
+          .join('/');
+      if (format === 'md') {
+        sections.push(`**d_θ = ${d}, δ = ${deltas.join(', ')}** (${acc} accountant): total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
+          markdownTable(['ξ (extended DP)', ...xis.map(String)], [[`κε (κ=${kappas.join('/')})`, ...xis.map(cell)]],
+            ['l', ...xis.map(() => 'r' as const)]));
+      } else {
+        sections.push(`% ${acc} accountant, d_theta = ${d}, delta = ${deltas.join(', ')}\n` + latexTabular(
+          ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
+          [[`Total privacy budget in LDP ($\\kappa=${kappas.join('/')}$)`, ...xis.map((x) => cell(x).replace(/∞/g, '$\\infty$'))]],
+          'c||' + xis.map(() => 'c').join('|'),
+        ));
+      }
     }
   }
+  const hasHockey = rows.some((r) => r.delta_hockey !== null);
+  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
   const long = rows.map((r) => [
-    String(r.d), String(r.delta), String(r.kappa), String(r.xi),
-    r.alpha === null ? '–' : r.alpha.toFixed(6), r.epsilon.toFixed(6), r.ldpBudget.toFixed(4),
-    String(Math.round(r.ldpBudget)), r.fallback ? 'yes' : 'no',
+    r.accountant, String(r.d), String(r.delta), String(r.kappa), String(r.xi),
+    fixed(r.alpha, 6), r.unbounded ? '∞' : fixed(r.epsilon_bit, 6), fixed(r.flip, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4), r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
+    r.fallback ? 'yes' : 'no', ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
   ]);
+  const notes = [
+    ...(anyFallback ? ['* fallback: the pure-LDP bound ξ = κε is larger than the accountant\'s ε (for the paper accountant: no α exists, d^κ ≥ δ).'] : []),
+    ...(anyUnbounded ? ['∞ unbounded: every ε satisfies the bound ((1−d)^κ ≥ 1−δ).'] : []),
+  ];
   if (format === 'md') {
-    sections.push('Exact values (LSHRR, Proposition "tighter bound": κ·KL(d+α‖d) = ln(1/δ), ε = ξ / (κ(d+α))):\n\n' +
-      markdownTable(['d_θ', 'δ', 'κ', 'ξ', 'α', 'ε', 'κε', 'κε rounded', 'fallback'], long,
-        ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']));
-    if (anyFallback) sections.push('\\* fallback: no α exists (d^κ ≥ δ), so ξ = κε (pure LDP bound).\n');
+    sections.push('Exact values (ε_bit: per-bit randomized-response ε; flip = 1/(1+e^ε_bit); ε_LDP = κ·ε_bit):\n\n' +
+      markdownTable(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], long,
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r']));
+    if (notes.length) sections.push(notes.map(escapeMdNote).join('  \n') + '\n');
     return sections.join('\n');
   }
-  sections.push(latexTabular(['$d_\\theta$', '$\\delta$', '$\\kappa$', '$\\xi$', '$\\alpha$', '$\\varepsilon$', '$\\kappa\\varepsilon$', 'rounded', 'fallback'],
-    long.map((r) => r.map((c) => c.replace(/–/g, '--'))), 'rrrrrrrrl'));
+  sections.push(latexTabular(['accountant', '$d_\\theta$', '$\\delta$', '$\\kappa$', '$\\xi$', '$\\alpha$', '$\\varepsilon_{\\mathrm{bit}}$', 'flip',
+    '$\\varepsilon_{\\mathrm{LDP}}$', 'rounded', 'fallback', ...(hasHockey ? ['$\\delta_{\\mathrm{hockey}}$'] : [])],
+  long.map((r) => r.map((c, i) => (i === 0 ? escapeLatex(c) : c.replace(/–/g, '--').replace(/∞/g, '$\\infty$')))), 'lrrrrrrrrrl' + (hasHockey ? 'r' : '')) +
+    notes.map((n) => `% ${n}`).join('\n') + (notes.length ? '\n' : ''));
   return sections.join('\n');
 }

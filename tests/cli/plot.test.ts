@@ -8,14 +8,23 @@ import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
 const FIXTURE = join(ROOT, 'tests/fixtures/results/small');
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
+/** A fresh copy of the fixture results folder in a temp dir. */
+function copyFixture(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'lshdp-plot-')), 'small');
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+type Fig2Value = { n: number; kappa: string; k: number; mechanism: string; xi: number | null; value: number };
+const fig2Values = (file: string) => JSON.parse(readFileSync(file, 'utf8')).data.values as Fig2Value[];
+
 describe('lshdp plot (figures from the CSVs alone)', () => {
   // a finished results folder copied alone into an empty temp dir: no data files, no config around
-  const dir = join(mkdtempSync(join(tmpdir(), 'lshdp-plot-')), 'small');
+  const dir = copyFixture();
   let before: Record<string, string>;
   let r: ReturnType<typeof lshdp>;
 
   beforeAll(() => {
-    cpSync(FIXTURE, dir, { recursive: true });
     before = Object.fromEntries(readdirSync(dir).map((f) => [f, sha(join(dir, f))]));
     r = lshdp(['plot', dir], { cwd: dirname(dir) });
   });
@@ -41,15 +50,18 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     expect(readdirSync(dir).sort()).toEqual([...Object.keys(before), 'figures'].sort());
   });
 
-  it('specs carry the CSV numbers inline', () => {
-    const spec = JSON.parse(readFileSync(join(dir, 'figures', 'fig2-ml-small.vl.json'), 'utf8'));
-    const values = spec.data.values as { n: number; kappa: string; mechanism: string; xi: number | null; loss: number }[];
-    const csv = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-    const lshrr = csv.filter((c) => c[0] === 'ml-small' && c[4] === 'lshrr');
-    expect(lshrr.length).toBeGreaterThan(0);
-    for (const c of lshrr) {
-      const v = values.find((x) => x.n === Number(c[1]) && x.kappa === c[2] && x.mechanism === 'LSHRR' && x.xi === Number(c[5]));
-      expect(v?.loss).toBe(Number(c[9]));
+  it('specs carry the CSV numbers inline, one series per mechanism label (lshrr and lshrr-exact both)', () => {
+    const values = fig2Values(join(dir, 'figures', 'fig2-ml-small.vl.json'));
+    const csv = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
+    const cols = csv[0].split(',');
+    const at = (c: string[], name: string) => c[cols.indexOf(name)];
+    for (const label of ['lshrr', 'lshrr-exact', 'laplsh']) {
+      const rows = csv.slice(1).map((l) => l.split(',')).filter((c) => c[0] === 'ml-small' && at(c, 'mechanism') === label);
+      expect(rows.length, label).toBeGreaterThan(0);
+      for (const c of rows) {
+        const v = values.find((x) => x.n === Number(at(c, 'n')) && x.kappa === `κ = ${at(c, 'kappa')}` && x.mechanism === label && x.xi === Number(at(c, 'xi')));
+        expect(v?.value).toBe(Number(at(c, 'utility_loss_mean')));
+      }
     }
     const fig1 = JSON.parse(readFileSync(join(dir, 'figures', 'fig1-ml-small.vl.json'), 'utf8'));
     const nn = readFileSync(join(dir, 'nn_distances.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
@@ -58,8 +70,7 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
   });
 
   it('a malformed CSV is one line naming file, line and column; a non-results folder too', () => {
-    const bad = join(mkdtempSync(join(tmpdir(), 'lshdp-plot-bad-')), 'r');
-    cpSync(FIXTURE, bad, { recursive: true });
+    const bad = copyFixture();
     const lines = readFileSync(join(bad, 'utility.csv'), 'utf8').split('\n');
     lines[3] = lines[3].replace(/,0\.\d+,/, ',zero,');
     writeFileSync(join(bad, 'utility.csv'), lines.join('\n'));
@@ -71,5 +82,54 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/not a results folder/);
     expect(existsSync(join(ROOT, 'docs', 'figures'))).toBe(false);
+  });
+});
+
+describe('lshdp plot filters, metric, format and --out', () => {
+  it('--mechanisms, --kappa, --n keep only those series and panels; the figure names stay', () => {
+    const dir = copyFixture();
+    const r = lshdp(['plot', dir, '--mechanisms', 'lshrr,lsh', '--kappa', '20', '--n', '100', '--format', 'vl', '-q']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(dir, 'figures')).sort()).toEqual(['fig1-fsq-nyc.vl.json', 'fig1-ml-small.vl.json', 'fig2-fsq-nyc.vl.json', 'fig2-ml-small.vl.json']);
+    const values = fig2Values(join(dir, 'figures', 'fig2-ml-small.vl.json'));
+    expect(new Set(values.map((v) => v.mechanism))).toEqual(new Set(['lshrr', 'lsh']));
+    expect(new Set(values.map((v) => v.kappa))).toEqual(new Set(['κ = 20']));
+    expect(new Set(values.map((v) => v.n))).toEqual(new Set([100]));
+    // Fig. 1 keeps only the asked n
+    const fig1 = JSON.parse(readFileSync(join(dir, 'figures', 'fig1-ml-small.vl.json'), 'utf8'));
+    expect(new Set((fig1.data.values as { n: number }[]).map((v) => v.n))).toEqual(new Set([100]));
+  });
+
+  it('--metric recall writes recall-<dataset> with the recall column; --format svg,png and --out', () => {
+    const dir = copyFixture();
+    const out = join(mkdtempSync(join(tmpdir(), 'lshdp-plot-out-')), 'figs');
+    const r = lshdp(['plot', dir, '--metric', 'recall', '--k', '10', '--format', 'svg', 'png', '-o', out, '-q']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, 'figures'))).toBe(false);
+    const files = readdirSync(out).sort();
+    expect(files).toContain('recall-ml-small.svg');
+    expect(files).toContain('recall-ml-small.png');
+    expect(files.some((f) => f.startsWith('fig2-') || f.endsWith('.vl.json'))).toBe(false);
+    expect(readFileSync(join(out, 'recall-ml-small.svg'), 'utf8')).toContain('recall@10');
+  });
+
+  it('a value the folder lacks, a bad metric or format, and --no-png with --format are one-line errors', () => {
+    const dir = copyFixture();
+    const cases: [string[], RegExp][] = [
+      [['--mechanisms', 'lshrr-exakt'], /--mechanisms: lshrr-exakt not in .*utility\.csv \(it has exact, lsh, lshrr, lshrr-exact, laplsh\); did you mean lshrr-exact\?/],
+      [['--kappa', '30'], /--kappa: 30 not in .*\(it has 10, 20\)/],
+      [['--n', 'abc'], /--n: "abc" is not/],
+      [['--metric', 'loss'], /--metric: unknown value "loss"/],
+      [['--format', 'jpg'], /--format: unknown value "jpg"/],
+      [['--format', 'svg', '--no-png'], /--no-png and --format/],
+    ];
+    for (const [args, re] of cases) {
+      const e = lshdp(['plot', dir, ...args]);
+      expect(e.status, args.join(' ')).toBe(2);
+      expect(e.stderr, args.join(' ')).toMatch(new RegExp(`^lshdp: error: ${re.source}.*\\n$`));
+    }
+    expect(existsSync(join(dir, 'figures'))).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ describe('lshdp report', () => {
   it('writes index.html, tables, figures and the local vega builds', () => {
     expect(status).toBe(0);
     expect(readdirSync(join(dir, 'assets')).sort()).toEqual(['vega-embed.min.js', 'vega-lite.min.js', 'vega.min.js']);
-    expect(readdirSync(join(dir, 'tables')).sort()).toEqual(['budgets.md', 'budgets.tex', 'utility.csv', 'utility.md', 'utility.tex']);
+    expect(readdirSync(join(dir, 'tables')).sort()).toEqual(['budgets.md', 'budgets.tex', 'utility-table.csv', 'utility.md', 'utility.tex']);
     expect(existsSync(join(dir, 'figures', 'fig2-fsq-nyc.svg'))).toBe(true);
     expect(readdirSync(join(dir, 'figures')).some((f) => f.endsWith('.png'))).toBe(false); // --no-png
     // offline: every script is local
@@ -39,9 +39,21 @@ describe('lshdp report', () => {
   });
 
   it('shows the metadata, tables and data set summaries', () => {
-    for (const s of ['<h2>Run</h2>', 'fixture', 'utility loss (mean ± se)', 'κε (LDP)', 'users kept', 'fsq-nyc', 'foursquare-tsmc']) {
+    for (const s of ['<h2>Run</h2>', 'fixture', 'utility loss (mean ± se)', 'ε_LDP = κε', 'ε_bit (LSHRR)', 'ε_Lap (LapLSH)', 'users kept', 'fsq-nyc', 'foursquare-tsmc']) {
       expect(html).toContain(s);
     }
     expect(html.match(/class="vega-figure"/g)).toHaveLength(4);
+  });
+
+  it("cites the paper in the footer and writes tables/utility-table.csv in utility.csv's names", () => {
+    expect(html).toMatch(/<footer>[\s\S]*Fernandes, Yusuke Kawamoto, Takao Murakami\. &quot;Locality Sensitive Hashing with Extended Differential Privacy&quot;\. ESORICS 2021[\s\S]*<\/footer>/);
+    const header = readFileSync(join(dir, 'tables', 'utility-table.csv'), 'utf8').split('\n')[0];
+    expect(header).toBe('dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,utility_loss,recall');
+  });
+
+  it('the utility table is interactive without any library: drop-downs, search, sortable headers', () => {
+    expect(html).toContain('<table id="utility-table" class="interactive">');
+    expect(html).toMatch(/<select data-col="4"><option value="">all<\/option><option value="exact">exact<\/option><option value="lsh">lsh<\/option><option value="lshrr">lshrr<\/option><option value="lshrr-exact">lshrr-exact<\/option>/);
+    expect(html.match(/<th data-type="num" aria-sort="none"><button/g)!.length).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
 
 /** The appendix table of the paper (rounded LDP budgets, κ = 10/20/50, ξ = 1, 5, 10, 20). */
@@ -85,15 +87,68 @@ describe('lshdp table budgets', () => {
 
 describe('lshdp table utility', () => {
   const dir = join(ROOT, 'tests/fixtures/results/small');
+  const UTILITY_HEADER = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
 
   it('prints mean ± se in markdown, csv and latex', () => {
     const md = lshdp(['table', 'utility', dir]);
     expect(md.status).toBe(0);
-    expect(md.stdout).toContain('| ml-small | 50 | 10 | 10 | LSH | – | – | 5 | 0.0750 ± 0.0035 |');
-    const csv = lshdp(['table', 'utility', dir, '--format', 'csv']);
-    expect(csv.stdout.split('\n')[0]).toMatch(/^dataset,n,kappa,k,mechanism,xi/);
+    expect(md.stdout).toContain('| ml-small | 50 | 10 | 10 | lsh | – | – | – | – | 5 | 0.0750 ± 0.0035 |');
     const tex = lshdp(['table', 'utility', dir, '--format', 'latex']);
     expect(tex.stdout).toContain('0.0750 $\\pm$ 0.0035');
+  });
+
+  it("csv keeps every utility.csv column (epsilon_ldp, fallback included) plus the rounded display columns; json rows use utility.csv's names", () => {
+    const csv = lshdp(['table', 'utility', dir, '--format', 'csv']);
+    expect(csv.status).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`${UTILITY_HEADER},utility_loss,recall`);
+    const file = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(file.length);
+    // full precision: the first 18 columns are utility.csv's cells
+    lines.slice(1).forEach((l, i) => expect(l.split(',').slice(0, 18).join(',')).toBe(file[i + 1]));
+    const json = lshdp(['table', 'utility', dir, '--format', 'json']);
+    const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(rows).toHaveLength(file.length - 1);
+    expect(Object.keys(rows[0])).toEqual(UTILITY_HEADER.split(','));
+    for (const old of ['lossMean', 'ldpEpsilon', 'ldp_epsilon', 'epsilon']) expect(rows[0]).not.toHaveProperty(old);
+    const lap = rows.find((r) => r.mechanism === 'laplsh' && r.xi === 5)!;
+    expect(lap.epsilon_lap).toBeGreaterThan(0);
+    expect(lap.epsilon_bit).toBeNull();
+    expect(lap.epsilon_ldp).toBeCloseTo(2 * (lap.epsilon_lap as number), 3);
+  });
+
+  it('the md table shows the comparable ε_LDP and names the per-bit and the Laplace ε apart', () => {
+    const md = lshdp(['table', 'utility', dir]).stdout;
+    expect(md.split('\n')[0]).toBe('| dataset | n | κ | k | mechanism | ξ | ε_LDP | ε_bit | ε_Lap | trials | utility loss (mean ± se) | recall (mean ± se) |');
+    expect(md).toMatch(/\| ml-small \| 50 \| 10 \| 10 \| lshrr \| 20 \| 41\.96 \| 4\.196 \| – \|/);
+    expect(md).toMatch(/\| ml-small \| 50 \| 10 \| 10 \| laplsh \| 20 \| 127\.8 \| – \| 63\.92 \|/);
+  });
+
+  it('--mechanisms, --kappa, --k, --n filter the rows in every format', () => {
+    const r = lshdp(['table', 'utility', dir, '--mechanisms', 'lshrr-exact', 'laplsh', '--kappa', '20', '--n', '100', '--k', '10', '--format', 'json']);
+    expect(r.status).toBe(0);
+    const rows = JSON.parse(r.stdout) as { mechanism: string; kappa: number; n: number }[];
+    expect(rows).toHaveLength(2 * 2 * 5); // 2 data sets, 2 labels, 5 ξ
+    expect(new Set(rows.map((x) => x.mechanism))).toEqual(new Set(['lshrr-exact', 'laplsh']));
+    expect(rows.every((x) => x.kappa === 20 && x.n === 100)).toBe(true);
+    const md = lshdp(['table', 'utility', dir, '--mechanisms', 'lsh', '--kappa', '10,20']).stdout.split('\n\n')[0].trim().split('\n');
+    expect(md).toHaveLength(2 + 6); // 3 (data set, n) × 2 κ
+    const bad = lshdp(['table', 'utility', dir, '--k', '5']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^lshdp: error: --k: 5 not in .*utility\.csv \(it has 10\)\n$/);
+  });
+
+  it('a utility.csv of an older lshdp (epsilon, ldp_epsilon) is still read, in the new names', () => {
+    const old = join(mkdtempSync(join(tmpdir(), 'lshdp-old-')), 'old');
+    mkdirSync(old);
+    writeFileSync(join(old, 'utility.csv'), [
+      'dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback',
+      'ml,50,10,10,lshrr,5,1.04909,5,40,0.106977,0.00543947,0.293337,0.00545897,10.4909,false',
+      'ml,50,10,10,laplsh,5,31.96,5,40,0.2,0.005,0.1,0.01,,',
+    ].join('\n') + '\n');
+    const rows = JSON.parse(lshdp(['table', 'utility', old, '--format', 'json']).stdout);
+    expect(rows[0]).toMatchObject({ mechanism: 'lshrr', base: 'lshrr', accountant: 'paper', epsilon_bit: 1.04909, epsilon_lap: null, epsilon_ldp: 10.4909 });
+    expect(rows[1]).toMatchObject({ mechanism: 'laplsh', epsilon_bit: null, epsilon_lap: 31.96, epsilon_ldp: null });
   });
 
   it('a folder without utility.csv is a one-line error', () => {

@@ -86,6 +86,55 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     expect(remote).toEqual([]);
     await page.close();
   });
+  it('the utility table filters by drop-down and search and sorts by column, offline', async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
+    const table = page.locator('#utility-table');
+    const visible = () => table.locator('tbody tr:not([hidden])');
+    const total = await table.locator('tbody tr').count();
+    expect(total).toBe(99); // the fixture's utility.csv rows
+    const tools = page.locator('#utility-table-tools');
+    await expect.poll(() => tools.locator('.count').textContent()).toBe(`${total} of ${total} rows`);
+
+    // drop-downs combine: one mechanism label, one κ, one data set
+    await tools.locator('select[data-col="4"]').selectOption('lshrr-exact');
+    await tools.locator('select[data-col="2"]').selectOption('20');
+    await tools.locator('select[data-col="0"]').selectOption('fsq-nyc');
+    expect(await visible().count()).toBe(5); // ξ 0, 1, 5, 10, 20
+    const cells = await visible().evaluateAll((trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent)));
+    expect(cells.every((c) => c[0] === 'fsq-nyc' && c[2] === '20' && c[4] === 'lshrr-exact')).toBe(true);
+    expect(await tools.locator('.count').textContent()).toBe(`5 of ${total} rows`);
+
+    // sort by utility loss: ascending, then descending on a second click; ξ = 0 (random bits) is the worst
+    const header = page.locator('#utility-table th', { hasText: 'utility loss' });
+    const losses = () => visible().evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLTableRowElement).cells[11].getAttribute('data-v'))));
+    await header.locator('button').click();
+    const up = await losses();
+    expect(up).toEqual([...up].sort((a, b) => a - b));
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    await header.locator('button').click();
+    const down = await losses();
+    expect(down).toEqual([...up].reverse());
+    const xiOfWorst = await visible().first().evaluate((tr) => (tr as HTMLTableRowElement).cells[6].textContent);
+    expect(xiOfWorst).toBe('0');
+
+    // the search box narrows further; clearing the filters shows every row again
+    await tools.locator('select[data-col="0"]').selectOption('');
+    await tools.locator('select[data-col="2"]').selectOption('');
+    await tools.locator('input[type=search]').fill('FSQ');
+    expect(await visible().count()).toBe(2 * 5); // lshrr-exact on fsq-nyc: κ 10/20 × 5 ξ (case-insensitive)
+    await tools.locator('input[type=search]').fill('');
+    await tools.locator('select[data-col="4"]').selectOption('');
+    expect(await visible().count()).toBe(total);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows the Claims section first, one verdict badge per claim linking to an existing figure or section', async () => {
     const claimsDir = evilResultsFolder();
     // claims for both fixture data sets: synthetic LSHRR/LapLSH values for fsq-nyc, nothing for the evil one

@@ -6,8 +6,10 @@ import { dirname } from 'node:path';
 import Ajv from 'ajv';
 import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type UtilityRow } from '../../src/report/read.js';
-import { fig1Spec, fig2Spec, fig2Rows, nnHistogram, shareBelow } from '../../src/report/specs.js';
+import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, MAX_SERIES, PALETTE, SHAPES } from '../../src/report/specs.js';
+import { figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
+import { bigGrid, BIG_LABELS } from './bigGrid.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/small');
 const res = readResultsFolder(FIXTURE);
@@ -29,14 +31,23 @@ function expectValid(spec: object): void {
   expect(ok).toBe(true);
 }
 
+type Spec = { data: { values: { panel: string; mechanism: string; kind: string }[] }; spec: { layer: { encoding: Record<string, { scale?: { domain: string[]; range: string[] } }> }[] } };
+/** The colour and shape scales of a Fig. 2 spec (the point layer carries both). */
+function scales(spec: object) {
+  const layer = (spec as Spec).spec.layer.find((l) => l.encoding.shape)!;
+  return { color: layer.encoding.color.scale!, shape: layer.encoding.shape.scale! };
+}
+
 describe('Vega-Lite specs', () => {
   it('Fig. 1 and Fig. 2 validate against the Vega-Lite JSON schema', () => {
     expectValid(fig1Spec('ml-small', res.nnDistances!));
-    expectValid(fig2Spec('ml-small', res.utility!));
-    // several k (row panels), RAPPOR without κ, a fallback row
-    const extra: UtilityRow[] = res.utility!.filter((r) => r.dataset === 'ml-small').flatMap((r) => [r, { ...r, k: 20 }]);
-    extra.push({ ...extra[3], mechanism: 'rappor', kappa: null, fallback: null }, { ...extra[4], fallback: true });
-    expectValid(fig2Spec('ml-small', extra));
+    expectValid(fig2Spec('ml-small', res.utility!, 10));
+    expectValid(fig2Spec('ml-small', res.utility!, 10, { metric: 'recall' }));
+    // a mechanism without κ (drawn in every κ row) and a fallback row
+    const extra: UtilityRow[] = res.utility!.filter((r) => r.dataset === 'ml-small');
+    extra.push({ ...extra[3], mechanism: 'nokappa', base: 'nokappa', kappa: null }, { ...extra[4], fallback: true });
+    expectValid(fig2Spec('ml-small', extra, 10));
+    expectValid(fig2Spec('big', bigGrid(), 5));
   });
 
   it('the schema check is not vacuous: a broken spec fails', () => {
@@ -61,28 +72,82 @@ describe('Vega-Lite specs', () => {
     expect(shareBelow([0.05, 0.1, 0.2, 0.01], 0.1)).toBe(0.5);
   });
 
-  it('Fig. 2 data: LSH as baselines, mechanisms with ξ as curves, ±1 se bounds, exact dropped', () => {
-    const rows = fig2Rows('ml-small', res.utility!);
-    const src = res.utility!.filter((r) => r.dataset === 'ml-small' && r.mechanism !== 'exact');
+  it('Fig. 2 data: mechanisms without ξ as baselines, the others as curves, ±1 se bounds, exact dropped', () => {
+    const rows = fig2Rows('ml-small', res.utility!, 10);
+    const src = res.utility!.filter((r) => r.dataset === 'ml-small' && r.base !== 'exact');
     expect(rows).toHaveLength(src.length);
-    expect(rows.every((r) => (r.mechanism === 'LSH') === (r.kind === 'baseline'))).toBe(true);
+    expect(rows.every((r) => (r.mechanism === 'lsh') === (r.kind === 'baseline'))).toBe(true);
     rows.forEach((r, i) => {
-      expect(r.loss).toBe(src[i].lossMean);
-      expect(r.hi - r.lo).toBeCloseTo(2 * (src[i].lossSe ?? 0), 12);
+      expect(r.value).toBe(src[i].utility_loss_mean);
+      expect(r.hi - r.lo).toBeCloseTo(2 * (src[i].utility_loss_se ?? 0), 12);
+      expect(r.panel).toBe(`κ = ${src[i].kappa}, n = ${src[i].n}`);
     });
-    expect(rows.some((r) => r.xi === 0 && r.mechanism === 'LSHRR')).toBe(true);
+    expect(rows.some((r) => r.xi === 0 && r.mechanism === 'lshrr')).toBe(true);
+    const recall = fig2Rows('ml-small', res.utility!, 10, 'recall');
+    recall.forEach((r, i) => expect(r.value).toBe(src[i].recall_mean));
   });
 
-  it('renders to SVG with the paper-term axis titles in DejaVu Sans', async () => {
-    const svg = await renderSvg(fig2Spec('fsq-nyc', res.utility!));
+  it('a mechanism without κ is drawn in every κ row', () => {
+    const rows: UtilityRow[] = res.utility!.filter((r) => r.dataset === 'ml-small' && r.n === 50);
+    rows.push({ ...rows[3], mechanism: 'nokappa', base: 'nokappa', kappa: null, xi: 5 });
+    const panels = fig2Rows('ml-small', rows, 10).filter((r) => r.mechanism === 'nokappa').map((r) => r.panel);
+    expect(panels).toEqual(['κ = 10, n = 50', 'κ = 20, n = 50']);
+  });
+
+  it('readable at the size of the shipped configs: one panel per (κ, n), at most one curve per label in it, each label its own colour and marker', () => {
+    const rows = bigGrid();
+    const spec = fig2Spec('big', rows, 10) as unknown as Spec;
+    const values = spec.data.values;
+    const panels = [...new Set(values.map((v) => v.panel))];
+    expect(panels).toHaveLength(3 * 4);
+    for (const p of panels) {
+      const series = new Set(values.filter((v) => v.panel === p).map((v) => v.mechanism));
+      expect(series.size).toBe(BIG_LABELS.length); // lshrr and lshrr-exact both, never one per (mechanism, κ)
+      expect(series.size).toBeLessThanOrEqual(MAX_SERIES);
+    }
+    const { color, shape } = scales(spec);
+    expect(color.domain).toEqual(BIG_LABELS.map((l) => l[0]));
+    expect(new Set(color.range).size).toBe(color.domain.length);
+    expect(new Set(shape.range).size).toBe(shape.domain.length);
+    // no dashed line styles to tell curves apart (only the no-privacy baselines are dashed)
+    expect(JSON.stringify(spec)).not.toContain('"strokeDash":{"field"');
+  });
+
+  it('a label keeps its colour and marker when others are filtered out', () => {
+    const all = bigGrid();
+    const allSeries = fig2Series('big', all);
+    const only = all.filter((r) => r.mechanism === 'laplsh' || r.mechanism === 'lsh');
+    const { color, shape } = scales(fig2Spec('big', only, 10, { allSeries }));
+    const i = allSeries.indexOf('laplsh');
+    expect(color.range[color.domain.indexOf('laplsh')]).toBe(PALETTE[i]);
+    expect(shape.range[shape.domain.indexOf('laplsh')]).toBe(SHAPES[i]);
+  });
+
+  it('one Fig. 2 per data set and k (-k<k> when several), split into parts beyond MAX_SERIES labels', () => {
+    const base = { dir: '/nowhere', name: 'x', nnDistances: null, budgets: null, datasets: null, manifest: null };
+    const ids = figureEntries({ ...base, utility: bigGrid() }).map((f) => f.id);
+    expect(ids).toEqual(['fig2-big-k1', 'fig2-big-k5', 'fig2-big-k10']);
+    const many = [...BIG_LABELS, ['lshrr-naive', 'lshrr', 'naive'], ['lshrr-2', 'lshrr', 'paper']] as typeof BIG_LABELS;
+    const figs = figureEntries({ ...base, utility: bigGrid(many) }, { filter: { k: [5] }, metrics: ['utility', 'recall'] });
+    expect(figs.map((f) => f.id)).toEqual(['fig2-big-k5-part1', 'fig2-big-k5-part2', 'recall-big-k5-part1', 'recall-big-k5-part2']);
+    const series = figs.slice(0, 2).map((f) => [...new Set((f.spec as unknown as Spec).data.values.map((v) => v.mechanism))]);
+    expect(series[0]).toHaveLength(MAX_SERIES);
+    // vanilla LSH, the reference, is in every part; every other label in exactly one
+    expect(series.every((s) => s[0] === 'lsh')).toBe(true);
+    expect([...series[0], ...series[1].slice(1)].sort()).toEqual(many.map((l) => l[0]).sort());
+    // the fixture has one k: the plain name
+    expect(figureEntries(res).map((f) => f.id)).toEqual(['fig1-ml-small', 'fig1-fsq-nyc', 'fig2-ml-small', 'fig2-fsq-nyc']);
+  });
+
+  it('renders to SVG with the paper-term axis titles, panel labels and legend in DejaVu Sans', async () => {
+    const svg = await renderSvg(fig2Spec('fsq-nyc', res.utility!, 10));
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const text of ['total privacy budget ξ', 'utility loss (Δ mean d_θ)', 'κ (hash bits)', 'LSHRR', 'LapLSH', 'n = 100']) {
+    for (const text of ['total privacy budget ξ', 'utility loss', 'κ = 10, n = 100', 'κ = 20, n = 100', 'lshrr-exact', 'laplsh', 'lsh (dashed line)']) {
       expect(svg).toContain(text);
     }
     expect(svg).toContain('font-family="DejaVu Sans"');
     expect(svg).toMatch(/class="mark-line role-mark/);
-    // the mechanism legend's line samples are visible (vega-lite alone leaves them transparent)
-    expect(svg).toMatch(/role-legend-symbol[^>]*><path[^>]*stroke="#333"[^>]*stroke-dasharray="7,3"/);
+    expect(svg).toMatch(/class="mark-symbol role-mark/);
   });
 
   it('rendering is deterministic: same spec, byte-identical SVG and PNG', async () => {

@@ -1,0 +1,54 @@
+/**
+ * Row filters shared by `lshdp plot` and `lshdp table utility`: keep the utility rows of some
+ * mechanism labels, κ, k and n. A value the folder does not have is a user error naming the
+ * values it does have, so a typo never yields an empty figure or table.
+ */
+import { UserError } from '../util/errors.js';
+import { didYouMean } from '../experiment/didYouMean.js';
+import { uniqueInOrder, type UtilityRow } from './read.js';
+
+export interface UtilityFilter {
+  /** mechanism labels (utility.csv's `mechanism`) */
+  mechanisms?: string[];
+  kappa?: number[];
+  k?: number[];
+  n?: number[];
+}
+
+/** True when no filter is set. */
+export function isEmptyFilter(f: UtilityFilter): boolean {
+  return !f.mechanisms && !f.kappa && !f.k && !f.n;
+}
+
+function check<T>(flag: string, wanted: T[] | undefined, have: T[], source: string): void {
+  if (!wanted) return;
+  const missing = wanted.filter((w) => !have.includes(w));
+  if (missing.length) {
+    const close = typeof missing[0] === 'string' ? didYouMean(missing[0], have as string[]) : null;
+    throw new UserError(`--${flag}: ${missing.join(', ')} not in ${source} (it has ${have.length ? have.join(', ') : 'none'})${close ? `; did you mean ${close}?` : ''}`);
+  }
+}
+
+/**
+ * The rows passing every given filter, in file order. Rows without κ (exact, and mechanisms that
+ * use no hash bits) pass a `kappa` filter: they hold for every κ. The filter is first checked
+ * against the rows (a value they lack is an error naming `source`) unless `source` is null.
+ */
+export function filterUtility(rows: UtilityRow[], f: UtilityFilter, source: string | null = 'utility.csv'): UtilityRow[] {
+  if (source !== null) checkFilter(rows, f, source);
+  return rows.filter(
+    (r) =>
+      (!f.mechanisms || f.mechanisms.includes(r.mechanism)) &&
+      (!f.kappa || r.kappa === null || f.kappa.includes(r.kappa)) &&
+      (!f.k || f.k.includes(r.k)) &&
+      (!f.n || f.n.includes(r.n)),
+  );
+}
+
+/** Throws when a filter names a value `rows` do not have (`source` names the file in the message). */
+export function checkFilter(rows: UtilityRow[], f: UtilityFilter, source: string): void {
+  check('mechanisms', f.mechanisms, uniqueInOrder(rows.map((r) => r.mechanism)), source);
+  check('kappa', f.kappa, uniqueInOrder(rows.flatMap((r) => (r.kappa === null ? [] : [r.kappa]))), source);
+  check('k', f.k, uniqueInOrder(rows.map((r) => r.k)), source);
+  check('n', f.n, uniqueInOrder(rows.map((r) => r.n)), source);
+}
