@@ -234,8 +234,10 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
       }
     }
   }
-  const seed = release ? release.seed : o.seed;
-  if (seed === undefined || seed === '') throw new UserError('encode: --seed is required (it fixes the public hash functions)');
+  const seedText = release ? release.seed : o.seed;
+  if (seedText === undefined || seedText === '') throw new UserError('encode: --seed is required (it fixes the public hash functions)');
+  // an integer seed is the number a config's `seed:` gives, so the hash functions are the run's
+  const seed: number | string = /^\d{1,15}$/.test(seedText) ? Number(seedText) : seedText;
   const listed = release ? release.items : o.items !== undefined ? readItemList(o.items) : null;
   if (!release && listed && o.dims !== undefined && positiveInt('--dims', o.dims) !== listed.length) {
     throw new UserError(`--dims: ${o.dims} differs from the ${listed.length} items of --items ${o.items}`);
@@ -276,7 +278,7 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
     seed: String(seed),
     dataset,
     hash_seed: hashSeed,
-    seed_derivation: "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
+    seed_derivation: "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]) (seed as a JSON number when it is an integer): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
     kappa,
     n: items.length,
     input: { format, center: plan.center, reader: readerKeys(famSpec) },
