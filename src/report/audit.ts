@@ -3,6 +3,8 @@
  * pairs and the loss-CDF figure as inline SVG) for the run report; `auditPage` wraps it in a
  * standalone page (audit.html). Every string from data or config is escaped.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { escapeHtml } from './html.js';
 
 /** The fields of audit.json the HTML shows (src/audit/run.ts writes them). */
@@ -38,6 +40,29 @@ export function verdictSummary(audit: AuditJson): string {
 
 /** The audit section (an HTML fragment); `svg` is the loss-CDF figure or null. */
 export function auditSection(audit: AuditJson, svg: string | null): string {
+  return `<section id="audit">\n<h2>Privacy audit</h2>\n${auditBody(audit, svg)}\n</section>`;
+}
+
+/**
+ * The audit of a results folder for its report: `DIR/audit/audit.json` (and audit-cdf.svg) when
+ * `lshdp audit CONFIG --out DIR/audit` was run there; null otherwise (no section).
+ */
+export function auditBodyOf(resultsDir: string): string | null {
+  const file = join(resultsDir, 'audit', 'audit.json');
+  if (!existsSync(file)) return null;
+  let audit: AuditJson;
+  try {
+    audit = JSON.parse(readFileSync(file, 'utf8')) as AuditJson;
+  } catch {
+    return `<p class="err">${escapeHtml(file)}: not valid JSON</p>`;
+  }
+  if (!Array.isArray(audit?.results)) return `<p class="err">${escapeHtml(file)}: no results</p>`;
+  const svgFile = join(resultsDir, 'audit', 'audit-cdf.svg');
+  return auditBody(audit, existsSync(svgFile) ? readFileSync(svgFile, 'utf8') : null);
+}
+
+/** The body of the audit section (no heading). */
+export function auditBody(audit: AuditJson, svg: string | null): string {
   const rows = audit.results.map((r) => `<tr class="verdict-${escapeHtml(r.verdict.replace('/', ''))}">` + [
     r.mechanism, r.accountant ?? '', String(r.kappa), r.base === 'lsh' ? '–' : String(r.xi), r.delta === null ? 'n/a' : String(r.delta),
     num(r.epsilon_bit ?? null), num(r.tail), ci(r.tail_ci), num(r.exact_tail ?? null), num(r.epsilon_lb, 3), r.verdict,
@@ -48,9 +73,7 @@ export function auditSection(audit: AuditJson, svg: string | null): string {
   ].map((c) => `<td>${escapeHtml(c)}</td>`).join('') + '</tr>').join('\n');
   const datasets = (audit.datasets ?? []).map((d) =>
     `<li>${escapeHtml(d.name)} (n = ${d.n}): ${d.pairs_found} pair(s) within ±${d.band} of d among the first ${d.users_scanned} users; ${d.pairs_used} used</li>`).join('');
-  return `<section id="audit">
-<h2>Privacy audit</h2>
-<p>Every claim checked by experiment on a synthetic pair at exactly d, ${escapeHtml(audit.samples ?? '')} samples per row
+  return `<p>Every claim checked by experiment on a synthetic pair at exactly d, ${escapeHtml(audit.samples ?? '')} samples per row
 (fresh hash seeds and noise per sample). <b>${escapeHtml(verdictSummary(audit))}</b>.
 Verdicts control the family-wise error at ${escapeHtml(audit.family_alpha ?? 0.05)} (Holm): <i>violated</i> means the
 empirical tail Pr[L &gt; ξ] exceeds δ, or the black-box lower bound ε_lb exceeds ξ; <i>sound</i> means no violation and
@@ -70,8 +93,7 @@ ${real ? `<h3>Real pairs near d (LSHRR; informative, no verdict)</h3>
 <tbody>
 ${real}
 </tbody>
-</table>` : ''}
-</section>`;
+</table>` : ''}`;
 }
 
 /** A standalone audit page (audit.html). */
