@@ -3,7 +3,8 @@
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
 import type { ExperimentConfig, MechanismEntry } from './config.js';
-import type { BudgetRow, MechanismInfo } from './machinery/engine.js';
+import type { MechanismInfo } from './machinery/engine.js';
+import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
 import { exactKey, resultId, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './machinery/store.js';
 import { UserError } from '../util/errors.js';
@@ -11,7 +12,7 @@ import { UserError } from '../util/errors.js';
 export const UTILITY_HEADER =
   'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
 export const NN_HEADER = 'dataset,n,user,nn1_distance';
-export const BUDGETS_HEADER = 'd,delta,kappa,xi,alpha,epsilon,ldp_budget,fallback';
+export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
 
 /**
  * Mean and standard error (sample sd / sqrt(m)), summed in the given order. With one value the
@@ -142,8 +143,17 @@ export function nnDistancesCsv(cfg: ExperimentConfig, records: Map<string, CellR
   return lines.join('\n') + '\n';
 }
 
-export function budgetsCsv(rows: readonly BudgetRow[]): string {
+/** budgets.csv: the rows of `lshdp table budgets` for the accountants the run uses, in its vocabulary. */
+export function budgetsCsv(rows: readonly BudgetRecord[]): string {
   const lines = [BUDGETS_HEADER];
-  for (const r of rows) lines.push([num(r.d), num(r.delta), num(r.kappa), num(r.xi), num(r.alpha), num(r.epsilon), num(r.ldpBudget), bool(r.fallback)].join(','));
+  for (const r of rows) {
+    lines.push(BUDGET_RECORD_COLUMNS.map((c) => (typeof r[c] === 'boolean' ? bool(r[c] as boolean) : typeof r[c] === 'number' ? num(r[c] as number) : r[c] === null ? '' : String(r[c]))).join(','));
+  }
   return lines.join('\n') + '\n';
+}
+
+/** The accountants of a config's entries, in config order; the paper's when none says (the paper's table). */
+export function accountantsOf(cfg: ExperimentConfig): string[] {
+  const used = [...new Set(cfg.mechanisms.map(accountantOf).filter((a): a is string => a !== null))];
+  return used.length > 0 ? used : ['paper'];
 }

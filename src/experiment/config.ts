@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { PRESETS } from '../data/synth.js';
 import { UserError } from '../util/errors.js';
-import { didYouMean } from './didYouMean.js';
+import { didYouMean, suggestKey } from './didYouMean.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
@@ -156,7 +156,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   switch (issue.code) {
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
-        const guess = didYouMean(key, knownKeysAt(issue.path));
+        const guess = suggestKey(key, issue.path, knownKeysAt(issue.path));
         const p = formatPath([...issue.path, key]);
         return `${p}: unknown key${guess ? ` (did you mean "${guess}"?)` : ''}`;
       });

@@ -86,8 +86,10 @@ export function fakeEngine(users = 30): FakeEngine {
       if (!i) throw new Error(`unknown mechanism ${name}`);
       return i;
     },
-    budgetTable({ d, kappa, xi, delta }) {
-      return d.flatMap((dd) => kappa.flatMap((k) => xi.map((x) => ({ d: dd, delta, kappa: k, xi: x, alpha: 0.1, epsilon: x / k, ldpBudget: x, fallback: false }))));
+    budgetRows({ accountants, d, kappa, xi, delta }) {
+      return accountants.flatMap((accountant) =>
+        d.flatMap((dd) => xi.flatMap((x) => kappa.map((k) => ({ accountant, d: dd, delta, kappa: k, xi: x, alpha: 0.1, epsilon_bit: x / k, flip: 0.5, epsilon_ldp: x, fallback: false, unbounded: false, delta_hockey: null })))),
+      );
     },
   };
 }

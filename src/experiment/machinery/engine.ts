@@ -11,9 +11,9 @@ import type { Progress } from '../../util/progress.js';
 
 // The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).
 export type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
-export type { BudgetRow } from '../../privacy/budget.js';
+export type { BudgetRecord } from '../../privacy/budget.js';
 import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
-import type { BudgetRow } from '../../privacy/budget.js';
+import type { BudgetRecord } from '../../privacy/budget.js';
 
 export interface MechanismInfo {
   kind: 'exact' | 'code';
@@ -38,7 +38,8 @@ export interface Engine {
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[]): CellRow[];
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
   mechanism(name: string): MechanismInfo;
-  budgetTable(args: { d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRow[];
+  /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
+  budgetRows(args: { accountants: readonly string[]; d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRecord[];
 }
 
 /** What a worker computes: the cell kernels only (no loaders, so workers start fast). */
@@ -73,6 +74,6 @@ export async function loadRealEngine(): Promise<Engine> {
       const m = mech.getMechanism(name);
       return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
     },
-    budgetTable: (args) => privacy.budgetTable(args),
+    budgetRows: (args) => privacy.budgetRows(args),
   };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DatasetSummary } from '../../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../../util/atomic.js';
-import { budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
+import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
 import type { ExperimentConfig } from '../config.js';
 import type { Engine } from './engine.js';
 import type { CellRecord } from './store.js';
@@ -71,14 +71,14 @@ export async function writeFinalOutputs(
   records: Map<string, CellRecord>,
   summaries: DatasetSummary[],
   manifest: Manifest,
-  engine: Pick<Engine, 'mechanism' | 'budgetTable'>,
-  opts: { report?: boolean; png?: boolean; quiet?: boolean },
+  engine: Pick<Engine, 'mechanism' | 'budgetRows'>,
+  opts: { report?: boolean; png?: boolean; quiet?: boolean; log?: (line: string) => void },
 ): Promise<void> {
   const info = (name: string) => engine.mechanism(name);
   // build every text first, so a problem in the store writes nothing
   const utility = utilityCsv(cfg, records, info);
   const nn = nnDistancesCsv(cfg, records);
-  const budgets = budgetsCsv(engine.budgetTable({ d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta }));
+  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta }));
   writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
@@ -86,6 +86,10 @@ export async function writeFinalOutputs(
   writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
   writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);
+  // the paper's claims, tested on this run (before the report, which shows them first)
+  const claims = await import('../../claims/index.js');
+  const written = claims.writeClaims(outDir);
+  if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
   if (opts.report !== false) {
     const build = await reportBuilder();
     await build(outDir, { png: opts.png, quiet: opts.quiet });

@@ -12,6 +12,7 @@ import { loadRealEngine, type Engine } from './engine.js';
 import { writeFinalOutputs, type Manifest } from './finalize.js';
 import { checkResultsFolder, prepareResultsFolder } from './outdir.js';
 import { CellStore, STORE_FORMAT, type CellRecord } from './store.js';
+import { acquireFolderLock } from './lock.js';
 import { parseConfig } from '../config.js';
 import { stableStringify } from '../../util/hash.js';
 import type { GridEntry } from './finalize.js';
@@ -38,7 +39,7 @@ export interface MergeOptions {
   report?: boolean;
   png?: boolean;
   quiet?: boolean;
-  engine?: Pick<Engine, 'mechanism' | 'budgetTable'>;
+  engine?: Pick<Engine, 'mechanism' | 'budgetRows'>;
   log?: (line: string) => void;
 }
 
@@ -108,6 +109,8 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   checkResultsFolder(opts.out, owner, { force: opts.force });
   const engine = opts.engine ?? (await loadRealEngine());
   const summaries = readJson<DatasetSummary[]>(dirs[0], 'datasets.json', 'was its shard run to completion?');
+  const lock = acquireFolderLock(opts.out, `lshdp merge ${dirs.join(' ')}`);
+  try {
   prepareResultsFolder(opts.out, owner, { force: opts.force });
   const out = new CellStore(opts.out);
   out.ensure();
@@ -125,7 +128,10 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
     },
     grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
   };
-  await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet });
+  await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
   log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
   return { cells: records.size };
+  } finally {
+    lock.release();
+  }
 }

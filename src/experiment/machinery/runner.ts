@@ -18,7 +18,10 @@ import { concatExact, defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool,
 import { writeFinalOutputs, manifestBasics, type GridEntry, type Manifest } from './finalize.js';
 import { assignShards, cellSeeds, estimateCost, exactHash, expandCells, inputIdentity, resultHash, trialResults, trialSpec, type Cell, type ResultSpec, type ShardSpec, type TrialCell } from '../grid.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
-import { checkResultsFolder, prepareResultsFolder, readOwner } from './outdir.js';
+import { checkResultsFolder, checkWritableFolder, prepareResultsFolder, readOwner } from './outdir.js';
+import { acquireFolderLock } from './lock.js';
+import { accountantsOf } from '../aggregate.js';
+import { naiveAccountantWarning, usesNaiveAccountant } from '../../privacy/accountants.js';
 import { CellStore, STORE_FORMAT, type CellRecord, type ExactRecord, type StoredResult, type TrialRecord } from './store.js';
 import { describeChanges } from './changes.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../version.js';
@@ -101,6 +104,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
   const cfg = loadConfig(opts.config, { checkFiles: true, overrides: opts.overrides });
+  if (usesNaiveAccountant(accountantsOf(cfg))) process.stderr.write(`${naiveAccountantWarning(opts.config)}\n`);
   // shards default to folders of their own: merge needs each cell in exactly one folder
   const outDir = opts.out ?? join('results', opts.shard ? `${cfg.name}-shard${opts.shard.index}of${opts.shard.count}` : cfg.name);
   const configHash = configHashOf(cfg);
@@ -115,7 +119,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const threads = opts.threads ?? availableParallelism();
   if (!Number.isInteger(threads) || threads < 1) throw new UserError(`--threads: must be a positive integer, got ${threads}`);
   const cacheDir = opts.cacheDir === undefined ? join('data', 'cache') : opts.cacheDir;
+  // an unwritable cache fails now, not after minutes of loading
+  if (cacheDir) checkWritableFolder(cacheDir, '--cache-dir');
   const skipBadRows = opts.skipBadRows ?? false;
+  // one run per folder at a time (a dry run only reads)
+  const lock = opts.dryRun ? null : acquireFolderLock(outDir, `lshdp run ${opts.config}`);
 
   const guard = new SignalGuard();
   // while loading nothing is written yet: stop at once
@@ -234,7 +242,13 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       executor.abort(new InterruptedError(sig));
     });
     try {
-      if (cellsTodo.length > 0) progress.start('cells', cellsTodo.length);
+      const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, pending.get(c.key)!.length));
+      if (cellsTodo.length > 0) {
+        progress.start('cells', cellsTodo.length, {
+          totalCost: cellsTodo.reduce((sum, c) => sum + costOf(c), 0),
+          startLine: `computing ${fmt(toCompute)} results in ${fmt(cellsTodo.length)} cells on ${executor.threads} thread${executor.threads === 1 ? '' : 's'}`,
+        });
+      }
       const groups = new Map<string, Cell[]>();
       for (const c of cellsTodo) {
         const g = groupKey(c.dataset, c.n);
@@ -270,7 +284,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
           records.set(exactCell.key, rec);
           computed++;
           cellsComputed++;
-          progress.increment();
+          progress.increment(1, costOf(exactCell));
         }
         executor.setTruth(gk, truth);
         // most expensive first, so no worker idles on a long cell at the end of the group
@@ -289,7 +303,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
               records.set(c.key, rec);
               computed += todo.length;
               cellsComputed++;
-              progress.increment();
+              progress.increment(1, costOf(c));
             }),
         );
         executor.drop(gk);
@@ -334,14 +348,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries, null, 2) + '\n');
       writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-      log(`shard ${opts.shard.index}/${opts.shard.count} done: ${fmt(total)} results in ${outDir}; combine the shards with lshdp merge`);
+      log(`shard ${opts.shard.index}/${opts.shard.count} done: ${fmt(total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
     } else {
-      await writeFinalOutputs(outDir, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet });
+      await writeFinalOutputs(outDir, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
       log(`wrote ${outDir} (${fmt(computed)} results computed, ${fmt(reused)} reused)`);
     }
     return { outDir, total, mine: total, reused, computed, cellsComputed };
   } finally {
     guard.dispose();
+    lock?.release();
   }
 }
 
