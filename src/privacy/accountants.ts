@@ -17,7 +17,7 @@ import { UserError } from '../util/errors.js';
 import { didYouMean } from '../experiment/didYouMean.js';
 import { checkKappa, solveAlpha } from './kl.js';
 import { flipProbability } from './rr.js';
-import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint } from './exact.js';
+import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint, type ExactEpsilon } from './exact.js';
 
 /** The accountants of LSHRR; `paper` is the default. */
 export const ACCOUNTANT_NAMES = ['paper', 'exact', 'theorem', 'naive'] as const;
@@ -74,6 +74,9 @@ function checkArgs(a: AccountArgs): void {
   if (!(a.delta > 0 && a.delta < 1)) throw new UserError(`privacy: delta must be in (0, 1), got ${a.delta}`);
 }
 
+/** Memo of the exact search (a run asks for the same (xi, kappa, d, delta) once per cell). */
+const EXACT_CACHE = new Map<string, ExactEpsilon>();
+
 /** The accountant's own eps before the pure-LDP floor (null when its bound does not exist). */
 function ownEpsilon(name: AccountantName, a: AccountArgs): { eps: number | null; alpha: number | null; unbounded: boolean } {
   const { xi, kappa, p, delta } = a;
@@ -83,7 +86,13 @@ function ownEpsilon(name: AccountantName, a: AccountArgs): { eps: number | null;
       return { eps: alpha === null ? null : xi / (kappa * (p + alpha)), alpha, unbounded: false };
     }
     case 'exact': {
-      const r = exactEpsilon(xi, kappa, p, delta);
+      const key = `${xi}|${kappa}|${p}|${delta}`;
+      let r = EXACT_CACHE.get(key);
+      if (!r) {
+        r = exactEpsilon(xi, kappa, p, delta);
+        if (EXACT_CACHE.size > 10_000) EXACT_CACHE.clear();
+        EXACT_CACHE.set(key, r);
+      }
       return { eps: r.epsilon, alpha: null, unbounded: r.unbounded };
     }
     case 'theorem':

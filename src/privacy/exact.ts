@@ -92,7 +92,9 @@ export function scoreTail(kappa: number, p: number, eps: number, sMin: number): 
 export function minExceedingScore(eps: number, xi: number, kappa: number): number {
   if (eps === Infinity) return 1;
   if (!(eps > 0)) return kappa + 1;
-  let s = Math.max(1, Math.floor(xi / eps) + 1);
+  let s = Math.floor(xi / eps) + 1;
+  if (!(s <= kappa + 1)) s = kappa + 1; // also xi/eps = Infinity (tiny eps)
+  if (s < 1) s = 1;
   while (s > 1 && eps * (s - 1) > xi) s--;
   while (s <= kappa && !(eps * s > xi)) s++;
   return Math.min(s, kappa + 1);

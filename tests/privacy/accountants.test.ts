@@ -9,6 +9,10 @@ import { emptyCodes, getBit } from '../../src/lsh/codes.js';
 import { drawHyperplanes } from '../../src/lsh/hyperplanes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { UserError } from '../../src/util/errors.js';
+import { lshrrMechanism } from '../../src/mechanisms/lshrr.js';
+import { syntheticPair } from '../../src/audit/pairs.js';
+import { packSigns } from '../../src/lsh/codes.js';
+import { projectAll } from '../../src/lsh/hyperplanes.js';
 
 /**
  * Pr[eps(2A − D) > xi] straight from the definition, in plain probabilities (independent of the
@@ -200,6 +204,36 @@ describe('the exact tail against Monte Carlo on real hash functions', () => {
       const se = Math.sqrt((want * (1 - want)) / samples);
       expect(Math.abs(hits / samples - want), `eps=${eps}: ${hits / samples} vs ${want}`).toBeLessThan(4 * se + 1e-12);
     }
+  });
+});
+
+describe('lshrr mechanism accounting', () => {
+  it('takes options.accountant (default paper = lshrrEpsilon); unbounded flips no bit', () => {
+    const privacy = { d: 0.1, delta: 0.01 };
+    expect(lshrrMechanism.accountants).toEqual(['paper', 'exact', 'theorem', 'naive']);
+    const paper = lshrrMechanism.epsilon(5, 20, privacy);
+    expect(paper.epsilon).toBe(lshrrEpsilon(5, 20, privacy).epsilon);
+    expect(lshrrMechanism.epsilon(5, 20, privacy, { accountant: 'paper' }).epsilon).toBe(paper.epsilon);
+    const exact = lshrrMechanism.epsilon(5, 20, privacy, { accountant: 'exact' });
+    expect([exact.epsilon!.toFixed(4), exact.accountant, exact.fallback]).toEqual(['1.0834', 'exact', false]);
+    expect(() => lshrrMechanism.epsilon(5, 20, privacy, { accountant: 'exakt' })).toThrow(/did you mean "exact"/);
+    const unb = lshrrMechanism.epsilon(5, 10, { d: 0.001, delta: 0.01 }, { accountant: 'exact' });
+    expect([unb.epsilon, unb.unbounded]).toEqual([Infinity, true]);
+    const vectors = syntheticPair(0.3, 2).vectors;
+    const planes = drawHyperplanes(makeRng('unbounded'), 40, 2);
+    const projections = projectAll(vectors, planes, 40);
+    const hashing = { kappa: 40, n: 2, planes, projections };
+    const out = lshrrMechanism.encode!({ vectors, hashing, rng: makeRng('u2'), options: { accountant: 'exact' } }, unb);
+    expect(Array.from(out.codes)).toEqual(Array.from(packSigns(projections, 2, 40).codes));
+  });
+
+  it('the exact search survives extreme budgets (tiny and large xi)', () => {
+    expect(exactTail(20, 0.1, 1e-300, 5)).toBe(0);
+    const tiny = accountEpsilon('exact', { xi: 1e-12, kappa: 20, p: 0.1, delta: 0.01 });
+    expect(tiny.epsilonBit).toBeGreaterThanOrEqual(1e-12 / 20);
+    expect(bruteTail(20, 0.1, tiny.epsilonBit, 1e-12)).toBeLessThanOrEqual(0.01);
+    const big = accountEpsilon('exact', { xi: 500, kappa: 20, p: 0.1, delta: 0.01 });
+    expect(bruteTail(20, 0.1, big.epsilonBit, 500)).toBeLessThanOrEqual(0.01);
   });
 });
 
