@@ -30,15 +30,17 @@ describe('lshdp claims', () => {
   });
 
   it('prints the scorecard, writes claims.json and tables/claims.md, and is deterministic', () => {
+    // `lshdp run` already wrote them (writeClaims at the end of the run): `claims` gives the same bytes
+    const fromRun = read(join(dir, 'full', 'claims.json'));
     const r = runIn(dir, ['claims', 'full']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# Claims of the paper on this run\n/);
     expect(r.stdout).toContain('| lshrr-beats-laplsh |');
     expect(r.stderr).toContain('lshdp: wrote claims.json and tables/claims.md');
     expect(read(join(dir, 'full', 'tables', 'claims.md'))).toBe(r.stdout);
-    const first = read(join(dir, 'full', 'claims.json'));
+    expect(read(join(dir, 'full', 'claims.json'))).toBe(fromRun);
     expect(runIn(dir, ['claims', 'full']).status).toBe(0);
-    expect(read(join(dir, 'full', 'claims.json'))).toBe(first);
+    expect(read(join(dir, 'full', 'claims.json'))).toBe(fromRun);
   });
 
   it('--json prints the documented fields for every claim of every data set', () => {
@@ -67,6 +69,8 @@ describe('lshdp claims', () => {
     expectOneLineError(runIn(dir, ['claims', 'nowhere']), /nowhere: not an lshdp results folder/);
     const r = runIn(dir, ['run', config, '--out', 'stripped', '--threads', '1', '--no-report', '--quiet']);
     expect(r.status).toBe(0);
+    // the run wrote claims.json itself; a failed `claims` must not write a new one
+    rmSync(join(dir, 'stripped', 'claims.json'), { force: true });
     rmSync(join(dir, 'stripped', 'cells'), { recursive: true, force: true });
     expectOneLineError(runIn(dir, ['claims', 'stripped']), /stripped: no per-trial values/);
     expect(existsSync(join(dir, 'stripped', 'claims.json'))).toBe(false);
