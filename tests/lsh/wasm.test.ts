@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, wasmProject } from '../../src/lsh/wasm/kernel.js';
+import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { makeRng } from '../../src/random/rng.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
@@ -57,5 +58,42 @@ describe('WebAssembly Hamming kernel', () => {
     const queries = Int32Array.from([3, 4]);
     expect(hammingKnn(set, queries, 6, 1)).toEqual(hammingKnn(set, queries, 6, 1, { path: 'scan', kernel: 'js' }));
     expect(() => hammingKnn(set, queries, 6, 1, { kernel: 'wasm' })).toThrow(RangeError);
+  });
+});
+
+describe('WebAssembly projections', () => {
+  /** A random CSR matrix (some empty rows, columns ascending, signed values). */
+  function randomVectors(users: number, n: number, seed: string) {
+    const rng = makeRng(seed);
+    const rowPtr = new Int32Array(users + 1);
+    const cols: number[] = [];
+    const vals: number[] = [];
+    for (let i = 0; i < users; i++) {
+      const row = new Set<number>();
+      const m = i % 11 === 0 ? 0 : 1 + Math.floor(rng() * 12);
+      while (row.size < m) row.add(Math.floor(rng() * n));
+      for (const c of [...row].sort((a, b) => a - b)) {
+        cols.push(c);
+        vals.push(rng() - 0.5);
+      }
+      rowPtr[i + 1] = cols.length;
+    }
+    return { dataset: 't', n, userIds: [], itemIds: [], rowPtr, colIdx: Int32Array.from(cols), values: Float64Array.from(vals), dropped: 0 };
+  }
+  const bytes = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+  it('gives the same doubles as the JS loop, for odd and even kappa and in chunks', () => {
+    const n = 37;
+    const vectors = randomVectors(203, n, 'proj');
+    for (const kappa of [1, 2, 7, 20, 50, 65]) {
+      const planes = drawHyperplanes(makeRng(`planes-${kappa}`), kappa, n);
+      const js = projectAll(vectors, planes, kappa, { kernel: 'js' });
+      expect(bytes(projectAll(vectors, planes, kappa)).equals(bytes(js)), `kappa ${kappa}`).toBe(true);
+      const byColumn = new Float64Array(n * kappa);
+      for (let j = 0; j < kappa; j++) for (let c = 0; c < n; c++) byColumn[c * kappa + j] = planes[j * n + c];
+      const chunked = new Float64Array(203 * kappa);
+      expect(wasmProject(vectors.rowPtr, vectors.colIdx, vectors.values, byColumn, kappa, chunked, 40)).toBe(true);
+      expect(bytes(chunked).equals(bytes(js)), `kappa ${kappa} in chunks`).toBe(true);
+    }
   });
 });

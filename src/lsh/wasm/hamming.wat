@@ -1,4 +1,6 @@
-;; Hamming k-NN kernel (scan path) for codes of at most 64 bits, with the tie-breaking of
+;; Hamming k-NN kernel (scan path) for codes of at most 64 bits, and the projections of users on
+;; the hyperplanes (`project`, bit-identical to the JS loop).
+;; The k-NN kernel, with the tie-breaking of
 ;; src/lsh/tieKey.ts: per query, the k users (query excluded) with the smallest
 ;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first. Built by scripts/build-wasm.mjs
 ;; into src/lsh/wasm/binary.ts; driven by src/lsh/wasm/kernel.ts.
@@ -257,6 +259,56 @@
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
+
+  ;; Projections r_j . x_i (src/lsh/hyperplanes.ts projectAll) for a chunk of users, two columns
+  ;; per f64x2: out[i][j] = ((0 + cols[c1][j] * v1) + cols[c2][j] * v2) + ... over the row's stored
+  ;; entries in order, a multiply then an add per term as in the JS loop (no fused multiply-add), so
+  ;; the doubles are identical. rowPtr holds users + 1 offsets into colIdx (i32) and values (f64);
+  ;; cols is the n x kappa transposed plane matrix; out is users x kappa.
+  (func (export "project") (param $rowPtr i32) (param $colIdx i32) (param $values i32) (param $users i32)
+                           (param $cols i32) (param $kappa i32) (param $out i32)
+    (local $i i32) (local $p i32) (local $pend i32) (local $o i32) (local $c i32) (local $j i32)
+    (local $rowBytes i32) (local $pairBytes i32) (local $x f64) (local $v v128)
+    (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
+    (local.set $pairBytes (i32.shl (i32.and (local.get $kappa) (i32.const -2)) (i32.const 3)))
+    (block $udone
+      (loop $user
+        (br_if $udone (i32.ge_u (local.get $i) (local.get $users)))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $j (i32.const 0))
+        (block $zdone
+          (loop $zero
+            (br_if $zdone (i32.ge_u (local.get $j) (local.get $rowBytes)))
+            (f64.store (i32.add (local.get $o) (local.get $j)) (f64.const 0))
+            (local.set $j (i32.add (local.get $j) (i32.const 8)))
+            (br $zero)))
+        (local.set $p (i32.load (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $pend (i32.load offset=4 (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (block $pdone
+          (loop $entry
+            (br_if $pdone (i32.ge_u (local.get $p) (local.get $pend)))
+            (local.set $c (i32.add (local.get $cols)
+              (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $rowBytes))))
+            (local.set $x (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $v (f64x2.splat (local.get $x)))
+            (local.set $j (i32.const 0))
+            (block $jdone
+              (loop $pair
+                (br_if $jdone (i32.ge_u (local.get $j) (local.get $pairBytes)))
+                (v128.store (i32.add (local.get $o) (local.get $j))
+                  (f64x2.add (v128.load (i32.add (local.get $o) (local.get $j)))
+                             (f64x2.mul (v128.load (i32.add (local.get $c) (local.get $j))) (local.get $v))))
+                (local.set $j (i32.add (local.get $j) (i32.const 16)))
+                (br $pair)))
+            (if (i32.lt_u (local.get $j) (local.get $rowBytes))
+              (then
+                (f64.store (i32.add (local.get $o) (local.get $j))
+                  (f64.add (f64.load (i32.add (local.get $o) (local.get $j)))
+                           (f64.mul (f64.load (i32.add (local.get $c) (local.get $j))) (local.get $x))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $entry)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $user))))
 
   ;; Bench baselines (no selection): the sum over queries and users of the distances.
   ;; bare64: u64 codes, i64.popcnt unrolled by 4 (the scalar limit of knn64).

@@ -20,6 +20,7 @@ interface Exports {
   memory: WebAssembly.Memory;
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
+  project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
 }
@@ -74,6 +75,55 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
   const knn = set.words === 1 ? wasm.knn32 : wasm.knn64; // little-endian word pairs are the u64 codes
   knn(at.codes, users, at.queries, queries.length, k, tieSeed | 0, set.bits, at.out, at.heap);
   out.set(new Int32Array(wasm.memory.buffer, at.out, queries.length * k));
+  return true;
+}
+
+/** Stored entries per chunk of users copied into the module's memory by `wasmProject`. */
+const PROJECT_CHUNK_NNZ = 1 << 19;
+
+/**
+ * Projections of every user on the planes (users x kappa, row-major) into `out`, from the n x kappa
+ * transposed planes `byColumn`; the same doubles as the JS loop of projectAll (see hamming.wat).
+ * Users go through the module's memory in chunks of about PROJECT_CHUNK_NNZ stored entries, so its
+ * memory stays small. Returns false without WebAssembly.
+ */
+export function wasmProject(
+  rowPtr: Int32Array,
+  colIdx: Int32Array,
+  values: Float64Array,
+  byColumn: Float64Array,
+  kappa: number,
+  out: Float64Array,
+  chunkNnz = PROJECT_CHUNK_NNZ,
+): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  const users = rowPtr.length - 1;
+  let start = 0;
+  while (start < users) {
+    let end = start + 1;
+    while (end < users && rowPtr[end + 1] - rowPtr[start] <= chunkNnz) end++;
+    const count = end - start;
+    const first = rowPtr[start];
+    const nnz = rowPtr[end] - first;
+    const cols = 0;
+    const ptrAt = align16(byColumn.length * 8);
+    const colAt = align16(ptrAt + (count + 1) * 4);
+    const valAt = align16(colAt + nnz * 4);
+    const outAt = align16(valAt + nnz * 8);
+    const need = outAt + count * kappa * 8;
+    const have = wasm.memory.buffer.byteLength;
+    if (need > have) wasm.memory.grow(Math.ceil((need - have) / 65536));
+    const buf = wasm.memory.buffer;
+    new Float64Array(buf, cols, byColumn.length).set(byColumn);
+    const ptr = new Int32Array(buf, ptrAt, count + 1);
+    for (let i = 0; i <= count; i++) ptr[i] = rowPtr[start + i] - first;
+    new Int32Array(buf, colAt, nnz).set(colIdx.subarray(first, first + nnz));
+    new Float64Array(buf, valAt, nnz).set(values.subarray(first, first + nnz));
+    wasm.project(ptrAt, colAt, valAt, count, cols, kappa, outAt);
+    out.set(new Float64Array(wasm.memory.buffer, outAt, count * kappa), start * kappa);
+    start = end;
+  }
   return true;
 }
 
