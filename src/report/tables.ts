@@ -168,6 +168,8 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
   const anyFallback = rows.some((r) => r.fallback);
   const anyUnbounded = rows.some((r) => r.unbounded);
   const accountants = uniqueInOrder(rows.map((r) => r.accountant));
+  // the paper's accountant alone prints the paper's table as it is; others are named in the titles
+  const named = accountants.length > 1 || accountants.some((a) => a !== 'paper');
   for (const acc of accountants) {
     for (const d of uniqueInOrder(rows.filter((r) => r.accountant === acc).map((r) => r.d))) {
       const sub = rows.filter((r) => r.accountant === acc && r.d === d);
@@ -184,11 +186,11 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
           })
           .join('/');
       if (format === 'md') {
-        sections.push(`**d_θ = ${d}, δ = ${deltas.join(', ')}** (${acc} accountant): total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
+        sections.push(`**${named ? `${acc} accountant, ` : ''}d_θ = ${d}, δ = ${deltas.join(', ')}**: total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
           markdownTable(['ξ (extended DP)', ...xis.map(String)], [[`κε (κ=${kappas.join('/')})`, ...xis.map(cell)]],
             ['l', ...xis.map(() => 'r' as const)]));
       } else {
-        sections.push(`% ${acc} accountant, d_theta = ${d}, delta = ${deltas.join(', ')}\n` + latexTabular(
+        sections.push(`% ${named ? `${acc} accountant, ` : ''}d_theta = ${d}, delta = ${deltas.join(', ')}\n` + latexTabular(
           ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
           [[`Total privacy budget in LDP ($\\kappa=${kappas.join('/')}$)`, ...xis.map((x) => cell(x).replace(/∞/g, '$\\infty$'))]],
           'c||' + xis.map(() => 'c').join('|'),

@@ -41,8 +41,11 @@ describe('budget table layout', () => {
 
   it('LaTeX section comments spell d_theta and delta (no "d__theta")', () => {
     const tex = budgetsTable(rows, 'latex');
-    expect(tex).toContain('% paper accountant, d_theta = 0.05, delta = 0.01\n');
+    expect(tex).toContain('% d_theta = 0.05, delta = 0.01\n');
     expect(tex).not.toMatch(/__theta|θ|δ/);
+    const exact = rows.map((r) => ({ ...r, accountant: 'exact' }));
+    expect(budgetsTable([...rows, ...exact], 'latex')).toContain('% exact accountant, d_theta = 0.1, delta = 0.01\n');
+    expect(budgetsTable(exact, 'md')).toContain('**exact accountant, d_θ = 0.1, δ = 0.01**');
   });
 
   it("CSV and JSON carry budgets.csv's columns, exact values", () => {

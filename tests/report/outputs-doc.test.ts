@@ -1,0 +1,156 @@
+/**
+ * docs/OUTPUTS.md against the writers: every file a run (and a shard run) leaves in its folder is
+ * listed there, and every column list there is the header the code writes or the keys it prints
+ * (run, merge, report, table utility/budgets, compare, audit). The doc is parsed, not copied here.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
+
+const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
+
+/** The first cells (backquotes removed) of the first table after the heading whose text is `heading`. */
+function tableAfter(heading: string): string[] {
+  const at = DOC.findIndex((l) => /^#+ /.test(l) && l.replace(/^#+ /, '').trim() === heading);
+  if (at < 0) throw new Error(`docs/OUTPUTS.md: no heading "${heading}"`);
+  let i = at + 1;
+  while (i < DOC.length && !DOC[i].startsWith('|')) {
+    if (/^#+ /.test(DOC[i])) throw new Error(`docs/OUTPUTS.md: no table under "${heading}"`);
+    i++;
+  }
+  const names: string[] = [];
+  for (i += 2; i < DOC.length && DOC[i].startsWith('|'); i++) {
+    const first = DOC[i].split('|')[1].trim();
+    const m = /^`([^`]+)`$/.exec(first);
+    if (m) names.push(m[1]);
+  }
+  return names;
+}
+
+/** A documented path pattern as a regex: `<x>` any name, `[…]` optional, `{a,b}` either. */
+function pathRegex(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '<') {
+      i = pattern.indexOf('>', i);
+      re += '[^/]+';
+    } else if (c === '[') re += '(?:';
+    else if (c === ']') re += ')?';
+    else if (c === '{') re += '(?:';
+    else if (c === '}') re += ')';
+    else if (c === ',') re += '|';
+    else re += c.replace(/[.*+?^$()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .map((f) => relative(dir, join(dir, f)).split('\\').join('/'))
+    .sort();
+}
+
+const header = (file: string) => readFileSync(file, 'utf8').split('\n')[0].split(',');
+const undocumented = (files: string[], patterns: string[]) => files.filter((f) => !patterns.some((p) => pathRegex(p).test(f)));
+
+const CONFIG = `name: docs
+seed: 5
+datasets:
+  - { name: synth, format: synthetic, preset: small }
+dims: [40]
+queries: 30
+k: [1, 5]
+kappa: [8]
+trials: 2
+privacy: { d: 0.1, delta: 0.01, xi: [0, 5] }
+mechanisms: [exact, lsh, lshrr, { name: lshrr, accountant: exact, label: lshrr-exact }, laplsh]
+`;
+
+describe('docs/OUTPUTS.md matches what lshdp writes', () => {
+  const utilityDoc = tableAfter('`utility.csv`');
+  let dir: string;
+  let run: string;
+
+  beforeAll(() => {
+    ({ dir } = scratch(CONFIG, 'docs.yaml'));
+    const r = runIn(dir, ['run', 'docs.yaml', '--out', 'r', '--no-png', '-q']);
+    if (r.status !== 0) console.log(r.stderr);
+    expect(r.status).toBe(0);
+    const s = runIn(dir, ['run', 'docs.yaml', '--out', 'shard', '--shard', '1/2', '-q']);
+    if (s.status !== 0) console.log(s.stderr);
+    expect(s.status).toBe(0);
+    run = join(dir, 'r');
+  }, 240_000);
+
+  it('the parser is not vacuous: the doc has the column lists and a pattern rejects other names', () => {
+    expect(utilityDoc).toContain('epsilon_ldp');
+    expect(utilityDoc.length).toBeGreaterThan(10);
+    expect(pathRegex('figures/fig2-<dataset>[-k<k>].{vl.json,svg}').test('figures/fig2-ml-k5.svg')).toBe(true);
+    expect(pathRegex('figures/fig2-<dataset>[-k<k>].{vl.json,svg}').test('figures/fig2-ml.png')).toBe(false);
+  });
+
+  it('every file of a results folder and of a shard folder is listed', () => {
+    const files = filesUnder(run);
+    for (const f of ['utility.csv', 'tables/utility-table.csv', 'index.html', 'claims.json']) expect(files).toContain(f);
+    expect(undocumented(files, tableAfter('Results folder at a glance'))).toEqual([]);
+    expect(undocumented(filesUnder(join(dir, 'shard')), tableAfter('Shard folder'))).toEqual([]);
+  });
+
+  it("the run's CSV headers are the documented columns, in order", () => {
+    expect(header(join(run, 'utility.csv'))).toEqual(utilityDoc);
+    expect(header(join(run, 'nn_distances.csv'))).toEqual(tableAfter('`nn_distances.csv`'));
+    expect(header(join(run, 'budgets.csv'))).toEqual(tableAfter('`budgets.csv`'));
+    expect(header(join(run, 'tables', 'utility-table.csv'))).toEqual(tableAfter('`tables/utility-table.csv`'));
+  });
+
+  it('the JSON files hold documented fields only', () => {
+    const datasets = JSON.parse(readFileSync(join(run, 'datasets.json'), 'utf8')) as Record<string, unknown>[];
+    const dsDoc = tableAfter('`datasets.json`');
+    for (const d of datasets) expect(Object.keys(d).filter((k) => !dsDoc.includes(k))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(run, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(manifest).filter((k) => !tableAfter('`manifest.json`').includes(k))).toEqual([]);
+    const owner = JSON.parse(readFileSync(join(run, 'lshdp-results.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(owner).filter((k) => !tableAfter('`lshdp-results.json`').includes(k))).toEqual([]);
+    const claims = JSON.parse(readFileSync(join(run, 'claims.json'), 'utf8')) as { claims: Record<string, unknown>[] };
+    expect(claims.claims.length).toBeGreaterThan(0);
+    for (const c of claims.claims) expect(Object.keys(c)).toEqual(tableAfter('`claims.json`'));
+  });
+
+  it('table utility and table budgets print the documented names (csv header, json keys)', () => {
+    const csv = runIn(dir, ['table', 'utility', run, '--format', 'csv']);
+    expect(csv.stdout.split('\n')[0].split(',')).toEqual(tableAfter('`tables/utility-table.csv`'));
+    const json = JSON.parse(runIn(dir, ['table', 'utility', run, '--format', 'json']).stdout) as Record<string, unknown>[];
+    for (const row of json) expect(Object.keys(row)).toEqual(utilityDoc);
+    const budgetsDoc = tableAfter('`budgets.csv`');
+    const bcsv = runIn(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'csv']);
+    expect(bcsv.stdout.split('\n')[0].split(',')).toEqual(budgetsDoc);
+    const bjson = JSON.parse(runIn(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'json']).stdout) as Record<string, unknown>[];
+    for (const row of bjson) expect(Object.keys(row)).toEqual(budgetsDoc);
+  });
+
+  it('compare prints the documented columns (csv header, json row keys)', () => {
+    const doc = tableAfter('`lshdp compare DIR_A DIR_B`');
+    const csv = runIn(dir, ['compare', run, run, '--format', 'csv', '--all']);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout.split('\n')[0].split(',')).toEqual(doc);
+    const json = JSON.parse(runIn(dir, ['compare', run, run, '--format', 'json', '--all']).stdout) as { rows: Record<string, unknown>[] };
+    expect(json.rows.length).toBeGreaterThan(0);
+    for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
+  });
+
+  it("audit.csv's columns are the documented ones", () => {
+    expect([...AUDIT_CSV_COLUMNS]).toEqual(tableAfter('`audit.csv`'));
+  });
+
+  it('the fixture results folder the report tests use is in the documented format', () => {
+    const fx = join(ROOT, 'tests/fixtures/results/small');
+    expect(header(join(fx, 'utility.csv'))).toEqual(utilityDoc);
+    expect(header(join(fx, 'nn_distances.csv'))).toEqual(tableAfter('`nn_distances.csv`'));
+    expect(header(join(fx, 'budgets.csv'))).toEqual(tableAfter('`budgets.csv`'));
+  });
+});
