@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { loadConfig } from '../experiment/config.js';
-import { loadDataset } from '../data/load.js';
+import { getFamily, loadFamilyData } from '../lsh/families/index.js';
 import { UserError } from '../util/errors.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getMechanism } from '../mechanisms/registry.js';
@@ -29,7 +29,7 @@ export function registerAudit(program: Command): void {
     .command('audit')
     .description('empirical privacy audit of every mechanism of a config (tail of the privacy loss, black-box ε lower bound, verdicts)')
     .argument('<config>', 'experiment config (YAML)')
-    .option('--out <dir>', 'output folder (default: results/<config name>-audit)')
+    .option('-o, --out <dir>', 'output folder (default: results/<config name>-audit)')
     .option('--pairs <n>', 'real user pairs per data set within ±band of d', String(DEFAULT_PAIRS))
     .option('--samples <m>', 'samples per (mechanism, κ, ξ) and per real pair', String(DEFAULT_SAMPLES))
     .option('--band <b>', 'half-width of the distance band for real pairs', String(DEFAULT_BAND))
@@ -51,10 +51,12 @@ export function registerAudit(program: Command): void {
       const datasets: AuditMeta['datasets'] = [];
       const wantsReal = entries.some((e) => e.base === 'lshrr') && pairsWanted > 0;
       if (wantsReal) {
+        const family = getFamily(cfg.metric ?? 'angular');
         for (const spec of cfg.datasets) {
-          const ds = await loadDataset(spec, [n]);
+          const ds = await loadFamilyData(family, spec, [n]);
           const vectors = ds.vectors.get(n)!;
-          const search = findRealPairs(vectors, cfg.privacy.d, band, pairsWanted, MAX_SCAN_USERS, makeRng(deriveSeed(cfg.seed, 'audit-pairs', spec.name, n)));
+          const distance = family.name === 'angular' ? undefined : (i: number, j: number) => family.distance(vectors, i, j);
+          const search = findRealPairs(vectors, cfg.privacy.d, band, pairsWanted, MAX_SCAN_USERS, makeRng(deriveSeed(cfg.seed, 'audit-pairs', spec.name, n)), distance);
           datasets.push({ name: spec.name, n, users_scanned: search.usersScanned, pairs_found: search.found, band, pairs_used: search.pairs.length });
           if (search.found === 0) {
             say(`${spec.name} (n = ${n}): no user pair within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; the audit uses the synthetic pairs (widen the band with --band)`);
@@ -68,7 +70,7 @@ export function registerAudit(program: Command): void {
       if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
       const outcome = runAudit({
         seed: cfg.seed, d: cfg.privacy.d, delta: cfg.privacy.delta, kappa: cfg.kappa, xi: cfg.privacy.xi, n,
-        entries, samples, realPairs,
+        entries, samples, realPairs, metric: cfg.metric,
       });
       const meta: AuditMeta = {
         config: { name: cfg.name, file },

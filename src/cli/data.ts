@@ -62,6 +62,7 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       let format = o.format;
+      let detected: string | null = null;
       if (format === undefined) {
         if (!file) throw new UserError('data inspect: give a FILE, or --format synthetic --preset NAME');
         const d = detectFormat(file, { user: o.user, item: o.item, poi: o.poi });
@@ -69,7 +70,7 @@ export function registerData(program: Command): void {
         if (d.delimiter !== undefined && o.delimiter === undefined) o.delimiter = d.delimiter;
         o.user ??= d.user;
         o.item ??= d.item;
-        if (!o.quiet) cliIo().err(`lshdp: format ${d.format}, detected from ${d.why} (give --format to choose another)\n`);
+        detected = `format ${d.format}, detected from ${d.why} (give --format to choose another)`;
       }
       if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
       if (format !== 'synthetic' && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
@@ -92,9 +93,12 @@ export function registerData(program: Command): void {
         progress: createProgress({ quiet: o.quiet || o.json }),
       }).catch((e: unknown) => {
         // the default --dims (100,500,1000) is too large for small files: say which flag to change
-        if (e instanceof UserError && /exceeds the number of items/.test(e.message)) throw new UserError(`${e.message}; choose smaller --dims`);
+        if (e instanceof UserError && /exceeds the number of items/.test(e.message)) e = new UserError(`${e.message}; choose smaller --dims`);
+        // a detected format may be the wrong guess: the one error line says which format was read
+        if (e instanceof UserError && detected) throw new UserError(`${e.message} [read as ${detected}]`);
         throw e;
       });
+      if (detected && !o.quiet) cliIo().err(`lshdp: ${detected}\n`);
       cliIo().out(o.json ? JSON.stringify(report, null, 2) + '\n' : formatInspect(report));
     });
 }

@@ -5,7 +5,7 @@ import type { Progress } from '../util/progress.js';
 import type { Combine } from './spec.js';
 import { RawRows } from './interactions.js';
 import { StringInterner } from './interning.js';
-import { fieldText, openInput, parseDecimal, scanLines } from './lines.js';
+import { badRowError, fieldText, openInput, parseDecimal, scanLines } from './lines.js';
 import { splitFields } from './movielens.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 
@@ -49,7 +49,13 @@ function findColumns(path: string, header: string[], line: number, opts: Interac
   const col = (name: string, key: string): number => {
     const k = header.indexOf(name);
     if (k < 0) {
-      const hint = header.length === 1 ? ` (wrong delimiter? using ${JSON.stringify(opts.delimiter)})` : '';
+      // `delimiter: \t` unquoted in YAML is the two characters backslash and t, not a tab
+      const hint =
+        opts.delimiter === '\\t'
+          ? ' (the delimiter is the two characters \\t: for a tab write delimiter: "\\t" in double quotes in YAML, or --delimiter tab)'
+          : header.length === 1
+            ? ` (wrong delimiter? using ${JSON.stringify(opts.delimiter)})`
+            : '';
       throw fileError(path, line, `column "${name}" (${key}) not found in header [${header.map(short).join(', ')}]${hint}`);
     }
     return k;
@@ -106,7 +112,7 @@ function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows
         rows.add(users.intern(u), items.intern(it), v);
         rows.rowsRead++;
       } catch (e) {
-        if (!opts.skipBadRows || !(e instanceof UserError)) throw e;
+        if (!opts.skipBadRows || !(e instanceof UserError)) throw badRowError(e);
         rows.skip(line);
       }
     },
@@ -180,7 +186,7 @@ async function readInteractionsCsvParse(path: string, opts: InteractionsOptions)
         rows.add(users.intern(u), items.intern(it), v);
         rows.rowsRead++;
       } catch (e) {
-        if (!opts.skipBadRows || !(e instanceof UserError)) throw e;
+        if (!opts.skipBadRows || !(e instanceof UserError)) throw badRowError(e);
         rows.skip(line);
       }
     }

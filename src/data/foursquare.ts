@@ -1,9 +1,9 @@
-import { fileError, type UserError } from '../util/errors.js';
+import { fileError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 import { NYC_BBOX } from './spec.js';
 import { RawRows } from './interactions.js';
 import { StringInterner, orderIds } from './interning.js';
-import { fieldText, parseDecimal, parseDecimalBytes, scanLines } from './lines.js';
+import { badRowError, fieldText, parseDecimal, parseDecimalBytes, scanLines } from './lines.js';
 import { splitFields } from './movielens.js';
 
 /**
@@ -53,7 +53,7 @@ export function readPoisInBox(path: string, bbox: [number, number, number, numbe
         pois++;
         if (lat >= latMin && lat <= latMax && lon >= lonMin && lon <= lonMax) inBox.add(latin1(buf, bounds[0]!, bounds[1]!));
       } catch (e) {
-        if (!opts.skipBadRows) throw e as UserError;
+        if (!opts.skipBadRows) throw badRowError(e);
         skipped++;
       }
     },
@@ -89,7 +89,7 @@ export function readFoursquareWww19(path: string, opts: Www19Options): { rows: R
         if (venue === undefined) return;
         rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), venue, 1);
       } catch (e) {
-        if (!opts.skipBadRows) throw e as UserError;
+        if (!opts.skipBadRows) throw badRowError(e);
         rows.skip(line);
       }
     },
@@ -116,9 +116,17 @@ export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; 
   const users = rows.users as StringInterner;
   const items = rows.items as StringInterner;
   const bounds = new Int32Array(20);
+  let first = true;
   scanLines(
     path,
     (buf, start, end, line) => {
+      // a first line of 2..7 column names: a headed check-in table (the shared TSMC subset has 3), not this format
+      const header = first ? buf.toString('latin1', start, end).split('\t') : [];
+      first = false;
+      const columns = header.length;
+      if (columns >= 2 && columns < 8 && header.every((h) => /^[A-Za-z][A-Za-z_ ]*$/.test(h))) {
+        throw fileError(path, line, `expected 8 tab-separated fields (the original TSMC 2014 file), found ${columns}: a ${columns}-column check-in table with a header is read with format interactions (user:, item: columns), as configs/shared-tsmc.yaml does`);
+      }
       try {
         const nf = splitFields(buf, start, end, TAB, bounds, 8);
         if (nf !== 8) throw fileError(path, line, `expected 8 tab-separated fields (userId venueId venueCategoryId venueCategory latitude longitude timezoneOffset utcTimestamp), found ${nf}`);
@@ -126,7 +134,7 @@ export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; 
         rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), items.intern(latin1(buf, bounds[2]!, bounds[3]!)), 1);
         rows.rowsRead++;
       } catch (e) {
-        if (!opts.skipBadRows) throw e as UserError;
+        if (!opts.skipBadRows) throw badRowError(e);
         rows.skip(line);
       }
     },

@@ -1,6 +1,6 @@
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileError } from '../util/errors.js';
+import { fileError, UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 
 /** Longer lines mean a binary file or a missing newline; refuse instead of buffering the file. */
@@ -41,7 +41,8 @@ export function openInput(path: string): { fd: number; bytes: number } {
 export function scanLines(path: string, onLine: LineHandler, progress?: Progress): number {
   const { fd, bytes } = openInput(path);
   progress?.start(`read ${path.split(/[\\/]/).pop()}`, bytes);
-  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  // a small file gets a small buffer (grown below when a line needs it): no 8 MiB allocation per tiny file
+  let buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1 << 16, bytes + 1)));
   let filled = 0; // bytes of buf holding data
   let lineNo = 0;
   let first = true;
@@ -148,6 +149,7 @@ export function fieldText(buf: Buffer, start: number, end: number): string {
 
 /** Control characters and undecodable bytes (U+FFFD) as escapes, so an error line shows them. */
 export function visible(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this function's purpose
   return text.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) => (c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
@@ -158,4 +160,12 @@ const DECIMAL_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** The value of a decimal field, or NaN when the text is not a plain decimal number. */
 export function parseDecimal(text: string): number {
   return DECIMAL_RE.test(text) ? Number(text) : NaN;
+}
+
+/** How to get past a malformed row, appended to its error (lenient reading: docs/RUNNING.md, "Bad input"). */
+export const SKIP_BAD_ROWS_HINT = ' (to skip malformed rows: --skip-bad-rows, or skip_bad_rows: true on the data set)';
+
+/** A malformed row's error with the lenient-reading hint (other errors pass unchanged). */
+export function badRowError(e: unknown): unknown {
+  return e instanceof UserError && !e.message.endsWith(SKIP_BAD_ROWS_HINT) ? new UserError(e.message + SKIP_BAD_ROWS_HINT, e.exitCode) : e;
 }

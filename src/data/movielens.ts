@@ -1,8 +1,8 @@
-import { fileError, type UserError } from '../util/errors.js';
+import { fileError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 import { RawRows } from './interactions.js';
 import { IntInterner } from './interning.js';
-import { fieldText, parseDecimal, parseDecimalBytes, parseUintBytes, scanLines } from './lines.js';
+import { badRowError, fieldText, parseDecimal, parseDecimalBytes, parseUintBytes, scanLines } from './lines.js';
 
 /**
  * MovieLens readers: a byte-level scanner over Buffer chunks (ids and ratings parsed straight from
@@ -112,7 +112,7 @@ export function readMovieLens(path: string, format: MovieLensFormat, opts: { ski
         rows.add(users.intern(user), items.intern(item), rating);
         rows.rowsRead++;
       } catch (e) {
-        if (!opts.skipBadRows) throw e as UserError;
+        if (!opts.skipBadRows) throw badRowError(e);
         rows.skip(line);
       }
     },

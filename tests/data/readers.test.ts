@@ -72,7 +72,7 @@ describe('Foursquare readers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-fsq-'));
     const f = join(dir, 'tsmc.txt');
     writeFileSync(f, '1\tv1\tc\tcat\t40.7\t-74\t-240\tTue\n2\tv2\tc\tcat\t40.7\t-74\n');
-    await expect(read({ format: 'foursquare-tsmc', path: f })).rejects.toThrow(/tsmc\.txt:2: expected 8 tab-separated fields .*, found 6$/);
+    await expect(read({ format: 'foursquare-tsmc', path: f })).rejects.toThrow(/tsmc\.txt:2: expected 8 tab-separated fields .*, found 6 \(to skip malformed rows: --skip-bad-rows/);
     const pois = join(dir, 'pois.txt');
     writeFileSync(pois, 'v1\t40.7\t-74.0\tPark\tUS\nv2\tnorth\t-74.0\tBar\tUS\n');
     await expect(read({ format: 'foursquare-www19', path: join(FIX, 'raw_Checkins_anonymized.txt'), poi_path: pois })).rejects.toThrow(/pois\.txt:2: lat "north" is not a number \(column lat\)/);
