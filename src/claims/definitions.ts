@@ -11,7 +11,7 @@ import {
   allSamples, directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrrExact, isLshrrPaper,
   isRapporVector, pairedSamples, seriesMean, where, type Samples, type Series,
 } from './grid.js';
-import { describeFamily, familyVerdict, type CellTest, type FamilyMode } from './rule.js';
+import { describeFamily, familyVerdict, type CellTest, type FamilyMode, type FamilyOutcome } from './rule.js';
 import type { ClaimId, ClaimResult, ClaimsConfig } from './types.js';
 
 /** Everything a claim sees of one data set. */
@@ -73,14 +73,14 @@ function decide(
   words: { forWord: string; againstWord: string; tests: string },
   whenEmpty: string,
   mode: FamilyMode = 'directional',
-  extra: string[] = [],
+  extra: string[] | ((out: FamilyOutcome) => string[]) = [],
 ): Outcome {
   const cells = candidates.filter((c): c is CellTest => c !== null);
   if (candidates.length === 0) return notTested(whenEmpty);
   if (cells.length === 0) return notTested(`needs ${TRIALS_NEEDED}`);
   const out = familyVerdict(cells, ctx.alpha, mode);
   const skipped = candidates.length - cells.length;
-  const notes = [...extra];
+  const notes = typeof extra === 'function' ? extra(out) : [...extra];
   if (skipped > 0) notes.push(`${skipped} cell${skipped === 1 ? '' : 's'} skipped: fewer than 2 trials`);
   return {
     verdict: out.verdict,
@@ -280,10 +280,9 @@ const lshrrConverges: ClaimDefinition = {
       const lower = rr.filter((s) => s.xi === xis[i]);
       const upper = rr.filter((s) => s.xi === xis[i + 1]);
       for (const p of match(upper, lower, cellKeyNoXi)) {
-        const w = `${labelled(p, { xi: false })} ξ=${xis[i]}→${xis[i + 1]}`;
-        const c = directionalCell(w, pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below', 'monotone');
         // "does not rise": a fall is evidence for it, a rise against it
-        cells.push(c);
+        const w = `${labelled(p, { xi: false })} ξ=${xis[i]}→${xis[i + 1]}`;
+        cells.push(directionalCell(w, pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below', 'monotone'));
       }
     }
     // (b) closer to LSH at the largest ξ than at the smallest ξ > 0: |LSHRR − LSH| per trial, paired
@@ -306,18 +305,18 @@ const lshrrConverges: ClaimDefinition = {
     } else {
       notes.push(`closeness to LSH not tested: ${needs([[lsh.length > 0, 'an lsh entry'], [positive.length >= 2, 'two or more ξ > 0']])}`);
     }
-    const got = cells.filter((c): c is CellTest => c !== null);
-    if (got.length > 0) {
-      const out = familyVerdict(got, ctx.alpha);
+    // per-part counts of the one family (Holm over both parts together)
+    const partNotes = (out: FamilyOutcome) => {
       const count = (part: string, pick: 'isFor' | 'isAgainst') => out.cells.filter((c) => c.part === part && c[pick]).length;
       const total = (part: string) => out.cells.filter((c) => c.part === part).length;
-      notes.unshift(
+      return [
         `steps up in ξ: loss falls in ${count('monotone', 'isFor')} of ${total('monotone')}, rises in ${count('monotone', 'isAgainst')}`,
-        `closer to LSH at the largest ξ in ${count('closer', 'isFor')} of ${total('closer')}, farther in ${count('closer', 'isAgainst')}`,
-      );
-    }
+        ...(total('closer') > 0 ? [`closer to LSH at the largest ξ in ${count('closer', 'isFor')} of ${total('closer')}, farther in ${count('closer', 'isAgainst')}`] : []),
+        ...notes,
+      ];
+    };
     return decide(cells, ctx, { forWord: 'for', againstWord: 'against', tests: 'one-sided paired t-tests over trials' },
-      'needs lshrr at two ξ with the same n, κ and k', 'directional', notes);
+      'needs lshrr at two ξ with the same n, κ and k', 'directional', partNotes);
   },
 };
 

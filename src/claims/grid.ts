@@ -53,13 +53,12 @@ export function distinct<T extends number>(xs: Iterable<T | null>): T[] {
   return [...new Set([...xs].filter((x): x is T => x !== null))].sort((a, b) => a - b);
 }
 
-/** "n=100 κ=20 k=5 ξ=2", with the entry label when the claim's side has several entries. */
-export function where(s: Series, opts: { xi?: boolean; label?: boolean; kappa?: boolean } = {}): string {
+/** "n=100 κ=20 k=5 ξ=2" (κ and ξ can be left out). */
+export function where(s: Series, opts: { xi?: boolean; kappa?: boolean } = {}): string {
   const parts = [`n=${s.n}`];
   if (opts.kappa !== false && s.kappa !== null) parts.push(`κ=${s.kappa}`);
   parts.push(`k=${s.k}`);
   if (opts.xi !== false && s.xi !== null) parts.push(`ξ=${s.xi}`);
-  if (opts.label) parts.push(`[${s.mechanism}]`);
   return parts.join(' ');
 }
 

@@ -12,14 +12,9 @@ import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';
 import { claimsJson, claimsMarkdown, verdictCounts } from './render.js';
 import type { ClaimResult, ClaimsConfig, ClaimsInput, Population } from './types.js';
 
-/** The parts of an experiment config the claims read. A data set's `metric` (or the run's) defaults to angular. */
+/** The parts of an experiment config the claims read (the run's metric applies to every data set). */
 export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
-  const metric: Record<string, string> = {};
-  const runMetric = (cfg as unknown as { metric?: unknown }).metric;
-  for (const ds of cfg.datasets) {
-    const m = (ds as unknown as { metric?: unknown }).metric ?? runMetric;
-    if (typeof m === 'string') metric[ds.name] = m;
-  }
+  const metric: Record<string, string> = Object.fromEntries(cfg.datasets.map((d) => [d.name, cfg.metric ?? 'angular']));
   return {
     datasets: cfg.datasets.map((d) => d.name),
     dims: cfg.dims,
