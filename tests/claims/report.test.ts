@@ -1,0 +1,67 @@
+/**
+ * The report's Claims section (src/report/claims.ts): built from claims.json alone, escaped, badges
+ * linking to the data set's figure or the budget table, one-line errors for a malformed file.
+ */
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { claimsSectionBody, readClaimsJson } from '../../src/report/claims.js';
+import { claimsJson } from '../../src/claims/render.js';
+import { evaluateClaims } from '../../src/claims/evaluate.js';
+import type { FigureEntry } from '../../src/report/html.js';
+import type { ResultsFolder } from '../../src/report/read.js';
+import { UserError } from '../../src/util/errors.js';
+import { inputOf } from './helpers.js';
+
+const EVIL = '<img src=x onerror=alert(1)>';
+
+function folder(claims?: string): ResultsFolder {
+  const dir = mkdtempSync(join(tmpdir(), 'lshdp-claims-report-'));
+  if (claims !== undefined) writeFileSync(join(dir, 'claims.json'), claims);
+  return { dir, name: 't', utility: null, nnDistances: null, budgets: null, datasets: null, manifest: null } as unknown as ResultsFolder;
+}
+
+const fig = (id: string, title: string): FigureEntry => ({ id, title, caption: '', spec: {}, svgPath: `figures/${id}.svg` });
+
+describe('Claims section', () => {
+  const input = inputOf({ dataset: EVIL, dims: [100], kappa: [10], k: [1], xi: [0, 2], trials: 4, entries: [
+    { label: 'lshrr', base: 'lshrr', level: () => 0.1 }, { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
+  ] });
+  const results = evaluateClaims(input);
+
+  it('escapes data set names and links each badge to its figure (Fig. 1 for nn-share, Fig. 2 with a k suffix) or the budgets', () => {
+    const html = claimsSectionBody(folder(claimsJson(results)), [fig('fig1-x', `Fig. 1: ${EVIL}`), fig('fig2-x-k1', `Fig. 2: ${EVIL}, k = 1`)]);
+    expect(html).not.toContain(EVIL);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect((html.match(/class="claim-badge"/g) ?? []).length).toBe(results.length);
+    expect(html).toMatch(/<a class="claim-badge" data-verdict="[^"]+"[^>]*href="#fig1-x">/);
+    expect(html).toMatch(/<a class="claim-badge" data-verdict="supported"[^>]*href="#fig2-x-k1">supported<\/a>/);
+    expect(html).toMatch(/href="#budgets">supported<\/a>/);
+  });
+
+  it('without a matching figure, the badge is not a link', () => {
+    const html = claimsSectionBody(folder(claimsJson(results)), []);
+    expect(html).not.toContain('href="#fig');
+    expect(html).toContain('<span class="claim-badge"');
+  });
+
+  it('says so when the folder has no claims.json', () => {
+    expect(claimsSectionBody(folder(), [])).toContain('No claims.json in this folder');
+  });
+
+  it('fails with one line naming the file when claims.json is malformed', () => {
+    for (const bad of ['{', '{"claims": 3}', '{"claims": [{"id": "x"}]}']) {
+      const f = folder(bad);
+      let err: unknown;
+      try {
+        readClaimsJson(f.dir);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(UserError);
+      expect((err as Error).message).toMatch(/claims\.json: /);
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+});
