@@ -1,0 +1,73 @@
+/**
+ * `lshdp completion bash|zsh|fish`: the scripts are valid for their shell and offer the commands,
+ * subcommands, flags and fixed values of the command tree. Bash completion is exercised for real
+ * (COMP_WORDS → COMPREPLY); zsh and fish scripts are syntax-checked when those shells are installed.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lshdp-completion-'));
+const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+async function script(shell: string): Promise<string> {
+  const r = await cli(['completion', shell]);
+  expect(expectCleanOutcome(r), r.err).toBe('ok');
+  const file = join(dir, `lshdp.${shell}`);
+  writeFileSync(file, r.out);
+  return file;
+}
+
+/** What bash offers after the typed words (the last one is the word being completed). */
+function bashComplete(file: string, words: string[]): string[] {
+  const quoted = words.map((w) => `'${w}'`).join(' ');
+  const r = spawnSync('bash', ['-c', `source '${file}'; COMP_WORDS=(lshdp ${quoted}); COMP_CWORD=${words.length}; _lshdp; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', cwd: dir });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe('lshdp completion', () => {
+  it('bash: commands, nested subcommands, flags per command, fixed values', async () => {
+    const f = await script('bash');
+    expect(spawnSync('bash', ['-n', f]).status).toBe(0);
+    expect(bashComplete(f, [''])).toEqual(expect.arrayContaining(['run', 'merge', 'data', 'mechanisms', 'formats', 'completion']));
+    expect(bashComplete(f, ['me'])).toEqual(['merge', 'mechanisms']);
+    expect(bashComplete(f, ['data', ''])).toEqual(['inspect']);
+    expect(bashComplete(f, ['run', 'c.yaml', '--q'])).toEqual(['--quiet']);
+    expect(bashComplete(f, ['run', 'c.yaml', '--no-'])).toEqual(['--no-cache', '--no-report', '--no-png']);
+    expect(bashComplete(f, ['data', 'inspect', '--format', 'movielens-1'])).toEqual(['movielens-100k', 'movielens-1m', 'movielens-10m']);
+    expect(bashComplete(f, ['synth', '--preset', 'four'])).toEqual(['foursquare-nyc', 'foursquare-small']);
+    expect(bashComplete(f, ['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    writeFileSync(join(dir, 'conf-a.yaml'), '');
+    expect(bashComplete(f, ['run', 'conf-'])).toEqual(['conf-a.yaml']);
+  });
+
+  it.skipIf(!has('zsh'))('zsh: the script parses and names every command', async () => {
+    const f = await script('zsh');
+    const r = spawnSync('zsh', ['-n', f], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const text = (await cli(['completion', 'zsh'])).out;
+    for (const c of ['run', 'merge', 'inspect', 'mechanisms', 'formats']) expect(text).toContain(`'${c}:`);
+    // loads in an interactive-less zsh with compinit
+    const load = spawnSync('zsh', ['-f', '-c', `autoload -U compinit && compinit -u && source '${f}' && print -r -- \${_comps[lshdp]}`], { encoding: 'utf8', cwd: dir });
+    expect(load.stdout.trim(), load.stderr).toBe('_lshdp');
+  });
+
+  it.skipIf(!has('fish'))('fish: the script parses and completes commands', async () => {
+    const f = await script('fish');
+    const r = spawnSync('fish', ['--no-execute', f], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const c = spawnSync('fish', ['--no-config', '-c', `source '${f}'; complete -C 'lshdp me'; complete -C 'lshdp data inspect --format movielens-1'`], { encoding: 'utf8', cwd: dir });
+    const words = c.stdout.split('\n').map((l) => l.split('\t')[0]);
+    expect(words).toEqual(expect.arrayContaining(['merge', 'mechanisms', 'movielens-1m', 'movielens-10m']));
+  });
+
+  it('an unknown shell is one error line', async () => {
+    const r = await cli(['completion', 'tcsh']);
+    expectCleanOutcome(r);
+    expect(r.err).toBe('lshdp: error: completion: unknown shell "tcsh" (known: bash, zsh, fish)\n');
+  });
+});
