@@ -156,7 +156,9 @@ describe('Holm–Bonferroni', () => {
   it('adjusts a textbook example by hand: sorted p·(m − i), made monotone', () => {
     // sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04 → 0.02, 0.03, 0.06, 0.06
     const h = holm([0.01, 0.04, 0.03, 0.005], 0.05);
-    h.adjusted.forEach((p, i) => expect(p).toBeCloseTo([0.03, 0.06, 0.06, 0.02][i], 12));
+    h.adjusted.forEach((p, i) => {
+      expect(p).toBeCloseTo([0.03, 0.06, 0.06, 0.02][i], 12);
+    });
     expect(h.rejected).toEqual([true, false, false, true]);
   });
 
