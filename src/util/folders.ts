@@ -3,7 +3,7 @@
  * path nobody has checked) and probed for writability before any work, each failure one line.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, type Stats, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from './errors.js';
 
@@ -44,7 +44,7 @@ export function makeFolderSync(dir: string, flag: string): string[] {
   const missing: string[] = [];
   // walk up to the nearest path that exists; it must be a folder
   for (let p = abs; ; ) {
-    let st;
+    let st: Stats;
     try {
       st = statSync(p);
     } catch (e) {

@@ -20,7 +20,9 @@ function harness(extra: Partial<ProgressOptions> = {}) {
   return {
     p,
     lines,
-    advance: (ms: number) => void (t += ms),
+    advance: (ms: number) => {
+      t += ms;
+    },
     tick: () => ticks.at(-1)?.(),
     timers: () => ticks.length,
     cancelled: () => cancelled,
