@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName, wasmProject } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { makeRng } from '../../src/random/rng.js';
@@ -37,6 +37,25 @@ describe('WebAssembly Hamming kernel', () => {
       const queries = Int32Array.from({ length: 40 }, (_, i) => (i * 7919) % users);
       const js = hammingKnn(set, queries, 10, 4242, { path: 'scan', kernel: 'js' });
       expect(hammingKnn(set, queries, 10, 4242, { path: 'scan', kernel: 'wasm' }), `${users} users, ${bits} bits`).toEqual(js);
+      const heap = new Int32Array(queries.length * 10);
+      wasmScan(set, users, queries, 10, 4242, heap, 'heap');
+      expect(heap, `${users} users, ${bits} bits, heap`).toEqual(js);
+    }
+  });
+
+  it('selects alike by heap and by counting, for every kappa 1..64, with heavy ties', () => {
+    for (let bits = 1; bits <= 64; bits++) {
+      const users = 203 + bits; // any remainder modulo the lane groups
+      const set = randomCodes(users, bits, `select-${bits}`);
+      for (let u = 150; u < 190; u++) set.codes.copyWithin(u * set.words, (u % 7) * set.words, ((u % 7) + 1) * set.words);
+      const queries = Int32Array.from([0, 3, 6, 160, users - 1]);
+      const k = Math.min(25, users - 1);
+      const js = hammingKnn(set, queries, k, bits, { path: 'scan', kernel: 'js' });
+      for (const selection of ['heap', 'count'] as const) {
+        const out = new Int32Array(queries.length * k);
+        expect(wasmScan(set, users, queries, k, bits, out, selection)).toBe(true);
+        expect(out, `${bits} bits, ${selection}`).toEqual(js);
+      }
     }
   });
 

@@ -23,6 +23,7 @@
   (global $hu (mut i32) (i32.const 0))    ;; heap users (i32)
   (global $base (mut i32) (i32.const 0))  ;; queryKeyBase(seed, q)
   (global $q (mut i32) (i32.const 0))
+  (global $guess (mut i32) (i32.const 0)) ;; two-pass: the previous query's boundary distance
 
   ;; murmur3's 32-bit finalizer (fmix32 of tieKey.ts)
   (func $fmix32 (param $h i32) (result i32)
@@ -31,15 +32,6 @@
     (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
     (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
     (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-
-  ;; tieKey(base, u) as the low half and d as the high half of one unsigned 64-bit key
-  (func $composite (param $u i32) (param $d i32) (result i64)
-    (i64.or
-      (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32))
-      (i64.extend_i32_u
-        (call $fmix32
-          (i32.xor (global.get $base)
-                   (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77)))))))
 
   ;; puts (c, u) at the root of the heap of n entries and sifts it down
   (func $siftDown (param $c i64) (param $u i32) (param $n i32)
@@ -67,10 +59,17 @@
 
   ;; offers user u at distance d (returns at once when d > bound or u is the query)
   (func $offer (param $u i32) (param $d i32)
-    (local $c i64) (local $i i32) (local $p i32) (local $kc i64)
+    (local $c i64) (local $i i32) (local $p i32) (local $kc i64) (local $h i32)
     (if (i32.gt_u (local.get $d) (global.get $bound)) (then (return)))
     (if (i32.eq (local.get $u) (global.get $q)) (then (return)))
-    (local.set $c (call $composite (local.get $u) (local.get $d)))
+    ;; $composite inlined (no call on this path): d << 32 | fmix32(base ^ (u + 1) * 0x85ebca77)
+    (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $c (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
     (if (i32.lt_u (global.get $size) (global.get $k))
       (then
         (local.set $i (global.get $size))
@@ -256,6 +255,166 @@
               (i32.wrap_i64 (i64.popcnt (i64.xor (local.get $cq) (i64.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 3))))))))
             (local.set $u (i32.add (local.get $u) (i32.const 1)))
             (br $tail)))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
+  ;; ---- Two-pass selection, for sets small enough that the heap's early replacements dominate ----
+  ;; Pass 1 writes every user's distance as a byte (dist, padded with 255 to a multiple of 16);
+  ;; pass 2 finds the boundary D (the smallest t with at least k + 1 users, the query included, at
+  ;; distance <= t), starting from the previous query's D; pass 3 offers only the users within D.
+  ;; The same answers as the one-pass scan (the k smallest composite keys either way).
+
+  ;; users at distance <= t (dist padded to n16 bytes, a multiple of 16)
+  (func $countLE (param $dist i32) (param $n16 i32) (param $t i32) (result i32)
+    (local $p i32) (local $end i32) (local $blockEnd i32) (local $acc v128) (local $tv v128) (local $total i32)
+    (local.set $tv (i8x16.splat (local.get $t)))
+    (local.set $p (local.get $dist))
+    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        ;; at most 255 vectors per block, so the byte counters cannot wrap
+        (local.set $blockEnd (i32.add (local.get $p) (i32.const 4080)))
+        (if (i32.gt_u (local.get $blockEnd) (local.get $end)) (then (local.set $blockEnd (local.get $end))))
+        (local.set $acc (v128.const i32x4 0 0 0 0))
+        (loop $vec
+          (local.set $acc (i8x16.sub (local.get $acc) (i8x16.le_u (v128.load (local.get $p)) (local.get $tv))))
+          (local.set $p (i32.add (local.get $p) (i32.const 16)))
+          (br_if $vec (i32.lt_u (local.get $p) (local.get $blockEnd))))
+        (local.set $acc (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $acc))))
+        (local.set $total (i32.add (local.get $total)
+          (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+                   (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
+        (br $blocks)))
+    (local.get $total))
+
+  ;; passes 2 and 3 for one query whose distances are in dist; D starts from the global $guess
+  (func $selectByCount (param $dist i32) (param $users i32) (param $bits i32)
+    (local $n16 i32) (local $t i32) (local $p i32) (local $end i32) (local $m i32) (local $u i32) (local $dv v128)
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (local.set $t (global.get $guess))
+    (if (i32.gt_u (local.get $t) (local.get $bits)) (then (local.set $t (local.get $bits))))
+    (if (i32.gt_u (call $countLE (local.get $dist) (local.get $n16) (local.get $t)) (global.get $k))
+      (then
+        (block $down
+          (loop $lower
+            (br_if $down (i32.eqz (local.get $t)))
+            (br_if $down (i32.le_u (call $countLE (local.get $dist) (local.get $n16) (i32.sub (local.get $t) (i32.const 1))) (global.get $k)))
+            (local.set $t (i32.sub (local.get $t) (i32.const 1)))
+            (br $lower))))
+      (else
+        (loop $raise
+          (local.set $t (i32.add (local.get $t) (i32.const 1)))
+          (br_if $raise (i32.le_u (call $countLE (local.get $dist) (local.get $n16) (local.get $t)) (global.get $k))))))
+    (global.set $guess (local.get $t))
+    (global.set $bound (local.get $t))
+    (local.set $dv (i8x16.splat (local.get $t)))
+    (local.set $p (local.get $dist))
+    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (block $done
+      (loop $vec
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $p)) (local.get $dv))))
+        (if (local.get $m)
+          (then
+            (loop $each
+              (local.set $u (i32.add (i32.sub (local.get $p) (local.get $dist)) (i32.ctz (local.get $m))))
+              (call $offer (local.get $u) (i32.load8_u (i32.add (local.get $dist) (local.get $u))))
+              (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+              (br_if $each (local.get $m)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $vec))))
+
+  ;; the distance bytes of every user from code cq (<= 32 bits, SIMD, 16 users per store)
+  (func $dist32 (param $codes i32) (param $users i32) (param $cq i32) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $u i32) (local $qv v128) (local $ones v128)
+    (local.set $qv (i32x4.splat (local.get $cq)))
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -16)) (i32.const 2))))
+    (block $done
+      (loop $scan
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (v128.store (local.get $o)
+          (i8x16.narrow_i16x8_u
+            (i16x8.narrow_i32x4_u
+              (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load (local.get $p)) (local.get $qv)))) (local.get $ones))
+              (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=16 (local.get $p)) (local.get $qv)))) (local.get $ones)))
+            (i16x8.narrow_i32x4_u
+              (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=32 (local.get $p)) (local.get $qv)))) (local.get $ones))
+              (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=48 (local.get $p)) (local.get $qv)))) (local.get $ones)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $scan)))
+    (local.set $u (i32.and (local.get $users) (i32.const -16)))
+    (call $distTail (local.get $u) (local.get $users) (local.get $dist))
+    (block $tdone
+      (loop $tail
+        (br_if $tdone (i32.ge_u (local.get $u) (local.get $users)))
+        (i32.store8 (i32.add (local.get $dist) (local.get $u))
+          (i32.popcnt (i32.xor (local.get $cq) (i32.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 2)))))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (br $tail))))
+
+  ;; the distance bytes of every user from code cq (33..64 bits, i64.popcnt unrolled by 4)
+  (func $dist64 (param $codes i32) (param $users i32) (param $cq i64) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $u i32)
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.and (local.get $users) (i32.const -4)) (i32.const 3))))
+    (block $done
+      (loop $scan
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (i64.store8 (local.get $o) (i64.popcnt (i64.xor (i64.load (local.get $p)) (local.get $cq))))
+        (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64.xor (i64.load offset=8 (local.get $p)) (local.get $cq))))
+        (i64.store8 offset=2 (local.get $o) (i64.popcnt (i64.xor (i64.load offset=16 (local.get $p)) (local.get $cq))))
+        (i64.store8 offset=3 (local.get $o) (i64.popcnt (i64.xor (i64.load offset=24 (local.get $p)) (local.get $cq))))
+        (local.set $p (i32.add (local.get $p) (i32.const 32)))
+        (local.set $o (i32.add (local.get $o) (i32.const 4)))
+        (br $scan)))
+    (local.set $u (i32.and (local.get $users) (i32.const -4)))
+    (call $distTail (local.get $u) (local.get $users) (local.get $dist))
+    (block $tdone
+      (loop $tail
+        (br_if $tdone (i32.ge_u (local.get $u) (local.get $users)))
+        (i64.store8 (i32.add (local.get $dist) (local.get $u))
+          (i64.popcnt (i64.xor (local.get $cq) (i64.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 3)))))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (br $tail))))
+
+  ;; pads dist[users .. users rounded up to 16) with 255 (never within a bound); from is where the
+  ;; scalar tail starts (the pad is written first, the tail then overwrites its own bytes)
+  (func $distTail (param $from i32) (param $users i32) (param $dist i32)
+    (local $u i32) (local $end i32)
+    (local.set $u (local.get $users))
+    (local.set $end (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (block $done
+      (loop $pad
+        (br_if $done (i32.ge_u (local.get $u) (local.get $end)))
+        (i32.store8 (i32.add (local.get $dist) (local.get $u)) (i32.const 255))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (br $pad))))
+
+  ;; two-pass k-NN; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits)
+  (func (export "knnCount") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
+                            (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
+                            (param $dist i32) (param $wide i32)
+    (local $qi i32) (local $q i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (global.set $guess (i32.shr_u (local.get $bits) (i32.const 2)))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+        (if (local.get $wide)
+          (then (call $dist64 (local.get $codes) (local.get $users)
+                  (i64.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 3)))) (local.get $dist)))
+          (else (call $dist32 (local.get $codes) (local.get $users)
+                  (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))) (local.get $dist))))
+        (call $selectByCount (local.get $dist) (local.get $users) (local.get $bits))
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
