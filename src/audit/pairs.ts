@@ -40,6 +40,36 @@ export function syntheticPair(d: number, n: number): AuditPair {
   };
 }
 
+/**
+ * A synthetic item-set pair at Jaccard distance d (or the nearest fraction with a union of at
+ * most 200 items): shared items I, union U, distance 1 − I/U; values as the jaccard family
+ * prepares them (1/sqrt(set size)). `distance` is the pair's own distance.
+ */
+export function syntheticJaccardPair(d: number, n: number): AuditPair {
+  let union = 200;
+  for (let u = 2; u <= 200; u++) {
+    if (Math.abs(Math.round((1 - d) * u) / u - (1 - d)) < 1e-12) {
+      union = u;
+      break;
+    }
+  }
+  const shared = Math.round((1 - d) * union);
+  const onlyX = Math.floor((union - shared) / 2);
+  const x = Array.from({ length: shared + onlyX }, (_, i) => i);
+  const y = [...Array.from({ length: shared }, (_, i) => i), ...Array.from({ length: union - shared - onlyX }, (_, i) => shared + onlyX + i)];
+  const width = Math.max(n, union);
+  return {
+    source: 'synthetic',
+    distance: 1 - shared / union,
+    users: null,
+    vectors: {
+      dataset: 'synthetic-pair', n: width, userIds: ['x', 'x_prime'], itemIds: Array.from({ length: width }, (_, i) => String(i)),
+      rowPtr: Int32Array.from([0, x.length, x.length + y.length]), colIdx: Int32Array.from([...x, ...y]),
+      values: Float64Array.from([...x.map(() => 1 / Math.sqrt(x.length)), ...y.map(() => 1 / Math.sqrt(y.length))]), dropped: 0,
+    },
+  };
+}
+
 /** The pair restricted to the union of its two supports (same hash-bit distribution, see above). */
 export function restrictToSupport(v: UserVectors): UserVectors {
   const cols = [...new Set(Array.from(v.colIdx))].sort((a, b) => a - b);
@@ -71,8 +101,9 @@ export interface RealPairSearch {
  * users (O(maxUsers² n) with dense rows), then `count` of them drawn uniformly with `rng`,
  * kept in (i, j) order. Deterministic for a given rng.
  */
-export function findRealPairs(v: UserVectors, d: number, band: number, count: number, maxUsers: number, rng: Rng): RealPairSearch {
+export function findRealPairs(v: UserVectors, d: number, band: number, count: number, maxUsers: number, rng: Rng, distance?: (i: number, j: number) => number): RealPairSearch {
   const users = Math.min(v.rowPtr.length - 1, maxUsers);
+  if (distance) return choosePairs(v, d, band, count, rng, users, distance);
   const n = v.n;
   const dense = new Float64Array(users * n);
   for (let i = 0; i < users; i++) {
@@ -88,6 +119,22 @@ export function findRealPairs(v: UserVectors, d: number, band: number, count: nu
       if (Math.abs(dist - d) <= band) hits.push([i, j, dist]);
     }
   }
+  return keepPairs(v, hits, count, rng, users);
+}
+
+/** Pairs within the band by a given distance (other metrics than angular). */
+function choosePairs(v: UserVectors, d: number, band: number, count: number, rng: Rng, users: number, distance: (i: number, j: number) => number): RealPairSearch {
+  const hits: [number, number, number][] = [];
+  for (let i = 0; i < users; i++) {
+    for (let j = i + 1; j < users; j++) {
+      const dist = distance(i, j);
+      if (Math.abs(dist - d) <= band) hits.push([i, j, dist]);
+    }
+  }
+  return keepPairs(v, hits, count, rng, users);
+}
+
+function keepPairs(v: UserVectors, hits: [number, number, number][], count: number, rng: Rng, users: number): RealPairSearch {
   const chosen = count > 0 ? sampleWithoutReplacement(rng, hits.length, Math.min(count, hits.length)) : new Int32Array(0);
   const pairs = Array.from(chosen, (h) => {
     const [i, j, dist] = hits[h];

@@ -31,11 +31,13 @@ import { packSigns, popcount32 } from '../lsh/codes.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { exactTail, scoreTail, tailLimit } from '../privacy/exact.js';
 import { UserError } from '../util/errors.js';
-import { restrictToSupport, syntheticPair, type AuditPair } from './pairs.js';
+import { restrictToSupport, syntheticJaccardPair, syntheticPair, type AuditPair } from './pairs.js';
 import {
   binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust,
 } from './stats.js';
 import type { LossCdfPoint } from '../report/privacyFigures.js';
+import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
+import { epsilonOnFamily } from '../mechanisms/plugin.js';
 
 /** Default number of estimation samples per (entry, κ, ξ): enough that an exact ε inflated by 20%
  *  (tail ≈ 0.05 at κ 20, ξ 5, d 0.1) is `violated` and an exact one (tail <= 0.01) `sound`. */
@@ -68,6 +70,8 @@ export interface AuditPlan {
   samples: number;
   /** real pairs (already found), audited for LSHRR's tail at their own distances */
   realPairs: readonly AuditPair[];
+  /** the config's metric (default angular): its LSH family hashes, its disagreement gives p */
+  metric?: MetricName;
 }
 
 export type Verdict = 'sound' | 'violated' | 'inconclusive' | 'n/a';
@@ -144,6 +148,18 @@ function drawHashing(rng: Rng, vectors: UserVectors, kappa: number): TrialHashin
 /** Mechanisms whose output at ε = ∞ is the clean LSH code of the hashing (checked in the tests). */
 const HASH_CODED = new Set(['lsh', 'lshrr', 'laplsh']);
 
+/**
+ * Draws the hashing of sample `index` of a pair: angular draws hyperplanes from the stream `rng`
+ * (fast path, no seed per sample); other families hash with their own `hash` from a per-sample
+ * public seed, as a run does per trial.
+ */
+type Hasher = (vectors: UserVectors, kappa: number, rng: Rng, key: readonly (string | number)[]) => TrialHashing;
+
+function hasherFor(family: LshFamily, seed: number | string): Hasher {
+  if (family.name === 'angular') return (vectors, kappa, rng) => drawHashing(rng, vectors, kappa);
+  return (vectors, kappa, _rng, key) => family.hash(vectors, kappa, deriveSeed(seed, 'audit-hash-sample', ...key));
+}
+
 const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
 
 /**
@@ -202,7 +218,10 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
   const M = plan.samples;
   const sel = Math.max(1, Math.floor(M / 2));
   const total = sel + M;
-  const synth = syntheticPair(plan.d, Math.max(2, plan.n));
+  const family = getFamily(plan.metric ?? 'angular');
+  const hasher = hasherFor(family, plan.seed);
+  const p = (distance: number) => family.disagreement(distance);
+  const synth = family.name === 'angular' ? syntheticPair(plan.d, Math.max(2, plan.n)) : syntheticJaccardPair(plan.d, plan.n);
   const synthSmall = restrictToSupport(synth.vectors);
   const results: AuditResult[] = [];
   const realResults: RealPairResult[] = [];
@@ -218,9 +237,10 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
       if (mechanism.kind !== 'code' || !mechanism.encode) continue;
       const xis = mechanism.usesXi ? plan.xi : [null];
       for (const xi of xis) {
+        const privacy = { d: plan.d, delta: plan.delta };
         const eps = xi === null
-          ? mechanism.epsilon(0, kappa, { d: plan.d, delta: plan.delta }, entry.options)
-          : entry.epsilonOf ? entry.epsilonOf(xi, kappa) : mechanism.epsilon(xi, kappa, { d: plan.d, delta: plan.delta }, entry.options);
+          ? epsilonOnFamily(mechanism, family.disagreement, 0, kappa, privacy, entry.options)
+          : entry.epsilonOf ? entry.epsilonOf(xi, kappa) : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
         const fullDim = entry.base === 'laplsh';
         rows.push({
           entry, mechanism, kappa, xi: xi ?? 0, eps,
@@ -239,7 +259,7 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
     const needSmall = rows.some((r) => !r.fullDim);
     for (let start = 0; start < total; start += BATCH) {
       const count = Math.min(BATCH, total - start);
-      const small = needSmall ? Array.from({ length: count }, () => drawHashing(hashSmall, synthSmall, kappa)) : [];
+      const small = needSmall ? Array.from({ length: count }, (_, b) => hasher(synthSmall, kappa, hashSmall, ['synthetic', kappa, start + b])) : [];
       const full = needFull ? Array.from({ length: count }, () => drawHashing(hashFull, synth.vectors, kappa)) : [];
       for (const row of rows) {
         const vectors = row.fullDim ? synth.vectors : synthSmall;
@@ -252,22 +272,22 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
       }
     }
     for (const row of rows) {
-      results.push(rowResult(row, plan, sel, M));
+      results.push(rowResult(row, plan, sel, M, synth.distance, p));
       if (row.entry.base === 'lshrr' && cdfAt !== null && row.xi === cdfAt && Number.isFinite(row.eps.epsilon ?? NaN)) {
         const panel = `${row.entry.label} κ=${kappa} ξ=${row.xi}`;
         cdfXi[panel] = row.xi;
-        cdf.push(...cdfPoints(panel, row.pos.subarray(sel), row.eps.epsilon!, kappa, plan.d));
+        cdf.push(...cdfPoints(panel, row.pos.subarray(sel), row.eps.epsilon!, kappa, p(synth.distance)));
       }
     }
     // real pairs: LSHRR's tail at the pairs' own distances
     const lshrrRows = rows.filter((r) => r.entry.base === 'lshrr');
-    if (lshrrRows.length && plan.realPairs.length) realResults.push(...realPairRows(plan, kappa, lshrrRows, M));
+    if (lshrrRows.length && plan.realPairs.length) realResults.push(...realPairRows(plan, kappa, lshrrRows, M, hasher, p));
   }
   applyVerdicts(results);
   return { results, real_pairs: realResults, cdf, cdfXi };
 }
 
-function rowResult(row: Row, plan: AuditPlan, sel: number, M: number): AuditResult {
+function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: number, p: (d: number) => number): AuditResult {
   const base = row.entry.base;
   const isLshrr = base === 'lshrr';
   const claims = row.mechanism.usesXi;
@@ -291,7 +311,8 @@ function rowResult(row: Row, plan: AuditPlan, sel: number, M: number): AuditResu
     for (let i = 0; i < estPos.length; i++) if (lossOf(eps, estPos[i]) > row.xi) k++;
     tail = k / M;
     tailCi = clopperPearson(k, M);
-    exact = eps === Infinity ? tailLimit(row.kappa, plan.d) : exactTail(row.kappa, plan.d, eps, row.xi);
+    // at the synthetic pair's own distance (exactly d for angular; the nearest fraction for jaccard)
+    exact = eps === Infinity ? tailLimit(row.kappa, p(distance)) : exactTail(row.kappa, p(distance), eps, row.xi);
     const pTail = binomialUpperP(k, M, plan.delta);
     const pBb = epsilonLbPValue(counts, bbDelta, row.xi);
     pViolation = Math.min(1, 2 * Math.min(pTail, pBb));
@@ -340,7 +361,7 @@ export function applyVerdicts(results: AuditResult[]): void {
   }
 }
 
-function realPairRows(plan: AuditPlan, kappa: number, rows: Row[], M: number): RealPairResult[] {
+function realPairRows(plan: AuditPlan, kappa: number, rows: Row[], M: number, hasher: Hasher, p: (d: number) => number): RealPairResult[] {
   const bySource = new Map<string, AuditPair[]>();
   for (const p of plan.realPairs) bySource.set(p.source, [...(bySource.get(p.source) ?? []), p]);
   const out: RealPairResult[] = [];
@@ -352,7 +373,7 @@ function realPairRows(plan: AuditPlan, kappa: number, rows: Row[], M: number): R
       const hashRng = makeRng(deriveSeed(plan.seed, 'audit-hash-real', source, pi, kappa));
       for (let start = 0; start < M; start += BATCH) {
         const count = Math.min(BATCH, M - start);
-        const hashings = Array.from({ length: count }, () => drawHashing(hashRng, small, kappa));
+        const hashings = Array.from({ length: count }, (_, b) => hasher(small, kappa, hashRng, ['real', source, pi, kappa, start + b]));
         rows.forEach((row, ri) => {
           for (let b = 0; b < count; b++) {
             const [s0] = scoreSample(row.mechanism, small, hashings[b], rngs[ri], row.options, row.eps);
@@ -365,7 +386,7 @@ function realPairRows(plan: AuditPlan, kappa: number, rows: Row[], M: number): R
     const dists = pairs.map((p) => p.distance);
     rows.forEach((row, ri) => {
       const eps = row.eps.epsilon!;
-      const exact = pairs.reduce((a, p) => a + (eps === Infinity ? tailLimit(kappa, p.distance) : exactTail(kappa, p.distance, eps, row.xi)), 0) / pairs.length;
+      const exact = pairs.reduce((a, pair) => a + (eps === Infinity ? tailLimit(kappa, p(pair.distance)) : exactTail(kappa, p(pair.distance), eps, row.xi)), 0) / pairs.length;
       out.push({
         mechanism: row.entry.label,
         accountant: typeof row.entry.options.accountant === 'string' ? row.entry.options.accountant : null,

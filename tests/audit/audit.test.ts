@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES, runAudit, scoreSample, type AuditEntry } from '../../src/audit/run.js';
-import { findRealPairs, restrictToSupport, syntheticPair } from '../../src/audit/pairs.js';
+import { findRealPairs, restrictToSupport, syntheticJaccardPair, syntheticPair } from '../../src/audit/pairs.js';
 import { accountEpsilon } from '../../src/privacy/index.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
@@ -104,5 +104,25 @@ describe('pairs', () => {
     for (const p of found.pairs) expect(p.distance).toBeCloseTo(0.1, 12);
     expect(findRealPairs(v, 0.35, 0.01, 10, 100, makeRng('pairs')).found).toBe(0);
     expect(findRealPairs(v, 0.1, 0.005, 10, 2, makeRng('pairs')).found).toBe(1); // only a, b scanned
+  });
+});
+
+describe('other LSH families', () => {
+  it('jaccard: the synthetic item-set pair is at distance d, and the tail of LSHRR on 1-bit MinHash matches the exact one at p = d/2', () => {
+    const pair = syntheticJaccardPair(0.1, 5);
+    expect(pair.distance).toBeCloseTo(0.1, 14);
+    const x = new Set(Array.from(pair.vectors.colIdx.subarray(0, pair.vectors.rowPtr[1])));
+    const y = new Set(Array.from(pair.vectors.colIdx.subarray(pair.vectors.rowPtr[1])));
+    const inter = [...x].filter((i) => y.has(i)).length;
+    expect(1 - inter / new Set([...x, ...y]).size).toBeCloseTo(0.1, 14);
+    const out = runAudit({
+      seed: 9, d: 0.1, delta: 0.01, kappa: [10], xi: [1], n: 5, samples: 3000, realPairs: [], metric: 'jaccard',
+      entries: [lshrr('naive'), lshrr('exact')],
+    });
+    for (const r of out.results) {
+      const se = Math.sqrt((r.exact_tail! * (1 - r.exact_tail!)) / r.samples);
+      expect(Math.abs(r.tail! - r.exact_tail!), r.mechanism).toBeLessThanOrEqual(4 * se + 1e-12);
+    }
+    expect(out.results.map((r) => r.verdict)).toEqual(['violated', 'sound']);
   });
 });
