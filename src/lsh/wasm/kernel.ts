@@ -70,8 +70,10 @@ function layout(wasm: Exports, set: CodeSet, users: number, nq: number, k: numbe
  */
 export type WasmSelection = 'auto' | 'heap' | 'count';
 
-/** Up to this many users 'auto' selects by counting: measured on Foursquare-shaped 4k-user codes
- *  the heap's replacements took most of the time; at 160k users the extra passes cost more. */
+/** 'auto' selects by counting for codes of <= 32 bits (their distance bytes come out of SIMD
+ *  narrowing almost for free: faster at 4k and at 160k users), and for longer codes up to this many
+ *  users (measured: counting wins at 8k users, draws at 32k, loses by ~20% at 160k, where the
+ *  scalar byte stores cost more than the heap's replacements). */
 export const COUNT_MAX_USERS = 32768;
 
 /**
@@ -94,7 +96,7 @@ export function wasmScan(
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, users * set.words).set(set.codes.subarray(0, users * set.words));
   new Int32Array(buf, at.queries, queries.length).set(queries);
-  if (selection === 'count' || (selection === 'auto' && users <= COUNT_MAX_USERS)) {
+  if (selection === 'count' || (selection === 'auto' && (set.words === 1 || users <= COUNT_MAX_USERS))) {
     wasm.knnCount(at.codes, users, at.queries, queries.length, k, tieSeed | 0, set.bits, at.out, at.heap, at.dist, set.words - 1);
   } else {
     const knn = set.words === 1 ? wasm.knn32 : wasm.knn64; // little-endian word pairs are the u64 codes
