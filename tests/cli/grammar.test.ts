@@ -69,7 +69,10 @@ describe('lists: --dims 1 2, --dims 1,2 and --dims=1,2 are the same', () => {
 
   it('a bad value names the flag; a file swallowed by the list says so', async () => {
     await usageError(['data', 'inspect', join(FIX, 'ratings.csv'), '--dims', '1,x'], /^lshdp: error: --dims: "x" is not a positive integer/);
-    await usageError(['data', 'inspect', '--dims', '1', 'ratings.csv'], /--dims: "ratings\.csv" is not a positive integer \(a list option takes the words up to the next flag: put other arguments before it, or end the list with --\)/);
+    await usageError(
+      ['data', 'inspect', '--dims', '1', 'ratings.csv'],
+      /--dims: "ratings\.csv" is not a positive integer \(a list option takes the words up to the next flag: put other arguments before it, or end the list with --\)/,
+    );
     await usageError(['data', 'inspect', join(FIX, 'ratings.csv'), '--dims', '0'], /--dims: 0 is below the smallest allowed value 1/);
   });
 });
@@ -134,7 +137,12 @@ describe('listing commands', () => {
   it('lshdp formats: one line per format of src/data/spec.ts', async () => {
     const r = await cli(['formats']);
     expect(expectCleanOutcome(r)).toBe('ok');
-    expect(r.out.trimEnd().split('\n').map((l) => l.split(/\s+/)[0])).toEqual([...FORMATS]);
+    expect(
+      r.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual([...FORMATS]);
   });
 });
 
@@ -151,22 +159,34 @@ describe('hints', () => {
   it('a bad data row suggests --skip-bad-rows', async () => {
     const f = join(dir, 'bad.csv');
     writeFileSync(f, 'userId,movieId,rating,timestamp\n1,2,3,4\n1,2\n');
-    await usageError(['data', 'inspect', f, '--format', 'movielens-csv', '--dims', '1', '--no-cache'], /bad\.csv:3: expected 4 comma-separated fields, found 2 \(to skip malformed rows: --skip-bad-rows, or skip_bad_rows: true on the data set\)\n$/);
+    await usageError(
+      ['data', 'inspect', f, '--format', 'movielens-csv', '--dims', '1', '--no-cache'],
+      /bad\.csv:3: expected 4 comma-separated fields, found 2 \(to skip malformed rows: --skip-bad-rows, or skip_bad_rows: true on the data set\)\n$/,
+    );
     // without --format the one line also says which format was detected
-    await usageError(['data', 'inspect', f, '--dims', '1', '--no-cache'], /found 2 \(to skip malformed rows: .*\) \[read as format movielens-csv, detected from header userId,movieId,rating,timestamp \(give --format to choose another\)\]\n$/);
+    await usageError(
+      ['data', 'inspect', f, '--dims', '1', '--no-cache'],
+      /found 2 \(to skip malformed rows: .*\) \[read as format movielens-csv, detected from header userId,movieId,rating,timestamp \(give --format to choose another\)\]\n$/,
+    );
   });
 
   it('foursquare-tsmc on a 3-column file points to interactions and configs/shared-tsmc.yaml', async () => {
     const f = join(dir, 'checkins.tsv');
     writeFileSync(f, 'user_id\tpoi_id\ttime\n1\t698\t99366\n2\t698\t5743\n');
-    await usageError(['data', 'inspect', '--format', 'foursquare-tsmc', f, '--dims', '1', '--no-cache'], /checkins\.tsv:1: expected 8 tab-separated fields .*found 3: .*format interactions .*configs\/shared-tsmc\.yaml/);
+    await usageError(
+      ['data', 'inspect', '--format', 'foursquare-tsmc', f, '--dims', '1', '--no-cache'],
+      /checkins\.tsv:1: expected 8 tab-separated fields .*found 3: .*format interactions .*configs\/shared-tsmc\.yaml/,
+    );
   });
 
   it('YAML delimiter: \\t unquoted is explained', async () => {
     const f = join(dir, 'tabbed.tsv');
     writeFileSync(f, 'user_id\tpoi_id\n1\t2\n');
     const cfg = join(dir, 'tab.yaml');
-    writeFileSync(cfg, `name: tab\ndatasets:\n  - name: t\n    format: interactions\n    path: ${f}\n    delimiter: \\t\n    user: user_id\n    item: poi_id\ndims: [1]\nk: [1]\nkappa: [4]\nprivacy: {xi: [1]}\nmechanisms: [lsh]\n`);
+    writeFileSync(
+      cfg,
+      `name: tab\ndatasets:\n  - name: t\n    format: interactions\n    path: ${f}\n    delimiter: \\t\n    user: user_id\n    item: poi_id\ndims: [1]\nk: [1]\nkappa: [4]\nprivacy: {xi: [1]}\nmechanisms: [lsh]\n`,
+    );
     await usageError(['run', cfg, '--dry-run', '--no-cache', '-q', '-o', join(dir, 'tab-out')], /the delimiter is the two characters \\t: for a tab write delimiter: "\\t" in double quotes in YAML/);
   });
 });

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { stringify } from 'yaml';
-import { cli, expectCleanOutcome } from './inproc.js';
+import { cli, expectCleanOutcome, runs } from './inproc.js';
 import { tinyRatings, validConfigOver } from './generators.js';
 
 const SEED = 20211005;
@@ -86,7 +86,7 @@ describe('config parser: random and broken configs through `lshdp run --dry-run`
         expect(expectCleanOutcome(r, { continuation: true }), r.err).toBe('ok');
         expect(r.out).toMatch(/^grid: /);
       }),
-      { seed: SEED, numRuns: 200 },
+      { seed: SEED, numRuns: runs(200) },
     );
   });
 
@@ -97,7 +97,7 @@ describe('config parser: random and broken configs through `lshdp run --dry-run`
         for (const e of edits) applyEdit(doc, e);
         expectCleanOutcome(await runConfig(stringify(doc)), { continuation: true });
       }),
-      { seed: SEED + 1, numRuns: 2000 },
+      { seed: SEED + 1, numRuns: runs(2000) },
     );
   });
 
@@ -107,7 +107,7 @@ describe('config parser: random and broken configs through `lshdp run --dry-run`
       fc.asyncProperty(validConfig, fc.array(op, { minLength: 1, maxLength: 4 }), async (cfg, ops) => {
         expectCleanOutcome(await runConfig(mutateText(stringify(cfg), ops)), { continuation: true });
       }),
-      { seed: SEED + 2, numRuns: 2000 },
+      { seed: SEED + 2, numRuns: runs(2000) },
     );
   });
 

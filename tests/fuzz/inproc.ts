@@ -61,3 +61,12 @@ export function expectCleanOutcome(r: CliResult, opts: { json?: boolean; continu
   else expect(lines, context).toHaveLength(1);
   return 'error';
 }
+
+/**
+ * Runs of a property: `base` scaled by FUZZ_SCALE (default 1, which gives the 10,000+ cases of the
+ * fuzz tier; e.g. FUZZ_SCALE=0.1 for a quick local pass, 10 for a long hunt).
+ */
+export function runs(base: number): number {
+  const scale = Number(process.env.FUZZ_SCALE ?? '1');
+  return Math.max(1, Math.round(base * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}

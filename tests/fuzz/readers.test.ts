@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { cli, expectCleanOutcome } from './inproc.js';
+import { cli, expectCleanOutcome, runs } from './inproc.js';
 
 const FUZZ_SEED = 20211004;
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-fuzz-readers-'));
@@ -123,7 +123,7 @@ describe('readers: random and mutated files through `lshdp data inspect` (in-pro
           // a generated file is well formed; www19 may have no check-in inside the box, which is an error
           if (c.format !== 'foursquare-www19') expect(outcome, r.err).toBe('ok');
         }),
-        { seed: FUZZ_SEED + k, numRuns: VALID_RUNS },
+        { seed: FUZZ_SEED + k, numRuns: runs(VALID_RUNS) },
       );
     });
     it(`${c.format}${c.flags ? ' ' + c.flags.join(' ') : ''}: mutated files give a result or one error line`, async () => {
@@ -139,7 +139,7 @@ describe('readers: random and mutated files through `lshdp data inspect` (in-pro
             expectCleanOutcome(r, { json: true });
           },
         ),
-        { seed: FUZZ_SEED + 100 + k, numRuns: MUTATED_RUNS },
+        { seed: FUZZ_SEED + 100 + k, numRuns: runs(MUTATED_RUNS) },
       );
     });
   });

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { stringify } from 'yaml';
 import { configToDocument, parseConfig } from '../../src/experiment/config.js';
-import { cli, expectCleanOutcome } from './inproc.js';
+import { cli, expectCleanOutcome, runs } from './inproc.js';
 import { tinyRatings, validConfigOver } from './generators.js';
 
 const SEED = 20211006;
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-fuzz-roundtrip-'));
-let runs = 0;
+let synthRuns = 0;
 const validConfig = validConfigOver(tinyRatings(dir));
 
 describe('synth → read: the counts synth wrote', () => {
@@ -22,7 +22,7 @@ describe('synth → read: the counts synth wrote', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 30 }), fc.integer({ min: 60, max: 200 }), fc.integer({ min: 0, max: 1000 }), fc.nat(9), async (users, items, extra, seed) => {
         const ratings = users * 20 + (extra % (users * (Math.floor(items / 2) - 20) + 1));
-        const out = join(dir, `s${runs++}`);
+        const out = join(dir, `s${synthRuns++}`);
         const w = await cli(['synth', '-o', out, '--preset', 'small', '--users', String(users), '--items', String(items), '--ratings', String(ratings), '--seed', String(seed), '-q']);
         expect(expectCleanOutcome(w), w.err).toBe('ok');
         const r = await cli(['data', 'inspect', join(out, 'ratings.csv'), '--dims', '1', '--json', '--no-cache']);
@@ -32,7 +32,7 @@ describe('synth → read: the counts synth wrote', () => {
         expect([s.rowsRead, s.rowsSkipped, s.users, s.interactions]).toEqual([ratings, 0, users, ratings]);
         expect(s.items).toBeLessThanOrEqual(items);
       }),
-      { seed: SEED, numRuns: 15 },
+      { seed: SEED, numRuns: runs(15) },
     );
   });
 
@@ -40,7 +40,7 @@ describe('synth → read: the counts synth wrote', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 40 }), fc.integer({ min: 20, max: 200 }), fc.integer({ min: 0, max: 300 }), async (users, items, extra) => {
         const checkins = users + extra;
-        const out = join(dir, `s${runs++}`);
+        const out = join(dir, `s${synthRuns++}`);
         const w = await cli(['synth', '-o', out, '--preset', 'foursquare-small', '--users', String(users), '--items', String(items), '--ratings', String(checkins), '-q']);
         expect(expectCleanOutcome(w), w.err).toBe('ok');
         const written = JSON.parse(readFileSync(join(out, 'synth.json'), 'utf8')) as { files: { name: string; lines: number }[] };
@@ -52,7 +52,7 @@ describe('synth → read: the counts synth wrote', () => {
         expect(s.rowsSkipped).toBe(0);
         expect(s.users).toBe(users);
       }),
-      { seed: SEED + 1, numRuns: 15 },
+      { seed: SEED + 1, numRuns: runs(15) },
     );
   });
 });
@@ -64,7 +64,7 @@ describe('config → manifest → config', () => {
         const parsed = parseConfig(stringify(cfg), 'c.yaml');
         expect(parseConfig(stringify(configToDocument(parsed)), 'effective.yaml')).toEqual(parsed);
       }),
-      { seed: SEED + 2, numRuns: 150 },
+      { seed: SEED + 2, numRuns: runs(150) },
     );
   });
 
