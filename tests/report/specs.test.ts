@@ -10,6 +10,8 @@ import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, MAX_
 import { figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
 import { bigGrid, BIG_LABELS } from './bigGrid.js';
+import { readdirSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/small');
 const res = readResultsFolder(FIXTURE);
@@ -111,6 +113,33 @@ describe('Vega-Lite specs', () => {
     expect(new Set(shape.range).size).toBe(shape.domain.length);
     // no dashed line styles to tell curves apart (only the no-privacy baselines are dashed)
     expect(JSON.stringify(spec)).not.toContain('"strokeDash":{"field"');
+  });
+
+  it('every shipped config gives readable Fig. 2s: at most MAX_SERIES series per panel, each its own colour and marker, κ × n panels', () => {
+    const configs = readdirSync(join(ROOT, 'configs')).filter((f) => f.endsWith('.yaml'));
+    expect(configs.length).toBeGreaterThan(5);
+    for (const file of configs) {
+      const cfg = parseYaml(readFileSync(join(ROOT, 'configs', file), 'utf8')) as {
+        dims: number[]; kappa: number[]; k: number[]; mechanisms: (string | { name?: string; label?: string; module?: string })[];
+      };
+      const labels = cfg.mechanisms
+        .map((m) => (typeof m === 'string' ? [m, m] : [m.label ?? m.name ?? 'plugin', m.name ?? 'plugin']))
+        .filter(([, base]) => base !== 'exact')
+        .map(([label, base]) => [label, base, null] as [string, string, null]);
+      // the config's grid, with made-up numbers: mechanisms without privacy as baselines
+      const rows = bigGrid(labels).filter((r) => cfg.dims.includes(r.n));
+      const figs = figureEntries({ dir: '/nowhere', name: file, nnDistances: null, budgets: null, datasets: null, manifest: null, utility: rows });
+      expect(figs.length, file).toBeGreaterThan(0);
+      for (const f of figs) {
+        const spec = f.spec as unknown as Spec;
+        const panels = new Set(spec.data.values.map((v) => v.panel));
+        expect(panels.size, f.id).toBeLessThanOrEqual(3 * 4);
+        for (const p of panels) expect(new Set(spec.data.values.filter((v) => v.panel === p).map((v) => v.mechanism)).size, `${file} ${f.id} ${p}`).toBeLessThanOrEqual(MAX_SERIES);
+        const { color, shape } = scales(spec);
+        const looks = color.domain.map((_, i) => `${color.range[i]}|${shape.range[i]}`);
+        expect(new Set(looks).size, `${file} ${f.id}`).toBe(looks.length);
+      }
+    }
   });
 
   it('a label keeps its colour and marker when others are filtered out', () => {
