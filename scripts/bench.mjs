@@ -11,7 +11,8 @@
 // direct noise), cell (each stage's share of trial-cell time), grid-fsq4k (the paper grid on a
 // 4,000-user Foursquare-shaped set, configs/bench-foursquare-4k.yaml, 2 threads), grid-25m (the
 // paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid on a 10,000-user
-// Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread).
+// Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread), grow-xi
+// (the shared MovieLens grid grown by one xi in its folder vs. at once; skipped without the data).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -31,7 +32,7 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grid-fsq', 'threads', 'grid-25m'];
+const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grow-xi', 'grid-fsq', 'threads', 'grid-25m'];
 const stages = option('stages', ALL.join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
 mkdirSync(BENCH, { recursive: true });
@@ -182,6 +183,45 @@ for (const stage of stages) {
     const cfg = benchConfig('bench-foursquare-4k.yaml', fsq4kSpec, 'bench-fsq4k', { keepGrid: true });
     gridOnce(cfg, 2); // warm the vector cache, so the row measures the grid
     record('paper grid, Foursquare-shaped 4k users (n 100/1000, every user a query, 8 ξ, 10 trials)', repeat(gridRuns, () => gridOnce(cfg, 2)), '--threads 2', '≤ 10 s');
+  } else if (stage === 'grow-xi') {
+    // Growing the shared MovieLens grid by one xi: the second run reuses every stored result and
+    // computes only the new xi; compared with the grown grid run at once into a fresh folder.
+    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
+    const cfg = parse(readFileSync(config, 'utf8'));
+    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
+    const help = spawnSync(process.execPath, [BIN, 'run', '--help'], { encoding: 'utf8' }).stdout;
+    if (!existsSync(dataPath)) {
+      process.stderr.write(`bench: grow-xi skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
+    } else if (!help.includes('--set')) {
+      process.stderr.write('bench: grow-xi skipped: lshdp run has no --set flag\n');
+    } else {
+      const xi = cfg.privacy.xi;
+      const grown = [...xi, Math.max(...xi) * 2];
+      const set = (list) => ['--set', `privacy.xi=[${list.join(',')}]`];
+      const once = () => {
+        const grow = join(BENCH, 'results', 'grow-xi');
+        const fresh = join(BENCH, 'results', 'grow-xi-fresh');
+        for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
+        const run = (out, list) => {
+          const t0 = process.hrtime.bigint();
+          lshdp(['run', config, '--out', out, '--quiet', '--no-report', '--threads', '2', ...set(list)]);
+          return Number(process.hrtime.bigint() - t0) / 1e9;
+        };
+        const first = run(grow, xi);
+        const added = run(grow, grown);
+        const atOnce = run(fresh, grown);
+        const same = readFileSync(join(grow, 'utility.csv'), 'utf8') === readFileSync(join(fresh, 'utility.csv'), 'utf8');
+        return { seconds: added, peakRssMB: 0, first, atOnce, same: same ? 1 : 0 };
+      };
+      once(); // warm the vector and neighbour caches
+      const r = repeat(gridRuns, once);
+      record(
+        `grow the shared MovieLens grid by one ξ (${grown[grown.length - 1]})`,
+        r,
+        `first grid ${r.first.toFixed(1)} s; grown grid at once ${r.atOnce.toFixed(1)} s; utility.csv ${r.same === 1 ? 'identical' : 'DIFFERENT'}`,
+        '',
+      );
+    }
   } else if (stage === 'grid-fsq') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
     gridOnce(cfg); // warm the vector cache, so the row measures the grid

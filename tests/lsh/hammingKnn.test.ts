@@ -19,7 +19,9 @@ function randomCodes(users: number, bits: number, seed: string): CodeSet {
 
 function codesFromInts(values: number[], bits: number): CodeSet {
   const set = emptyCodes(values.length, bits);
-  values.forEach((v, i) => (set.codes[i] = v >>> 0));
+  values.forEach((v, i) => {
+    set.codes[i] = v >>> 0;
+  });
   return set;
 }
 
@@ -92,7 +94,9 @@ describe('hammingKnn', () => {
         const full = hammingKnn(set, queries, 10, 12345, opts);
         for (let k = 1; k < 10; k++) {
           const part = hammingKnn(set, queries, k, 12345, opts);
-          queries.forEach((_, qi) => expect(part.subarray(qi * k, (qi + 1) * k)).toEqual(full.subarray(qi * 10, qi * 10 + k)));
+          queries.forEach((_, qi) => {
+            expect(part.subarray(qi * k, (qi + 1) * k)).toEqual(full.subarray(qi * 10, qi * 10 + k));
+          });
         }
       }
     }
@@ -133,7 +137,9 @@ describe('hammingKnn', () => {
     const cells = new Float64Array(users * users);
     for (let s = 0; s < reps; s++) {
       const out = hammingKnn(set, queries, 1, s, { path: 'scan' });
-      queries.forEach((q, qi) => cells[q * users + out[qi]]++);
+      queries.forEach((q, qi) => {
+        cells[q * users + out[qi]]++;
+      });
     }
     const expected = new Float64Array(users * users);
     for (let q = 0; q < users; q++) for (let u = 0; u < users; u++) if (u !== q) expected[q * users + u] = reps / (users - 1);
