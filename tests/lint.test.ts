@@ -30,3 +30,17 @@ describe('actionlint', () => {
     expect(kinds).toEqual(expect.arrayContaining(['expression', 'job-needs']));
   });
 });
+
+describe('CITATION.cff', () => {
+  it('has the required CFF 1.2.0 keys and the version and license of package.json', async () => {
+    const { parse } = await import('yaml');
+    const cff = parse(readFileSync(join(ROOT, 'CITATION.cff'), 'utf8')) as Record<string, unknown>;
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
+    expect(cff['cff-version']).toBe('1.2.0');
+    for (const key of ['message', 'title', 'authors']) expect(cff[key], key).toBeTruthy();
+    expect([cff.version, cff.license]).toEqual([pkg.version, pkg.license]);
+    const paper = (cff.references as { doi?: string; title?: string }[])[0]!;
+    expect(paper.title).toBe('Locality Sensitive Hashing with Extended Differential Privacy');
+    expect(paper.doi).toMatch(/^10\.\d+\//);
+  });
+});
