@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 import { budgetRows, parseAccountant, naiveAccountantWarning } from '../privacy/index.js';
-import { formatBudgets } from '../privacy/budgetsTable.js';
 import { readUtilityOf } from '../report/read.js';
 import { filterUtility } from '../report/filter.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
-import { utilityTable, type TableFormat } from '../report/tables.js';
+import { budgetsTable, utilityTable, type TableFormat } from '../report/tables.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
@@ -54,7 +53,7 @@ export function registerTable(program: Command): void {
         .map((a) => parseAccountant(a, '--accountant'));
       if (accountants.length === 0) throw new UserError('--accountant: no values given');
       if (accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
-      process.stdout.write(formatBudgets(budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }), format));
+      process.stdout.write(budgetsTable(budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }), format));
     });
 
   const utility = table
