@@ -69,9 +69,13 @@ export const BUDGET_RECORD_COLUMNS = [
   'accountant', 'd', 'delta', 'kappa', 'xi', 'alpha', 'epsilon_bit', 'flip', 'epsilon_ldp', 'fallback', 'unbounded', 'delta_hockey',
 ] as const satisfies readonly (keyof BudgetRecord)[];
 
-/** The budget record of one accountant at one grid point (angular LSH: p = d). */
-export function budgetRecord(accountant: string, d: number, delta: number, kappa: number, xi: number): BudgetRecord {
-  const a = accountEpsilon(accountant, { xi, kappa, p: d, delta });
+/**
+ * The budget record of one accountant at one grid point. `disagreement` maps the distance d to
+ * the per-bit disagreement probability p of the LSH family (angular, the default: p = d; 1-bit
+ * MinHash: p = d/2); the record keeps d.
+ */
+export function budgetRecord(accountant: string, d: number, delta: number, kappa: number, xi: number, disagreement: (d: number) => number = (x) => x): BudgetRecord {
+  const a = accountEpsilon(accountant, { xi, kappa, p: disagreement(d), delta });
   return {
     accountant: a.accountant, d, delta, kappa, xi,
     alpha: a.alpha,
@@ -89,12 +93,16 @@ export function budgetRecord(accountant: string, d: number, delta: number, kappa
  * ordered by accountant, then d, then xi, then kappa (each in the given order). With
  * accountants ['paper'] the paper's appendix grid gives its table.
  */
-export function budgetRows(opts: { accountants: readonly string[]; d: readonly number[]; kappa: readonly number[]; xi: readonly number[]; delta: number }): BudgetRecord[] {
+export function budgetRows(opts: {
+  accountants: readonly string[]; d: readonly number[]; kappa: readonly number[]; xi: readonly number[]; delta: number;
+  /** the LSH family's per-bit disagreement probability at distance d (default: angular, p = d) */
+  disagreement?: (d: number) => number;
+}): BudgetRecord[] {
   const rows: BudgetRecord[] = [];
   for (const acc of opts.accountants) {
     for (const d of opts.d) {
       for (const xi of opts.xi) {
-        for (const kappa of opts.kappa) rows.push(budgetRecord(acc, d, opts.delta, kappa, xi));
+        for (const kappa of opts.kappa) rows.push(budgetRecord(acc, d, opts.delta, kappa, xi, opts.disagreement));
       }
     }
   }

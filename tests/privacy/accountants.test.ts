@@ -152,6 +152,13 @@ describe('hockey-stick delta of the exact accountant', () => {
     }
   });
 
+  it('budget rows take the family\'s disagreement probability (1-bit MinHash: p = d/2) and keep d', () => {
+    const [jac] = budgetRows({ accountants: ['exact'], d: [0.2], kappa: [20], xi: [5], delta: DELTA, disagreement: (d) => d / 2 });
+    const [ang] = budgetRows({ accountants: ['exact'], d: [0.1], kappa: [20], xi: [5], delta: DELTA });
+    expect(jac.d).toBe(0.2);
+    expect(jac.epsilon_bit).toBe(ang.epsilon_bit);
+  });
+
   it('is reported for exact only, below delta', () => {
     const rows = budgetRows({ accountants: ['paper', 'exact'], d: [0.1], kappa: [20], xi: [5], delta: DELTA });
     expect(rows.map((r) => r.delta_hockey === null)).toEqual([true, false]);
