@@ -29,7 +29,30 @@
 //   xi = L · eps (fallback = true). In every case it is (L · eps)-LDP (epsilon_ldp).
 // - With block = 1 this is exactly the paper accountant of LSHRR (r = p, L = kappa), on a code of
 //   2 kappa bits.
-import { solveAlpha } from 'lshdp';
+//
+// The module imports nothing, so it can be copied anywhere (plugins are loaded synchronously and
+// must not use top-level await).
+
+/** KL divergence between Bernoulli(a) and Bernoulli(b), 0 ln 0 = 0. */
+function klBernoulli(a, b) {
+  const first = a === 0 ? 0 : a * Math.log(a / b);
+  const second = a === 1 ? 0 : (1 - a) * Math.log((1 - a) / (1 - b));
+  return first + second;
+}
+
+/** The alpha in (0, 1 - r) with L KL(r + alpha || r) = ln(1/delta), or null when none exists (r^L >= delta). */
+function solveAlpha(L, r, delta) {
+  const target = -Math.log(delta) / L;
+  if (-Math.log(r) <= target) return null;
+  let lo = 0;
+  let hi = 1 - r;
+  for (let i = 0; i < 200 && hi - lo > 1e-15; i++) {
+    const mid = (lo + hi) / 2;
+    if (klBernoulli(r + mid, r) < target) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
 
 const DEFAULT_BLOCK = 4;
 

@@ -12,6 +12,8 @@ import { PRESETS } from '../data/synth.js';
 import { UserError } from '../util/errors.js';
 import { didYouMean, suggestKey } from './didYouMean.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
+import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../mechanisms/plugin.js';
+import { getFamily } from '../lsh/families/index.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
 export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
@@ -28,6 +30,9 @@ export interface MechanismEntry {
    * identity is (name, options, xi): two entries that differ only in their label share results.
    */
   options: Record<string, unknown>;
+  /** plugin entries (`module:` in the config): the module file, absolute; `name` is the plugin's
+   *  name and `options.module_sha256` its file's hash (so an edit changes the result identity) */
+  module?: string;
 }
 
 /** Accountants of mechanisms that turn xi into a per-bit epsilon (src/privacy/accountants.ts). */
@@ -44,6 +49,8 @@ export interface ExperimentConfig {
   trials: number;
   privacy: { d: number; delta: number; xi: number[] };
   mechanisms: MechanismEntry[];
+  /** the LSH family and its distance (src/lsh/families): angular (the paper's, when absent) or jaccard */
+  metric?: 'angular' | 'jaccard';
 }
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
@@ -84,7 +91,9 @@ const mechanismObject = z.strictObject({
   /** RAPPOR: Bloom hash functions per bit position */
   hashes: z.number().int().min(1).max(64).optional(),
 });
-const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject]);
+/** A plugin (src/mechanisms/plugin.ts): `module` relative to the config file; other keys are its options. */
+const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional() });
+const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject, pluginObject]);
 
 const privacySchema = z.strictObject({
   d: z.number().gt(0).lt(1).default(0.1),
@@ -103,6 +112,7 @@ const configSchema = z.strictObject({
   trials: posInt.default(10),
   privacy: privacySchema,
   mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
+  metric: z.enum(['angular', 'jaccard']).optional(),
 });
 
 /** Known keys per object, for "did you mean" on unknown keys. */
@@ -110,7 +120,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   top: Object.keys(configSchema.shape),
   privacy: Object.keys(privacySchema.shape),
   dataset: Object.keys(datasetSchema.shape),
-  mechanism: Object.keys(mechanismObject.shape),
+  mechanism: [...Object.keys(mechanismObject.shape), 'module'],
 };
 
 /** `privacy.xi[2]`, `datasets[0].formt` */
@@ -181,8 +191,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
         const guess = didYouMean(got, MECHANISM_NAMES);
         return [`${where}: unknown mechanism "${got}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${MECHANISM_NAMES.join(', ')}`];
       }
-      // not a string: the object branch (the last one) says what is wrong with the mapping
-      const branch = issue.errors[issue.errors.length - 1];
+      // not a string: the object branch says what is wrong with the mapping (plugin entries: the last)
+      const isPlugin = got !== null && typeof got === 'object' && 'module' in got;
+      const branch = issue.errors[isPlugin ? issue.errors.length - 1 : 1];
       return branch.flatMap((sub) => describeIssue({ ...sub, path: [...issue.path, ...sub.path] } as z.core.$ZodIssue, input));
     }
     case 'invalid_format':
@@ -208,13 +219,15 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
   for (const v of duplicates(cfg.privacy.xi)) problems.push(`privacy.xi: duplicate value ${v}`);
   const names = cfg.datasets.map((d) => d.name);
   for (const v of duplicates(names)) problems.push(`datasets: duplicate data set name "${v}"`);
-  const mechNames = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : m.name));
-  const labels = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : (m.label ?? m.name)));
+  const mechNames = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : 'module' in m ? 'module' : m.name));
+  const labels = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : 'module' in m ? (m.label ?? String(m.module)) : (m.label ?? m.name)));
   for (const v of duplicates(labels)) {
     problems.push(`mechanisms: two entries are labelled "${v}" (give each entry of one mechanism its own label:, e.g. {name: lshrr, accountant: exact, label: lshrr-exact})`);
   }
   cfg.mechanisms.forEach((m, i) => {
-    if (typeof m === 'string') return;
+    const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
+    if (base === 'laplsh' && (cfg.metric ?? 'angular') !== 'angular') problems.push(`mechanisms[${i}]: laplsh adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
       if (accepts.length === 0) {
@@ -280,6 +293,40 @@ function fileChecks(cfg: ExperimentConfig, given: (i: number, key: 'path' | 'poi
   return problems;
 }
 
+/** Plugin entries: each module loaded (sync), checked and registered; problems as config lines. */
+function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' | 'jaccard' }, base: string): { entries: Map<number, MechanismEntry>; problems: string[] } {
+  const entries = new Map<number, MechanismEntry>();
+  const problems: string[] = [];
+  const byName = new Map<string, string>();
+  cfg.mechanisms.forEach((raw, i) => {
+    if (raw === null || typeof raw !== 'object' || !('module' in raw)) return;
+    const { module, label, ...options } = raw as { module: string; label?: string } & Record<string, unknown>;
+    if ('name' in options) {
+      problems.push(`mechanisms[${i}]: give either name (a built-in mechanism) or module (a plugin), not both`);
+      return;
+    }
+    try {
+      const loaded = loadPluginSync(module, base);
+      const { name, optionKeys = [] } = loaded.plugin;
+      for (const key of Object.keys(options)) {
+        if (!optionKeys.includes(key)) problems.push(`mechanisms[${i}].${key}: plugin ${name} (${module}) has no option "${key}"${optionKeys.length ? ` (known: ${optionKeys.join(', ')})` : ''}`);
+      }
+      if (listMechanisms().some((x) => x.name === name)) problems.push(`mechanisms[${i}].module: plugin ${module} is named "${name}", a built-in mechanism; rename the plugin`);
+      else if (byName.has(name) && byName.get(name) !== loaded.sha256) problems.push(`mechanisms[${i}].module: two different modules are named "${name}"`);
+      byName.set(name, loaded.sha256);
+      entries.set(i, { name, label: label ?? name, options: { ...options, [MODULE_HASH_OPTION]: loaded.sha256 }, module: loaded.file });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(`mechanisms[${i}].module: ${e.message}`);
+    }
+  });
+  if (problems.length === 0) {
+    const refs = [...entries.values()].map((m) => ({ name: m.name, file: m.module!, sha256: m.options[MODULE_HASH_OPTION] as string }));
+    registerPlugins(refs, getFamily(cfg.metric ?? 'angular').disagreement);
+  }
+  return { entries, problems };
+}
+
 /** The parsed entry: label defaulted, accountant defaulted for mechanisms that have accountants. */
 function normalizeEntry(m: { name: string; label?: string } & Record<string, unknown>): MechanismEntry {
   const { name, label, ...options } = m;
@@ -326,14 +373,15 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   for (const o of opts.overrides ?? []) applyOverride(input as Record<string, unknown>, o);
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) fail(file, parsed.error.issues.flatMap((iss) => describeIssue(iss, input)));
-  const problems = crossChecks(parsed.data);
+  const base = opts.cwd ?? process.cwd();
+  const plugins = pluginEntries(parsed.data, base);
+  const problems = [...crossChecks(parsed.data), ...plugins.problems];
   if (problems.length > 0) fail(file, problems);
   const cfg: ExperimentConfig = {
     ...parsed.data,
     datasets: parsed.data.datasets as DatasetSpec[],
-    mechanisms: parsed.data.mechanisms.map((m) => normalizeEntry(typeof m === 'string' ? { name: m } : m)),
+    mechanisms: parsed.data.mechanisms.map((m, i) => plugins.entries.get(i) ?? normalizeEntry(typeof m === 'string' ? { name: m } : (m as { name: string })))
   };
-  const base = opts.cwd ?? process.cwd();
   const given = cfg.datasets.map((d) => ({ path: d.path ?? '', poi_path: d.poi_path ?? '' }));
   cfg.datasets = cfg.datasets.map((d) => ({
     ...d,
@@ -375,6 +423,10 @@ export function configToDocument(cfg: ExperimentConfig): Record<string, unknown>
   return {
     ...cfg,
     mechanisms: cfg.mechanisms.map((m) => {
+      if (m.module !== undefined) {
+        const { [MODULE_HASH_OPTION]: _hash, ...options } = m.options;
+        return { module: m.module, ...options, label: m.label };
+      }
       const entry: Record<string, unknown> = { name: m.name, ...m.options };
       if (m.label !== m.name) entry.label = m.label;
       return entry;

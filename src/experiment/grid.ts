@@ -102,7 +102,15 @@ export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, results: { spe
     results: results.map((r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks] })),
     privacy: { d: cfg.privacy.d, delta: cfg.privacy.delta },
     runSeed: cfg.seed,
+    ...(cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {}),
+    ...pluginRefs(cfg),
   };
+}
+
+/** The plugin modules of a config, for the workers to load (absent when there are none). */
+function pluginRefs(cfg: ExperimentConfig): { plugins?: { name: string; file: string; sha256: string }[] } {
+  const plugins = cfg.mechanisms.filter((m) => m.module !== undefined).map((m) => ({ name: m.name, file: m.module!, sha256: String(m.options.module_sha256) }));
+  return plugins.length > 0 ? { plugins } : {};
 }
 
 /** What identifies a data set's input: its spec (less where its files are), its files' hashes and how leniently it was read. */
@@ -110,7 +118,9 @@ export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: D
   const found = cfg.datasets.find((d) => d.name === dataset);
   // the files' bytes identify them: moving a file or running from another folder is no change
   const spec = found ? { ...found, path: undefined, poi_path: undefined } : undefined;
-  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped };
+  // the metric changes the data (jaccard: item sets before centring) and every distance
+  const metric = cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {};
+  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric };
 }
 
 /**

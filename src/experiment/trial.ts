@@ -2,8 +2,8 @@ import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/exact.js';
 import type { EpsilonInfo, PrivacyParams, TrialHashing } from '../mechanisms/types.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
-import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
-import { packSigns } from '../lsh/codes.js';
+import { getFamily, type MetricName } from '../lsh/families/index.js';
+import { epsilonOnFamily, registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
@@ -31,6 +31,10 @@ export interface TrialCellSpec {
   results: TrialResultSpec[];
   privacy: PrivacyParams;
   runSeed: number | string;
+  /** the LSH family (default angular); privacy.d is a distance in its metric */
+  metric?: MetricName;
+  /** plugin modules the results use, registered in this thread before the cell runs */
+  plugins?: PluginRef[];
 }
 
 /** The per-trial means over the queries of one result, per k (ascending), and what its xi meant. */
@@ -83,9 +87,10 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
 
-  const planes = drawHyperplanes(makeRng(deriveSeed(runSeed, 'planes', dataset, n, kappa, trial)), kappa, n);
-  const projections = projectAll(vectors, planes, kappa);
-  const hashing: TrialHashing = { kappa, n, planes, projections, codes: packSigns(projections, users, kappa) };
+  const family = getFamily(spec.metric ?? 'angular');
+  if (spec.plugins?.length) registerPlugins(spec.plugins, family.disagreement);
+  const hashing: TrialHashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial));
+  const distanceFrom = family.distanceFrom(vectors);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
   const out: TrialResult[] = [];
@@ -97,11 +102,11 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
       throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
     }
     const xi = mech.usesXi ? r.xi : null;
-    const eps = mech.epsilon(xi ?? 0, kappa, privacy, r.options);
+    const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
     const codes = mech.encode({ vectors, hashing, rng, options: r.options }, eps);
     const answers = hammingKnn(codes, queries, kMax, ties);
-    const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks);
+    const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks, distanceFrom);
     out.push({ id: r.id, eps, ks, loss: Array.from(means.loss), recall: Array.from(means.recall) });
   }
   return out;
@@ -111,9 +116,9 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
  * Rows of the exact mechanism: the true neighbours evaluated through the same utility code (loss
  * exactly 0, recall 1), so the exact rows check the evaluation path rather than being typed in.
  */
-export function exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[]): CellRow[] {
+export function exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric: MetricName = 'angular'): CellRow[] {
   const ks = checkKs(k, vectors.rowPtr.length - 1);
-  const means = evaluateAnswers(vectors, queries, truth, truth.indices, truth.k, ks);
+  const means = evaluateAnswers(vectors, queries, truth, truth.indices, truth.k, ks, getFamily(metric).distanceFrom(vectors));
   return ks.map((kk, t) => ({
     mechanism: 'exact',
     kappa: null,

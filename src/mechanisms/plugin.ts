@@ -39,12 +39,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CodeSet, EpsilonInfo, Mechanism, MechanismContext } from './types.js';
 import type { Rng } from '../random/rng.js';
 import { UserError } from '../util/errors.js';
 import { cleanCodes } from './common.js';
+import { registerMechanism } from './registry.js';
 import { lastWordMask, wordsFor } from '../lsh/codes.js';
 
 /** What `epsilon` receives: the budget axis of the paper in the family's own metric. */
@@ -148,16 +150,7 @@ export function validatePlugin(value: unknown, path: string): MechanismPlugin {
  */
 export async function loadPlugin(path: string, baseDir = process.cwd()): Promise<LoadedPlugin> {
   const file = resolve(baseDir, path);
-  let bytes: Buffer;
-  try {
-    if (!statSync(file).isFile()) throw new UserError(`${where(path)}: not a file`);
-    bytes = readFileSync(file);
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`${where(path)}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? firstLine(e)})`}`);
-  }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const { sha256 } = readModule(path, file);
   let mod: { default?: unknown };
   try {
     // the hash in the URL: an edited file is a new module even within one process
@@ -167,6 +160,73 @@ export async function loadPlugin(path: string, baseDir = process.cwd()): Promise
   }
   return { plugin: validatePlugin(mod.default, path), path, file, sha256 };
 }
+
+const requireModule = createRequire(import.meta.url);
+/** Modules loaded synchronously in this process, by file: their hash (a changed file cannot be re-required). */
+const loadedSync = new Map<string, LoadedPlugin>();
+
+/** The file's bytes and SHA-256, or a one-line error naming the module. */
+function readModule(path: string, file: string): { bytes: Buffer; sha256: string } {
+  try {
+    if (!statSync(file).isFile()) throw new UserError(`${where(path)}: not a file`);
+    const bytes = readFileSync(file);
+    return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(`${where(path)}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? firstLine(e)})`}`);
+  }
+}
+
+/**
+ * `loadPlugin` without a Promise, for configs (parsed synchronously) and worker threads: the module
+ * is loaded with require() of an ES module (Node >= 20.19), so it must not use top-level await.
+ * A file that changed since this process loaded it is an error (its old code would run).
+ */
+export function loadPluginSync(path: string, baseDir = process.cwd()): LoadedPlugin {
+  const file = resolve(baseDir, path);
+  const { sha256 } = readModule(path, file);
+  const known = loadedSync.get(file);
+  if (known) {
+    if (known.sha256 !== sha256) throw new UserError(`${where(path)}: the file changed while lshdp was running; run again`);
+    return { ...known, path };
+  }
+  let mod: { default?: unknown };
+  try {
+    mod = requireModule(file) as { default?: unknown };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ERR_REQUIRE_ASYNC_MODULE' ? 'it (or a module it imports) uses top-level await, which plugins may not' : firstLine(e);
+    throw new UserError(`${where(path)}: failed to load: ${why}`);
+  }
+  const loaded = { plugin: validatePlugin(mod.default, path), path, file, sha256 };
+  loadedSync.set(file, loaded);
+  return loaded;
+}
+
+/** A plugin a run uses: where its file is and the hash the config saw (workers check it). */
+export interface PluginRef {
+  name: string;
+  file: string;
+  sha256: string;
+}
+
+/**
+ * Registers the plugins of a run in this thread's registry (config parsing; every trial cell in a
+ * worker), bound to the run's family. Idempotent; a file whose hash differs from the config's is an
+ * error (it was edited during the run).
+ */
+export function registerPlugins(refs: readonly PluginRef[], disagreement: (d: number) => number): void {
+  for (const ref of refs) {
+    const loaded = loadPluginSync(ref.file);
+    if (loaded.sha256 !== ref.sha256) throw new UserError(`${where(ref.file)}: the file changed during the run (its SHA-256 differs from the config's); run again`);
+    if (loaded.plugin.name !== ref.name) throw new UserError(`${where(ref.file)}: its name is now "${loaded.plugin.name}", the run expected "${ref.name}"`);
+    registerMechanism(pluginMechanism(loaded, disagreement), ref.name);
+  }
+}
+
+/** The option key that carries a plugin's file hash in config entries (part of result identities). */
+export const MODULE_HASH_OPTION = 'module_sha256';
 
 /** Checks the codes a plugin returned (shape, rows, unused bits). */
 export function checkPluginCodes(out: unknown, users: number, path: string): CodeSet {
@@ -233,6 +293,12 @@ export function epsilonOnFamily(
   return mechanism.epsilon(xi, kappa, { d: disagreement(privacy.d), delta: privacy.delta }, options);
 }
 
+/** The entry's options as the plugin sees them (without the file hash lshdp adds). */
+function pluginOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { [MODULE_HASH_OPTION]: _hash, ...rest } = options;
+  return rest;
+}
+
 /** The EpsilonInfo of a plugin carries its raw answer and the privacy parameters for `encode`. */
 type PluginEpsilonInfo = EpsilonInfo & { plugin?: PluginEpsilon; privacy?: PluginEncodeInput['privacy'] };
 
@@ -245,7 +311,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
   const optionKeys = [...(plugin.optionKeys ?? [])];
   const checkOptions = (options: Record<string, unknown>) => {
     for (const key of Object.keys(options)) {
-      if (!optionKeys.includes(key)) throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
+      if (key !== MODULE_HASH_OPTION && !optionKeys.includes(key)) throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
     }
   };
   return {
@@ -255,12 +321,14 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
     kind: 'code',
     usesKappa: true,
     usesXi: plugin.usesXi,
+    // a plugin's epsilon_bit and fallback go to the columns of those names
+    ...(plugin.usesXi ? { epsilonKind: 'bit' as const, hasFallback: true } : {}),
     optionKeys,
     epsilon(xi, kappa, privacy, options = {}): PluginEpsilonInfo {
       const stated = { xi: plugin.usesXi ? xi : null, d: privacy.d, delta: privacy.delta };
       if (!plugin.epsilon) return { epsilon: null, ldpEpsilon: null, fallback: false, plugin: {}, privacy: stated };
       const raw = checkEpsilon(
-        call(path, 'epsilon', () => plugin.epsilon!({ xi, kappa, d: privacy.d, delta: privacy.delta, disagreement, options: { ...options } })),
+        call(path, 'epsilon', () => plugin.epsilon!({ xi, kappa, d: privacy.d, delta: privacy.delta, disagreement, options: pluginOptions(options) })),
         path,
       );
       return { epsilon: raw.epsilon_bit ?? null, ldpEpsilon: raw.epsilon_ldp ?? null, fallback: raw.fallback ?? false, plugin: raw, privacy: stated };
@@ -277,7 +345,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
         privacy: eps.privacy ?? { xi: null, d: NaN, delta: NaN },
         eps: eps.plugin ?? {},
         rng: ctx.rng,
-        options: { ...ctx.options },
+        options: pluginOptions(ctx.options),
       };
       const out = call(path, 'encode', () => plugin.encode(input));
       if (out && typeof (out as unknown as Promise<unknown>).then === 'function') throw new UserError(`${where(path)}: encode returned a Promise; it must return the codes synchronously`);

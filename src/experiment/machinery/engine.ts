@@ -26,6 +26,8 @@ export interface MechanismInfo {
 }
 
 export interface LoadOptions {
+  /** the LSH family whose view of the data to load (jaccard: item sets before centring) */
+  metric?: 'angular' | 'jaccard';
   cacheDir?: string | null;
   progress?: Progress;
   skipBadRows?: boolean;
@@ -34,8 +36,8 @@ export interface LoadOptions {
 export interface Engine {
   loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset>;
   sampleQueries(users: number, queries: number, runSeed: number, dataset: string, n: number): Int32Array;
-  exactKnn(vectors: UserVectors, queries: Int32Array, k: number): ExactKnn;
-  exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[]): CellRow[];
+  exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard'): ExactKnn;
+  exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
   mechanism(name: string): MechanismInfo;
   /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
@@ -46,10 +48,10 @@ export interface Engine {
 export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCell'>;
 
 export async function loadComputeEngine(): Promise<ComputeEngine> {
-  const [knn, trial] = await Promise.all([import('../../knn/exact.js'), import('../trial.js')]);
+  const [families, trial] = await Promise.all([import('../../lsh/families/index.js'), import('../trial.js')]);
   return {
-    exactKnn: (v, q, k) => knn.exactKnn(v, q, k),
-    exactRows: (v, q, t, k) => trial.exactRows(v, q, t, k),
+    exactKnn: (v, q, k, metric) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k),
+    exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
     runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
   };
 }
@@ -59,16 +61,16 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
  * do not load them.
  */
 export async function loadRealEngine(): Promise<Engine> {
-  const [compute, load, queries, mech, privacy] = await Promise.all([
+  const [compute, families, queries, mech, privacy] = await Promise.all([
     loadComputeEngine(),
-    import('../../data/load.js'),
+    import('../../lsh/families/index.js'),
     import('../queries.js'),
     import('../../mechanisms/index.js'),
     import('../../privacy/index.js'),
   ]);
   return {
     ...compute,
-    loadDataset: (spec, dims, opts) => load.loadDataset(spec, dims, opts),
+    loadDataset: (spec, dims, opts) => families.loadFamilyData(families.getFamily(opts.metric ?? 'angular'), spec, dims, opts),
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
     mechanism: (name) => {
       const m = mech.getMechanism(name);

@@ -14,7 +14,7 @@ import type { CellRow, ComputeEngine, TrialCellSpec, TrialResult } from './engin
 
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */
-  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number }
+  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard' }
   | { kind: 'trial'; key: string; spec: TrialCellSpec };
 
 export interface ExactResult {
@@ -65,10 +65,10 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
     if (task.from !== undefined || task.to !== undefined) {
       // one slice of the queries: each query's neighbours do not depend on the others
       const slice = data.queries.subarray(task.from ?? 0, task.to ?? data.queries.length);
-      return { truth: engine.exactKnn(data.vectors, slice, task.k), rows: [] };
+      return { truth: engine.exactKnn(data.vectors, slice, task.k, task.metric), rows: [] };
     }
-    const truth = engine.exactKnn(data.vectors, data.queries, task.k);
-    return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks) };
+    const truth = engine.exactKnn(data.vectors, data.queries, task.k, task.metric);
+    return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks, task.metric) };
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
   return engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec);

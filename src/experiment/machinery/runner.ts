@@ -141,7 +141,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const loadMs: Record<string, number> = {};
     for (const spec of cfg.datasets) {
       const t0 = Date.now();
-      const ds = await engine.loadDataset(spec, cfg.dims, { cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true });
+      const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true });
       progress.stop();
       loadMs[spec.name] = Date.now() - t0;
       if (guard.signal) throw new InterruptedError(guard.signal, `interrupted by ${guard.signal} while loading ${spec.name}; nothing was written`);
@@ -270,7 +270,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
           const parts = Math.max(1, Math.min(executor.threads, queries.length));
           const at = (p: number) => Math.round((p * queries.length) / parts);
           const outs = await Promise.all(
-            Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k, from: at(p), to: at(p + 1) })),
+            Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric })),
           );
           truth = concatExact(outs.map((o) => (o.result as ExactResult).truth), kmax);
           exactMs = outs.reduce((sum, o) => sum + o.ms, 0);
@@ -278,7 +278,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
         }
         const exactCell = group.find((c) => c.kind === 'exact');
         if (exactCell) {
-          const rows = engine.exactRows(vectors, queries, truth, ks);
+          const rows = engine.exactRows(vectors, queries, truth, ks, cfg.metric);
           const rec: ExactRecord = { format: STORE_FORMAT, key: exactCell.key, kind: 'exact', hash: exactHashes.get(exactCell.key)!, queries: queries.length, kmax, rows, nn: nnOf(vectors.userIds, queries, truth), ms: exactMs };
           store.write(rec);
           records.set(exactCell.key, rec);
