@@ -78,7 +78,8 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
 Verdicts control the family-wise error at ${escapeHtml(audit.family_alpha ?? 0.05)} (Holm): <i>violated</i> means the
 empirical tail Pr[L &gt; ξ] exceeds δ, or the black-box lower bound ε_lb exceeds ξ; <i>sound</i> means no violation and
 the tail is shown below ${escapeHtml(audit.sound_factor ?? 2)}δ (for LapLSH and RAPPOR, whose loss is not computable: no
-violation found by the black-box test); <i>n/a</i>: vanilla LSH claims no ξ.</p>
+violation found by the black-box test); <i>n/a</i>: vanilla LSH claims no ξ. The 95% intervals are per row; with many rows
+one may miss δ by chance without a violation at the family level.</p>
 ${datasets ? `<ul>${datasets}</ul>` : ''}
 ${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of the privacy loss L against the exact distribution; the dashed rule is ξ.</figcaption></figure>` : ''}
 <table class="audit">
