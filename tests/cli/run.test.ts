@@ -16,7 +16,7 @@ describe('lshdp run', () => {
     expect(two.status).toBe(0);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(read(join(dir, 'r2', f)), f).toBe(read(join(dir, 'r1', f)));
     const utility = read(join(dir, 'r1', 'utility.csv')).trimEnd().split('\n');
-    expect(utility[0]).toBe('dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback');
+    expect(utility[0]).toBe('dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se');
     // per n: 2 exact rows + 2 kappa * 2 k * (1 lsh + 3 lshrr + 3 laplsh)
     expect(utility).toHaveLength(1 + 2 * (2 + 2 * 2 * 7));
     expect(read(join(dir, 'r1', 'nn_distances.csv')).trimEnd().split('\n')).toHaveLength(1 + 2 * 50);
@@ -27,7 +27,7 @@ describe('lshdp run', () => {
     // rerun: nothing recomputed, the same bytes; the exact k-NN cache was written under data/cache
     const again = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
     expect(again.status).toBe(0);
-    expect(again.stderr).toContain(`resuming: ${CLI_CELLS} of ${CLI_CELLS} cells already finished; computing 0`);
+    expect(again.stderr).toContain('resuming: reusing 86 of 86 results, computing 0');
     expect(read(join(dir, 'r2', 'utility.csv'))).toBe(read(join(dir, 'r1', 'utility.csv')));
     // a fresh folder reads the exact neighbours from the k-NN cache: still the same bytes
     expect(readdirSync(join(dir, 'data', 'cache')).filter((f) => /^knn-[0-9a-f]+\.bin$/.test(f))).toHaveLength(2);
@@ -36,14 +36,14 @@ describe('lshdp run', () => {
     for (const f of ['utility.csv', 'nn_distances.csv']) expect(read(join(dir, 'r3', f)), f).toBe(read(join(dir, 'r1', f)));
   });
 
-  it('refuses a results folder of another config, with --force overriding', () => {
+  it('refuses a results folder of a config with another name, with --force overriding', () => {
     const { dir, config } = scratch();
     expect(runIn(dir, ['run', config, '--out', 'r', '--threads', '1', '--no-report', '--no-cache']).status).toBe(0);
-    writeFileSync(join(dir, 'other.yaml'), CLI_CONFIG.replace('trials: 3', 'trials: 2'));
+    writeFileSync(join(dir, 'other.yaml'), CLI_CONFIG.replace('name: tiny', 'name: other').replace('trials: 3', 'trials: 2'));
     const before = read(join(dir, 'r', 'utility.csv'));
     const r = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('lshdp: error: r was written by another config (name tiny); use --out DIR or --force\n');
+    expect(r.stderr).toBe('lshdp: error: r belongs to the config named "tiny", not "other"; use --out DIR, or --force to replace its results\n');
     expect(read(join(dir, 'r', 'utility.csv'))).toBe(before);
     const f = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache', '--force', '--threads', '1']);
     expect(f.status).toBe(0);
