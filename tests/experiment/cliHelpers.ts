@@ -26,8 +26,8 @@ export function scratch(config = CLI_CONFIG, file = 'tiny.yaml'): { dir: string;
   return { dir, config: file };
 }
 
-export function runIn(dir: string, args: string[], timeout?: number) {
-  return lshdp(args, { cwd: dir, timeout });
+export function runIn(dir: string, args: string[], timeout?: number, env?: NodeJS.ProcessEnv) {
+  return lshdp(args, { cwd: dir, timeout, env });
 }
 
 export function cellCount(outDir: string): number {

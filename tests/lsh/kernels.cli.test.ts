@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_CONFIG, runIn, scratch } from '../experiment/cliHelpers.js';
+
+describe('Hamming kernels end to end', () => {
+  it('give byte-identical utility.csv with the WebAssembly and the forced JS kernel', () => {
+    // kappa 16 and 40: the <= 32-bit and the 64-bit lanes of the WebAssembly kernel
+    const { dir, config } = scratch(CLI_CONFIG.replace('kappa: [8, 16]', 'kappa: [16, 40]').replace('dims: [40, 80]', 'dims: [80]').replace('trials: 3', 'trials: 2'));
+    const args = (out: string) => ['run', config, '--out', out, '--threads', '1', '--no-report', '--no-cache', '--quiet'];
+    const wasm = runIn(dir, args('wasm'));
+    expect(wasm.status, wasm.stderr).toBe(0);
+    const js = runIn(dir, args('js'), undefined, { LSHDP_HAMMING_KERNEL: 'js' });
+    expect(js.status, js.stderr).toBe(0);
+    for (const f of ['utility.csv', 'nn_distances.csv']) {
+      expect(readFileSync(join(dir, 'js', f), 'utf8'), f).toBe(readFileSync(join(dir, 'wasm', f), 'utf8'));
+    }
+  });
+});
