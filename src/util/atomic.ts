@@ -1,6 +1,17 @@
-import { writeFileSync, renameSync, mkdirSync, unlinkSync, existsSync } from 'node:fs';
-import { writeFile, rename, mkdir, unlink } from 'node:fs/promises';
+import { writeFileSync, renameSync, unlinkSync, existsSync, statSync } from 'node:fs';
+import { writeFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { makeFolderSync } from './folders.js';
+
+/**
+ * The folder of `path`, made one level at a time (never Node's recursive mkdir, which spins
+ * forever where mkdir answers ENOENT under an existing folder, as in /proc): one-line error.
+ */
+function ensureFolder(path: string): void {
+  const dir = dirname(path);
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  makeFolderSync(dir, 'output folder');
+}
 
 /** Temporary name next to the target, so the final rename stays on one file system. */
 export function tempPathFor(path: string): string {
@@ -9,7 +20,7 @@ export function tempPathFor(path: string): string {
 
 /** Write a file so that readers see either the old content or the whole new one, never a torn one. */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureFolder(path);
   const tmp = tempPathFor(path);
   try {
     writeFileSync(tmp, data);
@@ -21,7 +32,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  ensureFolder(path);
   const tmp = tempPathFor(path);
   try {
     await writeFile(tmp, data);
