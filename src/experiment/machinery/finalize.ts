@@ -35,6 +35,8 @@ export interface Manifest {
   algorithm: string;
   gitCommit: string | null;
   node: string;
+  /** the Hamming k-NN kernel that ran (src/lsh/wasm/kernel.ts); results do not depend on it */
+  kernel?: string;
   configFile: string;
   configHash: string;
   /** the effective config (overrides applied, paths absolute): a valid config that reruns as is */

@@ -20,6 +20,7 @@ import { assignShards, cellSeeds, estimateCost, exactHash, expandCells, inputIde
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
 import { checkResultsFolder, checkWritableFolder, prepareResultsFolder, readOwner } from './outdir.js';
 import { acquireFolderLock } from './lock.js';
+import { hammingKernelName } from '../../lsh/wasm/kernel.js';
 import { accountantsOf } from '../aggregate.js';
 import { naiveAccountantWarning, usesNaiveAccountant } from '../../privacy/accountants.js';
 import { CellStore, STORE_FORMAT, type CellRecord, type ExactRecord, type StoredResult, type TrialRecord } from './store.js';
@@ -334,6 +335,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       algorithm: ALGORITHM_VERSION,
       gitCommit: gitCommit(),
       node: process.version,
+      // which Hamming kernel this process's workers run (WebAssembly SIMD, scalar, or the JS fallback)
+      kernel: hammingKernelName(),
       configFile: opts.config,
       configHash,
       config: document,
