@@ -67,6 +67,17 @@ describe('lists: --dims 1 2, --dims 1,2 and --dims=1,2 are the same', () => {
     for (const o of outs) expect(o).toBe(outs[0]);
   });
 
+  it('table budgets --kappa and --xi in every form give the same table', async () => {
+    const outs: string[] = [];
+    for (const f of [['--kappa', '10', '20', '--xi', '1', '5'], ['--kappa', '10,20', '--xi', '1,5'], ['--kappa=10,20', '--xi=1,5']]) {
+      const r = await cli(['table', 'budgets', '--format', 'csv', ...f]);
+      expect(expectCleanOutcome(r), r.err).toBe('ok');
+      outs.push(r.out);
+    }
+    expect(outs[1]).toBe(outs[0]);
+    expect(outs[2]).toBe(outs[0]);
+  });
+
   it('a bad value names the flag; a file swallowed by the list says so', async () => {
     await usageError(['data', 'inspect', join(FIX, 'ratings.csv'), '--dims', '1,x'], /^lshdp: error: --dims: "x" is not a positive integer/);
     await usageError(
@@ -91,6 +102,17 @@ describe('short flags mean the same everywhere', () => {
         if (short) expect(`${name}: ${o.long} ${o.short}`).toBe(`${name}: ${o.long} -${short}`);
       }
     }
+  });
+
+  it('every command with --cache-dir and --no-cache refuses them together', () => {
+    let seen = 0;
+    for (const [name, cmd] of commands(buildProgram())) {
+      const dirOpt = cmd.options.find((o) => o.long === '--cache-dir');
+      if (!dirOpt || !cmd.options.some((o) => o.long === '--no-cache')) continue;
+      seen++;
+      expect(`${name}: ${String(dirOpt.conflictsWith)}`).toBe(`${name}: cache`);
+    }
+    expect(seen).toBeGreaterThanOrEqual(2);
   });
 
   it('-q is --quiet on run too', async () => {
