@@ -103,7 +103,12 @@ describe('lshdp compare', () => {
   });
 
   it('bad input is one line with exit 2', () => {
+    // a shard folder (its manifest says so) points to lshdp merge
+    const shard = join(mkdtempSync(join(tmpdir(), 'lshdp-compare-shard-')), 's1');
+    cpSync(FIXTURE, shard, { recursive: true });
+    writeFileSync(join(shard, 'manifest.json'), JSON.stringify({ config: { name: 'small' }, shard: { index: 1, count: 2 } }));
     const cases: [string[], RegExp][] = [
+      [['compare', FIXTURE, shard], /a shard folder \(shard 1\/2\); run lshdp merge/],
       [['compare', FIXTURE, join(ROOT, 'docs')], /docs\/utility\.csv: not found/],
       [['compare', FIXTURE, FIXTURE, '--threshold', 'abc'], /--threshold: expected a number > 0, got "abc"/],
       [['compare', FIXTURE, FIXTURE, '--threshold', '0'], /--threshold: expected a number > 0/],
