@@ -121,3 +121,29 @@ export function lossCdfSpec(points: readonly LossCdfPoint[], xiByPanel: Record<s
     config: baseConfig(),
   };
 }
+
+/** A figure of the report (the fields of src/report/html.ts's FigureEntry). */
+export interface PrivacyFigureEntry {
+  id: string;
+  title: string;
+  caption: string;
+  spec: VlSpec;
+  svgPath: string;
+}
+
+/**
+ * The accounting figures of a run for the report's figure list: per-bit ε and flip probability
+ * against ξ, one line per accountant of budgets.csv, one panel per κ (none without budgets).
+ */
+export function privacyFigureEntries(budgets: readonly BudgetRecord[] | null, d?: number): PrivacyFigureEntry[] {
+  if (!budgets || budgets.length === 0) return [];
+  const at = d !== undefined && budgets.some((b) => b.d === d) ? d : budgets[0].d;
+  const accountants = orderedAccountants(budgets.filter((b) => b.d === at)).join(', ');
+  return (['epsilon', 'flip'] as const).map((metric) => ({
+    id: `privacy-${metric}`,
+    title: metric === 'epsilon' ? 'Per-bit ε against ξ' : 'Flip probability against ξ',
+    caption: `LSHRR's ${metric === 'epsilon' ? 'per-bit randomized-response ε' : 'flip probability 1/(1+e^ε)'} against the total budget ξ at d_θ = ${at}, one line per accountant (${accountants}), one panel per κ.`,
+    spec: budgetFigureSpec(budgets, metric, at),
+    svgPath: `figures/privacy-${metric}.svg`,
+  }));
+}

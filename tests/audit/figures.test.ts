@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetRows } from '../../src/privacy/index.js';
-import { budgetFigureSpec, lossCdfSpec } from '../../src/report/privacyFigures.js';
+import { budgetFigureSpec, lossCdfSpec, privacyFigureEntries } from '../../src/report/privacyFigures.js';
 import { renderSvg } from '../../src/report/render.js';
 import { auditSection } from '../../src/report/audit.js';
 import { runAudit } from '../../src/audit/run.js';
@@ -37,5 +37,14 @@ describe('privacy figures', () => {
     const html = auditSection({ results: out.results, samples: 200 }, null);
     expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
     expect(html).not.toContain('<b>x</b>');
+  });
+});
+
+describe('privacy figure entries for the report', () => {
+  it('two entries (eps, flip) when budgets exist, none otherwise', () => {
+    const entries = privacyFigureEntries(rows, 0.1);
+    expect(entries.map((e) => e.id)).toEqual(['privacy-epsilon', 'privacy-flip']);
+    expect(entries[0].caption).toContain('paper, exact, theorem, naive');
+    expect(privacyFigureEntries(null)).toEqual([]);
   });
 });
