@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { createProgress } from '../util/progress.js';
 import { FORMATS, type DatasetSpec, type Center, type Combine } from '../data/spec.js';
@@ -87,6 +88,8 @@ export function registerData(program: Command): void {
       if (format === 'foursquare-www19' && !o.poi) throw new UserError('data inspect: format foursquare-www19 needs --poi FILE (the raw POI file)');
       const report = await inspectDataset(spec, dims, {
         cacheDir: o.cache ? o.cacheDir : null,
+        // only format synthetic writes generated files: a real file needs no (temporary) synthDir
+        ...(format !== 'synthetic' ? { synthDir: join(o.cacheDir, 'synth') } : {}),
         skipBadRows: o.skipBadRows,
         sample: o.sample,
         seed: o.seed,
