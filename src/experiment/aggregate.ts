@@ -29,7 +29,8 @@ export function meanSe(values: readonly number[]): { mean: number; se: number | 
   return { mean, se: Math.sqrt(ss / (m - 1)) / Math.sqrt(m) };
 }
 
-const num = (x: number | null | undefined): string => (x === null || x === undefined ? '' : String(x));
+/** A number as written in every CSV: shortest round-trip form; empty when absent; `inf` when unbounded (exact accountant). */
+const num = (x: number | null | undefined): string => (x === null || x === undefined ? '' : x === Infinity ? 'inf' : String(x));
 const bool = (x: boolean | null | undefined): string => (x === null || x === undefined ? '' : x ? 'true' : 'false');
 
 /** CSV field: quoted only when it must be (names are restricted, but user ids are free text). */
