@@ -75,7 +75,8 @@ let counter = 0;
 async function runConfig(text: string) {
   const file = join(dir, `c${counter++ % 8}.yaml`);
   writeFileSync(file, text, 'latin1');
-  return cli(['run', file, '--dry-run', '--no-cache', '-q', '-t', '1', '-o', join(dir, 'out')]);
+  // a cache folder of its own: the tiny file's vectors are read once, and no temporary folder per run
+  return cli(['run', file, '--dry-run', '--cache-dir', join(dir, 'cache'), '-q', '-t', '1', '-o', join(dir, 'out')]);
 }
 
 describe('config parser: random and broken configs through `lshdp run --dry-run` (in-process)', () => {
