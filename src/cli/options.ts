@@ -16,7 +16,10 @@ export const SHORT_FLAGS: Readonly<Record<string, string>> = { q: 'quiet', o: 'o
 
 /** Words of a list option, split at commas: `['100,500', '1000']` → `['100', '500', '1000']`. */
 export function splitList(flag: string, values: readonly string[]): string[] {
-  const items = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const items = values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length === 0) throw new UserError(`${flag}: no values given`);
   return items;
 }

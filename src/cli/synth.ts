@@ -58,7 +58,9 @@ export function registerSynth(program: Command): void {
       writeFileAtomicSync(join(o.out, 'synth.json'), JSON.stringify(r, null, 2) + '\n');
       const secs = ((Date.now() - t0) / 1000).toFixed(1);
       const kind = r.kind === 'ratings' ? 'ratings' : 'check-ins';
-      out(`synthetic preset ${opts.preset} (${PRESETS[opts.preset]!.description}), seed ${opts.seed}: ${opts.users} users, ${opts.items} items, ${opts.ratings} ${kind}; read it as format ${r.format}\n`);
+      out(
+        `synthetic preset ${opts.preset} (${PRESETS[opts.preset]!.description}), seed ${opts.seed}: ${opts.users} users, ${opts.items} items, ${opts.ratings} ${kind}; read it as format ${r.format}\n`,
+      );
       for (const f of r.files) out(`  wrote ${f.path} (${f.lines} lines, ${f.bytes} bytes)\n`);
       out(`  in ${secs} s\n`);
     });

@@ -32,7 +32,10 @@ function firstLine(path: string): string | null {
     const got = readSync(fd, buf, 0, buf.length, 0);
     let text = buf.toString('utf8', 0, got);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const line = text.split('\n').map((l) => l.replace(/\r$/, '')).find((l) => l.trim() !== '');
+    const line = text
+      .split('\n')
+      .map((l) => l.replace(/\r$/, ''))
+      .find((l) => l.trim() !== '');
     return line ?? null;
   } finally {
     closeSync(fd);
