@@ -83,6 +83,9 @@ describe('utility table', () => {
     expect(formatMeanSe(123.4, 15)).toBe('123 ± 15');
     expect(formatMeanSe(0.5, null)).toBe('0.5 ± n/a');
     expect(formatMeanSe(0, 0)).toBe('0');
+    // identical trial values whose sd comes out as rounding noise: no twelve-digit zeros
+    expect(formatMeanSe(0.012, 1.7e-18)).toBe('0.012');
+    expect(formatMeanSe(0.012, 1e-9)).toBe('0.0120000000 ± 0.0000000010');
   });
 
   it('has one line per CSV row in every format', () => {
