@@ -136,6 +136,7 @@ async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech
 /** The guarantee in words, for hashing.json. */
 function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null): string {
   if (!mech.usesXi || xi === null) return `no privacy: mechanism ${mech.name} releases the LSH codes without noise (anyone holding hashing.json can test guesses of a user's data against them)`;
+  if (epsLdp === Infinity) return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
   const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
   const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
   return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-bit disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
@@ -296,8 +297,8 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
       delta,
       disagreement: p,
       accountant: typeof options.accountant === 'string' ? options.accountant : null,
-      epsilon_bit: eps.epsilon,
-      epsilon_ldp: eps.ldpEpsilon,
+      epsilon_bit: jsonNumber(eps.epsilon),
+      epsilon_ldp: jsonNumber(eps.ldpEpsilon),
       fallback: mech.usesXi ? eps.fallback : null,
       flip: mech.name === 'lshrr' && eps.epsilon !== null ? flipProbability(eps.epsilon) : null,
       statement: statement(family.name, mech, mech.usesXi ? xi : null, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
@@ -311,6 +312,11 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
   writeFileAtomicSync(outs[1]!, JSON.stringify(hashing, null, 2) + '\n');
   log(`lshdp: encoded ${users} users (${codes.bits}-bit codes, ${family.name} family, mechanism ${mech.name}${xi !== null && mech.usesXi ? `, xi ${xi}` : ''}) into ${outs[0]} and ${outs[1]}`);
   if (hashing.items_source === 'data') log('lshdp: note: the item list was chosen from the data; the privacy guarantee does not cover it (see hashing.json items_note)');
+}
+
+/** JSON has no Infinity: an unbounded epsilon (exact accountant: no noise needed) is written "Infinity". */
+function jsonNumber(x: number | null): number | string | null {
+  return x === null || Number.isFinite(x) ? x : String(x);
 }
 
 function positiveIntOrZero(flag: string, v: string): number {

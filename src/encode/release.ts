@@ -38,8 +38,9 @@ export interface HashingFile {
     /** per-bit disagreement probability at d (angular: d; jaccard: d/2) */
     disagreement: number;
     accountant: string | null;
-    epsilon_bit: number | null;
-    epsilon_ldp: number | null;
+    /** "Infinity" (a string: JSON has no Infinity) when no noise is needed */
+    epsilon_bit: number | string | null;
+    epsilon_ldp: number | string | null;
     fallback: boolean | null;
     flip: number | null;
     statement: string;

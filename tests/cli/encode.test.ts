@@ -161,6 +161,17 @@ describe('lshdp encode', () => {
     expect(got.get('99999')).toBe(readCodes(join(dir, 'listed', 'codes.csv')).get('99999'));
   });
 
+  it('--accountant exact when no noise is needed: clean codes, epsilon "Infinity" in hashing.json', () => {
+    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lshrr', '--xi', '5', '--d', '0.0001', '--accountant', 'exact', '--seed', '7', '--out', 'exact', '--quiet']);
+    expect(r.status).toBe(0);
+    const h = JSON.parse(readFileSync(join(dir, 'exact', 'hashing.json'), 'utf8'));
+    expect(h.privacy.accountant).toBe('exact');
+    expect(h.privacy.epsilon_bit).toBe('Infinity');
+    expect(h.privacy.flip).toBe(0);
+    expect(h.privacy.statement).toMatch(/NO bound/);
+    expect(readFileSync(join(dir, 'exact', 'codes.csv'), 'utf8')).toBe(readFileSync(join(dir, 'lsh', 'codes.csv'), 'utf8'));
+  });
+
   it('a plugin module as --mechanism, its SHA-256 recorded', () => {
     const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '20', '--mechanism', join(process.cwd(), 'examples', 'mechanisms', 'lsh-oue.mjs'), '--option', 'block=4', '--xi', '10', '--seed', '7', '--noise-seed', '1', '--out', 'oue', '--quiet']);
     expect(r.status).toBe(0);
