@@ -125,6 +125,9 @@ describe('metric: jaccard in lshdp run', () => {
       expect(nn[i]![2]).toBe(sets.userIds[q]);
       expect(Number(nn[i]![3])).toBe(best);
     });
+    // one thread, another folder: byte-identical outputs (plugins included)
+    expect(lshdp(['run', 'jac.yaml', '--out', 'jac1', '--threads', '1', '--no-report', '--cache-dir', join(dir, 'cache1')], { cwd: dir }).status).toBe(0);
+    for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(readFileSync(join(dir, 'jac1', f), 'utf8')).toBe(readFileSync(join(dir, 'jac', f), 'utf8'));
     // the angular run of the same data gives other exact neighbours' distances
     writeFileSync(join(dir, 'ang.yaml'), config('ang', '[exact, lsh]'));
     expect(run('ang.yaml', 'ang').status).toBe(0);
