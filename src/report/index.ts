@@ -3,6 +3,7 @@
  * figures/ (Vega-Lite specs, SVG, PNG), tables/ and index.html. `lshdp run`, `merge`, `plot`
  * and `report` all come through here.
  */
+import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { readResultsFolder, uniqueInOrder, type ResultsFolder } from './read.js';
@@ -151,7 +152,24 @@ export async function writeFigures(res: ResultsFolder, opts: OutputOptions & Fig
     log(opts, `lshdp: wrote ${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`);
   }
   if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
+  removeRetired(dir, retiredFigureFiles(res));
   return figs;
+}
+
+/**
+ * Figure files an earlier lshdp wrote that this one never writes for the folder: one
+ * `fig2-<dataset>` for all k, now `fig2-<dataset>-k<k>` when the run has several k. Removed so a
+ * re-plotted folder does not keep a stale figure beside the new ones.
+ */
+function retiredFigureFiles(res: ResultsFolder): string[] {
+  const rows = res.utility ?? [];
+  return uniqueInOrder(rows.map((r) => r.dataset))
+    .filter((ds) => uniqueInOrder(rows.filter((r) => r.dataset === ds).map((r) => r.k)).length > 1)
+    .flatMap((ds) => FIGURE_FORMATS.map((f) => `fig2-${slug(ds)}.${EXTENSION[f]}`));
+}
+
+function removeRetired(dir: string, names: string[]): void {
+  for (const name of names) rmSync(join(dir, name), { force: true });
 }
 
 /** The file names under tables/ (docs/OUTPUTS.md). */
@@ -166,6 +184,8 @@ export const TABLE_FILES = {
 /** tables/utility.{md,tex}, tables/utility-table.csv and tables/budgets.{md,tex} for the files present. */
 export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}): Promise<void> {
   const dir = join(res.dir, 'tables');
+  // the name this table had before utility-table.csv (it clashed with the top-level utility.csv)
+  removeRetired(dir, ['utility.csv']);
   if (res.utility) {
     await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md'));
     await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex'));

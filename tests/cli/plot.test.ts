@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { mkdtempSync, cpSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, cpSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -131,5 +131,30 @@ describe('lshdp plot filters, metric, format and --out', () => {
       expect(e.stderr, args.join(' ')).toMatch(new RegExp(`^lshdp: error: ${re.source}.*\\n$`));
     }
     expect(existsSync(join(dir, 'figures'))).toBe(false);
+  });
+});
+
+describe('re-plotting a folder of an earlier lshdp', () => {
+  it('removes the retired names (tables/utility.csv; one fig2 for several k) and writes the new ones', () => {
+    const dir = copyFixture();
+    // a second k: every row again with k = 5
+    const [head, ...lines] = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
+    const kAt = head.split(',').indexOf('k');
+    const again = lines.map((l) => l.split(',').map((c, i) => (i === kAt ? '5' : c)).join(','));
+    writeFileSync(join(dir, 'utility.csv'), [head, ...lines, ...again].join('\n') + '\n');
+    mkdirSync(join(dir, 'tables'));
+    mkdirSync(join(dir, 'figures'));
+    for (const f of ['tables/utility.csv', 'figures/fig2-ml-small.svg', 'figures/fig2-ml-small.png', 'figures/other.svg']) writeFileSync(join(dir, f), 'old');
+    const r = lshdp(['report', dir, '--no-png', '-q']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, 'tables', 'utility.csv'))).toBe(false);
+    expect(existsSync(join(dir, 'tables', 'utility-table.csv'))).toBe(true);
+    const figs = readdirSync(join(dir, 'figures'));
+    expect(figs).not.toContain('fig2-ml-small.svg');
+    expect(figs).not.toContain('fig2-ml-small.png');
+    expect(figs).toContain('fig2-ml-small-k5.svg');
+    expect(figs).toContain('fig2-ml-small-k10.svg');
+    expect(figs).toContain('other.svg'); // files lshdp never wrote stay
   });
 });
