@@ -22,7 +22,7 @@ export function dejaVuEm(text: string, bold = false): number {
   let w = 0;
   for (const ch of text) {
     if (/[ijlI.,:;'!|` ]/.test(ch)) w += 0.32;
-    else if (/[ftr()\[\]{}\/-]/.test(ch)) w += 0.41;
+    else if (/[ftr()[\]{}/-]/.test(ch)) w += 0.41;
     else if (/[mwMW%]/.test(ch)) w += 0.95;
     else if (/[0-9]/.test(ch)) w += 0.64;
     else if (/[A-Z]/.test(ch)) w += 0.72;

@@ -316,7 +316,8 @@ export function patchDashLegends<T>(vgSpec: T): T {
   const legends = (vgSpec as { legends?: Record<string, unknown>[] }).legends ?? [];
   for (const lg of legends) {
     if (!('strokeDash' in lg)) continue;
-    const encode = (lg.encode ??= {}) as Record<string, { update?: Record<string, unknown> }>;
+    if (!lg.encode) lg.encode = {};
+    const encode = lg.encode as Record<string, { update?: Record<string, unknown> }>;
     encode.symbols ??= {};
     encode.symbols.update = { ...(encode.symbols.update ?? {}), stroke: { value: '#333' } };
   }

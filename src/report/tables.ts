@@ -65,8 +65,6 @@ function latexTabular(header: string[], rows: string[][], align: string, caption
   return out.join('\n') + '\n';
 }
 
-const opt = (x: number | null): string => (x === null ? '' : String(x));
-
 // ---------------------------------------------------------------- utility table
 
 const dash = (x: number | null, f: (v: number) => string = (v) => formatNumber(v)): string => (x === null ? '–' : f(x));

@@ -105,7 +105,7 @@ describe('lshdp table utility', () => {
     const file = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(file.length);
     // full precision: the first 18 columns are utility.csv's cells
-    lines.slice(1).forEach((l, i) => expect(l.split(',').slice(0, 18).join(',')).toBe(file[i + 1]));
+    for (const [i, l] of lines.slice(1).entries()) expect(l.split(',').slice(0, 18).join(',')).toBe(file[i + 1]);
     const json = lshdp(['table', 'utility', dir, '--format', 'json']);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(file.length - 1);

@@ -86,7 +86,7 @@ describe('Vega-Lite specs', () => {
     });
     expect(rows.some((r) => r.xi === 0 && r.mechanism === 'lshrr')).toBe(true);
     const recall = fig2Rows('ml-small', res.utility!, 10, 'recall');
-    recall.forEach((r, i) => expect(r.value).toBe(src[i].recall_mean));
+    for (const [i, r] of recall.entries()) expect(r.value).toBe(src[i].recall_mean);
   });
 
   it('a mechanism without κ is drawn in every κ row', () => {
