@@ -51,9 +51,11 @@ export interface ReadPlan {
  * Run `fn` with the synthetic files' folder for these options: the explicit `synthDir`, else
  * `<cacheDir>/synth`, else (no cache) a temporary folder that is removed afterwards.
  */
-async function withSynthDir<T>(opts: LoadOptions, fn: (o: LoadOptions) => Promise<T>): Promise<T> {
+async function withSynthDir<T>(spec: DatasetSpec, opts: LoadOptions, fn: (o: LoadOptions) => Promise<T>): Promise<T> {
   const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
   if (opts.synthDir !== undefined || cacheDir !== null) return fn({ ...opts, synthDir: opts.synthDir ?? defaultSynthDir(cacheDir!) });
+  // only generated data needs a folder to be written to
+  if (spec.format !== 'synthetic') return fn(opts);
   const tmp = mkdtempSync(join(tmpdir(), 'lshdp-synth-'));
   // also when a signal handler ends the process with process.exit() in the middle
   const remove = () => rmSync(tmp, { recursive: true, force: true });
@@ -136,7 +138,7 @@ async function readPlan(plan: ReadPlan, progress?: Progress): Promise<Interactio
 
 /** Read and combine a data set's interactions (no vectors, no cache). */
 export async function readInteractions(spec: DatasetSpec, opts: LoadOptions = {}): Promise<Interactions> {
-  return withSynthDir(opts, async (o) => readPlan(planRead(spec, o), o.progress));
+  return withSynthDir(spec, opts, async (o) => readPlan(planRead(spec, o), o.progress));
 }
 
 function checkDims(name: string, dims: number[]): void {
@@ -150,7 +152,7 @@ function checkDims(name: string, dims: number[]): void {
  */
 export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions = {}): Promise<LoadedDataset> {
   checkDims(spec.name, dims);
-  return withSynthDir(opts, (o) => loadPlanned(spec, dims, o));
+  return withSynthDir(spec, opts, (o) => loadPlanned(spec, dims, o));
 }
 
 async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset> {
