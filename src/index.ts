@@ -42,7 +42,6 @@ export {
   angularFamily,
   jaccardFamily,
   getFamily,
-  loadFamilyData,
   minHashTables,
   minHashCodes,
   itemSetVectors,
@@ -52,6 +51,7 @@ export {
   type MetricName,
   type QueryDistance,
 } from './lsh/families/index.js';
+export { loadFamilyData } from './lsh/families/load.js';
 
 // mechanisms
 export type { Mechanism, MechanismContext, CodeSet, EpsilonInfo, PrivacyParams, TrialHashing } from './mechanisms/types.js';

@@ -63,14 +63,14 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
 export async function loadRealEngine(): Promise<Engine> {
   const [compute, families, queries, mech, privacy] = await Promise.all([
     loadComputeEngine(),
-    import('../../lsh/families/index.js'),
+    import('../../lsh/families/load.js'),
     import('../queries.js'),
     import('../../mechanisms/index.js'),
     import('../../privacy/index.js'),
   ]);
   return {
     ...compute,
-    loadDataset: (spec, dims, opts) => families.loadFamilyData(families.getFamily(opts.metric ?? 'angular'), spec, dims, opts),
+    loadDataset: async (spec, dims, opts) => families.loadFamilyData((await import('../../lsh/families/index.js')).getFamily(opts.metric ?? 'angular'), spec, dims, opts),
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
     mechanism: (name) => {
       const m = mech.getMechanism(name);

@@ -1,6 +1,3 @@
-import type { DatasetSpec } from '../../data/spec.js';
-import type { LoadedDataset } from '../../data/types.js';
-import { loadDataset, type LoadOptions } from '../../data/load.js';
 import { UserError } from '../../util/errors.js';
 import type { LshFamily, MetricName } from './types.js';
 import { angularFamily } from './angular.js';
@@ -22,11 +19,12 @@ export function getFamily(metric: string, where = 'metric'): LshFamily {
 }
 
 /**
- * Loads a data set as the family reads it: `loadDataset` of the family's data spec (jaccard: the
- * values before centring), then the family's user data per n (jaccard: the item sets).
+ * Loads a data set as the family reads it (see ./load.ts). The readers are imported on first use,
+ * so modules that only hash (worker threads) do not load them.
  */
-export async function loadFamilyData(family: LshFamily, spec: DatasetSpec, dims: number[], opts: LoadOptions = {}): Promise<LoadedDataset> {
-  const loaded = await loadDataset(family.dataSpec(spec), dims, opts);
-  const vectors = new Map([...loaded.vectors].map(([n, v]) => [n, family.prepare(v)] as const));
-  return { summary: loaded.summary, vectors };
+export async function loadFamilyData(
+  ...args: Parameters<typeof import('./load.js').loadFamilyData>
+): ReturnType<typeof import('./load.js').loadFamilyData> {
+  const { loadFamilyData: load } = await import('./load.js');
+  return load(...args);
 }
