@@ -139,6 +139,13 @@ describe('lshdp encode', () => {
     const queried = readCodes(join(dir, 'q', 'codes.csv'));
     expect(queried.size).toBeGreaterThan(30);
     for (const [id, code] of queried) expect(code).toBe(released.get(id));
+    // the same for the Jaccard release (item sets, MinHash)
+    const qj = run(['encode', '--query', 'jac', 'query.csv', '--out', 'qj', '--quiet']);
+    expect(qj.status).toBe(0);
+    const releasedJ = readCodes(join(dir, 'jac', 'codes.csv'));
+    const queriedJ = readCodes(join(dir, 'qj', 'codes.csv'));
+    expect(queriedJ.size).toBeGreaterThan(30);
+    for (const [id, code] of queriedJ) expect(code).toBe(releasedJ.get(id));
     const hq = JSON.parse(readFileSync(join(dir, 'q', 'hashing.json'), 'utf8'));
     const hr = JSON.parse(readFileSync(join(dir, 'lsh', 'hashing.json'), 'utf8'));
     expect(hq.hash_seed).toBe(hr.hash_seed);
