@@ -16,6 +16,7 @@ export function listMechanisms(): readonly Mechanism[] {
 /** Mechanisms registered at run time (plugins, src/mechanisms/plugin.ts), by registry name. */
 const REGISTERED = new Map<string, Mechanism>();
 
+/** The mechanism of that name: a built-in, or a registered plugin; a one-line UserError otherwise. */
 export function getMechanism(name: string): Mechanism {
   const m = MECHANISMS.find((x) => x.name === name) ?? REGISTERED.get(name);
   if (!m) throw new UserError(`unknown mechanism "${name}" (known: ${[...MECHANISMS.map((x) => x.name), ...REGISTERED.keys()].join(', ')})`);
