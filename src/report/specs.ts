@@ -10,8 +10,11 @@ export type VlSpec = Record<string, unknown>;
 export const VL_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 /** The font the PNG renderer loads from /usr/share/fonts (Debian's fonts-dejavu-core), so SVG and PNG agree. */
 export const FONT = 'DejaVu Sans';
-/** Okabe–Ito colours (colour-blind safe), most distinct first; yellow left out (unreadable on white). */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+/**
+ * Okabe–Ito colours (colour-blind safe), most distinct first; yellow left out (unreadable on
+ * white), sky blue last (next to the blue it is the weakest contrast).
+ */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#000000', '#56B4E9'];
 /** Angular distance at which the budget is stated and Fig. 1 draws its threshold. */
 export const DEFAULT_THRESHOLD = 0.1;
 
