@@ -252,6 +252,7 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
     : readerSpec(dataset, format as DatasetSpec['format'], file, o);
   if (o.poi) spec.poi_path = o.poi;
   if (format === 'foursquare-www19' && !o.poi) throw new UserError('encode: format foursquare-www19 needs --poi FILE (the raw POI file)');
+  if (family.name === 'jaccard' && o.center !== undefined && o.center !== 'none') throw new UserError(`--center: --metric jaccard reads the item sets before centring; drop --center ${o.center}`);
   const famSpec = family.dataSpec(spec);
   const plan = planRead(famSpec, { skipBadRows: o.skipBadRows });
   if (release && plan.center === 'global') throw new UserError('--query: the release centres by the global mean of its data, which a new user cannot reproduce; release with --center user or none');

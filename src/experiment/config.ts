@@ -264,6 +264,7 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
         if (d[key] !== undefined && !formats.includes(d.format)) problems.push(`${at}.${String(key)}: only applies to format ${formats.join(', ')} (this data set is ${d.format})`);
       }
     }
+    if (cfg.metric === 'jaccard' && d.center !== undefined && d.center !== 'none') problems.push(`${at}.center: metric jaccard reads the item sets before centring; remove center (or set none)`);
     if (d.format === 'synthetic' && d.preset === undefined) problems.push(`${at}.preset: missing (required for format synthetic; known: ${Object.keys(PRESETS).join(', ')})`);
     if (d.format === 'synthetic' && d.preset !== undefined && !(d.preset in PRESETS)) {
       problems.push(`${at}.preset: unknown synthetic preset "${d.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);

@@ -205,6 +205,7 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
     ['d out of range', [...base, '--xi', '1', '--d', '1.5', '--out', 'bad'], /--d: expected a number in \(0, 1\)/],
     ['unknown metric', [...base, '--mechanism', 'lsh', '--metric', 'cosine', '--out', 'bad'], /--metric: unknown metric "cosine" \(known: angular, jaccard\)/],
     ['unknown mechanism', [...base, '--mechanism', 'lshr', '--out', 'bad'], /--mechanism: unknown mechanism "lshr"/],
+    ['center on jaccard', [...base, '--mechanism', 'lsh', '--metric', 'jaccard', '--center', 'user', '--out', 'bad'], /--center: --metric jaccard reads the item sets before centring/],
     ['laplsh on jaccard', [...base, '--mechanism', 'laplsh', '--xi', '1', '--metric', 'jaccard', '--out', 'bad'], /laplsh .*cannot run with --metric jaccard/],
     ['unknown accountant', [...base, '--xi', '1', '--accountant', 'paperr', '--out', 'bad'], /--accountant/],
     ['accountant on lsh', [...base, '--mechanism', 'lsh', '--accountant', 'exact', '--out', 'bad'], /--accountant: mechanism lsh has no accountants/],

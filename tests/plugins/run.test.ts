@@ -14,13 +14,13 @@ const COPY = "export default { name: 'copy', usesXi: false, encode: ({ codes }) 
 /** Returns the clean codes, except that it throws on kappa 8 (the cheaper cells, queued after kappa 16). */
 const FLAKY = "export default { name: 'flaky', usesXi: false, encode: ({ codes, kappa }) => { if (kappa === 8) throw new Error('flaky gave up at kappa 8'); return codes; } };";
 
-function config(name: string, mechanisms: string, extra = ''): string {
+function config(name: string, mechanisms: string, extra = '', datasetExtra = ''): string {
   return [
     `name: ${name}`,
     'seed: 3',
     extra,
     'datasets:',
-    '  - { name: synth, format: synthetic, preset: small, users: 200, items: 300, ratings: 6000 }',
+    `  - { name: synth, format: synthetic, preset: small, users: 200, items: 300, ratings: 6000${datasetExtra} }`,
     'dims: [50]',
     'queries: 60',
     'k: [1, 5]',
@@ -135,18 +135,19 @@ describe('metric: jaccard in lshdp run', () => {
     expect(nnAng).not.toBe(readFileSync(join(dir, 'jac', 'nn_distances.csv'), 'utf8'));
   });
 
-  const bad: [string, string, string, RegExp][] = [
+  const bad: [string, string, string, RegExp, string?][] = [
     ['laplsh on jaccard', '[exact, laplsh]', 'metric: jaccard', /mechanisms\[1\]: laplsh adds noise to vectors and cannot run with metric jaccard/],
+    ['center on jaccard', '[exact, lsh]', 'metric: jaccard', /datasets\[0\]\.center: metric jaccard reads the item sets before centring/, ', center: user'],
     ['unknown metric', '[exact, lsh]', 'metric: cosine', /metric: must be one of "angular", "jaccard", got string "cosine"/],
     ['missing module', '[exact, { module: ./nope.mjs }]', '', /mechanisms\[1\]\.module: mechanism module \.\/nope\.mjs: no such file/],
     ['module without encode', '[exact, { module: ./noencode.mjs }]', '', /mechanisms\[1\]\.module: mechanism module \.\/noencode\.mjs: lacks an encode function/],
     ['unknown plugin option', '[exact, { module: ./copy.mjs, block: 3 }]', '', /mechanisms\[1\]\.block: plugin copy \(\.\/copy\.mjs\) has no option "block"/],
     ['name and module', '[exact, { module: ./copy.mjs, name: lsh }]', '', /mechanisms\[1\]: give either name .* or module/],
   ];
-  for (const [name, mechs, extra, re] of bad) {
+  for (const [name, mechs, extra, re, datasetExtra] of bad) {
     it(`config error, one line, nothing written: ${name}`, () => {
       writeFileSync(join(dir, 'noencode.mjs'), "export default { name: 'x', usesXi: false };");
-      writeFileSync(join(dir, 'bad.yaml'), config('bad', mechs, extra));
+      writeFileSync(join(dir, 'bad.yaml'), config('bad', mechs, extra, datasetExtra));
       const r = run('bad.yaml', 'bad');
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(re);
