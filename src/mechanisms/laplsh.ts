@@ -7,6 +7,7 @@ import { cleanCodes, userCount } from './common.js';
 import { emptyCodes, packSigns } from '../lsh/codes.js';
 import { chiSquareSource, fillNormal, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/index.js';
+import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { UserError } from '../util/errors.js';
 
 export type LaplaceSampler = 'projected' | 'direct';
@@ -130,21 +131,38 @@ function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
   const users = userCount(ctx);
   const us = cachedPlaneFactor(planes, kappa, n);
   const out = projections.slice();
-  const w = new Float64Array(kappa);
   const radius = laplaceRadius(ctx.rng, n, eps);
   const rest = chiSquareSource(ctx.rng, n - kappa);
-  for (let i = 0; i < users; i++) {
-    fillNormal(ctx.rng, w);
-    let w2 = 0;
-    for (let b = 0; b < kappa; b++) w2 += w[b] * w[b];
-    const scale = radius() / Math.sqrt(w2 + rest());
-    const base = i * kappa;
-    for (let a = 0; a < kappa; a++) {
-      const row = a * kappa;
-      let s = 0;
-      for (let b = 0; b < kappa; b++) s += us[row + b] * w[b];
-      out[base + a] += scale * s;
+  // Users go by chunks: the draws (in the same order as user by user), then the kappa x kappa
+  // products of the chunk in WebAssembly (the same doubles) or in the JS loop below.
+  const chunk = Math.min(users, NOISE_CHUNK);
+  const ws = new Float64Array(chunk * kappa);
+  const scales = new Float64Array(chunk);
+  const usT = new Float64Array(kappa * kappa);
+  for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b];
+  for (let start = 0; start < users; start += chunk) {
+    const m = Math.min(chunk, users - start);
+    for (let t = 0; t < m; t++) {
+      const w = ws.subarray(t * kappa, (t + 1) * kappa);
+      fillNormal(ctx.rng, w);
+      let w2 = 0;
+      for (let b = 0; b < kappa; b++) w2 += w[b] * w[b];
+      scales[t] = radius() / Math.sqrt(w2 + rest());
+    }
+    const part = out.subarray(start * kappa, (start + m) * kappa);
+    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part)) continue;
+    for (let t = 0; t < m; t++) {
+      const base = t * kappa;
+      for (let a = 0; a < kappa; a++) {
+        const row = a * kappa;
+        let s = 0;
+        for (let b = 0; b < kappa; b++) s += us[row + b] * ws[base + b];
+        part[base + a] += scales[t] * s;
+      }
     }
   }
   return out;
 }
+
+/** Users per chunk of projectedNoise. */
+const NOISE_CHUNK = 4096;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, wasmLaplaceNoise, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { makeRng } from '../../src/random/rng.js';
@@ -113,6 +113,35 @@ describe('WebAssembly projections', () => {
       const chunked = new Float64Array(203 * kappa);
       expect(wasmProject(vectors.rowPtr, vectors.colIdx, vectors.values, byColumn, kappa, chunked, 40)).toBe(true);
       expect(bytes(chunked).equals(bytes(js)), `kappa ${kappa} in chunks`).toBe(true);
+    }
+  });
+});
+
+describe('WebAssembly LapLSH noise products', () => {
+  it('gives the same doubles as the JS loop of projectedNoise, for odd and even kappa', () => {
+    const rng = makeRng('noise-products');
+    for (const kappa of [1, 2, 7, 20, 33, 50]) {
+      const m = 37;
+      const fill = (a: Float64Array) => a.forEach((_, i) => {
+        a[i] = (rng() - 0.5) * 10;
+      });
+      const us = new Float64Array(kappa * kappa);
+      const ws = new Float64Array(m * kappa);
+      const scales = new Float64Array(m);
+      const out = new Float64Array(m * kappa);
+      for (const a of [us, ws, scales, out]) fill(a);
+      const expected = out.slice();
+      for (let t = 0; t < m; t++) {
+        for (let a = 0; a < kappa; a++) {
+          let s = 0;
+          for (let b = 0; b < kappa; b++) s += us[a * kappa + b] * ws[t * kappa + b];
+          expected[t * kappa + a] += scales[t] * s;
+        }
+      }
+      const usT = new Float64Array(kappa * kappa);
+      for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b];
+      expect(wasmLaplaceNoise(usT, ws, scales, m, kappa, out)).toBe(true);
+      expect(Buffer.from(out.buffer).equals(Buffer.from(expected.buffer)), `kappa ${kappa}`).toBe(true);
     }
   });
 });

@@ -469,6 +469,54 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $user))))
 
+  ;; LapLSH's projected noise for m users (src/mechanisms/laplsh.ts projectedNoise): for user t and
+  ;; row a, out[t][a] += scale[t] * s with s = ((0 + us[a][0] w[t][0]) + us[a][1] w[t][1]) + ...,
+  ;; two rows a per f64x2 (usT is us transposed, kappa x kappa), each lane summing in the JS order
+  ;; with a separate multiply and add: the same doubles as the JS loop.
+  (func (export "noise") (param $usT i32) (param $ws i32) (param $scales i32) (param $m i32)
+                         (param $kappa i32) (param $out i32)
+    (local $t i32) (local $a i32) (local $b i32) (local $rowBytes i32) (local $pairBytes i32)
+    (local $w i32) (local $o i32) (local $acc v128) (local $s f64) (local $sv v128)
+    (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
+    (local.set $pairBytes (i32.shl (i32.and (local.get $kappa) (i32.const -2)) (i32.const 3)))
+    (block $tdone
+      (loop $user
+        (br_if $tdone (i32.ge_u (local.get $t) (local.get $m)))
+        (local.set $w (i32.add (local.get $ws) (i32.mul (local.get $t) (local.get $rowBytes))))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $t) (local.get $rowBytes))))
+        (local.set $sv (f64x2.splat (f64.load (i32.add (local.get $scales) (i32.shl (local.get $t) (i32.const 3))))))
+        (local.set $a (i32.const 0))
+        (block $adone
+          (loop $pair
+            (br_if $adone (i32.ge_u (local.get $a) (local.get $pairBytes)))
+            (local.set $acc (v128.const f64x2 0 0))
+            (local.set $b (i32.const 0))
+            (loop $dot
+              (local.set $acc (f64x2.add (local.get $acc)
+                (f64x2.mul (v128.load (i32.add (i32.add (local.get $usT) (i32.mul (local.get $b) (local.get $rowBytes))) (local.get $a)))
+                           (f64x2.splat (f64.load (i32.add (local.get $w) (i32.shl (local.get $b) (i32.const 3))))))))
+              (local.set $b (i32.add (local.get $b) (i32.const 1)))
+              (br_if $dot (i32.lt_u (local.get $b) (local.get $kappa))))
+            (v128.store (i32.add (local.get $o) (local.get $a))
+              (f64x2.add (v128.load (i32.add (local.get $o) (local.get $a))) (f64x2.mul (local.get $sv) (local.get $acc))))
+            (local.set $a (i32.add (local.get $a) (i32.const 16)))
+            (br $pair)))
+        (if (i32.lt_u (local.get $a) (local.get $rowBytes))
+          (then
+            (local.set $s (f64.const 0))
+            (local.set $b (i32.const 0))
+            (loop $dot1
+              (local.set $s (f64.add (local.get $s)
+                (f64.mul (f64.load (i32.add (i32.add (local.get $usT) (i32.mul (local.get $b) (local.get $rowBytes))) (local.get $a)))
+                         (f64.load (i32.add (local.get $w) (i32.shl (local.get $b) (i32.const 3)))))))
+              (local.set $b (i32.add (local.get $b) (i32.const 1)))
+              (br_if $dot1 (i32.lt_u (local.get $b) (local.get $kappa))))
+            (f64.store (i32.add (local.get $o) (local.get $a))
+              (f64.add (f64.load (i32.add (local.get $o) (local.get $a)))
+                       (f64.mul (f64x2.extract_lane 0 (local.get $sv)) (local.get $s))))))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $user))))
+
   ;; Bench baselines (no selection): the sum over queries and users of the distances.
   ;; bare64: u64 codes, i64.popcnt unrolled by 4 (the scalar limit of knn64).
   (func (export "bare64") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32) (result i64)

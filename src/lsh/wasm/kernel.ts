@@ -21,6 +21,7 @@ interface Exports {
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
+  noise(usT: number, ws: number, scales: number, m: number, kappa: number, out: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -152,6 +153,33 @@ export function wasmProject(
     out.set(new Float64Array(wasm.memory.buffer, outAt, count * kappa), start * kappa);
     start = end;
   }
+  return true;
+}
+
+/**
+ * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh.ts): for user t and
+ * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
+ * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
+ * major). `out` (m x kappa) is updated in place. Returns false without WebAssembly.
+ */
+export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  const usAt = 0;
+  const wsAt = align16(usT.length * 8);
+  const scaleAt = align16(wsAt + m * kappa * 8);
+  const outAt = align16(scaleAt + m * 8);
+  const need = outAt + m * kappa * 8;
+  const have = wasm.memory.buffer.byteLength;
+  if (need > have) wasm.memory.grow(Math.ceil((need - have) / 65536));
+  const buf = wasm.memory.buffer;
+  new Float64Array(buf, usAt, usT.length).set(usT);
+  new Float64Array(buf, wsAt, m * kappa).set(ws.subarray(0, m * kappa));
+  new Float64Array(buf, scaleAt, m).set(scales.subarray(0, m));
+  const o = new Float64Array(buf, outAt, m * kappa);
+  o.set(out.subarray(0, m * kappa));
+  wasm.noise(usAt, wsAt, scaleAt, m, kappa, outAt);
+  out.set(o);
   return true;
 }
 
