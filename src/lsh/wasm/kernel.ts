@@ -4,8 +4,12 @@
  * their own cached instance) and runs it on a CodeSet. Answers are those of the JS scan, bit for
  * bit (tests/lsh/wasm.test.ts).
  *
+ * The same module holds the other hot loops of a trial cell that gain from SIMD without changing a
+ * double: the projections (projectAll) and LapLSH's noise products.
+ *
  * The module uses WebAssembly SIMD; where it does not validate (an engine without SIMD), or when
- * the environment sets LSHDP_HAMMING_KERNEL=js, the JS kernel runs instead.
+ * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
+ * results: tests/lsh/kernels.cli.test.ts).
  */
 import type { CodeSet } from '../../mechanisms/types.js';
 import { HAMMING_WASM_BASE64 } from './binary.js';
