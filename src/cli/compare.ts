@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UserError } from '../util/errors.js';
+import { ExitStatus, UserError } from '../util/errors.js';
 import { readUtilityOf } from '../report/read.js';
 import { checkFilter, filterUtility } from '../report/filter.js';
 import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, compareRuns, compareSummary, formatCompare, runsAgree, type CompareFormat, type CompareMetric } from '../report/compare.js';
@@ -14,7 +14,7 @@ export const EXIT_DIFFERENT = 3;
 const FORMATS: CompareFormat[] = ['md', 'csv', 'json'];
 
 /** The runs differ: one line on stderr and exit code 3, after the comparison went to stdout. */
-export class RunsDiffer extends UserError {
+export class RunsDiffer extends ExitStatus {
   constructor(message: string) {
     super(message, EXIT_DIFFERENT);
     this.name = 'RunsDiffer';

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
-import { isUserError, InterruptedError } from '../util/errors.js';
+import { ExitStatus, isUserError, InterruptedError } from '../util/errors.js';
 import { type CliIo, cliIo, processIo, withCliIo } from './io.js';
 import { registerRun } from './run.js';
 import { registerMerge } from './merge.js';
@@ -109,6 +109,10 @@ async function run(argv: string[]): Promise<number> {
     if (e instanceof InterruptedError) {
       out.err(`lshdp: ${e.message}\n`);
       return e.signal === 'SIGINT' ? 130 : 143;
+    }
+    if (e instanceof ExitStatus) {
+      out.err(`lshdp: ${e.message}\n`);
+      return e.exitCode;
     }
     if (isUserError(e)) {
       out.err(`lshdp: error: ${e.message}\n`);

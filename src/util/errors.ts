@@ -27,6 +27,19 @@ export class InterruptedError extends Error {
   }
 }
 
+/**
+ * A command's answer that is not success and not a mistake, e.g. `lshdp compare` finding that two
+ * runs differ: the CLI prints `lshdp: <message>` (no "error") and exits with `exitCode`.
+ */
+export class ExitStatus extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = 'ExitStatus';
+    this.exitCode = exitCode;
+  }
+}
+
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }

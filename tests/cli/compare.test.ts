@@ -47,7 +47,7 @@ describe('lshdp compare', () => {
     const { dir, diff } = shifted(5);
     const r = lshdp(['compare', FIXTURE, dir, '--format', 'json']);
     expect(r.status).toBe(3);
-    expect(r.stderr).toMatch(/^lshdp: error: the runs differ: 198 \(row, metric\) pairs: 197 identical, 0 within \|z\| ≤ 3, 1 flagged, 0 only in A, 0 only in B\n$/);
+    expect(r.stderr).toMatch(/^lshdp: the runs differ: 198 \(row, metric\) pairs: 197 identical, 0 within \|z\| ≤ 3, 1 flagged, 0 only in A, 0 only in B\n$/);
     const j = JSON.parse(r.stdout) as Json;
     expect(j.agree).toBe(false);
     expect(j.rows).toHaveLength(1);

@@ -41,7 +41,7 @@ export interface Engine {
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
   mechanism(name: string): MechanismInfo;
   /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
-  budgetRows(args: { accountants: readonly string[]; d: number[]; kappa: number[]; xi: number[]; delta: number }): BudgetRecord[];
+  budgetRows(args: { accountants: readonly string[]; d: number[]; kappa: number[]; xi: number[]; delta: number; disagreement?: (d: number) => number }): BudgetRecord[];
 }
 
 /** What a worker computes: the cell kernels only (no loaders, so workers start fast). */

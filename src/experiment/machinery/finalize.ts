@@ -80,9 +80,10 @@ export async function writeFinalOutputs(
   // build every text first, so a problem in the store writes nothing
   const utility = utilityCsv(cfg, records, info);
   const nn = nnDistancesCsv(cfg, records);
-  // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for jaccard
-  const bitD = cfg.metric === 'jaccard' ? cfg.privacy.d / 2 : cfg.privacy.d;
-  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), d: [bitD], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta }));
+  // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
+  // jaccard; the d column keeps the config's distance
+  const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
+  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta, disagreement }));
   writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
