@@ -24,6 +24,7 @@
   (global $base (mut i32) (i32.const 0))  ;; queryKeyBase(seed, q)
   (global $q (mut i32) (i32.const 0))
   (global $guess (mut i32) (i32.const 0)) ;; two-pass: the previous query's boundary distance
+  (global $below (mut i32) (i32.const 0)) ;; two-pass: users strictly below the counted threshold
 
   ;; murmur3's 32-bit finalizer (fmix32 of tieKey.ts)
   (func $fmix32 (param $h i32) (result i32)
@@ -265,9 +266,11 @@
   ;; distance <= t), starting from the previous query's D; pass 3 offers only the users within D.
   ;; The same answers as the one-pass scan (the k smallest composite keys either way).
 
-  ;; users at distance <= t (dist padded to n16 bytes, a multiple of 16)
+;; users at distance <= t, and (into the global $below) at distance < t, in one pass (dist padded
+  ;; to n16 bytes, a multiple of 16)
   (func $countLE (param $dist i32) (param $n16 i32) (param $t i32) (result i32)
-    (local $p i32) (local $end i32) (local $blockEnd i32) (local $acc v128) (local $tv v128) (local $total i32)
+    (local $p i32) (local $end i32) (local $blockEnd i32) (local $acc v128) (local $lt v128)
+    (local $tv v128) (local $total i32) (local $less i32)
     (local.set $tv (i8x16.splat (local.get $t)))
     (local.set $p (local.get $dist))
     (local.set $end (i32.add (local.get $dist) (local.get $n16)))
@@ -278,18 +281,26 @@
         (local.set $blockEnd (i32.add (local.get $p) (i32.const 4080)))
         (if (i32.gt_u (local.get $blockEnd) (local.get $end)) (then (local.set $blockEnd (local.get $end))))
         (local.set $acc (v128.const i32x4 0 0 0 0))
+        (local.set $lt (v128.const i32x4 0 0 0 0))
         (loop $vec
           (local.set $acc (i8x16.sub (local.get $acc) (i8x16.le_u (v128.load (local.get $p)) (local.get $tv))))
+          (local.set $lt (i8x16.sub (local.get $lt) (i8x16.lt_u (v128.load (local.get $p)) (local.get $tv))))
           (local.set $p (i32.add (local.get $p) (i32.const 16)))
           (br_if $vec (i32.lt_u (local.get $p) (local.get $blockEnd))))
-        (local.set $acc (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $acc))))
-        (local.set $total (i32.add (local.get $total)
-          (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
-                   (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
+        (local.set $total (i32.add (local.get $total) (call $sumBytes (local.get $acc))))
+        (local.set $less (i32.add (local.get $less) (call $sumBytes (local.get $lt))))
         (br $blocks)))
+    (global.set $below (local.get $less))
     (local.get $total))
 
-  ;; passes 2 and 3 for one query whose distances are in dist; D starts from the global $guess
+  ;; the sum of the 16 unsigned bytes of v
+  (func $sumBytes (param $v v128) (result i32)
+    (local.set $v (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $v))))
+    (i32.add (i32.add (i32x4.extract_lane 0 (local.get $v)) (i32x4.extract_lane 1 (local.get $v)))
+             (i32.add (i32x4.extract_lane 2 (local.get $v)) (i32x4.extract_lane 3 (local.get $v)))))
+
+  ;; passes 2 and 3 for one query whose distances are in dist; D starts from the global $guess.
+  ;; Each counting pass gives count(<= t) and count(< t): a guess that is right costs one pass.
   (func $selectByCount (param $dist i32) (param $users i32) (param $bits i32)
     (local $n16 i32) (local $t i32) (local $p i32) (local $end i32) (local $m i32) (local $u i32) (local $dv v128)
     (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
@@ -297,11 +308,12 @@
     (if (i32.gt_u (local.get $t) (local.get $bits)) (then (local.set $t (local.get $bits))))
     (if (i32.gt_u (call $countLE (local.get $dist) (local.get $n16) (local.get $t)) (global.get $k))
       (then
+        ;; D <= t: lower t while more than k users lie strictly below it
         (block $down
           (loop $lower
-            (br_if $down (i32.eqz (local.get $t)))
-            (br_if $down (i32.le_u (call $countLE (local.get $dist) (local.get $n16) (i32.sub (local.get $t) (i32.const 1))) (global.get $k)))
+            (br_if $down (i32.le_u (global.get $below) (global.get $k)))
             (local.set $t (i32.sub (local.get $t) (i32.const 1)))
+            (drop (call $countLE (local.get $dist) (local.get $n16) (local.get $t)))
             (br $lower))))
       (else
         (loop $raise
