@@ -46,7 +46,7 @@ export function angularDistanceFrom(vectors: UserVectors): (query: number) => (u
   const dense = new Float64Array(vectors.n);
   const { rowPtr, colIdx } = vectors;
   let previous = -1;
-  return (query) => {
+  const metric = (query: number) => {
     if (previous < 0) densifyRow(vectors, query, dense);
     else {
       // the same dense row as densifyRow, without clearing all n entries per query (every query
@@ -55,9 +55,14 @@ export function angularDistanceFrom(vectors: UserVectors): (query: number) => (u
       for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = vectors.values[p];
     }
     previous = query;
-    return (user) => distanceFromDot(dotDenseRow(dense, vectors, user));
+    return (user: number) => distanceFromDot(dotDenseRow(dense, vectors, user));
   };
+  angularMetrics.set(metric, vectors);
+  return metric;
 }
+
+/** The metrics made by angularDistanceFrom and their vectors: evaluateAnswers inlines them. */
+const angularMetrics = new WeakMap<object, UserVectors>();
 
 /**
  * Evaluates answers (row-major Q x width user indices, nearest first; every k <= width is read as
@@ -74,7 +79,7 @@ export function evaluateAnswers(
   answers: Int32Array,
   width: number,
   ks: number[],
-  distanceFrom: (query: number) => (user: number) => number = angularDistanceFrom(vectors),
+  distanceFrom?: (query: number) => (user: number) => number,
 ): UtilityMeans {
   const Q = queries.length;
   if (Q === 0) throw new RangeError('no queries to evaluate');
@@ -87,15 +92,46 @@ export function evaluateAnswers(
   const lossSum = new Float64Array(ks.length);
   const recallSum = new Float64Array(ks.length);
   const returnedDist = new Float64Array(kMax);
+  // The loop reads answers and truth by offset and, for the default angular metric, keeps one dense
+  // query row (no closure, no subarray per query: with every user a query, their garbage made
+  // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
+  const dense = !distanceFrom || angularMetrics.get(distanceFrom) === vectors ? new Float64Array(vectors.n) : null;
+  const { rowPtr, colIdx, values } = vectors;
+  let previous = -1;
   for (let qi = 0; qi < Q; qi++) {
-    const distanceTo = distanceFrom(queries[qi]);
-    const ans = answers.subarray(qi * width, qi * width + kMax);
-    for (let i = 0; i < kMax; i++) returnedDist[i] = distanceTo(ans[i]);
-    const trueIdx = truth.indices.subarray(qi * truth.k, qi * truth.k + kMax);
-    const trueDist = truth.distances.subarray(qi * truth.k, qi * truth.k + kMax);
+    const a0 = qi * width;
+    if (dense) {
+      const query = queries[qi];
+      if (previous < 0) densifyRow(vectors, query, dense);
+      else {
+        for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
+        for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = values[p];
+      }
+      previous = query;
+      for (let i = 0; i < kMax; i++) returnedDist[i] = distanceFromDot(dotDenseRow(dense, vectors, answers[a0 + i]));
+    } else {
+      const distanceTo = (distanceFrom as (query: number) => (user: number) => number)(queries[qi]);
+      for (let i = 0; i < kMax; i++) returnedDist[i] = distanceTo(answers[a0 + i]);
+    }
+    const t0 = qi * truth.k;
     for (let t = 0; t < ks.length; t++) {
-      lossSum[t] += utilityLoss(returnedDist, trueDist, ks[t]);
-      recallSum[t] += recallAtK(ans, trueIdx, ks[t]);
+      const k = ks[t];
+      let r = 0;
+      let td = 0;
+      let hits = 0;
+      for (let i = 0; i < k; i++) {
+        r += returnedDist[i];
+        td += truth.distances[t0 + i];
+        const u = answers[a0 + i];
+        for (let j = 0; j < k; j++) {
+          if (truth.indices[t0 + j] === u) {
+            hits++;
+            break;
+          }
+        }
+      }
+      lossSum[t] += r / k - td / k;
+      recallSum[t] += hits / k;
     }
   }
   const loss = new Float64Array(ks.length);
