@@ -14,7 +14,8 @@ export const LSHDP_VERSION: string = (require('../../package.json') as { version
  * alters numbers without a package version bump.
  */
 // algo2: rounding residue of the centring shift counts as zero (src/data/vectors.ts)
-// algo3: Hamming k-NN tie-breaking by keyed hash of (trial tie seed, query, candidate) (src/lsh/tieKey.ts)
+// algo3: Hamming k-NN tie-breaking by keyed hash of (trial tie seed, query, candidate) (src/lsh/tieKey.ts);
+// RR flips with 0.35 < p < 1/2 drawn as fair bits masked by geometric keeps (same law, other draws)
 export const ALGORITHM_VERSION = `${LSHDP_VERSION}+algo3`;
 
 /** The git commit of this lshdp checkout, or null when it is not a git checkout. */

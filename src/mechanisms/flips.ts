@@ -7,6 +7,11 @@ import { lastWordMask } from '../lsh/codes.js';
  *  near p = 0.3-0.35, see docs/MECHANISMS.md). */
 export const GEOMETRIC_BELOW = 0.3;
 
+/** Above this flip probability (and below 1/2) a flip is a fair coin masked by rare keeps drawn
+ *  geometrically with probability 1 - 2p (one fair word per 32 bits plus ~(1 - 2p) skips per bit:
+ *  cheaper than one uniform per bit while 1 - 2p < GEOMETRIC_BELOW). */
+export const FAIR_MASK_ABOVE = 0.35;
+
 /** 32 uniform random bits from a uniform on [0, 1) (exact for sources of >= 32-bit resolution). */
 export function randomWord(rng: Rng): number {
   return (rng() * 4294967296) >>> 0;
@@ -28,7 +33,8 @@ export function randomizeAll(set: CodeSet, rng: Rng): void {
 /**
  * Bitwise randomized response in place: each used bit of each code flips independently with
  * probability p (paper Def. "bitwise RR"; protocol §4). p = 1/2 draws 32 fair bits per word; small
- * p skips geometrically over the users*bits stream; otherwise one uniform per bit.
+ * p skips geometrically over the users*bits stream; p in (0.35, 1/2) masks fair bits with
+ * geometrically drawn keeps; otherwise one uniform per bit.
  */
 export function flipBits(set: CodeSet, p: number, rng: Rng): void {
   if (!(p >= 0 && p <= 1)) throw new RangeError(`flip probability must be in [0, 1], got ${p}`);
@@ -40,15 +46,22 @@ export function flipBits(set: CodeSet, p: number, rng: Rng): void {
   const { codes, words, bits } = set;
   const users = words === 0 ? 0 : codes.length / words;
   if (p < GEOMETRIC_BELOW) {
-    // Gap before the next flip ~ Geometric(p): P(gap >= g) = (1-p)^g = P(log(1-U)/log(1-p) >= g).
-    const total = users * bits;
-    const logKeep = Math.log1p(-p);
-    let pos = Math.floor(Math.log1p(-rng()) / logKeep);
-    while (pos < total) {
-      const i = Math.floor(pos / bits);
-      const j = pos - i * bits;
-      codes[i * words + (j >>> 5)] ^= 1 << (j & 31);
-      pos += 1 + Math.floor(Math.log1p(-rng()) / logKeep);
+    toggleBernoulli(codes, users, words, bits, p, rng);
+    return;
+  }
+  if (p > FAIR_MASK_ABOVE && p < 0.5) {
+    // flip = fair coin AND NOT keep, keep ~ Bernoulli(q = 1 - 2p) independently per bit:
+    // P(flip) = (1/2)(1 - q) = p. Near 1/2, q is small: a few geometric skips plus one fair word per
+    // 32 bits instead of one uniform per bit.
+    const keep = new Uint32Array(codes.length);
+    toggleBernoulli(keep, users, words, bits, 1 - 2 * p, rng);
+    const mask = lastWordMask(bits);
+    for (let i = 0; i < users; i++) {
+      const row = i * words;
+      for (let w = 0; w < words; w++) {
+        const used = w === words - 1 ? mask : 0xffffffff;
+        codes[row + w] ^= randomWord(rng) & ~keep[row + w] & used;
+      }
     }
     return;
   }
@@ -57,6 +70,24 @@ export function flipBits(set: CodeSet, p: number, rng: Rng): void {
     for (let j = 0; j < bits; j++) {
       if (rng() < p) codes[row + (j >>> 5)] ^= 1 << (j & 31);
     }
+  }
+}
+
+/**
+ * Toggles each used bit of `words`-word rows independently with probability p, skipping
+ * geometrically over the users*bits stream: the gap before the next toggle ~ Geometric(p),
+ * P(gap >= g) = (1-p)^g = P(log(1-U)/log(1-p) >= g). One uniform and one log per toggle.
+ */
+function toggleBernoulli(codes: Uint32Array, users: number, words: number, bits: number, p: number, rng: Rng): void {
+  if (p <= 0) return;
+  const total = users * bits;
+  const logKeep = Math.log1p(-p);
+  let pos = Math.floor(Math.log1p(-rng()) / logKeep);
+  while (pos < total) {
+    const i = Math.floor(pos / bits);
+    const j = pos - i * bits;
+    codes[i * words + (j >>> 5)] ^= 1 << (j & 31);
+    pos += 1 + Math.floor(Math.log1p(-rng()) / logKeep);
   }
 }
 
