@@ -232,7 +232,7 @@ for (const stage of stages) {
     record('  same, --threads 1', repeat(gridRuns, () => gridOnce(cfg, 1)), '', '');
   } else if (stage === 'grid-25m') {
     const cfg = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
-    record('full grid, MovieLens-25M-shaped', repeat(gridRuns, () => gridOnce(cfg)), '', quick ? '' : '≤ 600 s, ≤ 4 GB');
+    record('full grid, MovieLens-25M-shaped', repeat(gridRuns, () => gridOnce(cfg, 2)), '--threads 2', quick ? '' : '≤ 180 s, ≤ 2 GB');
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }
