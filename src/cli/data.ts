@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { summaryToJson } from '../data/summaryJson.js';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { createProgress } from '../util/progress.js';
@@ -102,6 +103,6 @@ export function registerData(program: Command): void {
         throw e;
       });
       if (detected && !o.quiet) cliIo().err(`lshdp: ${detected}\n`);
-      cliIo().out(o.json ? JSON.stringify(report, null, 2) + '\n' : formatInspect(report));
+      cliIo().out(o.json ? JSON.stringify({ ...report, summary: summaryToJson(report.summary) }, null, 2) + '\n' : formatInspect(report));
     });
 }

@@ -3,6 +3,7 @@
  * recomputes anything: every figure and table is built from these files alone. Missing files are
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
+import { summaryFromJson } from '../data/summaryJson.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
@@ -273,7 +274,8 @@ function readDatasetsJson(file: string): DatasetSummary[] {
       throw fileError(file, undefined, `entry ${i}: expected an object with a string "name"`);
     }
   });
-  return v as DatasetSummary[];
+  // datasets.json is snake_case (lshdp 0.1 wrote camelCase; both are read)
+  return (v as Parameters<typeof summaryFromJson>[0][]).map(summaryFromJson);
 }
 
 /** Read every known file of a results folder; at least one of the CSVs must be present. */

@@ -63,7 +63,7 @@ describe('lists: --dims 1 2, --dims 1,2 and --dims=1,2 are the same', () => {
       expect(expectCleanOutcome(r, { json: true }), r.err).toBe('ok');
       outs.push(r.out);
     }
-    expect(JSON.parse(outs[0]!).summary.perDim.map((d: { n: number }) => d.n)).toEqual([1, 2]);
+    expect(JSON.parse(outs[0]!).summary.per_dim.map((d: { n: number }) => d.n)).toEqual([1, 2]);
     for (const o of outs) expect(o).toBe(outs[0]);
   });
 

@@ -24,7 +24,7 @@ describe('lshdp run --shard / lshdp merge', () => {
     const m = runIn(dir, ['merge', 's1', 's2', 's3', '--out', 'merged', '--no-report']);
     expect(m.status).toBe(0);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(read(join(dir, 'merged', f)), f).toBe(read(join(dir, 'full', f)));
-    expect(JSON.parse(read(join(dir, 'merged', 'manifest.json'))).mergedFrom).toEqual(['s1', 's2', 's3']);
+    expect(JSON.parse(read(join(dir, 'merged', 'manifest.json'))).merged_from).toEqual(['s1', 's2', 's3']);
 
     // incomplete
     const inc = runIn(dir, ['merge', 's1', 's3', '--out', 'inc', '--no-report']);

@@ -49,9 +49,9 @@ describe('lshdp data inspect: bad input is one clear line, exit 2', () => {
     const r = lshdp(['data', 'inspect', '--format', 'movielens-csv', f, '--dims', '2', '--no-cache', '--skip-bad-rows', '--json'], { cwd: dir });
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(j.summary.rowsSkipped).toBe(2);
-    expect(j.summary.skippedLines).toEqual([3, 5]);
-    expect(j.summary.rowsRead).toBe(4);
+    expect(j.summary.rows_skipped).toBe(2);
+    expect(j.summary.skipped_lines).toEqual([3, 5]);
+    expect(j.summary.rows_read).toBe(4);
   });
 });
 
@@ -61,8 +61,8 @@ describe('lshdp data inspect output', () => {
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.summary.users).toBe(5);
-    expect(j.summary.perDim[0]).toMatchObject({ n: 2, usersKept: 5, usersDropped: 0, itemIds: ['10', '3'] });
-    expect(j.summary.perDim[1].itemIds).toEqual(['10', '3', '9', '7']);
+    expect(j.summary.per_dim[0]).toMatchObject({ n: 2, users_kept: 5, users_dropped: 0, item_ids: ['10', '3'] });
+    expect(j.summary.per_dim[1].item_ids).toEqual(['10', '3', '9', '7']);
     // n = 2, raw values: users 1 and 3 rate both items; u2 and u10 only item 10; u4 only item 3
     // u2 and u10 are parallel (distance 0); u1 (4,3) and u3 (4.5,3.5) are each other's 1-NN;
     // u4 (0,3) is nearest to u3 (cos 3.5/|u3| beats u1's 3/5)
@@ -93,7 +93,7 @@ describe('lshdp synth', () => {
     expect(r.stdout).toMatch(/wrote .*ratings\.csv \(3001 lines, \d+ bytes\)/);
     expect(existsSync(join(out, 'ratings.csv'))).toBe(true);
     const i = lshdp(['data', 'inspect', '--format', 'movielens-csv', join(out, 'ratings.csv'), '--dims', '50', '--no-cache', '--json']);
-    expect(JSON.parse(i.stdout).summary.rowsRead).toBe(3000);
+    expect(JSON.parse(i.stdout).summary.rows_read).toBe(3000);
   });
   it('rejects an unknown preset and impossible sizes', () => {
     expectUserError(lshdp(['synth', '--preset', 'huge', '--out', join(dir, 'x')]), /unknown synthetic preset "huge"/);

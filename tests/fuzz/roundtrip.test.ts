@@ -29,7 +29,7 @@ describe('synth → read: the counts synth wrote', () => {
         expect(expectCleanOutcome(r, { json: true }), r.err).toBe('ok');
         expect(r.err).toMatch(/^lshdp: format movielens-csv, detected from header userId,movieId,rating,timestamp/);
         const s = JSON.parse(r.out).summary;
-        expect([s.rowsRead, s.rowsSkipped, s.users, s.interactions]).toEqual([ratings, 0, users, ratings]);
+        expect([s.rows_read, s.rows_skipped, s.users, s.interactions]).toEqual([ratings, 0, users, ratings]);
         expect(s.items).toBeLessThanOrEqual(items);
       }),
       { seed: SEED, numRuns: runs(15) },
@@ -48,8 +48,8 @@ describe('synth → read: the counts synth wrote', () => {
         const r = await cli(['data', 'inspect', '--format', 'foursquare-www19', join(out, 'raw_Checkins_anonymized.txt'), '--poi', join(out, 'raw_POIs.txt'), '--dims', '1', '--json', '--no-cache']);
         expect(expectCleanOutcome(r, { json: true }), r.err).toBe('ok');
         const s = JSON.parse(r.out).summary;
-        expect(s.rowsRead).toBe(lines);
-        expect(s.rowsSkipped).toBe(0);
+        expect(s.rows_read).toBe(lines);
+        expect(s.rows_skipped).toBe(0);
         expect(s.users).toBe(users);
       }),
       { seed: SEED + 1, numRuns: runs(15) },

@@ -1,3 +1,4 @@
+import { accountEpsilon } from '../../src/privacy/accountants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +103,7 @@ describe('plugins in lshdp run', () => {
 });
 
 describe('metric: jaccard in lshdp run', () => {
-  it('runs lsh, lshrr, rappor and a plugin on item sets; budgets at d/2; exact rows loss 0', async () => {
+  it('runs lsh, lshrr, rappor and a plugin on item sets; budgets state d, accounted at d/2; exact rows loss 0', async () => {
     writeFileSync(join(dir, 'jac.yaml'), config('jac', '[exact, lsh, lshrr, rappor, { module: ./copy.mjs }]', 'metric: jaccard'));
     const r = run('jac.yaml', 'jac');
     expect(r.status).toBe(0);
@@ -111,7 +112,15 @@ describe('metric: jaccard in lshdp run', () => {
     const num = (x: Record<string, string>) => [x.kappa, x.k, x.utility_loss_mean, x.recall_mean];
     expect(all.filter((x) => x.mechanism === 'copy').map(num)).toEqual(all.filter((x) => x.mechanism === 'lsh').map(num));
     const budgets = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8').trim().split('\n').slice(1);
-    for (const b of budgets) expect(b.split(',')[1]).toBe('0.1');
+    // the d column is the config's Jaccard distance; the per-bit epsilon is the accountant's at d/2
+    const header = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8').split('\n')[0].split(',');
+    for (const b of budgets) {
+      const f = b.split(',');
+      expect(f[header.indexOf('d')]).toBe('0.2');
+      const kappa = Number(f[header.indexOf('kappa')]);
+      const xi = Number(f[header.indexOf('xi')]);
+      expect(Number(f[header.indexOf('epsilon_bit')])).toBe(accountEpsilon(f[header.indexOf('accountant')], { xi, kappa, p: 0.1, delta: 0.01 }).epsilonBit);
+    }
     // nn_distances.csv holds each query's true 1-NN Jaccard distance (brute force over the item sets)
     const nn = readFileSync(join(dir, 'jac', 'nn_distances.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
     expect(nn.length).toBe(60);

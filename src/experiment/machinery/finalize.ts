@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { DatasetSummary } from '../../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../../util/atomic.js';
+import { summaryToJson } from '../../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
 import type { ExperimentConfig } from '../config.js';
 import type { Engine } from './engine.js';
@@ -33,22 +34,22 @@ export interface GridEntry {
 export interface Manifest {
   lshdp: string;
   algorithm: string;
-  gitCommit: string | null;
+  git_commit: string | null;
   node: string;
   /** the Hamming k-NN kernel that ran (src/lsh/wasm/kernel.ts); results do not depend on it */
   kernel?: string;
-  configFile: string;
-  configHash: string;
+  config_file: string;
+  config_hash: string;
   /** the effective config (overrides applied, paths absolute): a valid config that reruns as is */
   config: Record<string, unknown>;
-  skipBadRows: boolean;
+  skip_bad_rows: boolean;
   inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
   users: { dataset: string; n: number; kept: number; dropped: number }[];
   shard: { index: number; count: number } | null;
   /** sharded folders merged into this one */
-  mergedFrom?: string[];
+  merged_from?: string[];
   threads: number;
-  timings: { totalMs: number; loadMs: Record<string, number>; cellsComputed: number; cellsReused: number; resultsComputed?: number; resultsReused?: number };
+  timings: { total_ms: number; load_ms: Record<string, number>; cells_computed: number; cells_reused: number; results_computed?: number; results_reused?: number };
   grid: GridEntry[];
 }
 
@@ -87,7 +88,7 @@ export async function writeFinalOutputs(
   writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
-  writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries, null, 2) + '\n');
+  writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries.map(summaryToJson), null, 2) + '\n');
   writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
   writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { DatasetSummary } from '../../data/types.js';
+import { summaryFromJson, type DatasetSummaryJson } from '../../data/summaryJson.js';
 import { UserError } from '../../util/errors.js';
 import { loadRealEngine, type Engine } from './engine.js';
 import { writeFinalOutputs, type Manifest } from './finalize.js';
@@ -71,12 +71,12 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
 
   const manifests = dirs.map((d) => readJson<Manifest>(d, 'manifest.json', 'was its shard run to completion?'));
   const ref = manifests[0];
-  if (!ref || typeof ref.configHash !== 'string' || !Array.isArray(ref.grid)) throw new UserError(`${dirs[0]}/manifest.json: not an lshdp manifest`);
+  if (!ref || typeof ref.config_hash !== 'string' || !Array.isArray(ref.grid)) throw new UserError(`${dirs[0]}/manifest.json: not an lshdp manifest`);
   const refHash = new Map(ref.grid.map((g) => [g.key, entryHash(g)]));
   manifests.forEach((m, j) => {
     if (j === 0) return;
-    if (m.configHash !== ref.configHash) {
-      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${String(m.config?.name)} ${m.configHash?.slice(0, 12)} vs ${String(ref.config.name)} ${ref.configHash.slice(0, 12)}); merge only shards of one run`);
+    if (m.config_hash !== ref.config_hash) {
+      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${String(m.config?.name)} ${m.config_hash?.slice(0, 12)} vs ${String(ref.config.name)} ${ref.config_hash.slice(0, 12)}); merge only shards of one run`);
     }
     const differing = (m.grid ?? []).find((g) => refHash.get(g.key) !== entryHash(g));
     if (differing || (m.grid ?? []).length !== ref.grid.length) {
@@ -105,10 +105,10 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   }
 
   const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
-  const owner = { name: cfg.name, configHash: ref.configHash, storeFormat: STORE_FORMAT, config: ref.config };
+  const owner = { name: cfg.name, config_hash: ref.config_hash, store_format: STORE_FORMAT, config: ref.config };
   checkResultsFolder(opts.out, owner, { force: opts.force });
   const engine = opts.engine ?? (await loadRealEngine());
-  const summaries = readJson<DatasetSummary[]>(dirs[0], 'datasets.json', 'was its shard run to completion?');
+  const summaries = readJson<DatasetSummaryJson[]>(dirs[0], 'datasets.json', 'was its shard run to completion?').map(summaryFromJson);
   const lock = acquireFolderLock(opts.out, `lshdp merge ${dirs.join(' ')}`);
   try {
   prepareResultsFolder(opts.out, owner, { force: opts.force });
@@ -118,13 +118,15 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   const manifest: Manifest = {
     ...ref,
     shard: null,
-    mergedFrom: dirs,
+    merged_from: dirs,
     threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
     timings: {
-      totalMs: manifests.reduce((s, m) => s + (m.timings?.totalMs ?? 0), 0),
-      loadMs: ref.timings?.loadMs ?? {},
-      cellsComputed: manifests.reduce((s, m) => s + (m.timings?.cellsComputed ?? 0), 0),
-      cellsReused: manifests.reduce((s, m) => s + (m.timings?.cellsReused ?? 0), 0),
+      total_ms: manifests.reduce((s, m) => s + (m.timings?.total_ms ?? 0), 0),
+      load_ms: ref.timings?.load_ms ?? {},
+      cells_computed: manifests.reduce((s, m) => s + (m.timings?.cells_computed ?? 0), 0),
+      cells_reused: manifests.reduce((s, m) => s + (m.timings?.cells_reused ?? 0), 0),
+      results_computed: manifests.reduce((s, m) => s + (m.timings?.results_computed ?? 0), 0),
+      results_reused: manifests.reduce((s, m) => s + (m.timings?.results_reused ?? 0), 0),
     },
     grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
   };

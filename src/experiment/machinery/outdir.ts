@@ -18,9 +18,9 @@ export const OWNER_FILE = 'lshdp-results.json';
 export interface FolderOwner {
   /** the config's name: a folder belongs to one name, and a config that keeps its name may change (grow) */
   name: string;
-  configHash: string;
+  config_hash: string;
   /** the results store format (src/experiment/machinery/store.ts) */
-  storeFormat?: number;
+  store_format?: number;
   /** the effective config of the last run, to say what changed since */
   config?: Record<string, unknown>;
 }
@@ -28,7 +28,10 @@ export interface FolderOwner {
 export function readOwner(dir: string): FolderOwner | null {
   try {
     const o = JSON.parse(readFileSync(join(dir, OWNER_FILE), 'utf8')) as FolderOwner;
-    return typeof o.configHash === 'string' ? o : null;
+    // lshdp 0.1 wrote configHash: still an lshdp folder (its old store is refused with one line)
+    const legacy = (o as unknown as { configHash?: unknown }).configHash;
+    if (typeof o.config_hash !== 'string' && typeof legacy === 'string') return { name: o.name, config_hash: legacy };
+    return typeof o.config_hash === 'string' ? o : null;
   } catch {
     return null;
   }

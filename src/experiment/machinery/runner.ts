@@ -20,6 +20,7 @@ import { assignShards, cellSeeds, estimateCost, exactHash, expandCells, inputIde
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
 import { checkResultsFolder, checkWritableFolder, prepareResultsFolder, readOwner } from './outdir.js';
 import { acquireFolderLock } from './lock.js';
+import { summaryToJson } from '../../data/summaryJson.js';
 import { hammingKernelName } from '../../lsh/wasm/kernel.js';
 import { accountantsOf } from '../aggregate.js';
 import { naiveAccountantWarning, usesNaiveAccountant } from '../../privacy/accountants.js';
@@ -110,7 +111,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const outDir = opts.out ?? join('results', opts.shard ? `${cfg.name}-shard${opts.shard.index}of${opts.shard.count}` : cfg.name);
   const configHash = configHashOf(cfg);
   const document = configToDocument(cfg);
-  const owner = { name: cfg.name, configHash, storeFormat: STORE_FORMAT, config: document };
+  const owner = { name: cfg.name, config_hash: configHash, store_format: STORE_FORMAT, config: document };
   checkResultsFolder(outDir, owner, { force: opts.force });
   const previous = readOwner(outDir);
   const oldStore = new CellStore(outDir).formatPresent();
@@ -333,23 +334,23 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const manifest: Manifest = {
       lshdp: LSHDP_VERSION,
       algorithm: ALGORITHM_VERSION,
-      gitCommit: gitCommit(),
+      git_commit: gitCommit(),
       node: process.version,
       // which Hamming kernel this process's workers run (WebAssembly SIMD, scalar, or the JS fallback)
       kernel: hammingKernelName(),
-      configFile: opts.config,
-      configHash,
+      config_file: opts.config,
+      config_hash: configHash,
       config: document,
-      skipBadRows,
+      skip_bad_rows: skipBadRows,
       ...manifestBasics(summaries),
       shard: opts.shard ?? null,
       threads: executor.threads,
-      timings: { totalMs: Date.now() - started, loadMs, cellsComputed, cellsReused: cells.filter((_, i) => mine[i]).length - cellsComputed, resultsComputed: computed, resultsReused: reused },
+      timings: { total_ms: Date.now() - started, load_ms: loadMs, cells_computed: cellsComputed, cells_reused: cells.filter((_, i) => mine[i]).length - cellsComputed, results_computed: computed, results_reused: reused },
       grid,
     };
     if (opts.shard) {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
-      writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries, null, 2) + '\n');
+      writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries.map(summaryToJson), null, 2) + '\n');
       writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${fmt(total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
     } else {

@@ -8,7 +8,7 @@ import { checkResultsFolder, checkWritableFolder, makeFolderSync, prepareResults
 import { ROOT } from '../../helpers/cli.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lshdp-outdir-'));
-const owner = { name: 'cfg', configHash: 'a'.repeat(64) };
+const owner = { name: 'cfg', config_hash: 'a'.repeat(64) };
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const hasProc = existsSync('/proc/self/stat');
 
@@ -106,7 +106,7 @@ describe('checkResultsFolder', () => {
     const dir = scratch();
     const out = join(dir, 'r');
     prepareResultsFolder(out, owner, {});
-    const other = { name: 'other', configHash: 'b'.repeat(64) };
+    const other = { name: 'other', config_hash: 'b'.repeat(64) };
     expect(userErrorOf(() => checkResultsFolder(out, other, {}))).toMatch(new RegExp(`^${out}: |^${out} `));
     checkResultsFolder(out, other, { force: true });
     const foreign = join(dir, 'foreign');
