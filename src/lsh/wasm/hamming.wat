@@ -266,36 +266,67 @@
   ;; distance <= t), starting from the previous query's D; pass 3 offers only the users within D.
   ;; The same answers as the one-pass scan (the k smallest composite keys either way).
 
-;; users at distance <= t, and (into the global $below) at distance < t, in one pass (dist padded
-  ;; to n16 bytes, a multiple of 16)
-  (func $countLE (param $dist i32) (param $n16 i32) (param $t i32) (result i32)
-    (local $p i32) (local $end i32) (local $blockEnd i32) (local $acc v128) (local $lt v128)
-    (local $tv v128) (local $total i32) (local $less i32)
-    (local.set $tv (i8x16.splat (local.get $t)))
+;; Superblocks of 256 users: after pass 1, sum holds for each superblock the lane-wise minimum of
+  ;; its 16 distance vectors, so a pass looking for distances <= t skips, with one compare, every
+  ;; superblock without one (most of them: t is near the smallest distances). sum starts at dist
+  ;; plus n16 rounded up to 256.
+  (func $summarize (param $dist i32) (param $n16 i32)
+    (local $p i32) (local $end i32) (local $sbEnd i32) (local $s i32) (local $mn v128)
     (local.set $p (local.get $dist))
     (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (local.set $s (i32.add (local.get $dist) (i32.and (i32.add (local.get $n16) (i32.const 255)) (i32.const -256))))
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        ;; at most 255 vectors per block, so the byte counters cannot wrap
-        (local.set $blockEnd (i32.add (local.get $p) (i32.const 4080)))
-        (if (i32.gt_u (local.get $blockEnd) (local.get $end)) (then (local.set $blockEnd (local.get $end))))
-        (local.set $acc (v128.const i32x4 0 0 0 0))
-        (local.set $lt (v128.const i32x4 0 0 0 0))
+        (local.set $sbEnd (i32.add (local.get $p) (i32.const 256)))
+        (if (i32.gt_u (local.get $sbEnd) (local.get $end)) (then (local.set $sbEnd (local.get $end))))
+        (local.set $mn (v128.const i32x4 -1 -1 -1 -1))
         (loop $vec
-          (local.set $acc (i8x16.sub (local.get $acc) (i8x16.le_u (v128.load (local.get $p)) (local.get $tv))))
-          (local.set $lt (i8x16.sub (local.get $lt) (i8x16.lt_u (v128.load (local.get $p)) (local.get $tv))))
+          (local.set $mn (i8x16.min_u (local.get $mn) (v128.load (local.get $p))))
           (local.set $p (i32.add (local.get $p) (i32.const 16)))
-          (br_if $vec (i32.lt_u (local.get $p) (local.get $blockEnd))))
-        (local.set $total (i32.add (local.get $total) (call $sumBytes (local.get $acc))))
-        (local.set $less (i32.add (local.get $less) (call $sumBytes (local.get $lt))))
-        (br $blocks)))
-    (global.set $below (local.get $less))
-    (local.get $total))
+          (br_if $vec (i32.lt_u (local.get $p) (local.get $sbEnd))))
+        (v128.store (local.get $s) (local.get $mn))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $blocks))))
 
-  ;; the sum of the 16 unsigned bytes of v
-  (func $sumBytes (param $v v128) (result i32)
-    (local.set $v (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $v))))
+  ;; users at distance <= t, and (into the global $below) at distance < t, in one pass over the
+  ;; superblocks holding a distance <= t (dist padded to n16 bytes, a multiple of 16)
+  (func $countLE (param $dist i32) (param $n16 i32) (param $t i32) (result i32)
+    (local $p i32) (local $q i32) (local $end i32) (local $sbEnd i32) (local $s i32)
+    (local $acc v128) (local $lt v128) (local $tv v128) (local $v v128) (local $total v128) (local $less v128)
+    (local.set $tv (i8x16.splat (local.get $t)))
+    (local.set $p (local.get $dist))
+    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (local.set $s (i32.add (local.get $dist) (i32.and (i32.add (local.get $n16) (i32.const 255)) (i32.const -256))))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $sbEnd (i32.add (local.get $p) (i32.const 256)))
+        (if (i32.gt_u (local.get $sbEnd) (local.get $end)) (then (local.set $sbEnd (local.get $end))))
+        (if (v128.any_true (i8x16.le_u (v128.load (local.get $s)) (local.get $tv)))
+          (then
+            ;; at most 16 vectors: the byte counters cannot wrap
+            (local.set $acc (v128.const i32x4 0 0 0 0))
+            (local.set $lt (v128.const i32x4 0 0 0 0))
+            (local.set $q (local.get $p))
+            (loop $vec
+              (local.set $v (v128.load (local.get $q)))
+              (local.set $acc (i8x16.sub (local.get $acc) (i8x16.le_u (local.get $v) (local.get $tv))))
+              (local.set $lt (i8x16.sub (local.get $lt) (i8x16.lt_u (local.get $v) (local.get $tv))))
+              (local.set $q (i32.add (local.get $q) (i32.const 16)))
+              (br_if $vec (i32.lt_u (local.get $q) (local.get $sbEnd))))
+            (local.set $total (i32x4.add (local.get $total)
+              (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $acc)))))
+            (local.set $less (i32x4.add (local.get $less)
+              (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $lt)))))))
+        (local.set $p (local.get $sbEnd))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $blocks)))
+    (global.set $below (call $sumLanes (local.get $less)))
+    (call $sumLanes (local.get $total)))
+
+  ;; the sum of the 4 i32 lanes of v
+  (func $sumLanes (param $v v128) (result i32)
     (i32.add (i32.add (i32x4.extract_lane 0 (local.get $v)) (i32x4.extract_lane 1 (local.get $v)))
              (i32.add (i32x4.extract_lane 2 (local.get $v)) (i32x4.extract_lane 3 (local.get $v)))))
 
@@ -303,6 +334,7 @@
   ;; Each counting pass gives count(<= t) and count(< t): a guess that is right costs one pass.
   (func $selectByCount (param $dist i32) (param $users i32) (param $bits i32)
     (local $n16 i32) (local $t i32) (local $p i32) (local $end i32) (local $m i32) (local $u i32) (local $dv v128)
+    (local $q i32) (local $s i32) (local $sbEnd i32)
     (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
     (local.set $t (global.get $guess))
     (if (i32.gt_u (local.get $t) (local.get $bits)) (then (local.set $t (local.get $bits))))
@@ -324,19 +356,29 @@
     (local.set $dv (i8x16.splat (local.get $t)))
     (local.set $p (local.get $dist))
     (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (local.set $s (i32.add (local.get $dist) (i32.and (i32.add (local.get $n16) (i32.const 255)) (i32.const -256))))
     (block $done
-      (loop $vec
+      (loop $blocks
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $p)) (local.get $dv))))
-        (if (local.get $m)
+        (local.set $sbEnd (i32.add (local.get $p) (i32.const 256)))
+        (if (i32.gt_u (local.get $sbEnd) (local.get $end)) (then (local.set $sbEnd (local.get $end))))
+        (if (v128.any_true (i8x16.le_u (v128.load (local.get $s)) (local.get $dv)))
           (then
-            (loop $each
-              (local.set $u (i32.add (i32.sub (local.get $p) (local.get $dist)) (i32.ctz (local.get $m))))
-              (call $offer (local.get $u) (i32.load8_u (i32.add (local.get $dist) (local.get $u))))
-              (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-              (br_if $each (local.get $m)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
-        (br $vec))))
+            (local.set $q (local.get $p))
+            (loop $vec
+              (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $q)) (local.get $dv))))
+              (if (local.get $m)
+                (then
+                  (loop $each
+                    (local.set $u (i32.add (i32.sub (local.get $q) (local.get $dist)) (i32.ctz (local.get $m))))
+                    (call $offer (local.get $u) (i32.load8_u (i32.add (local.get $dist) (local.get $u))))
+                    (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                    (br_if $each (local.get $m)))))
+              (local.set $q (i32.add (local.get $q) (i32.const 16)))
+              (br_if $vec (i32.lt_u (local.get $q) (local.get $sbEnd))))))
+        (local.set $p (local.get $sbEnd))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $blocks))))
 
   ;; the distance bytes of every user from code cq (<= 32 bits, SIMD, 16 users per store)
   (func $dist32 (param $codes i32) (param $users i32) (param $cq i32) (param $dist i32)
@@ -426,6 +468,7 @@
                   (i64.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 3)))) (local.get $dist)))
           (else (call $dist32 (local.get $codes) (local.get $users)
                   (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))) (local.get $dist))))
+        (call $summarize (local.get $dist) (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
         (call $selectByCount (local.get $dist) (local.get $users) (local.get $bits))
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))

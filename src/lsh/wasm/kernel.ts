@@ -61,7 +61,9 @@ function layout(wasm: Exports, set: CodeSet, users: number, nq: number, k: numbe
   const out = align16(queries + nq * 4);
   const heap = align16(out + nq * k * 4);
   const dist = align16(heap + k * 12);
-  const end = dist + align16(users) + 16;
+  // distance bytes padded to 256 (superblocks), then one 16-byte summary per superblock
+  const padded = Math.ceil((users + 15) / 256) * 256;
+  const end = dist + padded + (padded / 256) * 16 + 16;
   const have = wasm.memory.buffer.byteLength;
   if (end > have) wasm.memory.grow(Math.ceil((end - have) / 65536));
   return { codes, queries, out, heap, dist };
