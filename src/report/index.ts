@@ -13,6 +13,7 @@ import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
 import { buildHtml, copyAssets, type FigureEntry } from './html.js';
 
+import { privacyFigureEntries } from './privacyFigures.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord, BudgetRowLike } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
@@ -127,6 +128,10 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
       }
     }
   }
+  // the accounting figures (per-bit ε and flip probability against ξ per accountant and κ) belong
+  // to the whole folder, not to a filtered view of its utility rows
+  const unfiltered = Object.values(opts.filter ?? {}).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
+  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
   return out;
 }
 

@@ -33,7 +33,7 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
     const figs = readdirSync(join(dir, 'figures')).sort();
-    const stems = ['fig1-fsq-nyc', 'fig1-ml-small', 'fig2-fsq-nyc', 'fig2-ml-small'];
+    const stems = ['fig1-fsq-nyc', 'fig1-ml-small', 'fig2-fsq-nyc', 'fig2-ml-small', 'privacy-epsilon', 'privacy-flip'];
     expect(figs).toEqual(stems.flatMap((s) => [`${s}.png`, `${s}.svg`, `${s}.vl.json`]).sort());
     for (const s of stems) {
       const png = readFileSync(join(dir, 'figures', `${s}.png`));

@@ -42,7 +42,7 @@ describe('lshdp report', () => {
     for (const s of ['<h2>Run</h2>', 'fixture', 'utility loss (mean ± se)', 'ε_LDP = κε', 'ε_bit (LSHRR)', 'ε_Lap (LapLSH)', 'users kept', 'fsq-nyc', 'foursquare-tsmc']) {
       expect(html).toContain(s);
     }
-    expect(html.match(/class="vega-figure"/g)).toHaveLength(4);
+    expect(html.match(/class="vega-figure"/g)).toHaveLength(6);
   });
 
   it("cites the paper in the footer and writes tables/utility-table.csv in utility.csv's names", () => {

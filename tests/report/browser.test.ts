@@ -68,7 +68,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
         text: f.querySelector('svg')?.textContent ?? '',
       })),
     );
-    expect(stats).toHaveLength(4);
+    expect(stats).toHaveLength(6); // Fig. 1 and Fig. 2 of two data sets, and the two accounting figures
     for (const s of stats) expect(s.lines, s.id).toBeGreaterThan(0);
     const fig2 = stats.find((s) => s.id.startsWith('fig2-fsq'))!;
     expect(fig2.text).toContain('total privacy budget ξ');

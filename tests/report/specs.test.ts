@@ -165,7 +165,7 @@ describe('Vega-Lite specs', () => {
     expect(series.every((s) => s[0] === 'lsh')).toBe(true);
     expect([...series[0], ...series[1].slice(1)].sort()).toEqual(many.map((l) => l[0]).sort());
     // the fixture has one k: the plain name
-    expect(figureEntries(res).map((f) => f.id)).toEqual(['fig1-ml-small', 'fig1-fsq-nyc', 'fig2-ml-small', 'fig2-fsq-nyc']);
+    expect(figureEntries(res).map((f) => f.id)).toEqual(['fig1-ml-small', 'fig1-fsq-nyc', 'fig2-ml-small', 'fig2-fsq-nyc', 'privacy-epsilon', 'privacy-flip']);
   });
 
   it('renders to SVG with the paper-term axis titles, panel labels and legend in DejaVu Sans', async () => {
