@@ -349,10 +349,14 @@ function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: 
 export function applyVerdicts(results: AuditResult[]): void {
   const vIdx = results.map((r, i) => (r.p_violation === null ? -1 : i)).filter((i) => i >= 0);
   const vAdj = holmAdjust(vIdx.map((i) => results[i].p_violation!));
-  vIdx.forEach((i, j) => (results[i].p_violation_holm = vAdj[j]));
+  vIdx.forEach((i, j) => {
+    results[i].p_violation_holm = vAdj[j];
+  });
   const sIdx = results.map((r, i) => (r.p_sound === null ? -1 : i)).filter((i) => i >= 0);
   const sAdj = holmAdjust(sIdx.map((i) => results[i].p_sound!));
-  sIdx.forEach((i, j) => (results[i].p_sound_holm = sAdj[j]));
+  sIdx.forEach((i, j) => {
+    results[i].p_sound_holm = sAdj[j];
+  });
   for (const r of results) {
     if (r.p_violation_holm === null) r.verdict = 'n/a';
     else if (r.p_violation_holm <= FAMILY_ALPHA) r.verdict = 'violated';

@@ -17,7 +17,7 @@ export function registerToy(program: Command): void {
           throw new UserError(`--points: ${(e as Error).message}`);
         }
       }
-      let result;
+      let result: ReturnType<typeof analyzeToy>;
       try {
         result = analyzeToy(points);
       } catch (e) {

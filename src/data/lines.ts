@@ -66,6 +66,7 @@ export function scanLines(path: string, onLine: LineHandler, progress?: Progress
       const end = filled + got;
       let nl: number;
       let searchFrom = Math.max(start, filled);
+      // biome-ignore lint/suspicious/noAssignInExpressions: the scan loop reads the next newline in its condition
       while ((nl = buf.indexOf(10, searchFrom)) !== -1 && nl < end) {
         lineNo++;
         let e = nl;

@@ -40,13 +40,13 @@ export function csvField(s: string): string {
 
 function needExact(records: Map<string, CellRecord>, key: string): ExactRecord {
   const rec = records.get(key);
-  if (!rec || rec.kind !== 'exact') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
+  if (rec?.kind !== 'exact') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
   return rec;
 }
 
 function needTrial(records: Map<string, CellRecord>, key: string): TrialRecord {
   const rec = records.get(key);
-  if (!rec || rec.kind !== 'trial') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
+  if (rec?.kind !== 'trial') throw new UserError(`results store: cell ${key} is missing; run again to compute it`);
   return rec;
 }
 

@@ -177,7 +177,7 @@ export function estimateCost(_cfg: ExperimentConfig, cell: Cell, users: number, 
  * (ties: canonical order, lower shard). Deterministic, so every shard computes the same plan.
  */
 export function assignShards(costs: readonly number[], count: number): Int32Array {
-  const order = costs.map((c, i) => i).sort((a, b) => costs[b] - costs[a] || a - b);
+  const order = costs.map((_, i) => i).sort((a, b) => costs[b] - costs[a] || a - b);
   const load = new Float64Array(count);
   const shardOf = new Int32Array(costs.length);
   for (const i of order) {

@@ -83,6 +83,7 @@ export function gammaSource(rng: Rng, shape: number, scale = 1): () => number {
       if (Math.log(u) < 0.5 * x2 + d * (1 - v + Math.log(v))) break;
     }
     let g = d * v;
+    // biome-ignore lint/style/useExponentiationOperator: Math.pow as when the sampler was validated (the same doubles)
     if (boost) g *= Math.pow(1 - rng(), invShape);
     return g * scale;
   };

@@ -89,7 +89,9 @@ describe('laplsh samplers', () => {
       const kappa = 4;
       const rng = makeRng(`inputs-${n}`);
       const rows = [0, 1].map(() => Array.from({ length: n }, () => (rng() < 0.1 ? rng() * 2 - 1 : 0)));
-      rows.forEach((r, i) => (r[i] = 1));
+      rows.forEach((r, i) => {
+        r[i] = 1;
+      });
       const vectors = replicated(rows, copies);
       const hashing = hashingFor(vectors, kappa, `samplers-${n}`);
       const eps = n;
@@ -104,7 +106,7 @@ describe('laplsh samplers', () => {
         expect(df).toBeGreaterThanOrEqual(3); // noisy enough to spread over codes
         expect(stat).toBeLessThan(chiSquareCritical(df));
         // per-bit rates and pairwise agreement (difference of two independent proportions)
-        const rate = (set: CodeSet, f: (u: number) => number) => {
+        const rate = (_set: CodeSet, f: (u: number) => number) => {
           let s = 0;
           for (let c = 0; c < copies; c++) s += f(input * copies + c);
           return s / copies;

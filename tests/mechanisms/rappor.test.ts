@@ -3,7 +3,7 @@ import { getMechanism } from '../../src/mechanisms/registry.js';
 import type { CodeSet, MechanismContext } from '../../src/mechanisms/types.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
-import { getBit, popcount32 } from '../../src/lsh/codes.js';
+import { popcount32 } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { flipProbability } from '../../src/privacy/index.js';
 import { binomialSe, transitionRates, Z } from '../lsh/stats.js';

@@ -71,8 +71,10 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
   for (const ds of config.datasets) {
     for (const n of config.dims) {
       const exact = records.get(exactKey(ds.name, n));
-      if (!exact || exact.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n)} is missing; run the config again to complete the folder`);
-      exact.nn.users.forEach((user, i) => nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] }));
+      if (exact?.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n)} is missing; run the config again to complete the folder`);
+      exact.nn.users.forEach((user, i) => {
+        nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] });
+      });
       if (exactEntry) {
         for (const k of config.k) {
           const row = exact.rows.find((r) => r.k === k);
