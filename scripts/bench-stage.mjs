@@ -107,7 +107,7 @@ async function main() {
     const users = v.userIds.length;
     const queries = queriesFor(users, args.queries);
     const few = queries.subarray(0, args.jsQueries ?? 100);
-    const pairs = (q) => (q.length * (users - 1));
+    const pairs = (q) => q.length * (users - 1);
     r.kernel = hammingKernelName();
     for (const kappa of args.kappa) {
       const planes = drawHyperplanes(makeRng('planes'), kappa, args.n);

@@ -167,7 +167,10 @@ for (const stage of stages) {
     }
   } else if (stage === 'cell') {
     // shares of trial-cell time on the two shapes of the targets
-    for (const [label, spec, n, queries] of [['MovieLens-25M-shaped, n=1000, 1000 q', mlSpec, 1000, 1000], ['Foursquare-shaped 4k users, n=1000, every user a query', fsq4kSpec, 1000, 0]]) {
+    for (const [label, spec, n, queries] of [
+      ['MovieLens-25M-shaped, n=1000, 1000 q', mlSpec, 1000, 1000],
+      ['Foursquare-shaped 4k users, n=1000, every user a query', fsq4kSpec, 1000, 0],
+    ]) {
       const r = repeat(runs, () => stageOnce('cell', { spec, cacheDir: null, n, queries, kappa: [10, 20, 50], xi: [0, 0.5, 1, 2, 5, 10, 20] }));
       const parts = ['projection', 'laplsh', 'flips', 'scan', 'selection', 'utility', 'other'];
       const names = { projection: 'projection', laplsh: 'LapLSH noise', flips: 'RR flips', scan: 'scan (bare loop)', selection: 'selection', utility: 'utility', other: 'lsh copy' };
@@ -178,12 +181,22 @@ for (const stage of stages) {
     const kappa = [10, 50];
     const r = repeat(runs, () => stageOnce('laplsh', { spec: mlSpec, cacheDir, n: 1000, kappa }));
     for (const kp of kappa) {
-      record(`LapLSH noise κ=${kp}, n=1000 (projected)`, { seconds: r[`kappa${kp}_projectedSeconds`], peakRssMB: r.peakRssMB }, `×${r[`kappa${kp}_speedup`].toFixed(1)} vs direct (${r[`kappa${kp}_directSeconds`].toFixed(2)} s)`, '');
+      record(
+        `LapLSH noise κ=${kp}, n=1000 (projected)`,
+        { seconds: r[`kappa${kp}_projectedSeconds`], peakRssMB: r.peakRssMB },
+        `×${r[`kappa${kp}_speedup`].toFixed(1)} vs direct (${r[`kappa${kp}_directSeconds`].toFixed(2)} s)`,
+        '',
+      );
     }
   } else if (stage === 'grid-fsq4k') {
     const cfg = benchConfig('bench-foursquare-4k.yaml', fsq4kSpec, 'bench-fsq4k', { keepGrid: true });
     gridOnce(cfg, 2); // warm the vector cache, so the row measures the grid
-    record('paper grid, Foursquare-shaped 4k users (n 100/1000, every user a query, 8 ξ, 10 trials)', repeat(gridRuns, () => gridOnce(cfg, 2)), '--threads 2', '≤ 10 s');
+    record(
+      'paper grid, Foursquare-shaped 4k users (n 100/1000, every user a query, 8 ξ, 10 trials)',
+      repeat(gridRuns, () => gridOnce(cfg, 2)),
+      '--threads 2',
+      '≤ 10 s',
+    );
   } else if (stage === 'grow-xi') {
     // Growing the shared MovieLens grid by one xi: the second run reuses every stored result and
     // computes only the new xi; compared with the grown grid run at once into a fresh folder.
@@ -226,13 +239,28 @@ for (const stage of stages) {
   } else if (stage === 'grid-fsq') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
     gridOnce(cfg); // warm the vector cache, so the row measures the grid
-    record('full grid, Foursquare-shaped (10k users)', repeat(gridRuns, () => gridOnce(cfg)), '', quick ? '' : '≤ 60 s');
+    record(
+      'full grid, Foursquare-shaped (10k users)',
+      repeat(gridRuns, () => gridOnce(cfg)),
+      '',
+      quick ? '' : '≤ 60 s',
+    );
   } else if (stage === 'threads') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
-    record('  same, --threads 1', repeat(gridRuns, () => gridOnce(cfg, 1)), '', '');
+    record(
+      '  same, --threads 1',
+      repeat(gridRuns, () => gridOnce(cfg, 1)),
+      '',
+      '',
+    );
   } else if (stage === 'grid-25m') {
     const cfg = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
-    record('full grid, MovieLens-25M-shaped', repeat(gridRuns, () => gridOnce(cfg, 2)), '--threads 2', quick ? '' : '≤ 180 s, ≤ 2 GB');
+    record(
+      'full grid, MovieLens-25M-shaped',
+      repeat(gridRuns, () => gridOnce(cfg, 2)),
+      '--threads 2',
+      quick ? '' : '≤ 180 s, ≤ 2 GB',
+    );
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }

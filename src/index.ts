@@ -103,4 +103,17 @@ export { encodeUsers, type EncodeRequest, type EncodedUsers } from './encode/enc
 export { cryptoRng } from './encode/noise.js';
 
 // reports
-export { readResultsFolder, utilityTable, budgetsTable, fig1Spec, fig2Spec, renderSvg, svgToPng, buildOutputs, writeFigures, writeTables, type ResultsFolder, type TableFormat } from './report/index.js';
+export {
+  readResultsFolder,
+  utilityTable,
+  budgetsTable,
+  fig1Spec,
+  fig2Spec,
+  renderSvg,
+  svgToPng,
+  buildOutputs,
+  writeFigures,
+  writeTables,
+  type ResultsFolder,
+  type TableFormat,
+} from './report/index.js';

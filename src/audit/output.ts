@@ -28,22 +28,66 @@ export function auditJson(outcome: AuditOutcome, meta: AuditMeta): AuditJson & R
 }
 
 export const AUDIT_CSV_COLUMNS = [
-  'mechanism', 'base', 'accountant', 'kappa', 'xi', 'd', 'delta', 'verdict', 'tail', 'tail_ci_low', 'tail_ci_high', 'exact_tail',
-  'epsilon_bit', 'epsilon_lb', 'epsilon_lb_threshold', 'tpr', 'fpr', 'samples', 'p_violation', 'p_violation_holm', 'p_sound', 'p_sound_holm',
+  'mechanism',
+  'base',
+  'accountant',
+  'kappa',
+  'xi',
+  'd',
+  'delta',
+  'verdict',
+  'tail',
+  'tail_ci_low',
+  'tail_ci_high',
+  'exact_tail',
+  'epsilon_bit',
+  'epsilon_lb',
+  'epsilon_lb_threshold',
+  'tpr',
+  'fpr',
+  'samples',
+  'p_violation',
+  'p_violation_holm',
+  'p_sound',
+  'p_sound_holm',
 ] as const;
 
 const cell = (x: unknown): string | number => (x === null || x === undefined ? '' : (x as string | number));
 
 /** audit.csv: one line per (mechanism, κ, ξ). */
 export function auditCsv(results: readonly AuditResult[]): string {
-  return Papa.unparse({
-    fields: [...AUDIT_CSV_COLUMNS],
-    data: results.map((r) => [
-      r.mechanism, r.base, cell(r.accountant), r.kappa, r.xi, r.d, cell(r.delta), r.verdict, cell(r.tail),
-      cell(r.tail_ci?.[0]), cell(r.tail_ci?.[1]), cell(r.exact_tail), cell(r.epsilon_bit), r.epsilon_lb, r.epsilon_lb_threshold,
-      r.tpr, r.fpr, r.samples, cell(r.p_violation), cell(r.p_violation_holm), cell(r.p_sound), cell(r.p_sound_holm),
-    ]),
-  }, { newline: '\n' }) + '\n';
+  return (
+    Papa.unparse(
+      {
+        fields: [...AUDIT_CSV_COLUMNS],
+        data: results.map((r) => [
+          r.mechanism,
+          r.base,
+          cell(r.accountant),
+          r.kappa,
+          r.xi,
+          r.d,
+          cell(r.delta),
+          r.verdict,
+          cell(r.tail),
+          cell(r.tail_ci?.[0]),
+          cell(r.tail_ci?.[1]),
+          cell(r.exact_tail),
+          cell(r.epsilon_bit),
+          r.epsilon_lb,
+          r.epsilon_lb_threshold,
+          r.tpr,
+          r.fpr,
+          r.samples,
+          cell(r.p_violation),
+          cell(r.p_violation_holm),
+          cell(r.p_sound),
+          cell(r.p_sound_holm),
+        ]),
+      },
+      { newline: '\n' },
+    ) + '\n'
+  );
 }
 
 /** JSON with Infinity written as the string "Infinity" (JSON has no infinity; null would hide it). */

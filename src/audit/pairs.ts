@@ -34,8 +34,14 @@ export function syntheticPair(d: number, n: number): AuditPair {
     distance: d,
     users: null,
     vectors: {
-      dataset: 'synthetic-pair', n, userIds: ['x', 'x_prime'], itemIds: Array.from({ length: n }, (_, i) => String(i)),
-      rowPtr: Int32Array.from([0, 1, 3]), colIdx: Int32Array.from([0, 0, 1]), values: Float64Array.from([1, c, s]), dropped: 0,
+      dataset: 'synthetic-pair',
+      n,
+      userIds: ['x', 'x_prime'],
+      itemIds: Array.from({ length: n }, (_, i) => String(i)),
+      rowPtr: Int32Array.from([0, 1, 3]),
+      colIdx: Int32Array.from([0, 0, 1]),
+      values: Float64Array.from([1, c, s]),
+      dropped: 0,
     },
   };
 }
@@ -63,9 +69,14 @@ export function syntheticJaccardPair(d: number, n: number): AuditPair {
     distance: 1 - shared / union,
     users: null,
     vectors: {
-      dataset: 'synthetic-pair', n: width, userIds: ['x', 'x_prime'], itemIds: Array.from({ length: width }, (_, i) => String(i)),
-      rowPtr: Int32Array.from([0, x.length, x.length + y.length]), colIdx: Int32Array.from([...x, ...y]),
-      values: Float64Array.from([...x.map(() => 1 / Math.sqrt(x.length)), ...y.map(() => 1 / Math.sqrt(y.length))]), dropped: 0,
+      dataset: 'synthetic-pair',
+      n: width,
+      userIds: ['x', 'x_prime'],
+      itemIds: Array.from({ length: width }, (_, i) => String(i)),
+      rowPtr: Int32Array.from([0, x.length, x.length + y.length]),
+      colIdx: Int32Array.from([...x, ...y]),
+      values: Float64Array.from([...x.map(() => 1 / Math.sqrt(x.length)), ...y.map(() => 1 / Math.sqrt(y.length))]),
+      dropped: 0,
     },
   };
 }
@@ -150,7 +161,13 @@ export function pairVectors(v: UserVectors, i: number, j: number): UserVectors {
   const colIdx = Int32Array.from([...v.colIdx.subarray(a[0], a[1]), ...v.colIdx.subarray(b[0], b[1])]);
   const values = Float64Array.from([...v.values.subarray(a[0], a[1]), ...v.values.subarray(b[0], b[1])]);
   return {
-    dataset: v.dataset, n: v.n, userIds: [v.userIds[i], v.userIds[j]], itemIds: v.itemIds,
-    rowPtr: Int32Array.from([0, a[1] - a[0], a[1] - a[0] + b[1] - b[0]]), colIdx, values, dropped: 0,
+    dataset: v.dataset,
+    n: v.n,
+    userIds: [v.userIds[i], v.userIds[j]],
+    itemIds: v.itemIds,
+    rowPtr: Int32Array.from([0, a[1] - a[0], a[1] - a[0] + b[1] - b[0]]),
+    colIdx,
+    values,
+    dropped: 0,
   };
 }

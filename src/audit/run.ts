@@ -32,9 +32,7 @@ import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { exactTail, scoreTail, tailLimit } from '../privacy/exact.js';
 import { UserError } from '../util/errors.js';
 import { restrictToSupport, syntheticJaccardPair, syntheticPair, type AuditPair } from './pairs.js';
-import {
-  binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust,
-} from './stats.js';
+import { binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust } from './stats.js';
 import type { LossCdfPoint } from '../report/privacyFigures.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../mechanisms/plugin.js';
@@ -238,14 +236,23 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
       const xis = mechanism.usesXi ? plan.xi : [null];
       for (const xi of xis) {
         const privacy = { d: plan.d, delta: plan.delta };
-        const eps = xi === null
-          ? epsilonOnFamily(mechanism, family.disagreement, 0, kappa, privacy, entry.options)
-          : entry.epsilonOf ? entry.epsilonOf(xi, kappa) : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
+        const eps =
+          xi === null
+            ? epsilonOnFamily(mechanism, family.disagreement, 0, kappa, privacy, entry.options)
+            : entry.epsilonOf
+              ? entry.epsilonOf(xi, kappa)
+              : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
         const fullDim = entry.base === 'laplsh';
         rows.push({
-          entry, mechanism, kappa, xi: xi ?? 0, eps,
+          entry,
+          mechanism,
+          kappa,
+          xi: xi ?? 0,
+          eps,
           rng: makeRng(deriveSeed(plan.seed, 'audit-noise', entry.label, kappa, xi ?? 'none')),
-          pos: new Float64Array(total), neg: new Float64Array(total), fullDim,
+          pos: new Float64Array(total),
+          neg: new Float64Array(total),
+          fullDim,
           // LapLSH is audited with its direct sampler (equal in distribution to the projected one,
           // which would need an SVD per sample)
           options: fullDim ? { ...entry.options, sampler: 'direct' } : entry.options,
@@ -394,9 +401,18 @@ function realPairRows(plan: AuditPlan, kappa: number, rows: Row[], M: number, ha
       out.push({
         mechanism: row.entry.label,
         accountant: typeof row.entry.options.accountant === 'string' ? row.entry.options.accountant : null,
-        kappa, xi: row.xi, d: plan.d, delta: plan.delta, source, pairs: pairs.length,
-        distance_min: Math.min(...dists), distance_max: Math.max(...dists),
-        samples: n, tail: hits[ri] / n, tail_ci: clopperPearson(hits[ri], n), exact_tail: exact,
+        kappa,
+        xi: row.xi,
+        d: plan.d,
+        delta: plan.delta,
+        source,
+        pairs: pairs.length,
+        distance_min: Math.min(...dists),
+        distance_max: Math.max(...dists),
+        samples: n,
+        tail: hits[ri] / n,
+        tail_ci: clopperPearson(hits[ri], n),
+        exact_tail: exact,
       });
     });
   }

@@ -8,8 +8,20 @@
 import type { NnDistance } from '../experiment/results.js';
 import { accountEpsilon } from '../privacy/accountants.js';
 import {
-  allSamples, directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrrExact, isLshrrPaper,
-  isRapporVector, pairedSamples, seriesMean, where, type Samples, type Series,
+  allSamples,
+  directionalCell,
+  distinct,
+  equivalenceCell,
+  isLaplsh,
+  isLsh,
+  isLshrrExact,
+  isLshrrPaper,
+  isRapporVector,
+  pairedSamples,
+  seriesMean,
+  where,
+  type Samples,
+  type Series,
 } from './grid.js';
 import { describeFamily, familyVerdict, type CellTest, type FamilyMode, type FamilyOutcome } from './rule.js';
 import type { ClaimId, ClaimResult, ClaimsConfig } from './types.js';
@@ -45,7 +57,15 @@ export const PAPER_NN_THRESHOLD = 0.1;
 /** Sect. 6.3: 20-bit hash, ξ = 5 at d = 0.05 flips each bit with probability ≈ 0.27 (δ = 0.01). */
 export const PAPER_FLIP = { kappa: 20, xi: 5, d: 0.05, delta: 0.01, flip: 0.27 };
 /** Sect. 6.3 and the appendix: κ = 50, ξ = 20 is an LDP budget of ≈ 120 (d = 0.05) and ≈ 80 (d = 0.1). */
-export const PAPER_LDP = { kappa: 50, xi: 20, delta: 0.01, cases: [{ d: 0.05, ldp: 120 }, { d: 0.1, ldp: 80 }] };
+export const PAPER_LDP = {
+  kappa: 50,
+  xi: 20,
+  delta: 0.01,
+  cases: [
+    { d: 0.05, ldp: 120 },
+    { d: 0.1, ldp: 80 },
+  ],
+};
 /** Equivalence margin of `rappor-inapplicable`: a share of the random-hash level. */
 export const RANDOM_LEVEL_MARGIN = 0.02;
 
@@ -98,7 +118,7 @@ function match(as: Series[], bs: Series[], key: (s: Series) => string): { a: Ser
     const k = key(b);
     byKey.set(k, [...(byKey.get(k) ?? []), b]);
   }
-  const label = (new Set(as.map((s) => s.mechanism)).size > 1 || new Set(bs.map((s) => s.mechanism)).size > 1);
+  const label = new Set(as.map((s) => s.mechanism)).size > 1 || new Set(bs.map((s) => s.mechanism)).size > 1;
   const out: { a: Series; b: Series; label: boolean }[] = [];
   for (const a of as) for (const b of byKey.get(key(a)) ?? []) out.push({ a, b, label });
   return out;
@@ -174,12 +194,18 @@ const lshrrBeatsLaplsh: ClaimDefinition = {
   evaluate(ctx) {
     const rr = ctx.series.filter(isLshrrPaper);
     const lap = ctx.series.filter(isLaplsh);
-    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [lap.length > 0, 'a laplsh entry']]);
+    const missing = needs([
+      [rr.length > 0, 'an lshrr entry with the paper accountant'],
+      [lap.length > 0, 'a laplsh entry'],
+    ]);
     if (missing) return notTested(missing);
     const rrIn = rr.filter((s) => s.n >= 100 && s.xi !== null && s.xi > 0);
     const pairs = match(rrIn, lap, cellKey);
-    const whenEmpty = needs([[rr.some((s) => s.n >= 100), 'n ≥ 100'], [rr.some((s) => s.xi !== null && s.xi > 0), 'ξ > 0']]) ??
-      'needs lshrr and laplsh at the same n ≥ 100, κ, k and ξ > 0';
+    const whenEmpty =
+      needs([
+        [rr.some((s) => s.n >= 100), 'n ≥ 100'],
+        [rr.some((s) => s.xi !== null && s.xi > 0), 'ξ > 0'],
+      ]) ?? 'needs lshrr and laplsh at the same n ≥ 100, κ, k and ξ > 0';
     return decide(
       pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
       ctx,
@@ -222,7 +248,10 @@ const lshDegrades: ClaimDefinition = {
   evaluate(ctx) {
     const lsh = ctx.series.filter(isLsh);
     const kappas = distinct(lsh.map((s) => s.kappa));
-    const missing = needs([[lsh.length > 0, 'an lsh entry'], [kappas.length >= 2, 'two or more κ']]);
+    const missing = needs([
+      [lsh.length > 0, 'an lsh entry'],
+      [kappas.length >= 2, 'two or more κ'],
+    ]);
     if (missing) return notTested(missing);
     const cells: (CellTest | null)[] = [];
     for (let i = 0; i + 1 < kappas.length; i++) {
@@ -260,8 +289,14 @@ const longerCodesWin: ClaimDefinition = {
     const pairs = match(longer, ten, cellKeyNoKappa);
     const cells = pairs.map((p) => directionalCell(`${labelled(p, { kappa: false })} κ=${p.a.kappa} vs 10`, allSamples(p.a.byTrial, p.b.byTrial), false, 'below'));
     const note = top === 20 ? [] : [`largest ξ of the grid is ${top} (the paper's: 20)`];
-    return decide(cells, ctx, { forWord: 'longer code lower', againstWord: 'higher', tests: `one-sided Welch t-tests over trials at ξ = ${top}` },
-      `needs lshrr at κ = 10 and κ = 20 or 50 with the same n, k at ξ = ${top}`, 'directional', note);
+    return decide(
+      cells,
+      ctx,
+      { forWord: 'longer code lower', againstWord: 'higher', tests: `one-sided Welch t-tests over trials at ξ = ${top}` },
+      `needs lshrr at κ = 10 and κ = 20 or 50 with the same n, k at ξ = ${top}`,
+      'directional',
+      note,
+    );
   },
 };
 
@@ -272,7 +307,10 @@ const lshrrConverges: ClaimDefinition = {
   evaluate(ctx) {
     const rr = ctx.series.filter(isLshrrPaper);
     const xis = distinct(rr.map((s) => s.xi));
-    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [xis.length >= 2, 'two or more ξ']]);
+    const missing = needs([
+      [rr.length > 0, 'an lshrr entry with the paper accountant'],
+      [xis.length >= 2, 'two or more ξ'],
+    ]);
     if (missing) return notTested(missing);
     const cells: (CellTest | null)[] = [];
     // (a) monotone: each step up in ξ, paired (same hyperplanes at the same n, κ, trial)
@@ -303,7 +341,12 @@ const lshrrConverges: ClaimDefinition = {
         }
       }
     } else {
-      notes.push(`closeness to LSH not tested: ${needs([[lsh.length > 0, 'an lsh entry'], [positive.length >= 2, 'two or more ξ > 0']])}`);
+      notes.push(
+        `closeness to LSH not tested: ${needs([
+          [lsh.length > 0, 'an lsh entry'],
+          [positive.length >= 2, 'two or more ξ > 0'],
+        ])}`,
+      );
     }
     // per-part counts of the one family (Holm over both parts together)
     const partNotes = (out: FamilyOutcome) => {
@@ -315,8 +358,7 @@ const lshrrConverges: ClaimDefinition = {
         ...notes,
       ];
     };
-    return decide(cells, ctx, { forWord: 'for', againstWord: 'against', tests: 'one-sided paired t-tests over trials' },
-      'needs lshrr at two ξ with the same n, κ and k', 'directional', partNotes);
+    return decide(cells, ctx, { forWord: 'for', againstWord: 'against', tests: 'one-sided paired t-tests over trials' }, 'needs lshrr at two ξ with the same n, κ and k', 'directional', partNotes);
   },
 };
 
@@ -327,9 +369,17 @@ const beatsRandom: ClaimDefinition = {
   evaluate(ctx) {
     const rr = ctx.series.filter(isLshrrPaper);
     const xis = distinct(rr.map((s) => s.xi));
-    const missing = needs([[rr.length > 0, 'an lshrr entry with the paper accountant'], [xis.includes(2), 'ξ = 2'], [xis.includes(0), 'ξ = 0']]);
+    const missing = needs([
+      [rr.length > 0, 'an lshrr entry with the paper accountant'],
+      [xis.includes(2), 'ξ = 2'],
+      [xis.includes(0), 'ξ = 0'],
+    ]);
     if (missing) return notTested(missing);
-    const pairs = match(rr.filter((s) => s.xi === 2), rr.filter((s) => s.xi === 0), cellKeyNoXi);
+    const pairs = match(
+      rr.filter((s) => s.xi === 2),
+      rr.filter((s) => s.xi === 0),
+      cellKeyNoXi,
+    );
     return decide(
       pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
       ctx,
@@ -346,14 +396,21 @@ const rapporInapplicable: ClaimDefinition = {
   evaluate(ctx) {
     const rv = ctx.series.filter(isRapporVector);
     const random = ctx.series.filter((s) => isLshrrPaper(s) && s.xi === 0);
-    const missing = needs([[rv.length > 0, 'a rappor-vector entry'], [random.length > 0, 'lshrr (paper accountant) at ξ = 0 (the random level)']]);
+    const missing = needs([
+      [rv.length > 0, 'a rappor-vector entry'],
+      [random.length > 0, 'lshrr (paper accountant) at ξ = 0 (the random level)'],
+    ]);
     if (missing) return notTested(missing);
     const pairs = match(rv, random, cellKeyNoXi);
     // RAPPOR draws no hyperplanes: independent of LSHRR's trial, Welch
     const cells = pairs.map((p) => equivalenceCell(labelled(p), allSamples(p.a.byTrial, p.b.byTrial), false, RANDOM_LEVEL_MARGIN * seriesMean(p.b)));
-    return decide(cells, ctx,
+    return decide(
+      cells,
+      ctx,
       { forWord: 'equivalent to the random level', againstWord: 'beyond the margin', tests: `TOST with Welch t-tests, margin ${100 * RANDOM_LEVEL_MARGIN}% of the random level` },
-      'needs rappor-vector and lshrr at ξ = 0 with the same n, κ and k', 'equivalence');
+      'needs rappor-vector and lshrr at ξ = 0 with the same n, κ and k',
+      'equivalence',
+    );
   },
 };
 
@@ -379,8 +436,7 @@ const flipExample: ClaimDefinition = {
     const { kappa, xi, d, delta, flip } = PAPER_FLIP;
     // angular LSH: a bit differs with probability d, so p = d
     const acc = accountEpsilon('paper', { xi, kappa, p: d, delta });
-    return valueCells([{ label: `flip probability 1/(1+e^ε), ε = ${Number(acc.epsilonBit.toPrecision(6))}`, value: acc.flip, paper: flip }],
-      'paper accountant (ε = ξ/(κ(d+α)))');
+    return valueCells([{ label: `flip probability 1/(1+e^ε), ε = ${Number(acc.epsilonBit.toPrecision(6))}`, value: acc.flip, paper: flip }], 'paper accountant (ε = ξ/(κ(d+α)))');
   },
 };
 
@@ -404,7 +460,10 @@ const exactGain: ClaimDefinition = {
   evaluate(ctx) {
     const exact = ctx.series.filter((s) => isLshrrExact(s) && s.xi !== null && s.xi > 0);
     const paper = ctx.series.filter(isLshrrPaper);
-    const missing = needs([[ctx.series.some(isLshrrExact), 'an lshrr entry with accountant: exact'], [paper.length > 0, 'an lshrr entry with the paper accountant']]);
+    const missing = needs([
+      [ctx.series.some(isLshrrExact), 'an lshrr entry with accountant: exact'],
+      [paper.length > 0, 'an lshrr entry with the paper accountant'],
+    ]);
     if (missing) return notTested(missing);
     const pairs = match(exact, paper, cellKey);
     return decide(
@@ -418,7 +477,15 @@ const exactGain: ClaimDefinition = {
 
 /** Every claim, in report order (the ids of `CLAIM_IDS`). */
 export const CLAIMS: readonly ClaimDefinition[] = [
-  nnShare, lshrrBeatsLaplsh, laplshBeatsLshrrSmallN, lshDegrades, longerCodesWin, lshrrConverges,
-  beatsRandom, rapporInapplicable, flipExample, ldpEquivalent, exactGain,
+  nnShare,
+  lshrrBeatsLaplsh,
+  laplshBeatsLshrrSmallN,
+  lshDegrades,
+  longerCodesWin,
+  lshrrConverges,
+  beatsRandom,
+  rapporInapplicable,
+  flipExample,
+  ldpEquivalent,
+  exactGain,
 ];
-

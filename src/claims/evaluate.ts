@@ -46,13 +46,26 @@ export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): Cl
     };
     const metric = metricOf(input, dataset);
     for (const claim of CLAIMS) {
-      const outcome = claim.angular && metric !== 'angular'
-        ? {
-            verdict: 'not-tested' as const, cells_tested: 0, cells_for: 0, cells_against: 0,
-            detail: `needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`,
-          }
-        : claim.evaluate(ctx);
-      out.push({ id: claim.id, dataset, verdict: outcome.verdict, statement: claim.statement, cells_tested: outcome.cells_tested, cells_for: outcome.cells_for, cells_against: outcome.cells_against, detail: outcome.detail });
+      const outcome =
+        claim.angular && metric !== 'angular'
+          ? {
+              verdict: 'not-tested' as const,
+              cells_tested: 0,
+              cells_for: 0,
+              cells_against: 0,
+              detail: `needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`,
+            }
+          : claim.evaluate(ctx);
+      out.push({
+        id: claim.id,
+        dataset,
+        verdict: outcome.verdict,
+        statement: claim.statement,
+        cells_tested: outcome.cells_tested,
+        cells_for: outcome.cells_for,
+        cells_against: outcome.cells_against,
+        detail: outcome.detail,
+      });
     }
   }
   return out;

@@ -27,7 +27,11 @@ function escapeMd(s: string): string {
 /** "3 supported, 1 contradicted, …" over the verdicts present. */
 export function verdictCounts(results: readonly ClaimResult[]): string {
   const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
-  return VERDICTS.filter((v) => count(v) > 0).map((v) => `${count(v)} ${v}`).join(', ') || 'no claims';
+  return (
+    VERDICTS.filter((v) => count(v) > 0)
+      .map((v) => `${count(v)} ${v}`)
+      .join(', ') || 'no claims'
+  );
 }
 
 /** The scorecard: a table per data set in the results' order, then the statements of the claims. */

@@ -48,8 +48,14 @@ export type FamilyMode = 'directional' | 'equivalence';
 
 /** Holm over the family in both directions, then the verdict rule above. */
 export function familyVerdict(cells: readonly CellTest[], alpha: number, mode: FamilyMode = 'directional'): FamilyOutcome {
-  const hFor = holm(cells.map((c) => c.pFor), alpha);
-  const hAgainst = holm(cells.map((c) => c.pAgainst), alpha);
+  const hFor = holm(
+    cells.map((c) => c.pFor),
+    alpha,
+  );
+  const hAgainst = holm(
+    cells.map((c) => c.pAgainst),
+    alpha,
+  );
   const scored: ScoredCell[] = cells.map((c, i) => ({
     ...c,
     pForHolm: hFor.adjusted[i],
@@ -96,21 +102,26 @@ function cellNote(c: ScoredCell, p: number): string {
  * The standard detail of a family: counts in the claim's words, the tests used, zero-variance cells
  * and the strongest cells each way (at most `show`).
  */
-export function describeFamily(
-  out: FamilyOutcome,
-  words: { forWord: string; againstWord: string; tests: string },
-  alpha: number,
-  show = 2,
-): string {
-  const parts = [
-    `${words.forWord} in ${out.forCount} of ${out.tested} cells, ${words.againstWord} in ${out.againstCount} (${words.tests}, Holm at α = ${alpha})`,
-  ];
+export function describeFamily(out: FamilyOutcome, words: { forWord: string; againstWord: string; tests: string }, alpha: number, show = 2): string {
+  const parts = [`${words.forWord} in ${out.forCount} of ${out.tested} cells, ${words.againstWord} in ${out.againstCount} (${words.tests}, Holm at α = ${alpha})`];
   if (out.zeroVariance > 0) {
     parts.push(`${out.zeroVariance} cell${out.zeroVariance === 1 ? '' : 's'} without variance (no evidence either way, p = 1)`);
   }
   const against = out.cells.filter((c) => c.isAgainst).sort((a, b) => a.pAgainstHolm - b.pAgainstHolm);
-  if (against.length) parts.push(`against: ${against.slice(0, show).map((c) => cellNote(c, c.pAgainstHolm)).join('; ')}`);
+  if (against.length)
+    parts.push(
+      `against: ${against
+        .slice(0, show)
+        .map((c) => cellNote(c, c.pAgainstHolm))
+        .join('; ')}`,
+    );
   const pro = out.cells.filter((c) => c.isFor).sort((a, b) => a.pForHolm - b.pForHolm);
-  if (pro.length) parts.push(`strongest for: ${pro.slice(0, show).map((c) => cellNote(c, c.pForHolm)).join('; ')}`);
+  if (pro.length)
+    parts.push(
+      `strongest for: ${pro
+        .slice(0, show)
+        .map((c) => cellNote(c, c.pForHolm))
+        .join('; ')}`,
+    );
   return parts.join('; ');
 }

@@ -79,7 +79,7 @@ export function welchTTest(a: readonly number[], b: readonly number[]): TTest {
   const vb = variance(b, mb) / b.length;
   const se = Math.sqrt(va + vb);
   // Welch–Satterthwaite; when one side has no variance the other side's n − 1 remains
-  const df = (va + vb) ** 2 / ((va > 0 ? va * va / (a.length - 1) : 0) + (vb > 0 ? vb * vb / (b.length - 1) : 0));
+  const df = (va + vb) ** 2 / ((va > 0 ? (va * va) / (a.length - 1) : 0) + (vb > 0 ? (vb * vb) / (b.length - 1) : 0));
   return fromStatistic('welch', ma - mb, se, df, Math.max(...a.map(Math.abs), ...b.map(Math.abs)));
 }
 

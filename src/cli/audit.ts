@@ -59,7 +59,9 @@ export function registerAudit(program: Command): void {
           const search = findRealPairs(vectors, cfg.privacy.d, band, pairsWanted, MAX_SCAN_USERS, makeRng(deriveSeed(cfg.seed, 'audit-pairs', spec.name, n)), distance);
           datasets.push({ name: spec.name, n, users_scanned: search.usersScanned, pairs_found: search.found, band, pairs_used: search.pairs.length });
           if (search.found === 0) {
-            say(`${spec.name} (n = ${n}): no user pair within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; the audit uses the synthetic pairs (widen the band with --band)`);
+            say(
+              `${spec.name} (n = ${n}): no user pair within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; the audit uses the synthetic pairs (widen the band with --band)`,
+            );
           } else {
             say(`${spec.name} (n = ${n}): ${search.found} user pair(s) within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; auditing ${search.pairs.length}`);
           }
@@ -69,13 +71,26 @@ export function registerAudit(program: Command): void {
       const skipped = entries.filter((e) => getMechanism(e.base).kind !== 'code').map((e) => e.label);
       if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
       const outcome = runAudit({
-        seed: cfg.seed, d: cfg.privacy.d, delta: cfg.privacy.delta, kappa: cfg.kappa, xi: cfg.privacy.xi, n,
-        entries, samples, realPairs, metric: cfg.metric,
+        seed: cfg.seed,
+        d: cfg.privacy.d,
+        delta: cfg.privacy.delta,
+        kappa: cfg.kappa,
+        xi: cfg.privacy.xi,
+        n,
+        entries,
+        samples,
+        realPairs,
+        metric: cfg.metric,
       });
       const meta: AuditMeta = {
         config: { name: cfg.name, file },
-        seed: cfg.seed, samples, selection_samples: Math.max(1, Math.floor(samples / 2)), band,
-        family_alpha: FAMILY_ALPHA, sound_factor: SOUND_FACTOR, datasets,
+        seed: cfg.seed,
+        samples,
+        selection_samples: Math.max(1, Math.floor(samples / 2)),
+        band,
+        family_alpha: FAMILY_ALPHA,
+        sound_factor: SOUND_FACTOR,
+        datasets,
       };
       const out = opts.out ?? join('results', `${cfg.name}-audit`);
       const written = await writeAudit(out, outcome, meta);

@@ -45,12 +45,15 @@ export function registerCompare(program: Command): void {
     .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default both)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .option('--all', 'list every compared row, identical ones included')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 A row is flagged when |z| = |b − a| / √(se_a² + se_b²) exceeds the threshold, when its means differ
 without a standard error to judge them (one trial, exact rows), when a setting changed (base,
 accountant, ε, queries), or when it is in one run only. Columns: docs/OUTPUTS.md.
 
-Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`)
+Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`,
+    )
     .action((dirA: string, dirB: string, o: CompareFlags) => {
       if (!(FORMATS as string[]).includes(o.format)) throw new UserError(`--format: "${o.format}" is not one of ${FORMATS.join(', ')}`);
       const metrics = [...new Set(wordList('--metric', o.metric, COMPARE_METRICS, COMPARE_METRICS))] as CompareMetric[];

@@ -63,7 +63,28 @@ interface EncodeFlags {
 }
 
 /** Flags a release fixes: with --query they come from hashing.json and may not be given. */
-const RELEASE_FLAGS = ['dims', 'kappa', 'metric', 'mechanism', 'option', 'xi', 'accountant', 'd', 'delta', 'seed', 'name', 'items', 'delimiter', 'user', 'item', 'value', 'combine', 'center', 'preset', 'maxUsers'] as const;
+const RELEASE_FLAGS = [
+  'dims',
+  'kappa',
+  'metric',
+  'mechanism',
+  'option',
+  'xi',
+  'accountant',
+  'd',
+  'delta',
+  'seed',
+  'name',
+  'items',
+  'delimiter',
+  'user',
+  'item',
+  'value',
+  'combine',
+  'center',
+  'preset',
+  'maxUsers',
+] as const;
 
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -110,13 +131,16 @@ function readItemList(file: string): string[] {
   }
   const items: string[] = [];
   const seen = new Map<string, number>();
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((line, i) => {
-    const id = line.trim();
-    if (id === '') return;
-    if (seen.has(id)) throw new UserError(`--items: ${file}:${i + 1}: item "${id}" already listed on line ${seen.get(id)}`);
-    seen.set(id, i + 1);
-    items.push(id);
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      const id = line.trim();
+      if (id === '') return;
+      if (seen.has(id)) throw new UserError(`--items: ${file}:${i + 1}: item "${id}" already listed on line ${seen.get(id)}`);
+      seen.set(id, i + 1);
+      items.push(id);
+    });
   if (items.length === 0) throw new UserError(`--items: ${file}: lists no item`);
   return items;
 }
@@ -127,16 +151,20 @@ async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech
     const loaded = await loadPlugin(name);
     return { mech: pluginMechanism(loaded, family.disagreement), module: { path: name, sha256: loaded.sha256 } };
   }
-  const codeMechs = listMechanisms().filter((m) => m.kind === 'code').map((m) => m.name);
+  const codeMechs = listMechanisms()
+    .filter((m) => m.kind === 'code')
+    .map((m) => m.name);
   if (!codeMechs.includes(name)) throw new UserError(`--mechanism: unknown mechanism "${name}" (known: ${codeMechs.join(', ')}, or a plugin module path like ./my-mechanism.mjs)`);
-  if (name.startsWith('rappor')) throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use lsh, lshrr or laplsh`);
+  if (name.startsWith('rappor'))
+    throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use lsh, lshrr or laplsh`);
   return { mech: getMechanism(name) };
 }
 
 /** The guarantee in words, for hashing.json. */
 function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null): string {
   if (!mech.usesXi || xi === null) return `no privacy: mechanism ${mech.name} releases the LSH codes without noise (anyone holding hashing.json can test guesses of a user's data against them)`;
-  if (epsLdp === Infinity) return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
+  if (epsLdp === Infinity)
+    return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
   const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
   const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
   return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-bit disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
@@ -280,7 +308,8 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
     seed: String(seed),
     dataset,
     hash_seed: hashSeed,
-    seed_derivation: "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]) (seed as a JSON number when it is an integer): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
+    seed_derivation:
+      "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]) (seed as a JSON number when it is an integer): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
     kappa,
     n: items.length,
     input: { format, center: plan.center, reader: readerKeys(famSpec) },
@@ -288,7 +317,7 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
     items_source: listed && !release ? 'list' : release ? release.items_source : 'data',
     items_note:
       (release ? release.items_source : listed ? 'list' : 'data') === 'data'
-        ? 'The item list (the n most popular items) was chosen from the users\' data; publishing it reveals aggregate information that the privacy guarantee does NOT cover. Pass a public list with --items to avoid this.'
+        ? "The item list (the n most popular items) was chosen from the users' data; publishing it reveals aggregate information that the privacy guarantee does NOT cover. Pass a public list with --items to avoid this."
         : 'The item list was given from outside the data (--items) and is public; the guarantee covers the codes only.',
     mechanism: { name: mech.name, options, ...(module ? { module: module.path, module_sha256: module.sha256 } : {}) },
     privacy: {

@@ -6,7 +6,7 @@ import type { UtilityFilter } from '../report/filter.js';
 /** The row filters `plot` and `table utility` share: `--mechanisms`, `--kappa`, `--k`, `--n`. */
 export function addFilterOptions(cmd: Command): Command {
   return cmd
-    .option('--mechanisms <labels...>', 'only these mechanism labels (utility.csv\'s mechanism column)')
+    .option('--mechanisms <labels...>', "only these mechanism labels (utility.csv's mechanism column)")
     .option('--kappa <values...>', 'only these hash lengths κ (rows without κ are kept)')
     .option('--k <values...>', 'only these k')
     .option('--n <values...>', 'only these dimensions n');
@@ -28,4 +28,3 @@ export function parseFilter(o: FilterFlags): UtilityFilter {
   if (o.n) f.n = numberList('--n', o.n, [], { integer: true, min: 1 });
   return f;
 }
-

@@ -21,7 +21,10 @@ function parseFormat(s: string): TableFormat {
 /** `--d 0.05,0.1` or `--d 0.05 0.1`: every value a finite number. */
 function parseList(flag: string, values: string[] | undefined, fallback: number[]): number[] {
   if (values === undefined) return fallback;
-  const items = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const items = values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length === 0) throw new UserError(`--${flag}: no values given`);
   return items.map((s) => {
     const v = Number(s);
@@ -49,7 +52,10 @@ export function registerTable(program: Command): void {
       const xi = parseList('xi', opts.xi, APPENDIX_GRID.xi);
       const delta = parseList('delta', [opts.delta], [APPENDIX_GRID.delta])[0];
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
-      const accountants = (opts.accountant ?? ['paper']).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '')
+      const accountants = (opts.accountant ?? ['paper'])
+        .flatMap((v) => v.split(','))
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
         .map((a) => parseAccountant(a, '--accountant'));
       if (accountants.length === 0) throw new UserError('--accountant: no values given');
       if (accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
@@ -58,7 +64,7 @@ export function registerTable(program: Command): void {
 
   const utility = table
     .command('utility')
-    .description('utility loss (mean ± se over trials) of a results folder, in utility.csv\'s column names')
+    .description("utility loss (mean ± se over trials) of a results folder, in utility.csv's column names")
     .argument('<results-dir>', 'a results folder (with utility.csv)');
   addFilterOptions(utility)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')

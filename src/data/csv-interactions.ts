@@ -67,8 +67,7 @@ function findColumns(path: string, header: string[], line: number, opts: Interac
 }
 
 function checkCombine(path: string, opts: InteractionsOptions): void {
-  if ((opts.combine === 'last' || opts.combine === 'sum') && !opts.value)
-    throw new UserError(`${path}: combine "${opts.combine}" needs a value column (set value:)`);
+  if ((opts.combine === 'last' || opts.combine === 'sum') && !opts.value) throw new UserError(`${path}: combine "${opts.combine}" needs a value column (set value:)`);
 }
 
 /**
@@ -88,7 +87,10 @@ function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows
     path,
     (buf, start, end, line) => {
       if (!header) {
-        header = buf.toString('utf8', start, end).split(opts.delimiter).map((h) => h.trim());
+        header = buf
+          .toString('utf8', start, end)
+          .split(opts.delimiter)
+          .map((h) => h.trim());
         cols = findColumns(path, header, line, opts);
         need = Math.max(cols.ui, cols.ii, cols.vi) + 1;
         if (bounds.length < 2 * need) bounds = new Int32Array(2 * need);

@@ -125,7 +125,11 @@ export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; 
       first = false;
       const columns = header.length;
       if (columns >= 2 && columns < 8 && header.every((h) => /^[A-Za-z][A-Za-z_ ]*$/.test(h))) {
-        throw fileError(path, line, `expected 8 tab-separated fields (the original TSMC 2014 file), found ${columns}: a ${columns}-column check-in table with a header is read with format interactions (user:, item: columns), as configs/shared-tsmc.yaml does`);
+        throw fileError(
+          path,
+          line,
+          `expected 8 tab-separated fields (the original TSMC 2014 file), found ${columns}: a ${columns}-column check-in table with a header is read with format interactions (user:, item: columns), as configs/shared-tsmc.yaml does`,
+        );
       }
       try {
         const nf = splitFields(buf, start, end, TAB, bounds, 8);

@@ -97,7 +97,11 @@ export function orderIds(interner: Interner, present?: Uint8Array): { rank: Int3
   } else {
     const raw = interner.raw;
     let numeric = true;
-    for (const i of chosen) if (!isNumericId(raw[i]!)) { numeric = false; break; }
+    for (const i of chosen)
+      if (!isNumericId(raw[i]!)) {
+        numeric = false;
+        break;
+      }
     if (numeric) {
       const num = new Float64Array(n);
       for (const i of chosen) num[i] = Number(raw[i]!);

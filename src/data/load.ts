@@ -83,7 +83,8 @@ function requirePath(spec: DatasetSpec, key: 'path' | 'poi_path'): string {
 /** Validate a spec and resolve the reader plan (generating synthetic files when needed). */
 export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
   if (!(FORMATS as readonly string[]).includes(spec.format)) throw new UserError(`unknown format "${spec.format}" (expected one of: ${FORMATS.join(', ')})`);
-  if (spec.center !== undefined && !['user', 'global', 'none'].includes(spec.center)) throw new UserError(`dataset ${spec.name}: unknown center "${spec.center}" (expected one of: user, global, none)`);
+  if (spec.center !== undefined && !['user', 'global', 'none'].includes(spec.center))
+    throw new UserError(`dataset ${spec.name}: unknown center "${spec.center}" (expected one of: user, global, none)`);
   const skipBadRows = opts.skipBadRows ?? spec.skip_bad_rows ?? false;
   if (spec.format === 'synthetic') {
     const so = resolveSynthOptions(spec);
@@ -91,7 +92,15 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
     if (synthDir === null) throw new Error('planRead: a synthetic data set without a cache needs opts.synthDir (loadDataset and readInteractions give a temporary one)');
     const r = ensureSynthetic(so, synthDir, opts.progress);
     const main = r.files[0]!.path;
-    const base: ReadPlan = { name: spec.name, format: r.format, path: main, center: spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none'), reader: { format: r.format }, skipBadRows, synthetic: basename(dirname(main)) };
+    const base: ReadPlan = {
+      name: spec.name,
+      format: r.format,
+      path: main,
+      center: spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none'),
+      reader: { format: r.format },
+      skipBadRows,
+      synthetic: basename(dirname(main)),
+    };
     if (r.format === 'foursquare-www19') {
       base.poiPath = r.files[1]!.path;
       base.reader = { format: r.format, bbox: spec.bbox ?? NYC_BBOX, max_users: spec.max_users ?? null };
@@ -105,7 +114,8 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
     const bbox = spec.bbox ?? NYC_BBOX;
     if (!Array.isArray(bbox) || bbox.length !== 4 || bbox.some((x) => typeof x !== 'number' || !Number.isFinite(x)) || bbox[0] > bbox[1] || bbox[2] > bbox[3])
       throw new UserError(`dataset ${spec.name}: bbox must be [lat_min, lat_max, lon_min, lon_max], got ${JSON.stringify(bbox)}`);
-    if (spec.max_users !== undefined && (!Number.isInteger(spec.max_users) || spec.max_users < 1)) throw new UserError(`dataset ${spec.name}: max_users must be a positive integer, got ${spec.max_users}`);
+    if (spec.max_users !== undefined && (!Number.isInteger(spec.max_users) || spec.max_users < 1))
+      throw new UserError(`dataset ${spec.name}: max_users must be a positive integer, got ${spec.max_users}`);
     plan.reader = { format, bbox, max_users: spec.max_users ?? null };
   } else if (format === 'interactions') {
     if (!spec.user || !spec.item) throw new UserError(`dataset ${spec.name}: format interactions needs user: and item: column names`);

@@ -2,16 +2,7 @@
  * A data set as named in a config (`datasets:` entries) or on the command line.
  * Keys are the YAML keys, so the config schema and the loaders share one type.
  */
-export const FORMATS = [
-  'movielens-csv',
-  'movielens-100k',
-  'movielens-1m',
-  'movielens-10m',
-  'foursquare-www19',
-  'foursquare-tsmc',
-  'interactions',
-  'synthetic',
-] as const;
+export const FORMATS = ['movielens-csv', 'movielens-100k', 'movielens-1m', 'movielens-10m', 'foursquare-www19', 'foursquare-tsmc', 'interactions', 'synthetic'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export type Center = 'user' | 'global' | 'none';

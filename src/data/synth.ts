@@ -436,7 +436,8 @@ function generateCheckins(opts: SynthOptions, dir: string, progress?: Progress):
     for (let j = 0; j < k; j++) {
       let poi: number;
       if (tourist) poi = inBoxPois + Math.floor(rng() * (items - inBoxPois));
-      else if (j > 0 && rng() < 0.5) poi = past[Math.floor(rng() * j)]!; // revisit (Pólya urn)
+      else if (j > 0 && rng() < 0.5)
+        poi = past[Math.floor(rng() * j)]!; // revisit (Pólya urn)
       else if (j > 0 && items > inBoxPois && rng() < 0.03) poi = inBoxPois + Math.floor(rng() * (items - inBoxPois));
       else poi = drawCdf(cdf, g * inBoxPois, inBoxPois, rng());
       past[j] = poi;

@@ -97,7 +97,9 @@ export function readHashingFile(file: string): HashingFile {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`${file}: ${code === 'ENOENT' ? 'no such file (--query expects the folder or hashing.json of an earlier lshdp encode)' : code === 'EISDIR' ? 'is a folder' : `cannot read (${code})`}`);
+    throw new UserError(
+      `${file}: ${code === 'ENOENT' ? 'no such file (--query expects the folder or hashing.json of an earlier lshdp encode)' : code === 'EISDIR' ? 'is a folder' : `cannot read (${code})`}`,
+    );
   }
   let h: Partial<HashingFile>;
   try {
@@ -115,7 +117,11 @@ export function readHashingFile(file: string): HashingFile {
   need(Array.isArray(h.items) && h.items.length >= 1 && h.items.every((x) => typeof x === 'string'), 'items', 'expected a non-empty list of item ids');
   need(h.n === h.items!.length, 'n', `expected the number of items (${h.items!.length})`);
   need(new Set(h.items).size === h.items!.length, 'items', 'holds a duplicate id');
-  need(typeof h.input === 'object' && h.input !== null && typeof h.input.format === 'string' && typeof h.input.center === 'string' && typeof h.input.reader === 'object', 'input', 'expected { format, center, reader }');
+  need(
+    typeof h.input === 'object' && h.input !== null && typeof h.input.format === 'string' && typeof h.input.center === 'string' && typeof h.input.reader === 'object',
+    'input',
+    'expected { format, center, reader }',
+  );
   need(typeof h.mechanism === 'object' && h.mechanism !== null && typeof h.mechanism.name === 'string' && typeof h.mechanism.options === 'object', 'mechanism', 'expected { name, options }');
   need(typeof h.privacy === 'object' && h.privacy !== null && typeof h.privacy.d === 'number' && typeof h.privacy.delta === 'number', 'privacy', 'expected { xi, d, delta, ... }');
   return h as HashingFile;

@@ -9,8 +9,7 @@ import { exactKey, resultId, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './machinery/store.js';
 import { UserError } from '../util/errors.js';
 
-export const UTILITY_HEADER =
-  'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
+export const UTILITY_HEADER = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
 export const NN_HEADER = 'dataset,n,user,nn1_distance';
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
 
@@ -119,9 +118,24 @@ export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecor
           const own = v.eps.epsilon;
           lines.push(
             [
-              ds.name, n, mi.usesKappa ? kappa : '', v.k, v.entry.label, v.entry.name, accountantOf(v.entry) ?? '', num(v.xi),
-              mi.epsilonKind === 'bit' ? num(own) : '', mi.epsilonKind === 'lap' ? num(own) : '', num(v.eps.ldpEpsilon), mi.hasFallback ? bool(v.eps.fallback) : '',
-              cfg.trials, q, num(loss.mean), num(loss.se), num(recall.mean), num(recall.se),
+              ds.name,
+              n,
+              mi.usesKappa ? kappa : '',
+              v.k,
+              v.entry.label,
+              v.entry.name,
+              accountantOf(v.entry) ?? '',
+              num(v.xi),
+              mi.epsilonKind === 'bit' ? num(own) : '',
+              mi.epsilonKind === 'lap' ? num(own) : '',
+              num(v.eps.ldpEpsilon),
+              mi.hasFallback ? bool(v.eps.fallback) : '',
+              cfg.trials,
+              q,
+              num(loss.mean),
+              num(loss.se),
+              num(recall.mean),
+              num(recall.se),
             ].join(','),
           );
         }

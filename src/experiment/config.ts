@@ -226,12 +226,16 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
   }
   cfg.mechanisms.forEach((m, i) => {
     const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
-    if (base === 'laplsh' && (cfg.metric ?? 'angular') !== 'angular') problems.push(`mechanisms[${i}]: laplsh adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if (base === 'laplsh' && (cfg.metric ?? 'angular') !== 'angular')
+      problems.push(`mechanisms[${i}]: laplsh adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
     if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
       if (accepts.length === 0) {
-        const takers = listMechanisms().filter((x) => (x.accountants ?? []).length > 0).map((x) => x.name).join(', ');
+        const takers = listMechanisms()
+          .filter((x) => (x.accountants ?? []).length > 0)
+          .map((x) => x.name)
+          .join(', ');
         problems.push(`mechanisms[${i}].accountant: ${m.name} has no accountant (only ${takers} take one)`);
       } else if (!accepts.includes(m.accountant)) {
         const guess = didYouMean(m.accountant, accepts);
@@ -239,7 +243,11 @@ function crossChecks(cfg: z.infer<typeof configSchema>): string[] {
       }
     }
     const takes = (key: string) => getMechanism(m.name).optionKeys?.includes(key) ?? false;
-    const takers = (key: string) => listMechanisms().filter((x) => x.optionKeys?.includes(key)).map((x) => x.name).join(', ');
+    const takers = (key: string) =>
+      listMechanisms()
+        .filter((x) => x.optionKeys?.includes(key))
+        .map((x) => x.name)
+        .join(', ');
     if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} takes a sampler`);
     if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
   });
@@ -373,7 +381,11 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   if (typeof input !== 'object' || Array.isArray(input)) fail(file, [`must be a mapping of keys (name, datasets, dims, …), got ${typeName(input)}`]);
   for (const o of opts.overrides ?? []) applyOverride(input as Record<string, unknown>, o);
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success) fail(file, parsed.error.issues.flatMap((iss) => describeIssue(iss, input)));
+  if (!parsed.success)
+    fail(
+      file,
+      parsed.error.issues.flatMap((iss) => describeIssue(iss, input)),
+    );
   const base = opts.cwd ?? process.cwd();
   const plugins = pluginEntries(parsed.data, base);
   const problems = [...crossChecks(parsed.data), ...plugins.problems];
@@ -381,7 +393,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const cfg: ExperimentConfig = {
     ...parsed.data,
     datasets: parsed.data.datasets as DatasetSpec[],
-    mechanisms: parsed.data.mechanisms.map((m, i) => plugins.entries.get(i) ?? normalizeEntry(typeof m === 'string' ? { name: m } : (m as { name: string })))
+    mechanisms: parsed.data.mechanisms.map((m, i) => plugins.entries.get(i) ?? normalizeEntry(typeof m === 'string' ? { name: m } : (m as { name: string }))),
   };
   const given = cfg.datasets.map((d) => ({ path: d.path ?? '', poi_path: d.poi_path ?? '' }));
   cfg.datasets = cfg.datasets.map((d) => ({

@@ -53,13 +53,7 @@ function autoBucket(bits: number, users: number, kernel: HammingKernel): boolean
 /** 2^32: the composite sort key of a candidate is distance * 2^32 + tie key (exact in a double). */
 const TWO32 = 4294967296;
 
-export function hammingKnn(
-  set: CodeSet,
-  queries: Int32Array,
-  k: number,
-  tieSeed: number,
-  opts: HammingOptions = {},
-): Int32Array {
+export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed: number, opts: HammingOptions = {}): Int32Array {
   const users = codeCount(set);
   if (!Number.isInteger(k) || k < 0) throw new UserError(`k must be a non-negative integer, got ${k}`);
   if (k > users - 1) {

@@ -311,7 +311,8 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
   const optionKeys = [...(plugin.optionKeys ?? [])];
   const checkOptions = (options: Record<string, unknown>) => {
     for (const key of Object.keys(options)) {
-      if (key !== MODULE_HASH_OPTION && !optionKeys.includes(key)) throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
+      if (key !== MODULE_HASH_OPTION && !optionKeys.includes(key))
+        throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
     }
   };
   return {

@@ -31,17 +31,9 @@ export const DEFAULT_RAPPOR_HASHES = 2;
  * k-NN over these codes is at the random level at every budget. Here eps/(2h) per bit is eps-LDP
  * for the whole vector (two values differ in at most 2h bits), a true LDP guarantee.
  */
-export const rapporMechanism: Mechanism = rapporVariant(
-  'rappor',
-  'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response',
-  'items',
-);
+export const rapporMechanism: Mechanism = rapporVariant('rappor', 'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response', 'items');
 
-export const rapporVectorMechanism: Mechanism = rapporVariant(
-  'rappor-vector',
-  'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response',
-  'vector',
-);
+export const rapporVectorMechanism: Mechanism = rapporVariant('rappor-vector', 'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response', 'vector');
 
 function rapporVariant(name: string, description: string, input: 'items' | 'vector'): Mechanism {
   return {

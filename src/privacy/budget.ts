@@ -25,7 +25,10 @@ export function budgetTable(opts: { d: number[]; kappa: number[]; xi: number[]; 
         const info = lshrrEpsilon(xi, kappa, { d, delta: opts.delta });
         const epsilon = info.epsilon!;
         rows.push({
-          d, delta: opts.delta, kappa, xi,
+          d,
+          delta: opts.delta,
+          kappa,
+          xi,
           alpha: solveAlpha(kappa, d, opts.delta),
           epsilon,
           ldpBudget: kappa * epsilon,
@@ -66,7 +69,18 @@ export interface BudgetRecord {
 
 /** budgets.csv's columns, in file order. */
 export const BUDGET_RECORD_COLUMNS = [
-  'accountant', 'd', 'delta', 'kappa', 'xi', 'alpha', 'epsilon_bit', 'flip', 'epsilon_ldp', 'fallback', 'unbounded', 'delta_hockey',
+  'accountant',
+  'd',
+  'delta',
+  'kappa',
+  'xi',
+  'alpha',
+  'epsilon_bit',
+  'flip',
+  'epsilon_ldp',
+  'fallback',
+  'unbounded',
+  'delta_hockey',
 ] as const satisfies readonly (keyof BudgetRecord)[];
 
 /**
@@ -77,7 +91,11 @@ export const BUDGET_RECORD_COLUMNS = [
 export function budgetRecord(accountant: string, d: number, delta: number, kappa: number, xi: number, disagreement: (d: number) => number = (x) => x): BudgetRecord {
   const a = accountEpsilon(accountant, { xi, kappa, p: disagreement(d), delta });
   return {
-    accountant: a.accountant, d, delta, kappa, xi,
+    accountant: a.accountant,
+    d,
+    delta,
+    kappa,
+    xi,
     alpha: a.alpha,
     epsilon_bit: a.unbounded ? null : a.epsilonBit,
     flip: a.flip,
@@ -94,7 +112,11 @@ export function budgetRecord(accountant: string, d: number, delta: number, kappa
  * accountants ['paper'] the paper's appendix grid gives its table.
  */
 export function budgetRows(opts: {
-  accountants: readonly string[]; d: readonly number[]; kappa: readonly number[]; xi: readonly number[]; delta: number;
+  accountants: readonly string[];
+  d: readonly number[];
+  kappa: readonly number[];
+  xi: readonly number[];
+  delta: number;
   /** the LSH family's per-bit disagreement probability at distance d (default: angular, p = d) */
   disagreement?: (d: number) => number;
 }): BudgetRecord[] {

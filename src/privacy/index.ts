@@ -5,7 +5,14 @@ export { euclideanFromAngular, angularFromEuclidean } from './distance.js';
 export { lshrrEpsilon, laplshEpsilon } from './epsilon.js';
 export { budgetTable, type BudgetRow, budgetRows, budgetRecord, type BudgetRecord, BUDGET_RECORD_COLUMNS } from './budget.js';
 export {
-  ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant, naiveAccountantWarning, usesNaiveAccountant,
-  type AccountantName, type Account, type AccountArgs,
+  ACCOUNTANT_NAMES,
+  DEFAULT_ACCOUNTANT,
+  accountEpsilon,
+  parseAccountant,
+  naiveAccountantWarning,
+  usesNaiveAccountant,
+  type AccountantName,
+  type Account,
+  type AccountArgs,
 } from './accountants.js';
 export { exactEpsilon, exactTail, hockeyStickDelta, tailLimit } from './exact.js';

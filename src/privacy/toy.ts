@@ -102,7 +102,10 @@ function compareKeys(a: [number, string, number], b: [number, string, number]): 
 
 /** Parse `"0,1;1,0;1,1"` into points; throws a plain Error with the reason (the CLI wraps it). */
 export function parsePoints(text: string): Point2[] {
-  const parts = text.split(';').map((s) => s.trim()).filter((s) => s.length > 0);
+  const parts = text
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (parts.length === 0) throw new Error('no points given (expected e.g. "0,1;1,0;1,1")');
   return parts.map((p, i) => {
     const xy = p.split(',').map((s) => s.trim());
@@ -178,9 +181,7 @@ export function analyzeToy(points: Point2[]): ToyResult {
   const expectedMinEntropyLeakage = functions.reduce((a, f) => a + f.probability * f.minEntropyLeakage, 0);
   const expectedShannonLeakage = functions.reduce((a, f) => a + f.probability * f.shannonLeakage, 0);
   const jointMinEntropyLeakage = log2(functions.reduce((a, f) => a + f.probability * f.classes, 0));
-  const singledOutProbability = points.map((_, i) =>
-    functions.reduce((a, f) => a + (f.singledOut.includes(i) ? f.probability : 0), 0),
-  );
+  const singledOutProbability = points.map((_, i) => functions.reduce((a, f) => a + (f.singledOut.includes(i) ? f.probability : 0), 0));
 
   return {
     points: points.map((p) => [p[0], p[1]] as const),

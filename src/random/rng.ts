@@ -10,7 +10,10 @@ export type Rng = () => number;
  * Example: deriveSeed(1, 'planes', 'movielens', 100, 20, 3).
  */
 export function deriveSeed(runSeed: number | string, ...parts: (string | number)[]): string {
-  return createHash('sha256').update(JSON.stringify([runSeed, ...parts])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([runSeed, ...parts]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** seedrandom's xor4096 generator: long period, good quality, fast enough for per-bit draws. */

@@ -16,18 +16,37 @@ export interface AuditJson {
   sound_factor?: number;
   datasets?: { name: string; n: number; users_scanned: number; pairs_found: number; band: number; pairs_used: number }[];
   results: {
-    mechanism: string; base?: string; accountant: string | null; kappa: number; xi: number; d: number; delta: number | null;
-    verdict: string; tail: number | null; tail_ci: [number, number] | null; exact_tail?: number | null;
-    epsilon_bit?: number | null; epsilon_lb: number; samples: number;
+    mechanism: string;
+    base?: string;
+    accountant: string | null;
+    kappa: number;
+    xi: number;
+    d: number;
+    delta: number | null;
+    verdict: string;
+    tail: number | null;
+    tail_ci: [number, number] | null;
+    exact_tail?: number | null;
+    epsilon_bit?: number | null;
+    epsilon_lb: number;
+    samples: number;
   }[];
   real_pairs?: {
-    mechanism: string; kappa: number; xi: number; source: string; pairs: number; distance_min: number; distance_max: number;
-    samples: number; tail: number; tail_ci: [number, number]; exact_tail: number;
+    mechanism: string;
+    kappa: number;
+    xi: number;
+    source: string;
+    pairs: number;
+    distance_min: number;
+    distance_max: number;
+    samples: number;
+    tail: number;
+    tail_ci: [number, number];
+    exact_tail: number;
   }[];
 }
 
-const num = (x: number | null | undefined, digits = 4): string =>
-  x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString();
+const num = (x: number | null | undefined, digits = 4): string => (x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString());
 
 const ci = (c: [number, number] | null): string => (c ? `[${num(c[0], 3)}, ${num(c[1], 3)}]` : 'n/a');
 
@@ -63,16 +82,41 @@ export function auditBodyOf(resultsDir: string): string | null {
 
 /** The body of the audit section (no heading). */
 export function auditBody(audit: AuditJson, svg: string | null): string {
-  const rows = audit.results.map((r) => `<tr class="verdict-${escapeHtml(r.verdict.replace('/', ''))}">` + [
-    r.mechanism, r.accountant ?? '', String(r.kappa), r.base === 'lsh' ? '–' : String(r.xi), r.delta === null ? 'n/a' : String(r.delta),
-    num(r.epsilon_bit ?? null), num(r.tail), ci(r.tail_ci), num(r.exact_tail ?? null), num(r.epsilon_lb, 3), r.verdict,
-  ].map((c) => `<td>${escapeHtml(c)}</td>`).join('') + '</tr>').join('\n');
-  const real = (audit.real_pairs ?? []).map((r) => '<tr>' + [
-    r.mechanism, r.source, String(r.kappa), String(r.xi), String(r.pairs), `${num(r.distance_min, 4)}–${num(r.distance_max, 4)}`,
-    num(r.tail), ci(r.tail_ci), num(r.exact_tail), String(r.samples),
-  ].map((c) => `<td>${escapeHtml(c)}</td>`).join('') + '</tr>').join('\n');
-  const datasets = (audit.datasets ?? []).map((d) =>
-    `<li>${escapeHtml(d.name)} (n = ${d.n}): ${d.pairs_found} pair(s) within ±${d.band} of d among the first ${d.users_scanned} users; ${d.pairs_used} used</li>`).join('');
+  const rows = audit.results
+    .map(
+      (r) =>
+        `<tr class="verdict-${escapeHtml(r.verdict.replace('/', ''))}">` +
+        [
+          r.mechanism,
+          r.accountant ?? '',
+          String(r.kappa),
+          r.base === 'lsh' ? '–' : String(r.xi),
+          r.delta === null ? 'n/a' : String(r.delta),
+          num(r.epsilon_bit ?? null),
+          num(r.tail),
+          ci(r.tail_ci),
+          num(r.exact_tail ?? null),
+          num(r.epsilon_lb, 3),
+          r.verdict,
+        ]
+          .map((c) => `<td>${escapeHtml(c)}</td>`)
+          .join('') +
+        '</tr>',
+    )
+    .join('\n');
+  const real = (audit.real_pairs ?? [])
+    .map(
+      (r) =>
+        '<tr>' +
+        [r.mechanism, r.source, String(r.kappa), String(r.xi), String(r.pairs), `${num(r.distance_min, 4)}–${num(r.distance_max, 4)}`, num(r.tail), ci(r.tail_ci), num(r.exact_tail), String(r.samples)]
+          .map((c) => `<td>${escapeHtml(c)}</td>`)
+          .join('') +
+        '</tr>',
+    )
+    .join('\n');
+  const datasets = (audit.datasets ?? [])
+    .map((d) => `<li>${escapeHtml(d.name)} (n = ${d.n}): ${d.pairs_found} pair(s) within ±${d.band} of d among the first ${d.users_scanned} users; ${d.pairs_used} used</li>`)
+    .join('');
   return `<p>Every claim checked by experiment on a synthetic pair at exactly d, ${escapeHtml(audit.samples ?? '')} samples per row
 (fresh hash seeds and noise per sample). <b>${escapeHtml(verdictSummary(audit))}</b>.
 Verdicts control the family-wise error at ${escapeHtml(audit.family_alpha ?? 0.05)} (Holm): <i>violated</i> means the
@@ -88,13 +132,17 @@ ${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of the pri
 ${rows}
 </tbody>
 </table>
-${real ? `<h3>Real pairs near d (LSHRR; informative, no verdict)</h3>
+${
+  real
+    ? `<h3>Real pairs near d (LSHRR; informative, no verdict)</h3>
 <table class="audit-real">
 <thead><tr><th>mechanism</th><th>data set</th><th>κ</th><th>ξ</th><th>pairs</th><th>distances</th><th>tail</th><th>95% CI</th><th>exact at own distances</th><th>samples</th></tr></thead>
 <tbody>
 ${real}
 </tbody>
-</table>` : ''}`;
+</table>`
+    : ''
+}`;
 }
 
 /** A standalone audit page (audit.html). */

@@ -34,8 +34,14 @@ export function readClaimsJson(dir: string): ClaimResult[] | null {
   if (!Array.isArray(claims)) throw fileError(file, undefined, 'expected an object with a "claims" array');
   claims.forEach((c, i) => {
     const r = c as Partial<ClaimResult> | null;
-    const ok = r !== null && typeof r === 'object' && typeof r.id === 'string' && typeof r.dataset === 'string' &&
-      VERDICTS.includes(r.verdict as Verdict) && typeof r.statement === 'string' && typeof r.detail === 'string' &&
+    const ok =
+      r !== null &&
+      typeof r === 'object' &&
+      typeof r.id === 'string' &&
+      typeof r.dataset === 'string' &&
+      VERDICTS.includes(r.verdict as Verdict) &&
+      typeof r.statement === 'string' &&
+      typeof r.detail === 'string' &&
       [r.cells_tested, r.cells_for, r.cells_against].every((n) => Number.isInteger(n));
     if (!ok) throw fileError(file, undefined, `claims[${i}]: expected id, dataset, verdict, statement, cells_tested, cells_for, cells_against, detail`);
   });
@@ -64,10 +70,12 @@ export function claimsSectionBody(res: ResultsFolder, figures: FigureEntry[]): s
   const claims = readClaimsJson(res.dir);
   if (claims === null) return '<p class="note">No claims.json in this folder (run <code>lshdp claims</code> on it, then <code>lshdp report</code>).</p>';
   if (claims.length === 0) return '<p class="note">claims.json lists no claims.</p>';
-  const rows = claims.map((r) => `<tr class="claim" data-claim="${escapeHtml(r.id)}">
+  const rows = claims.map(
+    (r) => `<tr class="claim" data-claim="${escapeHtml(r.id)}">
 <td>${escapeHtml(r.dataset)}</td><td><code>${escapeHtml(r.id)}</code><br><span class="note">${escapeHtml(r.statement)}</span></td>
 <td>${badge(r, targetOf(r, figures))}</td><td class="num">${r.cells_tested}</td><td class="num">${r.cells_for}</td><td class="num">${r.cells_against}</td>
-<td class="note">${escapeHtml(r.detail)}</td></tr>`);
+<td class="note">${escapeHtml(r.detail)}</td></tr>`,
+  );
   const counts = VERDICTS.map((v) => [v, claims.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
   const summary = counts.map(([v, n]) => `${n} ${escapeHtml(v)}`).join(', ');
   return `<p class="note">Does the paper hold on this run? ${summary}. Each comparative claim is a family of one-sided t-tests over trials (one per grid cell), Holm-corrected; a badge links to the figure the claim is about. Details: tables/claims.md and claims.json.</p>

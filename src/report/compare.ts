@@ -43,7 +43,21 @@ export interface CompareRow {
 }
 
 export const COMPARE_COLUMNS = [
-  'dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', 'metric', 'a_mean', 'a_se', 'b_mean', 'b_se', 'diff', 'z', 'status', 'note',
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'xi',
+  'metric',
+  'a_mean',
+  'a_se',
+  'b_mean',
+  'b_se',
+  'diff',
+  'z',
+  'status',
+  'note',
 ] as const satisfies readonly (keyof CompareRow)[];
 
 export interface CompareResult {
@@ -151,10 +165,23 @@ export function formatCompare(res: CompareResult, format: CompareFormat, all = f
   const lines = [
     '| dataset | n | κ | k | mechanism | ξ | metric | A (mean ± se) | B (mean ± se) | B − A | z | status |',
     '| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
-    ...shown.map((r) =>
-      `| ${[esc(r.dataset), r.n, r.kappa ?? '–', r.k, esc(r.mechanism), r.xi ?? '–', r.metric, ms(r.a_mean, r.a_se), ms(r.b_mean, r.b_se),
-        r.diff === null ? '–' : formatNumber(r.diff, 3), r.z === null ? '–' : r.z.toFixed(2),
-        r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status].join(' | ')} |`),
+    ...shown.map(
+      (r) =>
+        `| ${[
+          esc(r.dataset),
+          r.n,
+          r.kappa ?? '–',
+          r.k,
+          esc(r.mechanism),
+          r.xi ?? '–',
+          r.metric,
+          ms(r.a_mean, r.a_se),
+          ms(r.b_mean, r.b_se),
+          r.diff === null ? '–' : formatNumber(r.diff, 3),
+          r.z === null ? '–' : r.z.toFixed(2),
+          r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status,
+        ].join(' | ')} |`,
+    ),
   ];
   const body = shown.length ? lines.join('\n') + '\n\n' : 'No differences: every compared row is identical.\n\n';
   return body + compareSummary(res) + '\n';

@@ -37,11 +37,7 @@ function check<T>(flag: string, wanted: T[] | undefined, have: T[], source: stri
 export function filterUtility(rows: UtilityRow[], f: UtilityFilter, source: string | null = 'utility.csv'): UtilityRow[] {
   if (source !== null) checkFilter(rows, f, source);
   return rows.filter(
-    (r) =>
-      (!f.mechanisms || f.mechanisms.includes(r.mechanism)) &&
-      (!f.kappa || r.kappa === null || f.kappa.includes(r.kappa)) &&
-      (!f.k || f.k.includes(r.k)) &&
-      (!f.n || f.n.includes(r.n)),
+    (r) => (!f.mechanisms || f.mechanisms.includes(r.mechanism)) && (!f.kappa || r.kappa === null || f.kappa.includes(r.kappa)) && (!f.k || f.k.includes(r.k)) && (!f.n || f.n.includes(r.n)),
   );
 }
 

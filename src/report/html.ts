@@ -16,12 +16,7 @@ import { claimsSectionBody } from './claims.js';
 import { auditBodyOf } from './audit.js';
 
 export function escapeHtml(s: unknown): string {
-  return String(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** JSON safe inside <script>: no `</script>`, `<!--` or line separators can break out. */
@@ -63,9 +58,7 @@ export interface FigureEntry {
 
 function table(header: string[], rows: string[][], numericFrom = 1): string {
   const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows
-    .map((r) => `<tr>${r.map((c, i) => `<td${i >= numericFrom ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`)
-    .join('\n');
+  const body = rows.map((r) => `<tr>${r.map((c, i) => `<td${i >= numericFrom ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
   return `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
@@ -78,9 +71,7 @@ function metadataSection(res: ResultsFolder): string {
   const nested = Object.entries(m).filter(([, v]) => !scalar(v) && v !== null && v !== undefined);
   // long lists (the per-cell grid of a big run) are cut: manifest.json has them in full
   const shown = (v: unknown) => (Array.isArray(v) && v.length > 50 ? [...v.slice(0, 50), `… ${v.length - 50} more entries in manifest.json`] : v);
-  const details = nested
-    .map(([k, v]) => `<details><summary>${escapeHtml(k)}</summary><pre>${escapeHtml(JSON.stringify(shown(v), null, 2))}</pre></details>`)
-    .join('\n');
+  const details = nested.map(([k, v]) => `<details><summary>${escapeHtml(k)}</summary><pre>${escapeHtml(JSON.stringify(shown(v), null, 2))}</pre></details>`).join('\n');
   if (!res.manifest) return '<p>No manifest.json in this folder.</p>';
   return (rows.length ? table(['key', 'value'], rows, 99) : '') + '\n' + details;
 }
@@ -130,9 +121,7 @@ ${choices}
 <label>search <input type="search" placeholder="any text in a row"></label>
 <span class="count" aria-live="polite">${rows.length} of ${rows.length} rows</span>
 </div>`;
-  const th = columns
-    .map((c) => `<th data-type="${c.type}" aria-sort="none"><button type="button" title="sort by ${escapeHtml(c.title)}">${escapeHtml(c.title)}</button></th>`)
-    .join('');
+  const th = columns.map((c) => `<th data-type="${c.type}" aria-sort="none"><button type="button" title="sort by ${escapeHtml(c.title)}">${escapeHtml(c.title)}</button></th>`).join('');
   const body = rows
     .map((r) => `<tr>${r.map((c, i) => `<td${columns[i].type === 'num' ? ' class="num"' : ''} data-v="${escapeHtml(c.v ?? c.text)}">${escapeHtml(c.text)}</td>`).join('')}</tr>`)
     .join('\n');
@@ -240,9 +229,17 @@ function budgetsSection(res: ResultsFolder): string {
   const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
   const rows = res.budgets.map((r) => [
-    r.accountant, String(r.d), String(r.delta), String(r.kappa), String(r.xi), fixed(r.alpha, 6),
-    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6), fixed(r.flip, 4), r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
-    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)), r.fallback ? 'yes' : 'no',
+    r.accountant,
+    String(r.d),
+    String(r.delta),
+    String(r.kappa),
+    String(r.xi),
+    fixed(r.alpha, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6),
+    fixed(r.flip, 4),
+    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
+    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
+    r.fallback ? 'yes' : 'no',
     ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
   ]);
   return table(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP = κε', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], rows, 1);
@@ -294,11 +291,7 @@ function auditSections(dir: string): string[] {
 
 export function buildHtml(res: ResultsFolder, figures: FigureEntry[]): string {
   const specs = Object.fromEntries(figures.map((f) => [f.id, f.spec]));
-  const scripts = [
-    '<script src="assets/vega.min.js"></script>',
-    '<script src="assets/vega-lite.min.js"></script>',
-    '<script src="assets/vega-embed.min.js"></script>',
-  ].join('\n');
+  const scripts = ['<script src="assets/vega.min.js"></script>', '<script src="assets/vega-lite.min.js"></script>', '<script src="assets/vega-embed.min.js"></script>'].join('\n');
   // one call per section, in page order
   const sections = [
     section('claims', 'Claims', claimsSectionBody(res, figures)),

@@ -114,7 +114,7 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
         parts.forEach((series, p) => {
           const base = `${metric === 'utility' ? 'fig2' : 'recall'}-${slug(ds)}${kAll.length > 1 ? `-k${k}` : ''}${parts.length > 1 ? `-part${p + 1}` : ''}`;
           const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries });
-          if (((spec.data as { values: unknown[] }).values).length === 0) return;
+          if ((spec.data as { values: unknown[] }).values.length === 0) return;
           const id = stem(base);
           const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
           out.push({

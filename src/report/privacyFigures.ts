@@ -28,16 +28,25 @@ export function budgetFigureSpec(rows: readonly BudgetRecord[], metric: BudgetMe
   const data = sel
     .filter((r) => metric === 'flip' || r.epsilon_bit !== null)
     .map((r) => ({
-      accountant: r.accountant, kappa: `κ = ${r.kappa}`, kappaValue: r.kappa, xi: r.xi,
-      value: metric === 'flip' ? r.flip : r.epsilon_bit, epsilon_bit: r.epsilon_bit, flip: r.flip,
-      fallback: r.fallback, unbounded: r.unbounded,
+      accountant: r.accountant,
+      kappa: `κ = ${r.kappa}`,
+      kappaValue: r.kappa,
+      xi: r.xi,
+      value: metric === 'flip' ? r.flip : r.epsilon_bit,
+      epsilon_bit: r.epsilon_bit,
+      flip: r.flip,
+      fallback: r.fallback,
+      unbounded: r.unbounded,
     }));
   const kappas = [...new Set(sel.map((r) => r.kappa))].sort((a, b) => a - b).map((k) => `κ = ${k}`);
   const deltas = [...new Set(sel.map((r) => r.delta))];
   const title = metric === 'flip' ? 'Flip probability per bit against ξ' : 'Per-bit ε against ξ';
   return {
     $schema: VL_SCHEMA,
-    title: { text: title, subtitle: `LSHRR accountants at d_θ = ${at}, δ = ${deltas.join(', ')}; larger ε (smaller flip probability) is the same guarantee with less noise when the accountant is sound` },
+    title: {
+      text: title,
+      subtitle: `LSHRR accountants at d_θ = ${at}, δ = ${deltas.join(', ')}; larger ε (smaller flip probability) is the same guarantee with less noise when the accountant is sound`,
+    },
     data: { values: data },
     facet: { column: { field: 'kappa', type: 'nominal', title: null, sort: kappas } },
     spec: {
@@ -49,7 +58,8 @@ export function budgetFigureSpec(rows: readonly BudgetRecord[], metric: BudgetMe
           encoding: {
             x: { field: 'xi', type: 'quantitative', title: 'total privacy budget ξ', scale: { domainMin: 0 } },
             y: {
-              field: 'value', type: 'quantitative',
+              field: 'value',
+              type: 'quantitative',
               title: metric === 'flip' ? 'flip probability 1/(1+e^ε)' : 'per-bit ε',
               scale: metric === 'flip' ? { domain: [0, 0.5] } : { zero: true },
             },
@@ -108,7 +118,18 @@ export function lossCdfSpec(points: readonly LossCdfPoint[], xiByPanel: Record<s
             x: { field: 'loss', type: 'quantitative', title: 'privacy loss L' },
             y: { field: 'cdf', type: 'quantitative', title: 'Pr[L ≤ x]', scale: { domain: [0, 1] } },
             color: { field: 'source', type: 'nominal', title: null, scale: { domain: ['exact', 'empirical'], range: [PALETTE[0], PALETTE[1]] } },
-            strokeDash: { field: 'source', type: 'nominal', title: null, scale: { domain: ['exact', 'empirical'], range: [[1, 0], [5, 3]] } },
+            strokeDash: {
+              field: 'source',
+              type: 'nominal',
+              title: null,
+              scale: {
+                domain: ['exact', 'empirical'],
+                range: [
+                  [1, 0],
+                  [5, 3],
+                ],
+              },
+            },
           },
         },
         {

@@ -73,8 +73,24 @@ export interface ResultsFolder {
 
 /** utility.csv's header, in file order (the same as `UtilityRow`'s fields). */
 export const UTILITY_COLUMNS = [
-  'dataset', 'n', 'kappa', 'k', 'mechanism', 'base', 'accountant', 'xi', 'epsilon_bit', 'epsilon_lap',
-  'epsilon_ldp', 'fallback', 'trials', 'queries', 'utility_loss_mean', 'utility_loss_se', 'recall_mean', 'recall_se',
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'epsilon_bit',
+  'epsilon_lap',
+  'epsilon_ldp',
+  'fallback',
+  'trials',
+  'queries',
+  'utility_loss_mean',
+  'utility_loss_se',
+  'recall_mean',
+  'recall_se',
 ] as const satisfies readonly (keyof UtilityRow)[];
 export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
 /** budgets.csv's header, in file order (the same as `BudgetRecord`'s fields). */
@@ -82,8 +98,21 @@ export const BUDGET_COLUMNS = BUDGET_RECORD_COLUMNS;
 
 /** Columns of the files written before the names were unified (read, never written). */
 const LEGACY_UTILITY_COLUMNS = [
-  'dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', 'epsilon', 'trials', 'queries',
-  'utility_loss_mean', 'utility_loss_se', 'recall_mean', 'recall_se', 'ldp_epsilon', 'fallback',
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'xi',
+  'epsilon',
+  'trials',
+  'queries',
+  'utility_loss_mean',
+  'utility_loss_se',
+  'recall_mean',
+  'recall_se',
+  'ldp_epsilon',
+  'fallback',
 ] as const;
 const LEGACY_BUDGET_COLUMNS = ['d', 'delta', 'kappa', 'xi', 'alpha', 'epsilon', 'ldp_budget', 'fallback'] as const;
 
@@ -172,16 +201,25 @@ export function readUtilityCsv(file: string): UtilityRow[] {
       const mechanism = str(t, r, 'mechanism');
       const eps = optNum(t, r, 'epsilon');
       return {
-        dataset: str(t, r, 'dataset'), n: num(t, r, 'n'), kappa: optNum(t, r, 'kappa'), k: num(t, r, 'k'),
-        mechanism, base: mechanism, accountant: mechanism === 'lshrr' ? 'paper' : null, xi: optNum(t, r, 'xi'),
+        dataset: str(t, r, 'dataset'),
+        n: num(t, r, 'n'),
+        kappa: optNum(t, r, 'kappa'),
+        k: num(t, r, 'k'),
+        mechanism,
+        base: mechanism,
+        accountant: mechanism === 'lshrr' ? 'paper' : null,
+        xi: optNum(t, r, 'xi'),
         // the old single `epsilon` column held the per-bit ε of LSHRR and the Laplace ε of LapLSH
         epsilon_bit: mechanism === 'lshrr' ? eps : null,
         epsilon_lap: mechanism === 'laplsh' ? eps : null,
         epsilon_ldp: optNum(t, r, 'ldp_epsilon'),
         fallback: optBool(t, r, 'fallback'),
-        trials: num(t, r, 'trials'), queries: num(t, r, 'queries'),
-        utility_loss_mean: num(t, r, 'utility_loss_mean'), utility_loss_se: optNum(t, r, 'utility_loss_se'),
-        recall_mean: optNum(t, r, 'recall_mean'), recall_se: optNum(t, r, 'recall_se'),
+        trials: num(t, r, 'trials'),
+        queries: num(t, r, 'queries'),
+        utility_loss_mean: num(t, r, 'utility_loss_mean'),
+        utility_loss_se: optNum(t, r, 'utility_loss_se'),
+        recall_mean: optNum(t, r, 'recall_mean'),
+        recall_se: optNum(t, r, 'recall_se'),
       };
     });
   }
@@ -236,9 +274,18 @@ export function readBudgetsCsv(file: string): BudgetRecord[] {
     return t.rows.map((r) => {
       const eps = num(t, r, 'epsilon');
       return {
-        accountant: 'paper', d: num(t, r, 'd'), delta: num(t, r, 'delta'), kappa: num(t, r, 'kappa'), xi: num(t, r, 'xi'),
-        alpha: optNum(t, r, 'alpha'), epsilon_bit: eps, flip: flipProbability(eps), epsilon_ldp: num(t, r, 'ldp_budget'),
-        fallback: optBool(t, r, 'fallback') ?? false, unbounded: false, delta_hockey: null,
+        accountant: 'paper',
+        d: num(t, r, 'd'),
+        delta: num(t, r, 'delta'),
+        kappa: num(t, r, 'kappa'),
+        xi: num(t, r, 'xi'),
+        alpha: optNum(t, r, 'alpha'),
+        epsilon_bit: eps,
+        flip: flipProbability(eps),
+        epsilon_ldp: num(t, r, 'ldp_budget'),
+        fallback: optBool(t, r, 'fallback') ?? false,
+        unbounded: false,
+        delta_hockey: null,
       };
     });
   }
@@ -298,8 +345,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
   }
   // manifest.name, else the config's name, else the folder's name
   const cfgName = (manifest?.config as { name?: unknown } | undefined)?.name;
-  const name = [manifest?.name, cfgName].find((v): v is string => typeof v === 'string' && v !== '') ??
-    basename(dir.replace(/[\\/]+$/, ''));
+  const name = [manifest?.name, cfgName].find((v): v is string => typeof v === 'string' && v !== '') ?? basename(dir.replace(/[\\/]+$/, ''));
   return {
     dir,
     name,

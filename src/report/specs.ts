@@ -76,9 +76,15 @@ export function nnHistogram(rows: NnDistanceRow[], threshold: number, binWidth =
 
 /** Fig. 1: distribution of the true 1-NN angular distance of one data set, one curve per n. */
 export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEFAULT_THRESHOLD): VlSpec {
-  const hist = nnHistogram(rows.filter((r) => r.dataset === dataset), threshold);
+  const hist = nnHistogram(
+    rows.filter((r) => r.dataset === dataset),
+    threshold,
+  );
   // the threshold stays inside the plot even when every distance is below it
-  const xMax = Math.max(hist.reduce((m, h) => Math.max(m, h.bin_end), 0), threshold * 1.2);
+  const xMax = Math.max(
+    hist.reduce((m, h) => Math.max(m, h.bin_end), 0),
+    threshold * 1.2,
+  );
   const series = uniqueInOrder(hist.map((h) => h.series));
   return {
     $schema: VL_SCHEMA,
@@ -96,7 +102,9 @@ export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEF
           x: { field: 'bin_mid', type: 'quantitative', title: 'true 1-NN angular distance d_θ', scale: { domain: [0, xMax], nice: false } },
           y: { field: 'share', type: 'quantitative', title: 'share of query users', axis: { format: '.0%' } },
           color: {
-            field: 'series', type: 'nominal', title: `dimension n: share of users with d_θ < ${threshold}`,
+            field: 'series',
+            type: 'nominal',
+            title: `dimension n: share of users with d_θ < ${threshold}`,
             scale: { domain: series, range: PALETTE.slice(0, Math.max(1, series.length)) },
             legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0, titleLimit: 0 },
           },
@@ -238,13 +246,18 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
   const data = fig2Rows(dataset, rows, k, metric).filter((r) => series.includes(r.mechanism));
   const shown = series.filter((m) => data.some((r) => r.mechanism === m));
   const kappaRows = uniqueInOrder(data.map((r) => r.kappa));
-  const dims = uniqueInOrder(data.map((r) => r.n)).sort((a, b) => a - b).map((n) => `n = ${n}`);
+  const dims = uniqueInOrder(data.map((r) => r.n))
+    .sort((a, b) => a - b)
+    .map((n) => `n = ${n}`);
   const panels = kappaRows.flatMap((kappa) => dims.map((dim) => panelLabel(kappa, dim)));
   const style = seriesStyle(allSeries, shown);
   // a mechanism without ξ has no markers, only its dashed rule: its legend entry says so
   const baselines = shown.filter((m) => data.some((r) => r.mechanism === m && r.kind === 'baseline') && !data.some((r) => r.mechanism === m && r.kind === 'curve'));
   const legend = {
-    symbolOpacity: 1, symbolSize: 110, symbolStrokeWidth: 2, orient: 'right',
+    symbolOpacity: 1,
+    symbolSize: 110,
+    symbolStrokeWidth: 2,
+    orient: 'right',
     labelExpr: `indexof(${JSON.stringify(baselines)}, datum.label) >= 0 ? datum.label + ' (dashed line)' : datum.label`,
   };
   const color = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: style.colors }, legend };
@@ -254,12 +267,16 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
   // on a linear axis (ξ ≈ 2 is where LSHRR beats the random hash); ticks at the grid's own ξ
   const xis = uniqueInOrder(data.flatMap((r) => (r.xi === null ? [] : [r.xi]))).sort((a, b) => a - b);
   const x = {
-    field: 'xi', type: 'quantitative', title: 'total privacy budget ξ',
+    field: 'xi',
+    type: 'quantitative',
+    title: 'total privacy budget ξ',
     scale: { type: 'symlog', constant: 1, domainMin: 0 },
     axis: xis.length > 0 && xis.length <= 9 ? { values: xis, format: '~g', labelOverlap: 'greedy' } : { tickCount: 5, format: '~g' },
   };
   const y = {
-    field: 'value', type: 'quantitative', title: metric === 'utility' ? 'utility loss' : `recall@${k}`,
+    field: 'value',
+    type: 'quantitative',
+    title: metric === 'utility' ? 'utility loss' : `recall@${k}`,
     scale: metric === 'utility' ? { zero: true } : { domain: [0, 1] },
   };
   const tooltip = [

@@ -92,11 +92,7 @@ function utilityDisplay(rows: UtilityRow[]) {
 
 /** The notes under the md/tex utility table: what each ε is, n/a, the fallback mark. */
 function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): string[] {
-  const how = [
-    ...(hasBit ? ['κ·ε_bit for LSHRR'] : []),
-    ...(hasLap ? ['2·ε_Lap for LapLSH'] : []),
-    ...(rows.some((r) => r.base.startsWith('rappor')) ? ['ε for RAPPOR'] : []),
-  ];
+  const how = [...(hasBit ? ['κ·ε_bit for LSHRR'] : []), ...(hasLap ? ['2·ε_Lap for LapLSH'] : []), ...(rows.some((r) => r.base.startsWith('rappor')) ? ['ε for RAPPOR'] : [])];
   const notes = [`ε_LDP: the LDP-equivalent budget, comparable across mechanisms${how.length ? ` (${how.join(', ')})` : ''}.`];
   if (hasBit) notes.push("ε_bit: LSHRR's per-bit randomized-response ε.");
   if (hasLap) notes.push("ε_Lap: LapLSH's Laplace ε.");
@@ -116,30 +112,44 @@ export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
     const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
-    return Papa.unparse({
-      fields: [...UTILITY_COLUMNS, ...UTILITY_DISPLAY_COLUMNS],
-      data: rows.map((r) => [
-        ...UTILITY_COLUMNS.map((c) => cell(r[c])),
-        formatMeanSe(r.utility_loss_mean, r.utility_loss_se),
-        r.recall_mean === null ? '' : formatMeanSe(r.recall_mean, r.recall_se),
-      ]),
-    }, { newline: '\n' }) + '\n';
+    return (
+      Papa.unparse(
+        {
+          fields: [...UTILITY_COLUMNS, ...UTILITY_DISPLAY_COLUMNS],
+          data: rows.map((r) => [
+            ...UTILITY_COLUMNS.map((c) => cell(r[c])),
+            formatMeanSe(r.utility_loss_mean, r.utility_loss_se),
+            r.recall_mean === null ? '' : formatMeanSe(r.recall_mean, r.recall_se),
+          ]),
+        },
+        { newline: '\n' },
+      ) + '\n'
+    );
   }
   const { hasBit, hasLap, cells } = utilityDisplay(rows);
   const notes = utilityNotes(rows, hasBit, hasLap);
   if (format === 'md') {
-    const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε_LDP', ...(hasBit ? ['ε_bit'] : []), ...(hasLap ? ['ε_Lap'] : []),
-      'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'];
+    const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε_LDP', ...(hasBit ? ['ε_bit'] : []), ...(hasLap ? ['ε_Lap'] : []), 'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'];
     const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r') as 'l' | 'r');
     return markdownTable(header, cells, align) + '\n' + notes.map((n) => escapeMdNote(n)).join('  \n') + '\n';
   }
-  const header = ['data set', '$n$', '$\\kappa$', '$k$', 'mechanism', '$\\xi$', '$\\varepsilon_{\\mathrm{LDP}}$',
-    ...(hasBit ? ['$\\varepsilon_{\\mathrm{bit}}$'] : []), ...(hasLap ? ['$\\varepsilon_{\\mathrm{Lap}}$'] : []),
-    'trials', 'utility loss', 'recall'];
+  const header = [
+    'data set',
+    '$n$',
+    '$\\kappa$',
+    '$k$',
+    'mechanism',
+    '$\\xi$',
+    '$\\varepsilon_{\\mathrm{LDP}}$',
+    ...(hasBit ? ['$\\varepsilon_{\\mathrm{bit}}$'] : []),
+    ...(hasLap ? ['$\\varepsilon_{\\mathrm{Lap}}$'] : []),
+    'trials',
+    'utility loss',
+    'recall',
+  ];
   const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 4 ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
   const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r')).join('');
-  return latexTabular(header, body, align, 'utility loss: mean $\\pm$ standard error over trials') +
-    notes.map((n) => `% ${n}`).join('\n') + '\n';
+  return latexTabular(header, body, align, 'utility loss: mean $\\pm$ standard error over trials') + notes.map((n) => `% ${n}`).join('\n') + '\n';
 }
 
 /** The rounded display columns `table utility --format csv` adds after utility.csv's columns. */
@@ -186,40 +196,84 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
           })
           .join('/');
       if (format === 'md') {
-        sections.push(`**${named ? `${acc} accountant, ` : ''}d_θ = ${d}, δ = ${deltas.join(', ')}**: total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
-          markdownTable(['ξ (extended DP)', ...xis.map(String)], [[`κε (κ=${kappas.join('/')})`, ...xis.map(cell)]],
-            ['l', ...xis.map(() => 'r' as const)]));
+        sections.push(
+          `**${named ? `${acc} accountant, ` : ''}d_θ = ${d}, δ = ${deltas.join(', ')}**: total LDP budget κε for κ = ${kappas.join('/')} (rounded)\n\n` +
+            markdownTable(['ξ (extended DP)', ...xis.map(String)], [[`κε (κ=${kappas.join('/')})`, ...xis.map(cell)]], ['l', ...xis.map(() => 'r' as const)]),
+        );
       } else {
-        sections.push(`% ${named ? `${acc} accountant, ` : ''}d_theta = ${d}, delta = ${deltas.join(', ')}\n` + latexTabular(
-          ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
-          [[`Total privacy budget in LDP ($\\kappa=${kappas.join('/')}$)`, ...xis.map((x) => cell(x).replace(/∞/g, '$\\infty$'))]],
-          'c||' + xis.map(() => 'c').join('|'),
-        ));
+        sections.push(
+          `% ${named ? `${acc} accountant, ` : ''}d_theta = ${d}, delta = ${deltas.join(', ')}\n` +
+            latexTabular(
+              ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
+              [[`Total privacy budget in LDP ($\\kappa=${kappas.join('/')}$)`, ...xis.map((x) => cell(x).replace(/∞/g, '$\\infty$'))]],
+              'c||' + xis.map(() => 'c').join('|'),
+            ),
+        );
       }
     }
   }
   const hasHockey = rows.some((r) => r.delta_hockey !== null);
   const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
   const long = rows.map((r) => [
-    r.accountant, String(r.d), String(r.delta), String(r.kappa), String(r.xi),
-    fixed(r.alpha, 6), r.unbounded ? '∞' : fixed(r.epsilon_bit, 6), fixed(r.flip, 6),
-    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4), r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
-    r.fallback ? 'yes' : 'no', ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
+    r.accountant,
+    String(r.d),
+    String(r.delta),
+    String(r.kappa),
+    String(r.xi),
+    fixed(r.alpha, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6),
+    fixed(r.flip, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
+    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
+    r.fallback ? 'yes' : 'no',
+    ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
   ]);
   const notes = [
-    ...(anyFallback ? ['* fallback: the pure-LDP bound ξ = κε is larger than the accountant\'s ε (for the paper accountant: no α exists, d^κ ≥ δ).'] : []),
+    ...(anyFallback ? ["* fallback: the pure-LDP bound ξ = κε is larger than the accountant's ε (for the paper accountant: no α exists, d^κ ≥ δ)."] : []),
     ...(anyUnbounded ? ['∞ unbounded: every ε satisfies the bound ((1−d)^κ ≥ 1−δ).'] : []),
   ];
   if (format === 'md') {
-    sections.push('Exact values (ε_bit: per-bit randomized-response ε; flip = 1/(1+e^ε_bit); ε_LDP = κ·ε_bit):\n\n' +
-      markdownTable(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], long,
-        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r']));
+    sections.push(
+      'Exact values (ε_bit: per-bit randomized-response ε; flip = 1/(1+e^ε_bit); ε_LDP = κ·ε_bit):\n\n' +
+        markdownTable(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], long, [
+          'l',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'l',
+          'r',
+        ]),
+    );
     if (notes.length) sections.push(notes.map(escapeMdNote).join('  \n') + '\n');
     return sections.join('\n');
   }
-  sections.push(latexTabular(['accountant', '$d_\\theta$', '$\\delta$', '$\\kappa$', '$\\xi$', '$\\alpha$', '$\\varepsilon_{\\mathrm{bit}}$', 'flip',
-    '$\\varepsilon_{\\mathrm{LDP}}$', 'rounded', 'fallback', ...(hasHockey ? ['$\\delta_{\\mathrm{hockey}}$'] : [])],
-  long.map((r) => r.map((c, i) => (i === 0 ? escapeLatex(c) : c.replace(/–/g, '--').replace(/∞/g, '$\\infty$')))), 'lrrrrrrrrrl' + (hasHockey ? 'r' : '')) +
-    notes.map((n) => `% ${n}`).join('\n') + (notes.length ? '\n' : ''));
+  sections.push(
+    latexTabular(
+      [
+        'accountant',
+        '$d_\\theta$',
+        '$\\delta$',
+        '$\\kappa$',
+        '$\\xi$',
+        '$\\alpha$',
+        '$\\varepsilon_{\\mathrm{bit}}$',
+        'flip',
+        '$\\varepsilon_{\\mathrm{LDP}}$',
+        'rounded',
+        'fallback',
+        ...(hasHockey ? ['$\\delta_{\\mathrm{hockey}}$'] : []),
+      ],
+      long.map((r) => r.map((c, i) => (i === 0 ? escapeLatex(c) : c.replace(/–/g, '--').replace(/∞/g, '$\\infty$')))),
+      'lrrrrrrrrrl' + (hasHockey ? 'r' : ''),
+    ) +
+      notes.map((n) => `% ${n}`).join('\n') +
+      (notes.length ? '\n' : ''),
+  );
   return sections.join('\n');
 }

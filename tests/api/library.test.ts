@@ -10,15 +10,47 @@ describe("import … from 'lshdp'", () => {
   it('exposes what a researcher scripts with, with type declarations', async () => {
     const lib = (await import('lshdp')) as Record<string, unknown>;
     const expected = [
-      'loadDataset', 'loadFamilyData', 'exactKnn', 'jaccardKnn', 'hammingKnn', 'tieSeed', 'drawHyperplanes', 'projectAll', 'packSigns',
-      'getMechanism', 'listMechanisms', 'registerMechanism', 'loadPlugin', 'pluginMechanism', 'accountEpsilon', 'lshrrEpsilon', 'solveAlpha', 'exactEpsilon',
-      'evaluateAnswers', 'sampleQueries', 'runExperiment', 'loadConfig', 'encodeUsers', 'cryptoRng', 'readResultsFolder', 'utilityTable',
-      'budgetsTable', 'fig1Spec', 'fig2Spec', 'renderSvg', 'buildOutputs',
+      'loadDataset',
+      'loadFamilyData',
+      'exactKnn',
+      'jaccardKnn',
+      'hammingKnn',
+      'tieSeed',
+      'drawHyperplanes',
+      'projectAll',
+      'packSigns',
+      'getMechanism',
+      'listMechanisms',
+      'registerMechanism',
+      'loadPlugin',
+      'pluginMechanism',
+      'accountEpsilon',
+      'lshrrEpsilon',
+      'solveAlpha',
+      'exactEpsilon',
+      'evaluateAnswers',
+      'sampleQueries',
+      'runExperiment',
+      'loadConfig',
+      'encodeUsers',
+      'cryptoRng',
+      'readResultsFolder',
+      'utilityTable',
+      'budgetsTable',
+      'fig1Spec',
+      'fig2Spec',
+      'renderSvg',
+      'buildOutputs',
     ];
     for (const name of expected) expect(typeof lib[name], name).toBe('function');
     expect(lib.angularFamily).toMatchObject({ name: 'angular' });
     expect(lib.jaccardFamily).toMatchObject({ name: 'jaccard' });
-    for (const [name, m] of [['lsh', lib.lshMechanism], ['lshrr', lib.lshrrMechanism], ['laplsh', lib.laplshMechanism], ['rappor', lib.rapporMechanism]] as const) {
+    for (const [name, m] of [
+      ['lsh', lib.lshMechanism],
+      ['lshrr', lib.lshrrMechanism],
+      ['laplsh', lib.laplshMechanism],
+      ['rappor', lib.rapporMechanism],
+    ] as const) {
       expect(m).toMatchObject({ name });
       expect(typeof (m as { epsilon: unknown }).epsilon).toBe('function');
       expect(typeof (m as { encode: unknown }).encode).toBe('function');
@@ -53,7 +85,13 @@ describe('the README library example', () => {
       expect(r.status).toBe(0);
       const lines = r.stdout.trim().split('\n');
       expect(lines).toHaveLength(3);
-      const parse = (l: string) => Object.fromEntries(l.split(' ').slice(1).map((kv) => kv.split('=')));
+      const parse = (l: string) =>
+        Object.fromEntries(
+          l
+            .split(' ')
+            .slice(1)
+            .map((kv) => kv.split('=')),
+        );
       const [lsh, rr50, rr5] = lines.map(parse);
       expect(lines[0]).toMatch(/^lsh xi=- /);
       expect(Number(rr5!.epsilon_bit)).toBeLessThan(Number(rr50!.epsilon_bit));

@@ -13,14 +13,23 @@ const lshrr = (accountant: string, label = `lshrr-${accountant}`): AuditEntry =>
 describe('verdicts at kappa 20, xi 5, d 0.1, delta 0.01 with the default samples', () => {
   it('an exact eps inflated by 20% and the naive accountant are violated; paper, exact, theorem are sound', () => {
     const inflated: AuditEntry = {
-      label: 'exact-plus-20%', base: 'lshrr', options: { accountant: 'exact' },
+      label: 'exact-plus-20%',
+      base: 'lshrr',
+      options: { accountant: 'exact' },
       epsilonOf: (xi, kappa) => {
         const a = accountEpsilon('exact', { xi, kappa, p: 0.1, delta: 0.01 });
         return { epsilon: 1.2 * a.epsilonBit, ldpEpsilon: 1.2 * a.epsilonLdp, fallback: false };
       },
     };
     const out = runAudit({
-      seed: 5, d: 0.1, delta: 0.01, kappa: [20], xi: [5], n: 20, samples: DEFAULT_SAMPLES, realPairs: [],
+      seed: 5,
+      d: 0.1,
+      delta: 0.01,
+      kappa: [20],
+      xi: [5],
+      n: 20,
+      samples: DEFAULT_SAMPLES,
+      realPairs: [],
       entries: [lshrr('paper', 'lshrr'), lshrr('exact'), lshrr('theorem'), lshrr('naive'), inflated],
     });
     const verdict = Object.fromEntries(out.results.map((r) => [r.mechanism, r.verdict]));
@@ -37,7 +46,14 @@ describe('verdicts at kappa 20, xi 5, d 0.1, delta 0.01 with the default samples
 
   it('is deterministic: the same plan gives the same results', () => {
     const plan = {
-      seed: 'det', d: 0.1, delta: 0.01, kappa: [10], xi: [2, 5], n: 8, samples: 300, realPairs: [],
+      seed: 'det',
+      d: 0.1,
+      delta: 0.01,
+      kappa: [10],
+      xi: [2, 5],
+      n: 8,
+      samples: 300,
+      realPairs: [],
       entries: [lshrr('exact'), { label: 'laplsh', base: 'laplsh', options: {} }, { label: 'rappor', base: 'rappor', options: {} }, { label: 'lsh', base: 'lsh', options: {} }],
     };
     const a = runAudit(plan);
@@ -95,12 +111,21 @@ describe('pairs', () => {
       rowPtr.push(colIdx.length);
     }
     const v: UserVectors = {
-      dataset: 'plane', n: 2, userIds: ['a', 'b', 'c', 'd'], itemIds: ['0', '1'], rowPtr: Int32Array.from(rowPtr),
-      colIdx: Int32Array.from(colIdx), values: Float64Array.from(values), dropped: 0,
+      dataset: 'plane',
+      n: 2,
+      userIds: ['a', 'b', 'c', 'd'],
+      itemIds: ['0', '1'],
+      rowPtr: Int32Array.from(rowPtr),
+      colIdx: Int32Array.from(colIdx),
+      values: Float64Array.from(values),
+      dropped: 0,
     };
     const found = findRealPairs(v, 0.1, 0.005, 10, 100, makeRng('pairs'));
     expect(found.found).toBe(2);
-    expect(found.pairs.map((p) => p.users)).toEqual([['a', 'b'], ['b', 'c']]);
+    expect(found.pairs.map((p) => p.users)).toEqual([
+      ['a', 'b'],
+      ['b', 'c'],
+    ]);
     for (const p of found.pairs) expect(p.distance).toBeCloseTo(0.1, 12);
     expect(findRealPairs(v, 0.35, 0.01, 10, 100, makeRng('pairs')).found).toBe(0);
     expect(findRealPairs(v, 0.1, 0.005, 10, 2, makeRng('pairs')).found).toBe(1); // only a, b scanned
@@ -116,7 +141,15 @@ describe('other LSH families', () => {
     const inter = [...x].filter((i) => y.has(i)).length;
     expect(1 - inter / new Set([...x, ...y]).size).toBeCloseTo(0.1, 14);
     const out = runAudit({
-      seed: 9, d: 0.1, delta: 0.01, kappa: [10], xi: [1], n: 5, samples: 3000, realPairs: [], metric: 'jaccard',
+      seed: 9,
+      d: 0.1,
+      delta: 0.01,
+      kappa: [10],
+      xi: [1],
+      n: 5,
+      samples: 3000,
+      realPairs: [],
+      metric: 'jaccard',
       entries: [lshrr('naive'), lshrr('exact')],
     });
     for (const r of out.results) {

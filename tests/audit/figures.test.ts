@@ -24,7 +24,14 @@ describe('privacy figures', () => {
 
   it('the audit figure and HTML section render; data strings are escaped', async () => {
     const out = runAudit({
-      seed: 1, d: 0.1, delta: 0.01, kappa: [10], xi: [5], n: 4, samples: 200, realPairs: [],
+      seed: 1,
+      d: 0.1,
+      delta: 0.01,
+      kappa: [10],
+      xi: [5],
+      n: 4,
+      samples: 200,
+      realPairs: [],
       entries: [{ label: '<b>x</b>', base: 'lshrr', options: { accountant: 'exact' } }],
     });
     expect(out.cdf.length).toBe(2 * 21);

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust,
-} from '../../src/audit/stats.js';
+import { binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust } from '../../src/audit/stats.js';
 
 /** Pr[X >= k], X ~ Bin(n, p), by plain summation of the pmf (independent of @stdlib). */
 function upperTail(k: number, n: number, p: number): number {
@@ -17,7 +15,15 @@ const lowerTail = (k: number, n: number, p: number) => 1 - upperTail(k + 1, n, p
 
 describe('Clopper–Pearson bounds against exact binomial tails', () => {
   it('the lower bound L has Pr[Bin(n, L) >= k] = alpha/2, the upper U has Pr[Bin(n, U) <= k] = alpha/2', () => {
-    for (const [k, n] of [[1, 10], [3, 20], [50, 5000], [0, 100], [100, 100], [17, 40], [250, 5000]]) {
+    for (const [k, n] of [
+      [1, 10],
+      [3, 20],
+      [50, 5000],
+      [0, 100],
+      [100, 100],
+      [17, 40],
+      [250, 5000],
+    ]) {
       for (const alpha of [0.05, 0.01]) {
         const [lo, hi] = clopperPearson(k, n, alpha);
         if (k === 0) expect(lo).toBe(0);

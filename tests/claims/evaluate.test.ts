@@ -210,10 +210,7 @@ describe('nn-share', () => {
   });
 
   it('counts a distance equal to d as not below it (strict, as in Fig. 1)', () => {
-    const nn = [
-      ...nnRows('synth', [100], [10], [0]).map((r, i) => ({ ...r, distance: i < 5 ? 0.1 : 0.3 })),
-      ...nnRows('synth', [500], [10], [0]),
-    ];
+    const nn = [...nnRows('synth', [100], [10], [0]).map((r, i) => ({ ...r, distance: i < 5 ? 0.1 : 0.3 })), ...nnRows('synth', [500], [10], [0])];
     const r = claim(evaluateClaims(inputOf(g, { nn, config: { queries: 0 } })), 'nn-share');
     expect(r.detail).toContain('n=100: 0.0% of 10');
   });
@@ -224,7 +221,10 @@ describe('nn-share', () => {
     expect(sampled.verdict).toBe('supported');
     expect(sampled.detail).toContain('Welch');
     const input = inputOf(g, { nn });
-    input.population = [{ dataset: 'synth', n: 100, users: 300 }, { dataset: 'synth', n: 1000, users: 300 }];
+    input.population = [
+      { dataset: 'synth', n: 100, users: 300 },
+      { dataset: 'synth', n: 1000, users: 300 },
+    ];
     expect(claim(evaluateClaims(input), 'nn-share').detail).toContain('every user is a query');
   });
 

@@ -52,7 +52,19 @@ export function syntheticValues(g: GridSpec): TrialValue[] {
           for (const xi of e.usesXi === false ? [null] : g.xi) {
             for (let trial = 0; trial < g.trials; trial++) {
               const loss = e.level({ n, kappa, k, xi }) + shared[trial] + (e.noise ?? 0.002) * z();
-              out.push({ dataset, n, kappa, k, mechanism: e.label, base: e.base, accountant: e.accountant === undefined ? (e.base === 'lshrr' ? 'paper' : null) : e.accountant, xi, trial, loss, recall: 0 });
+              out.push({
+                dataset,
+                n,
+                kappa,
+                k,
+                mechanism: e.label,
+                base: e.base,
+                accountant: e.accountant === undefined ? (e.base === 'lshrr' ? 'paper' : null) : e.accountant,
+                xi,
+                trial,
+                loss,
+                recall: 0,
+              });
             }
           }
         }

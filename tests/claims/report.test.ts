@@ -25,9 +25,18 @@ function folder(claims?: string): ResultsFolder {
 const fig = (id: string, title: string): FigureEntry => ({ id, title, caption: '', spec: {}, svgPath: `figures/${id}.svg` });
 
 describe('Claims section', () => {
-  const input = inputOf({ dataset: EVIL, dims: [100], kappa: [10], k: [1], xi: [0, 2], trials: 4, entries: [
-    { label: 'lshrr', base: 'lshrr', level: () => 0.1 }, { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
-  ] });
+  const input = inputOf({
+    dataset: EVIL,
+    dims: [100],
+    kappa: [10],
+    k: [1],
+    xi: [0, 2],
+    trials: 4,
+    entries: [
+      { label: 'lshrr', base: 'lshrr', level: () => 0.1 },
+      { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
+    ],
+  });
   const results = evaluateClaims(input);
 
   it('escapes data set names and links each badge to its figure (Fig. 1 for nn-share, Fig. 2 with a k suffix) or the budgets', () => {

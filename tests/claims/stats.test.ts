@@ -35,7 +35,7 @@ describe('paired t-test', () => {
   it('agrees with the closed-form t CDF at df = 1 (two pairs: Cauchy) and df = 2 (three pairs)', () => {
     // df = 1: F(t) = 1/2 + atan(t)/π
     const d2 = [0.3, -0.1];
-    const t1 = (0.1) / (Math.sqrt(((0.2) ** 2 + (0.2) ** 2) / 1) / Math.sqrt(2));
+    const t1 = 0.1 / (Math.sqrt((0.2 ** 2 + 0.2 ** 2) / 1) / Math.sqrt(2));
     const p1 = pairedTTest(d2, [0, 0]);
     expect(p1.df).toBe(1);
     expect(p1.t).toBeCloseTo(t1, 12);
@@ -44,7 +44,7 @@ describe('paired t-test', () => {
     // df = 2: F(t) = 1/2 + t / (2 sqrt(2 + t²))
     const d3 = [-0.5, -0.2, 0.1];
     const m = -0.2;
-    const sd = Math.sqrt(((0.3) ** 2 + 0 + (0.3) ** 2) / 2);
+    const sd = Math.sqrt((0.3 ** 2 + 0 + 0.3 ** 2) / 2);
     const t2 = m / (sd / Math.sqrt(3));
     const p2 = pairedTTest(d3, [0, 0, 0]);
     expect(p2.df).toBe(2);
@@ -53,7 +53,10 @@ describe('paired t-test', () => {
 
   it('treats differences without variance as no evidence (p = 1 both ways), even when they are not zero', () => {
     for (const shift of [0, 0.01]) {
-      const t = pairedTTest(A, A.map((x) => x + shift));
+      const t = pairedTTest(
+        A,
+        A.map((x) => x + shift),
+      );
       expect(t.zeroVariance).toBe(true);
       expect(t.pBelow).toBe(1);
       expect(t.pAbove).toBe(1);
@@ -91,17 +94,35 @@ describe('TOST', () => {
     // max(ttest_ind(A+m, B, greater), ttest_ind(A−m, B, less)) with equal_var=False → 0.58514179833664
     expectRel(tost(welchTTest(A, B), m).pEquivalent, 0.58514179833664, 1e-8);
     // and against our own one-sided tests on the shifted samples
-    const up = welchTTest(A.map((x) => x + m), B).pAbove;
-    const down = welchTTest(A.map((x) => x - m), B).pBelow;
+    const up = welchTTest(
+      A.map((x) => x + m),
+      B,
+    ).pAbove;
+    const down = welchTTest(
+      A.map((x) => x - m),
+      B,
+    ).pBelow;
     expect(tost(welchTTest(A, B), m).pEquivalent).toBeCloseTo(Math.max(up, down), 12);
   });
 
   it('shows equivalence for tight equal samples, non-equivalence for a shift far beyond the margin', () => {
     const base = [1.0, 1.01, 0.99, 1.005, 0.995, 1.002, 0.998, 1.0, 1.001, 0.999];
-    const same = tost(welchTTest(base, base.map((x) => x + 0.001)), 0.02);
+    const same = tost(
+      welchTTest(
+        base,
+        base.map((x) => x + 0.001),
+      ),
+      0.02,
+    );
     expect(same.pEquivalent).toBeLessThan(1e-6);
     expect(same.pBeyond).toBeGreaterThan(0.5);
-    const far = tost(welchTTest(base, base.map((x) => x + 0.1)), 0.02);
+    const far = tost(
+      welchTTest(
+        base,
+        base.map((x) => x + 0.1),
+      ),
+      0.02,
+    );
     expect(far.pEquivalent).toBeGreaterThan(0.5);
     expect(far.pBeyond).toBeLessThan(1e-6);
   });

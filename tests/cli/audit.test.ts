@@ -8,7 +8,9 @@ const FIXTURE = join(ROOT, 'tests/fixtures/data/ratings.csv');
 
 function config(dir: string, mechanisms: string, extra = ''): string {
   const file = join(dir, 'audit-test.yaml');
-  writeFileSync(file, `name: audit-test
+  writeFileSync(
+    file,
+    `name: audit-test
 seed: 3
 datasets:
   - { name: tiny, format: movielens-csv, path: ${JSON.stringify(FIXTURE)} }
@@ -19,12 +21,25 @@ kappa: [10]
 trials: 1
 privacy: { d: 0.1, delta: 0.01, xi: [2, 5] }
 mechanisms: ${mechanisms}
-${extra}`);
+${extra}`,
+  );
   return file;
 }
 
 interface AuditFile {
-  results: { mechanism: string; accountant: string | null; kappa: number; xi: number; d: number; delta: number | null; verdict: string; tail: number | null; tail_ci: [number, number] | null; epsilon_lb: number; samples: number }[];
+  results: {
+    mechanism: string;
+    accountant: string | null;
+    kappa: number;
+    xi: number;
+    d: number;
+    delta: number | null;
+    verdict: string;
+    tail: number | null;
+    tail_ci: [number, number] | null;
+    epsilon_lb: number;
+    samples: number;
+  }[];
 }
 
 describe('lshdp audit', () => {
@@ -44,7 +59,10 @@ describe('lshdp audit', () => {
       expect(['sound', 'violated', 'inconclusive', 'n/a']).toContain(row.verdict);
     }
     const exact = json.results.filter((x) => x.mechanism === 'lshrr-exact');
-    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples])).toEqual([['exact', 2, 300], ['exact', 2, 300]]);
+    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples])).toEqual([
+      ['exact', 2, 300],
+      ['exact', 2, 300],
+    ]);
     expect(json.results.find((x) => x.mechanism === 'lsh')!.verdict).toBe('n/a');
     expect(json.results.filter((x) => x.mechanism === 'laplsh').every((x) => x.tail === null && x.delta === 0)).toBe(true);
     expect(readFileSync(join(out, 'audit.csv'), 'utf8').split('\n')[0]).toMatch(/^mechanism,base,accountant,kappa,xi,d,delta,verdict,tail,tail_ci_low,tail_ci_high,exact_tail,epsilon_bit,epsilon_lb/);

@@ -23,12 +23,14 @@ const isTarget = (r: Record<string, string>) => r.dataset === 'ml-small' && r.n 
 /** Shift the target's utility loss mean by `z` combined standard errors (both runs have the same se). */
 function shifted(z: number): { dir: string; diff: number } {
   let diff = 0;
-  const dir = variant((rows) => rows.map((r) => {
-    if (!isTarget(r)) return r;
-    const se = Number(r.utility_loss_se);
-    diff = z * Math.sqrt(2) * se;
-    return { ...r, utility_loss_mean: String(Number(r.utility_loss_mean) + diff) };
-  }));
+  const dir = variant((rows) =>
+    rows.map((r) => {
+      if (!isTarget(r)) return r;
+      const se = Number(r.utility_loss_se);
+      diff = z * Math.sqrt(2) * se;
+      return { ...r, utility_loss_mean: String(Number(r.utility_loss_mean) + diff) };
+    }),
+  );
   return { dir, diff };
 }
 
@@ -72,13 +74,15 @@ describe('lshdp compare', () => {
   });
 
   it('rows in one run only, a difference without a standard error and a changed setting are flagged', () => {
-    const dir = variant((rows) => rows
-      .filter((r) => !(r.mechanism === 'laplsh' && r.xi === '20' && r.dataset === 'fsq-nyc'))
-      .map((r) => {
-        if (r.mechanism === 'exact' && r.dataset === 'fsq-nyc') return { ...r, recall_mean: '0.99' }; // exact: se 0
-        if (isTarget(r)) return { ...r, epsilon_ldp: '12' };
-        return r;
-      }));
+    const dir = variant((rows) =>
+      rows
+        .filter((r) => !(r.mechanism === 'laplsh' && r.xi === '20' && r.dataset === 'fsq-nyc'))
+        .map((r) => {
+          if (r.mechanism === 'exact' && r.dataset === 'fsq-nyc') return { ...r, recall_mean: '0.99' }; // exact: se 0
+          if (isTarget(r)) return { ...r, epsilon_ldp: '12' };
+          return r;
+        }),
+    );
     const j = JSON.parse(lshdp(['compare', FIXTURE, dir, '--format', 'json']).stdout) as Json;
     expect(j.counts.only_a).toBe(2 * 2); // fsq-nyc laplsh ξ 20 at κ 10 and 20, two metrics each
     const exact = j.rows.find((r) => r.mechanism === 'exact')!;

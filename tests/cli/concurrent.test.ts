@@ -43,7 +43,11 @@ describe('one results folder, one run at a time', () => {
     expect(alive, 'the first run had finished before the second started; the test proves nothing').toBe(true);
     expect(end.signal).toBe('SIGKILL');
     expect(second.status).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`^lshdp: error: r is in use by another lshdp process \\(pid ${first.child.pid}: lshdp run ${config.replace('.', '\\.')}, started [^)]+\\); wait for it to finish or use another --out\\n$`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^lshdp: error: r is in use by another lshdp process \\(pid ${first.child.pid}: lshdp run ${config.replace('.', '\\.')}, started [^)]+\\); wait for it to finish or use another --out\\n$`,
+      ),
+    );
     expect(second.stderr).not.toMatch(STACK_RE);
     // the killed run's lock is left behind, stale: the next run takes it over without a word about it
     expect(JSON.parse(readFileSync(join(dir, 'r', LOCK), 'utf8')).pid).toBe(first.child.pid);

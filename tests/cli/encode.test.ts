@@ -100,7 +100,10 @@ describe('lshdp encode', () => {
     const eps = lshrrEpsilon(12, 40, { d: 0.1, delta: 0.01 }).epsilon!;
     const flip = flipProbability(eps);
     const clean = readCodes(join(dir, 'lsh', 'codes.csv'));
-    for (const [out, z] of [['rr', 4.5], ['rr-crypto', 5]] as const) {
+    for (const [out, z] of [
+      ['rr', 4.5],
+      ['rr-crypto', 5],
+    ] as const) {
       const h = JSON.parse(readFileSync(join(dir, out, 'hashing.json'), 'utf8'));
       expect(h.privacy.epsilon_bit).toBe(eps);
       expect(h.privacy.flip).toBe(flip);
@@ -154,12 +157,33 @@ describe('lshdp encode', () => {
     // a public item list; the data plus one new user, and the new user alone through --query
     writeFileSync(join(dir, 'items.txt'), hr.items.join('\n') + '\n');
     writeRatings(join(dir, 'more.csv'), USERS, 'encode-data', '99999');
-    const full = run(['encode', '--format', 'movielens-csv', 'more.csv', '--items', 'items.txt', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--name', 'ratings.csv', '--out', 'listed', '--quiet']);
+    const full = run([
+      'encode',
+      '--format',
+      'movielens-csv',
+      'more.csv',
+      '--items',
+      'items.txt',
+      '--kappa',
+      '40',
+      '--mechanism',
+      'lsh',
+      '--seed',
+      '7',
+      '--name',
+      'ratings.csv',
+      '--out',
+      'listed',
+      '--quiet',
+    ]);
     expect(full.status).toBe(0);
     const hl = JSON.parse(readFileSync(join(dir, 'listed', 'hashing.json'), 'utf8'));
     expect(hl.items_source).toBe('list');
     expect(hl.hash_seed).toBe(hr.hash_seed); // same name, n, kappa and seed: the same hash functions
-    const mine = readFileSync(join(dir, 'more.csv'), 'utf8').trim().split('\n').filter((l, i) => i === 0 || l.startsWith('99999,'));
+    const mine = readFileSync(join(dir, 'more.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l, i) => i === 0 || l.startsWith('99999,'));
     writeFileSync(join(dir, 'newcomer.csv'), mine.join('\n') + '\n');
     const nq = run(['encode', '--query', join('listed', 'hashing.json'), 'newcomer.csv', '--out', 'nq', '--quiet']);
     expect(nq.status).toBe(0);
@@ -169,7 +193,29 @@ describe('lshdp encode', () => {
   });
 
   it('--accountant exact when no noise is needed: clean codes, epsilon "Infinity" in hashing.json', () => {
-    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lshrr', '--xi', '5', '--d', '0.0001', '--accountant', 'exact', '--seed', '7', '--out', 'exact', '--quiet']);
+    const r = run([
+      'encode',
+      '--format',
+      'movielens-csv',
+      'ratings.csv',
+      '--dims',
+      '50',
+      '--kappa',
+      '40',
+      '--mechanism',
+      'lshrr',
+      '--xi',
+      '5',
+      '--d',
+      '0.0001',
+      '--accountant',
+      'exact',
+      '--seed',
+      '7',
+      '--out',
+      'exact',
+      '--quiet',
+    ]);
     expect(r.status).toBe(0);
     const h = JSON.parse(readFileSync(join(dir, 'exact', 'hashing.json'), 'utf8'));
     expect(h.privacy.accountant).toBe('exact');
@@ -180,7 +226,29 @@ describe('lshdp encode', () => {
   });
 
   it('a plugin module as --mechanism, its SHA-256 recorded', () => {
-    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '20', '--mechanism', join(process.cwd(), 'examples', 'mechanisms', 'lsh-oue.mjs'), '--option', 'block=4', '--xi', '10', '--seed', '7', '--noise-seed', '1', '--out', 'oue', '--quiet']);
+    const r = run([
+      'encode',
+      '--format',
+      'movielens-csv',
+      'ratings.csv',
+      '--dims',
+      '50',
+      '--kappa',
+      '20',
+      '--mechanism',
+      join(process.cwd(), 'examples', 'mechanisms', 'lsh-oue.mjs'),
+      '--option',
+      'block=4',
+      '--xi',
+      '10',
+      '--seed',
+      '7',
+      '--noise-seed',
+      '1',
+      '--out',
+      'oue',
+      '--quiet',
+    ]);
     expect(r.status).toBe(0);
     const h = JSON.parse(readFileSync(join(dir, 'oue', 'hashing.json'), 'utf8'));
     expect(h.mechanism.name).toBe('lsh-oue');
@@ -213,8 +281,16 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
     ['malformed option', [...base, '--xi', '1', '--option', 'block', '--out', 'bad'], /--option: expected KEY=VALUE, got "block"/],
     ['missing plugin', [...base, '--mechanism', './nope.mjs', '--out', 'bad'], /^lshdp: error: mechanism module \.\/nope\.mjs: no such file$/m],
     ['missing items file', [...base, '--mechanism', 'lsh', '--items', 'nope.txt', '--out', 'bad'], /--items: nope\.txt: no such file/],
-    ['--dims against --items', ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--items', 'five.txt', '--dims', '6', '--out', 'bad'], /--dims: 6 differs from the 5 items of --items five\.txt/],
-    ['duplicate item', ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--items', 'dup.txt', '--out', 'bad'], /--items: dup\.txt:3: item "2" already listed on line 1/],
+    [
+      '--dims against --items',
+      ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--items', 'five.txt', '--dims', '6', '--out', 'bad'],
+      /--dims: 6 differs from the 5 items of --items five\.txt/,
+    ],
+    [
+      'duplicate item',
+      ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--items', 'dup.txt', '--out', 'bad'],
+      /--items: dup\.txt:3: item "2" already listed on line 1/,
+    ],
     ['--query with --kappa', ['encode', '--query', 'lsh', 'ratings.csv', '--kappa', '8', '--out', 'bad'], /--kappa: not allowed with --query/],
     ['--query of nothing', ['encode', '--query', 'nowhere', 'ratings.csv', '--out', 'bad'], /nowhere: no such file/],
     ['--noise-seed not a number', [...base, '--xi', '1', '--noise-seed', 'abc', '--out', 'bad'], /--noise-seed: expected a non-negative integer/],
@@ -224,7 +300,8 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
   beforeAll(() => {
     writeFileSync(join(dir, 'five.txt'), '1\n2\n3\n4\n5\n');
     writeFileSync(join(dir, 'dup.txt'), '2\n3\n2\n');
-    if (!existsSync(join(dir, 'lsh', 'hashing.json'))) run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
+    if (!existsSync(join(dir, 'lsh', 'hashing.json')))
+      run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
   });
   for (const [name, args, re] of cases) {
     it(name, () => {

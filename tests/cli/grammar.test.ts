@@ -69,7 +69,11 @@ describe('lists: --dims 1 2, --dims 1,2 and --dims=1,2 are the same', () => {
 
   it('table budgets --kappa and --xi in every form give the same table', async () => {
     const outs: string[] = [];
-    for (const f of [['--kappa', '10', '20', '--xi', '1', '5'], ['--kappa', '10,20', '--xi', '1,5'], ['--kappa=10,20', '--xi=1,5']]) {
+    for (const f of [
+      ['--kappa', '10', '20', '--xi', '1', '5'],
+      ['--kappa', '10,20', '--xi', '1,5'],
+      ['--kappa=10,20', '--xi=1,5'],
+    ]) {
       const r = await cli(['table', 'budgets', '--format', 'csv', ...f]);
       expect(expectCleanOutcome(r), r.err).toBe('ok');
       outs.push(r.out);

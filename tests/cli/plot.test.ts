@@ -56,7 +56,10 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     const cols = csv[0].split(',');
     const at = (c: string[], name: string) => c[cols.indexOf(name)];
     for (const label of ['lshrr', 'lshrr-exact', 'laplsh']) {
-      const rows = csv.slice(1).map((l) => l.split(',')).filter((c) => c[0] === 'ml-small' && at(c, 'mechanism') === label);
+      const rows = csv
+        .slice(1)
+        .map((l) => l.split(','))
+        .filter((c) => c[0] === 'ml-small' && at(c, 'mechanism') === label);
       expect(rows.length, label).toBeGreaterThan(0);
       for (const c of rows) {
         const v = values.find((x) => x.n === Number(at(c, 'n')) && x.kappa === `κ = ${at(c, 'kappa')}` && x.mechanism === label && x.xi === Number(at(c, 'xi')));
@@ -64,7 +67,11 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
       }
     }
     const fig1 = JSON.parse(readFileSync(join(dir, 'figures', 'fig1-ml-small.vl.json'), 'utf8'));
-    const nn = readFileSync(join(dir, 'nn_distances.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const nn = readFileSync(join(dir, 'nn_distances.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const total = (fig1.data.values as { n: number; count: number }[]).filter((x) => x.n === 50).reduce((a, x) => a + x.count, 0);
     expect(total).toBe(nn.filter((c) => c[0] === 'ml-small' && c[1] === '50').length);
   });
@@ -140,7 +147,12 @@ describe('re-plotting a folder of an earlier lshdp', () => {
     // a second k: every row again with k = 5
     const [head, ...lines] = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
     const kAt = head.split(',').indexOf('k');
-    const again = lines.map((l) => l.split(',').map((c, i) => (i === kAt ? '5' : c)).join(','));
+    const again = lines.map((l) =>
+      l
+        .split(',')
+        .map((c, i) => (i === kAt ? '5' : c))
+        .join(','),
+    );
     writeFileSync(join(dir, 'utility.csv'), [head, ...lines, ...again].join('\n') + '\n');
     mkdirSync(join(dir, 'tables'));
     mkdirSync(join(dir, 'figures'));

@@ -16,7 +16,10 @@ describe('progress without a terminal (stderr to a pipe, as under CI, nohup or 2
     expect(start, r.stderr).toBeGreaterThanOrEqual(0);
     // every line shaped like a count of work done is a complete progress line
     for (const l of lines.filter((x) => /^[\w ]+: [\d,]+\/[\d,]+ /.test(x))) expect(l).toMatch(PROGRESS_LINE);
-    expect(lines.some((l) => /^wrote r /.test(l)), r.stderr).toBe(true);
+    expect(
+      lines.some((l) => /^wrote r /.test(l)),
+      r.stderr,
+    ).toBe(true);
   });
 
   it('prints nothing of it with --quiet', () => {

@@ -48,12 +48,16 @@ describe('lshdp report', () => {
   it("cites the paper in the footer and writes tables/utility-table.csv in utility.csv's names", () => {
     expect(html).toMatch(/<footer>[\s\S]*Fernandes, Yusuke Kawamoto, Takao Murakami\. &quot;Locality Sensitive Hashing with Extended Differential Privacy&quot;\. ESORICS 2021[\s\S]*<\/footer>/);
     const header = readFileSync(join(dir, 'tables', 'utility-table.csv'), 'utf8').split('\n')[0];
-    expect(header).toBe('dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,utility_loss,recall');
+    expect(header).toBe(
+      'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,utility_loss,recall',
+    );
   });
 
   it('the utility table is interactive without any library: drop-downs, search, sortable headers', () => {
     expect(html).toContain('<table id="utility-table" class="interactive">');
-    expect(html).toMatch(/<select data-col="4"><option value="">all<\/option><option value="exact">exact<\/option><option value="lsh">lsh<\/option><option value="lshrr">lshrr<\/option><option value="lshrr-exact">lshrr-exact<\/option>/);
+    expect(html).toMatch(
+      /<select data-col="4"><option value="">all<\/option><option value="exact">exact<\/option><option value="lsh">lsh<\/option><option value="lshrr">lshrr<\/option><option value="lshrr-exact">lshrr-exact<\/option>/,
+    );
     expect(html.match(/<th data-type="num" aria-sort="none"><button/g)!.length).toBeGreaterThan(5);
   });
 });

@@ -36,7 +36,15 @@ mechanisms: [exact, lsh, lshrr]
     const sha = createHash('sha256').update(readFileSync(RATINGS)).digest('hex');
     expect(manifest.inputs).toEqual([expect.objectContaining({ dataset: 'ml', sha256: sha })]);
     expect(manifest.users[0].kept + manifest.users[0].dropped).toBeLessThanOrEqual(610);
-    expect(readFileSync(join(dir, 'out', 'nn_distances.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(51);
-    expect(readFileSync(join(dir, 'out', 'utility.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(1 + 2 + 2 * (1 + 2));
+    expect(
+      readFileSync(join(dir, 'out', 'nn_distances.csv'), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(51);
+    expect(
+      readFileSync(join(dir, 'out', 'utility.csv'), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(1 + 2 + 2 * (1 + 2));
   });
 });

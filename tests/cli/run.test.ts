@@ -15,11 +15,17 @@ describe('lshdp run', () => {
     const two = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
     expect(two.status).toBe(0);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(read(join(dir, 'r2', f)), f).toBe(read(join(dir, 'r1', f)));
-    const utility = read(join(dir, 'r1', 'utility.csv')).trimEnd().split('\n');
+    const utility = read(join(dir, 'r1', 'utility.csv'))
+      .trimEnd()
+      .split('\n');
     expect(utility[0]).toBe('dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se');
     // per n: 2 exact rows + 2 kappa * 2 k * (1 lsh + 3 lshrr + 3 laplsh)
     expect(utility).toHaveLength(1 + 2 * (2 + 2 * 2 * 7));
-    expect(read(join(dir, 'r1', 'nn_distances.csv')).trimEnd().split('\n')).toHaveLength(1 + 2 * 50);
+    expect(
+      read(join(dir, 'r1', 'nn_distances.csv'))
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(1 + 2 * 50);
     const manifest = JSON.parse(read(join(dir, 'r2', 'manifest.json')));
     expect(manifest).toMatchObject({ threads: 2, shard: null, node: process.version });
     expect(manifest.grid).toHaveLength(CLI_CELLS);

@@ -31,7 +31,9 @@ describe('growing a sweep (real engine, through the CLI)', () => {
     // one new xi: 2 kappa x 2 trials x (lshrr + laplsh) = 8 new results, the rest reused
     expect(run(['--set', 'privacy.xi=[0, 2, 5, 10]'])).toMatch(/config changed since the last run: xi \+\[5\]; reusing 29 of 37 results, computing 8/);
     // a larger k: every code result gains k = 10 (ties are keyed, so k = 1 and 5 do not move)
-    const before = read(dir, 'results/grow').split('\n').filter((l) => /,(1|5),/.test(l.split(',').slice(3, 4).join(',') + ','));
+    const before = read(dir, 'results/grow')
+      .split('\n')
+      .filter((l) => /,(1|5),/.test(l.split(',').slice(3, 4).join(',') + ','));
     run(['--set', 'privacy.xi=[0, 2, 5, 10]', '--set', 'k=[1, 5, 10]']);
     const after = read(dir, 'results/grow');
     for (const line of before) expect(after).toContain(line);
@@ -43,7 +45,11 @@ describe('growing a sweep (real engine, through the CLI)', () => {
     expect(read(dir, 'results/grow')).toBe(read(dir, 'results/once'));
     expect(read(dir, 'results/grow', 'nn_distances.csv')).toBe(read(dir, 'results/once', 'nn_distances.csv'));
     const header = after.split('\n')[0].split(',');
-    const rows = read(dir, 'results/grow').trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = read(dir, 'results/grow')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const exact = rows.filter((r) => r[header.indexOf('mechanism')] === 'lshrr-exact');
     expect(exact.length).toBeGreaterThan(0);
     expect(new Set(exact.map((r) => r[header.indexOf('accountant')]))).toEqual(new Set(['exact']));

@@ -45,12 +45,17 @@ describe('lshdp table budgets', () => {
     expect(Number(cells[7])).toBeCloseTo(0.21, 9);
   });
 
-  it('--accountant lists accountants: one row per (accountant, d, kappa, xi), the issue\'s exact values', () => {
+  it("--accountant lists accountants: one row per (accountant, d, kappa, xi), the issue's exact values", () => {
     const j = lshdp(['table', 'budgets', '--accountant', 'paper', 'exact', '--d', '0.1', '--xi', '5', '--format', 'json']);
     expect(j.status).toBe(0);
     const rows = JSON.parse(j.stdout) as { accountant: string; kappa: number; epsilon_bit: number; delta_hockey: number | null }[];
     expect(rows.map((r) => `${r.accountant}:${r.kappa}:${r.epsilon_bit.toFixed(3)}`)).toEqual([
-      'paper:10:1.049', 'paper:20:0.710', 'paper:50:0.400', 'exact:10:1.667', 'exact:20:1.083', 'exact:50:0.714',
+      'paper:10:1.049',
+      'paper:20:0.710',
+      'paper:50:0.400',
+      'exact:10:1.667',
+      'exact:20:1.083',
+      'exact:50:0.714',
     ]);
     expect(rows.map((r) => r.delta_hockey === null)).toEqual([true, true, true, false, false, false]);
     const md = lshdp(['table', 'budgets', '--accountant', 'exact,theorem', '--d', '0.1']);
@@ -76,7 +81,14 @@ describe('lshdp table budgets', () => {
   });
 
   it('rejects bad values in one line with exit 2', () => {
-    for (const args of [['--d', 'abc'], ['--format', 'xml'], ['--kappa', '2.5'], ['--d', '1.5'], ['--xi', '-1'], ['--accountant', 'exakt']]) {
+    for (const args of [
+      ['--d', 'abc'],
+      ['--format', 'xml'],
+      ['--kappa', '2.5'],
+      ['--d', '1.5'],
+      ['--xi', '-1'],
+      ['--accountant', 'exakt'],
+    ]) {
       const r = lshdp(['table', 'budgets', ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^lshdp: error: .+\n$/);
@@ -141,11 +153,14 @@ describe('lshdp table utility', () => {
   it('a utility.csv of an older lshdp (epsilon, ldp_epsilon) is still read, in the new names', () => {
     const old = join(mkdtempSync(join(tmpdir(), 'lshdp-old-')), 'old');
     mkdirSync(old);
-    writeFileSync(join(old, 'utility.csv'), [
-      'dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback',
-      'ml,50,10,10,lshrr,5,1.04909,5,40,0.106977,0.00543947,0.293337,0.00545897,10.4909,false',
-      'ml,50,10,10,laplsh,5,31.96,5,40,0.2,0.005,0.1,0.01,,',
-    ].join('\n') + '\n');
+    writeFileSync(
+      join(old, 'utility.csv'),
+      [
+        'dataset,n,kappa,k,mechanism,xi,epsilon,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,ldp_epsilon,fallback',
+        'ml,50,10,10,lshrr,5,1.04909,5,40,0.106977,0.00543947,0.293337,0.00545897,10.4909,false',
+        'ml,50,10,10,laplsh,5,31.96,5,40,0.2,0.005,0.1,0.01,,',
+      ].join('\n') + '\n',
+    );
     const rows = JSON.parse(lshdp(['table', 'utility', old, '--format', 'json']).stdout);
     expect(rows[0]).toMatchObject({ mechanism: 'lshrr', base: 'lshrr', accountant: 'paper', epsilon_bit: 1.04909, epsilon_lap: null, epsilon_ldp: 10.4909 });
     expect(rows[1]).toMatchObject({ mechanism: 'laplsh', epsilon_bit: null, epsilon_lap: 31.96, epsilon_ldp: null });

@@ -68,7 +68,9 @@ describe('vector cache', () => {
     expect(p2.labels).toEqual([]); // rewritten, so a hit now
     // garbage of the right length: a column index out of range
     // (every cache file: which one holds n = 3 depends on the hashed file names)
-    for (const f of readdirSync(cacheDir).filter((x) => x.endsWith('.vec')).map((x) => join(cacheDir, x))) {
+    for (const f of readdirSync(cacheDir)
+      .filter((x) => x.endsWith('.vec'))
+      .map((x) => join(cacheDir, x))) {
       const b = readFileSync(f);
       if (b.length < 40) continue;
       b.fill(0xff, b.length - 40, b.length - 24);

@@ -24,13 +24,16 @@ function expectUserError(r: ReturnType<typeof lshdp>, re: RegExp): void {
 describe('lshdp data inspect: bad input is one clear line, exit 2', () => {
   const header = 'userId,movieId,rating,timestamp\n';
   // the absolute path (the child's working directory is `dir`, as the operating system spells it)
-  it('missing file', () => expectUserError(inspect('movielens-csv', 'nope.csv'), new RegExp(`^lshdp: error: ${join(realpathSync(dir), 'nope.csv').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm')));
+  it('missing file', () =>
+    expectUserError(inspect('movielens-csv', 'nope.csv'), new RegExp(`^lshdp: error: ${join(realpathSync(dir), 'nope.csv').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm')));
   it('empty file', () => expectUserError(inspect('movielens-csv', file('empty.csv', '')), /empty\.csv: empty file \(no data rows\)/));
   it('header only', () => expectUserError(inspect('movielens-csv', file('header.csv', header)), /header\.csv: empty file \(no data rows\)/));
   it('wrong delimiter', () =>
-    expectUserError(inspect('movielens-csv', file('semi.csv', 'userId;movieId;rating;timestamp\n1;2;3;4\n')), /semi\.csv:1: expected header userId,movieId,rating,timestamp, found "userId;movieId;rating;timestamp" \(wrong delimiter\?\)/));
-  it('non-numeric rating', () =>
-    expectUserError(inspect('movielens-csv', file('abc.csv', header + '1,2,4.0,5\n1,3,abc,6\n')), /abc\.csv:3: rating "abc" is not a number \(column rating\)/));
+    expectUserError(
+      inspect('movielens-csv', file('semi.csv', 'userId;movieId;rating;timestamp\n1;2;3;4\n')),
+      /semi\.csv:1: expected header userId,movieId,rating,timestamp, found "userId;movieId;rating;timestamp" \(wrong delimiter\?\)/,
+    ));
+  it('non-numeric rating', () => expectUserError(inspect('movielens-csv', file('abc.csv', header + '1,2,4.0,5\n1,3,abc,6\n')), /abc\.csv:3: rating "abc" is not a number \(column rating\)/));
   it('too few fields (u.data) and a truncated last line', () => {
     expectUserError(inspect('movielens-100k', file('u.data', '1\t2\t3\t4\n1\t3\t4\t5\n1\t2\n')), /u\.data:3: expected 4 tab-separated fields, found 2/);
     expectUserError(inspect('movielens-csv', file('trunc.csv', header + '1,2,4.0,5\n1,3,4.')), /trunc\.csv:3: expected 4 comma-separated fields, found 3/);

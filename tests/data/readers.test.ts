@@ -123,7 +123,15 @@ describe('byte-level scanning', () => {
   it('parseDecimalBytes equals Number() bit for bit on random decimals', () => {
     const rng = makeRng('decimals');
     for (let k = 0; k < 5000; k++) {
-      const text = (rng() < 0.5 ? '-' : '') + Math.floor(rng() * 1e6) + (rng() < 0.7 ? '.' + String(Math.floor(rng() * 1e6)).padStart(6, '0').slice(0, 1 + Math.floor(rng() * 6)) : '');
+      const text =
+        (rng() < 0.5 ? '-' : '') +
+        Math.floor(rng() * 1e6) +
+        (rng() < 0.7
+          ? '.' +
+            String(Math.floor(rng() * 1e6))
+              .padStart(6, '0')
+              .slice(0, 1 + Math.floor(rng() * 6))
+          : '');
       const b = Buffer.from(text);
       expect(parseDecimalBytes(b, 0, b.length)).toBe(Number(text));
     }

@@ -30,11 +30,9 @@ describe.skipIf(!existsSync(ML))('real data: MovieLens ml-latest-small', () => {
 
 describe.skipIf(!existsSync(TSMC))('real data: Foursquare TSMC NYC as interactions', () => {
   it('reads the shared TSV with combine: count', async () => {
-    const { summary } = await loadDataset(
-      { name: 'tsmc', format: 'interactions', path: TSMC, delimiter: '\t', user: 'user_id', item: 'poi_id', combine: 'count', center: 'none' },
-      [100],
-      { cacheDir: null },
-    );
+    const { summary } = await loadDataset({ name: 'tsmc', format: 'interactions', path: TSMC, delimiter: '\t', user: 'user_id', item: 'poi_id', combine: 'count', center: 'none' }, [100], {
+      cacheDir: null,
+    });
     expect(summary.rowsRead).toBe(147938);
     expect(summary.users).toBe(1083);
     expect(summary.items).toBe(5135);

@@ -78,7 +78,11 @@ describe('a missing input names its absolute path', () => {
 
 describe.skipIf(!existsSync('/proc/self/stat'))('an unusable cache folder', () => {
   it('fails at once with one line instead of spinning in a recursive mkdir', async () => {
-    await expect(loadDataset(spec, [50], { cacheDir: '/proc/lshdp-test' })).rejects.toThrow(new UserError('--cache-dir /proc/lshdp-test: cannot create the folder: /proc does not accept new files or folders'));
-    await expect(loadDataset(spec, [50], { cacheDir: null, synthDir: '/proc/lshdp-test' })).rejects.toThrow(/^synthetic data folder \/proc\/lshdp-test\/small-[0-9a-f]{16}: cannot create the folder: \/proc does not accept new files or folders$/);
+    await expect(loadDataset(spec, [50], { cacheDir: '/proc/lshdp-test' })).rejects.toThrow(
+      new UserError('--cache-dir /proc/lshdp-test: cannot create the folder: /proc does not accept new files or folders'),
+    );
+    await expect(loadDataset(spec, [50], { cacheDir: null, synthDir: '/proc/lshdp-test' })).rejects.toThrow(
+      /^synthetic data folder \/proc\/lshdp-test\/small-[0-9a-f]{16}: cannot create the folder: \/proc does not accept new files or folders$/,
+    );
   });
 });

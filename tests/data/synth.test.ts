@@ -60,7 +60,7 @@ describe('synthetic ratings (small preset, scaled down)', () => {
     expect(top.reduce((s, x) => s + x, 0) / opts.ratings).toBeGreaterThan(0.08);
   });
 
-  it('latent taste groups: true 1-NN distances are shorter than with each user\'s values shuffled (paired, > 5 SE)', async () => {
+  it("latent taste groups: true 1-NN distances are shorter than with each user's values shuffled (paired, > 5 SE)", async () => {
     const { vectors } = await loadDataset({ name: 's', format: 'movielens-csv', path: a.files[0]!.path }, [100], { cacheDir: null });
     const v = vectors.get(100)!;
     // null model: same supports (so the same popularity), values permuted within each user's row
@@ -100,7 +100,11 @@ describe('synthetic check-ins (foursquare-small)', () => {
     expect(r.format).toBe('foursquare-www19');
     const poi = readFileSync(join(dir, 'raw_POIs.txt'));
     expect(poi.includes(Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x09]))).toBe(true); // "Caf\xE9\t"
-    const lines = poi.toString('latin1').trim().split('\n').map((l) => l.split('\t'));
+    const lines = poi
+      .toString('latin1')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines.length).toBe(opts.items);
     const [a, b, c, d] = NYC_BBOX;
     const inBox = lines.filter(([, lat, lon]) => +lat! >= a && +lat! <= b && +lon! >= c && +lon! <= d).length;

@@ -29,7 +29,7 @@ describe('vectors on the MovieLens fixture (hand-computed)', () => {
     expect(summary.interactions).toBe(11);
   });
 
-  it('center user: the mean of ALL the user\'s ratings (not only the kept ones); all-zero users dropped', async () => {
+  it("center user: the mean of ALL the user's ratings (not only the kept ones); all-zero users dropped", async () => {
     const v = (await loadDataset(ml, [2], { cacheDir: null })).vectors.get(2)!;
     // u1: mean(4,2,3)=3 → item10: +1, item3: 0 → [1]
     // u2: mean 5 → item10: 0 → dropped; u4: mean 3 → item3: 0 → dropped; u10: one rating → 0 → dropped
@@ -136,7 +136,14 @@ describe('vectors agree with an independent dense reference on random data', () 
     const raw = new RawRows(new StringInterner(), new StringInterner());
     const si = raw.users as StringInterner;
     const ii = raw.items as StringInterner;
-    for (const [u, i] of [['b', 'Z'], ['B', 'a'], ['10', 'Z'], ['2', 'a'], ['é', 'b']]) raw.add(si.intern(u!), ii.intern(i!), 1);
+    for (const [u, i] of [
+      ['b', 'Z'],
+      ['B', 'a'],
+      ['10', 'Z'],
+      ['2', 'a'],
+      ['é', 'b'],
+    ])
+      raw.add(si.intern(u!), ii.intern(i!), 1);
     const inter = combineRows(raw, 'count');
     expect(inter.userIds).toEqual(['10', '2', 'B', 'b', 'é']);
     // a and Z both have 2 users: tie → code-unit order, "Z" (0x5A) before "a" (0x61)
@@ -152,7 +159,17 @@ describe('centring leaves no rounding residue', () => {
     // item 2 is rated by both users, so n = 1 keeps it; user 1's mean is 0.2 in exact arithmetic
     // but (0.1 + 0.2 + 0.3) / 3 = 0.20000000000000004 in doubles
     expect((0.1 + 0.2 + 0.3) / 3 - 0.2).not.toBe(0);
-    const v = buildFrom([['1', '1', 0.1], ['1', '2', 0.2], ['1', '3', 0.3], ['2', '2', 1], ['2', '4', 2]], 1, 'user');
+    const v = buildFrom(
+      [
+        ['1', '1', 0.1],
+        ['1', '2', 0.2],
+        ['1', '3', 0.3],
+        ['2', '2', 1],
+        ['2', '4', 2],
+      ],
+      1,
+      'user',
+    );
     expect(v.userIds).toEqual(['2']);
     expect(v.dropped).toBe(1);
     expect(Array.from(v.values)).toEqual([-1]);

@@ -55,8 +55,11 @@ function interactions(rows: [string, string, number][]): Interactions {
 
 describe('vectorsForItems', () => {
   const inter = interactions([
-    ['a', 'x', 4], ['a', 'y', 2], ['a', 'z', 5],
-    ['b', 'y', 3], ['b', 'w', 1],
+    ['a', 'x', 4],
+    ['a', 'y', 2],
+    ['a', 'z', 5],
+    ['b', 'y', 3],
+    ['b', 'w', 1],
     ['c', 'w', 2],
   ]);
   it('equals buildVectors with the data ranking when the list is the data top-n', () => {
@@ -75,7 +78,12 @@ describe('vectorsForItems', () => {
 
 describe('encodeUsers', () => {
   const inter = interactions(Array.from({ length: 60 }, (_, i) => [`u${i % 12}`, `i${(i * 7) % 10}`, 1 + (i % 4)] as [string, string, number]));
-  const data = vectorsForItems(inter, Array.from({ length: 10 }, (_, j) => `i${j}`), 'none', 'd');
+  const data = vectorsForItems(
+    inter,
+    Array.from({ length: 10 }, (_, j) => `i${j}`),
+    'none',
+    'd',
+  );
   it('lsh: the clean codes of the family hashing with the public seed, whatever the noise source', () => {
     const seed = releaseHashSeed(5, 'd', 10, 24);
     expect(seed).toBe(deriveSeed(5, 'planes', 'd', 10, 24, 0));
@@ -84,11 +92,25 @@ describe('encodeUsers', () => {
   });
   it('lshrr on jaccard: the accountants get the per-bit probability d/2', () => {
     const sets = jaccardFamily.prepare(data);
-    const r = encodeUsers({ data: sets, family: jaccardFamily, kappa: 24, hashSeed: 's', mechanism: getMechanism('lshrr'), options: { accountant: 'paper' }, xi: 5, privacy: { d: 0.2, delta: 0.01 }, rng: makeRng('n') });
+    const r = encodeUsers({
+      data: sets,
+      family: jaccardFamily,
+      kappa: 24,
+      hashSeed: 's',
+      mechanism: getMechanism('lshrr'),
+      options: { accountant: 'paper' },
+      xi: 5,
+      privacy: { d: 0.2, delta: 0.01 },
+      rng: makeRng('n'),
+    });
     expect(r.eps.epsilon).toBe(lshrrEpsilon(5, 24, { d: 0.1, delta: 0.01 }).epsilon);
   });
   it('refuses laplsh on jaccard and a missing budget', () => {
-    expect(() => encodeUsers({ data, family: jaccardFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('laplsh'), xi: 1, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(/laplsh needs vectors/);
-    expect(() => encodeUsers({ data, family: angularFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('lshrr'), xi: null, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(/needs a budget/);
+    expect(() => encodeUsers({ data, family: jaccardFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('laplsh'), xi: 1, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(
+      /laplsh needs vectors/,
+    );
+    expect(() => encodeUsers({ data, family: angularFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('lshrr'), xi: null, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(
+      /needs a budget/,
+    );
   });
 });

@@ -35,7 +35,17 @@ function fakeRecords() {
   const results = trialResults(cfg, info);
   for (const c of expandCells(cfg)) {
     if (c.kind === 'exact') {
-      records.set(c.key, { format: 2, key: c.key, kind: 'exact', hash: 'h', queries: 10, kmax: 3, rows: eng.exactRows(null as never, new Int32Array(10), null as never, cfg.k), nn: { users: ['u0', 'u1'], distances: [0.25, 0.5] }, ms: 1 });
+      records.set(c.key, {
+        format: 2,
+        key: c.key,
+        kind: 'exact',
+        hash: 'h',
+        queries: 10,
+        kmax: 3,
+        rows: eng.exactRows(null as never, new Int32Array(10), null as never, cfg.k),
+        nn: { users: ['u0', 'u1'], distances: [0.25, 0.5] },
+        ms: 1,
+      });
     } else {
       const todo = results.map((spec) => ({ spec, ks: cfg.k }));
       const out = eng.runTrialCell(null as never, new Int32Array(10), null as never, trialSpec(cfg, c, todo));
@@ -79,7 +89,11 @@ describe('utilityCsv', () => {
 
   it('aggregates each row as mean and standard error over the trial cells', () => {
     const { cfg, records, info } = fakeRecords();
-    const rows = utilityCsv(cfg, records, info).trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const rows = utilityCsv(cfg, records, info)
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const row = rows.find((r) => r[0] === 'b' && r[1] === '8' && r[2] === '6' && r[3] === '3' && r[4] === 'laplsh' && r[7] === '1')!;
     const losses = [0, 1, 2].map((t) => storedLoss(records.get(`trial_b_n8_kappa6_t${t}`) as TrialRecord, 'laplsh', 1, 3));
     const mean = (losses[0] + losses[1] + losses[2]) / 3;

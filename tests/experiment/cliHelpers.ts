@@ -45,7 +45,13 @@ export function temporaries(outDir: string): string[] {
  * Start `lshdp args` and send `signal` once at least `atCells` cells are stored. Resolves with the
  * exit code/signal, stderr, and how many cells were stored when the signal was sent (-1: never sent).
  */
-export function runAndSignal(dir: string, args: string[], outDir: string, atCells: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; sentAt: number }> {
+export function runAndSignal(
+  dir: string,
+  args: string[],
+  outDir: string,
+  atCells: number,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; sentAt: number }> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

@@ -112,7 +112,7 @@ bogus: 1
     expect(parseConfig(text, 'c.yaml', { checkFiles: true, cwd: dir }).datasets[0].path).toBe(join(dir, 'ratings.csv'));
   });
 
-  it('loadConfig resolves relative input paths against the config file\'s folder', () => {
+  it("loadConfig resolves relative input paths against the config file's folder", () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
     mkdirSync(join(dir, 'configs'));
     mkdirSync(join(dir, 'data'));

@@ -36,8 +36,17 @@ export function fakeEngine(users = 30): FakeEngine {
     async loadDataset(spec, dims) {
       calls.load++;
       const summary: DatasetSummary = {
-        name: spec.name, format: spec.format, inputs: [], rowsRead: users, rowsSkipped: 0, skippedLines: [], users, items: Math.max(...dims),
-        interactions: users, center: 'none', perDim: dims.map((n) => ({ n, usersKept: users, usersDropped: 0, meanNnz: 1, itemIds: [] })),
+        name: spec.name,
+        format: spec.format,
+        inputs: [],
+        rowsRead: users,
+        rowsSkipped: 0,
+        skippedLines: [],
+        users,
+        items: Math.max(...dims),
+        interactions: users,
+        center: 'none',
+        perDim: dims.map((n) => ({ n, usersKept: users, usersDropped: 0, meanNnz: 1, itemIds: [] })),
       } as DatasetSummary;
       const ds: LoadedDataset = { summary, vectors: new Map(dims.map((n) => [n, vectors(spec.name, n, users)])) };
       return ds;
@@ -88,7 +97,11 @@ export function fakeEngine(users = 30): FakeEngine {
     },
     budgetRows({ accountants, d, kappa, xi, delta }) {
       return accountants.flatMap((accountant) =>
-        d.flatMap((dd) => xi.flatMap((x) => kappa.map((k) => ({ accountant, d: dd, delta, kappa: k, xi: x, alpha: 0.1, epsilon_bit: x / k, flip: 0.5, epsilon_ldp: x, fallback: false, unbounded: false, delta_hockey: null })))),
+        d.flatMap((dd) =>
+          xi.flatMap((x) =>
+            kappa.map((k) => ({ accountant, d: dd, delta, kappa: k, xi: x, alpha: 0.1, epsilon_bit: x / k, flip: 0.5, epsilon_ldp: x, fallback: false, unbounded: false, delta_hockey: null })),
+          ),
+        ),
       );
     },
   };

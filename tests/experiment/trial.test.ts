@@ -202,9 +202,17 @@ describe('runTrialCell', () => {
       [0, 5],
       [0, 10],
     ]);
-    expect(rows.map((r) => `${r.mechanism}:${r.xi}:${r.k}`)).toEqual(
-      ['lsh:null:1', 'lsh:null:5', 'lsh:null:10', 'lshrr:0:1', 'lshrr:0:5', 'lshrr:0:10', 'lshrr:10000:1', 'lshrr:10000:5', 'lshrr:10000:10'],
-    );
+    expect(rows.map((r) => `${r.mechanism}:${r.xi}:${r.k}`)).toEqual([
+      'lsh:null:1',
+      'lsh:null:5',
+      'lsh:null:10',
+      'lshrr:0:1',
+      'lshrr:0:5',
+      'lshrr:0:10',
+      'lshrr:10000:1',
+      'lshrr:10000:5',
+      'lshrr:10000:10',
+    ]);
     expect(row(rows, 'lsh', null, 5)).toMatchObject({ kappa: 12, epsilon: null, ldpEpsilon: null, fallback: null });
     const info = lshrrEpsilon(1e4, 12, PRIVACY);
     expect(row(rows, 'lshrr', 1e4, 5)).toMatchObject({ kappa: 12, epsilon: info.epsilon, ldpEpsilon: info.ldpEpsilon, fallback: info.fallback });
@@ -240,7 +248,17 @@ describe('runTrialCell', () => {
 
   it('RAPPOR on the whole vector stays at the random level even at a huge budget; the item-set Bloom filter does not (Sect. 6.4)', () => {
     const trials = [0, 1, 2, 3, 4, 5];
-    const cellsAt = (t: number) => runCell(spec({ trial: t, kappa: 32, mechanisms: [{ name: 'rappor-vector', xi: [1e4] }, { name: 'rappor', xi: [1e4] }] }));
+    const cellsAt = (t: number) =>
+      runCell(
+        spec({
+          trial: t,
+          kappa: 32,
+          mechanisms: [
+            { name: 'rappor-vector', xi: [1e4] },
+            { name: 'rappor', xi: [1e4] },
+          ],
+        }),
+      );
     const cells = trials.map(cellsAt);
     for (const k of K) {
       const ref = randomNeighbourLoss(k);
@@ -263,7 +281,14 @@ describe('runTrialCell', () => {
   });
 
   it('runs laplsh and rappor, and rejects a k larger than the data allow', () => {
-    const out = runCell(spec({ mechanisms: [{ name: 'laplsh', xi: [1] }, { name: 'rappor', xi: [1], options: { hashes: 2 } }] }));
+    const out = runCell(
+      spec({
+        mechanisms: [
+          { name: 'laplsh', xi: [1] },
+          { name: 'rappor', xi: [1], options: { hashes: 2 } },
+        ],
+      }),
+    );
     expect(out.map((r) => r.mechanism)).toEqual(['laplsh', 'laplsh', 'laplsh', 'rappor', 'rappor', 'rappor']);
     for (const r of out) {
       expect(r.fallback).toBeNull();

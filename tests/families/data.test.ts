@@ -10,13 +10,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'lshdp-sets-'));
   // user 1 rates every item alike: its centred vector is all zero (dropped by angular) but its set is {10, 20, 30}
   // user 2 has a 0 value (kept as an interaction, not in the set); user 3 rates only item 40 (not in the top 3)
-  const rows = [
-    '1,10,3,1', '1,20,3,2', '1,30,3,3',
-    '2,10,5,4', '2,20,1,5', '2,30,0,6',
-    '3,40,4,7',
-    '4,10,2,8', '4,30,4,9',
-    '5,20,4,10', '5,10,1,11',
-  ];
+  const rows = ['1,10,3,1', '1,20,3,2', '1,30,3,3', '2,10,5,4', '2,20,1,5', '2,30,0,6', '3,40,4,7', '4,10,2,8', '4,30,4,9', '5,20,4,10', '5,10,1,11'];
   writeFileSync(join(dir, 'r.csv'), ['userId,movieId,rating,timestamp', ...rows].join('\n') + '\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +24,12 @@ describe('loadFamilyData', () => {
     expect(v.itemIds).toEqual(['10', '20', '30']);
     expect(v.userIds).toEqual(['1', '2', '4', '5']); // 3 has none of the top 3 items
     const sets = v.userIds.map((_, i) => Array.from(v.colIdx.subarray(v.rowPtr[i]!, v.rowPtr[i + 1]!), (c) => v.itemIds[c]));
-    expect(sets).toEqual([['10', '20', '30'], ['10', '20'], ['10', '30'], ['10', '20']]);
+    expect(sets).toEqual([
+      ['10', '20', '30'],
+      ['10', '20'],
+      ['10', '30'],
+      ['10', '20'],
+    ]);
     expect(Array.from(v.values.subarray(0, 3))).toEqual([1 / Math.sqrt(3), 1 / Math.sqrt(3), 1 / Math.sqrt(3)]);
     expect(v.dropped).toBe(1);
   });

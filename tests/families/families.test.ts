@@ -17,8 +17,14 @@ function setsAsVectors(sets: number[][], n: number): UserVectors {
     rowPtr[i + 1] = cols.length;
   });
   const v: UserVectors = {
-    dataset: 'sets', n, userIds: sets.map((_, i) => String(i)), itemIds: Array.from({ length: n }, (_, j) => `i${j}`),
-    rowPtr, colIdx: Int32Array.from(cols), values: new Float64Array(cols.length), dropped: 0,
+    dataset: 'sets',
+    n,
+    userIds: sets.map((_, i) => String(i)),
+    itemIds: Array.from({ length: n }, (_, j) => `i${j}`),
+    rowPtr,
+    colIdx: Int32Array.from(cols),
+    values: new Float64Array(cols.length),
+    dropped: 0,
   };
   return itemSetVectors(v);
 }
@@ -40,7 +46,10 @@ describe('1-bit MinHash (jaccard family)', () => {
     [range(0, 10), range(5, 15)],
     [range(0, 4), range(0, 12)],
     [range(0, 10), range(9, 19)],
-    [[0, 7, 20, 33, 41, 49], [0, 7, 20, 33]].map((s) => s) as [number[], number[]],
+    [
+      [0, 7, 20, 33, 41, 49],
+      [0, 7, 20, 33],
+    ].map((s) => s) as [number[], number[]],
   ];
   const n = 50;
   const kappa = 40_000;
@@ -96,7 +105,7 @@ describe('1-bit MinHash (jaccard family)', () => {
     expect(chi2).toBeLessThan(24.32); // chi-square(7) upper 0.1% point
   });
 
-  it('bit j of a one-item set is that item\'s coin', () => {
+  it("bit j of a one-item set is that item's coin", () => {
     const data = setsAsVectors([[3], [7]], 10);
     const t = minHashTables('single', 64, 10);
     const { codes } = jaccardFamily.hash(data, 64, 'single');
@@ -187,8 +196,14 @@ describe('angular family', () => {
   it('Pr[bits differ] = angular distance (Monte Carlo, 4.5 SE)', () => {
     // two unit vectors at 60 degrees: d = 1/3
     const data: UserVectors = {
-      dataset: 'two', n: 2, userIds: ['a', 'b'], itemIds: ['x', 'y'], rowPtr: Int32Array.from([0, 1, 3]),
-      colIdx: Int32Array.from([0, 0, 1]), values: Float64Array.from([1, 0.5, Math.sqrt(3) / 2]), dropped: 0,
+      dataset: 'two',
+      n: 2,
+      userIds: ['a', 'b'],
+      itemIds: ['x', 'y'],
+      rowPtr: Int32Array.from([0, 1, 3]),
+      colIdx: Int32Array.from([0, 0, 1]),
+      values: Float64Array.from([1, 0.5, Math.sqrt(3) / 2]),
+      dropped: 0,
     };
     const kappa = 40_000;
     const { codes } = angularFamily.hash(data, kappa, 'angular-mc');

@@ -34,8 +34,14 @@ function randomVectors(rng: Rng, users: number, n: number, maxNnz: number, dupFr
     rowPtr[u + 1] = cols.length;
   });
   return {
-    dataset: 'synthetic', n, userIds: rows.map((_, u) => String(u)), itemIds: Array.from({ length: n }, (_, j) => String(j)),
-    rowPtr, colIdx: Int32Array.from(cols), values: Float64Array.from(vals), dropped: 0,
+    dataset: 'synthetic',
+    n,
+    userIds: rows.map((_, u) => String(u)),
+    itemIds: Array.from({ length: n }, (_, j) => String(j)),
+    rowPtr,
+    colIdx: Int32Array.from(cols),
+    values: Float64Array.from(vals),
+    dropped: 0,
   };
 }
 
@@ -95,7 +101,11 @@ describe('exactKnn', () => {
     const rowPtr = new Int32Array(31);
     const cols: number[] = [];
     const vals: number[] = [];
-    rows.forEach(([c, x], u) => { cols.push(...c); vals.push(...x); rowPtr[u + 1] = cols.length; });
+    rows.forEach(([c, x], u) => {
+      cols.push(...c);
+      vals.push(...x);
+      rowPtr[u + 1] = cols.length;
+    });
     const w: UserVectors = { ...v, rowPtr, colIdx: Int32Array.from(cols), values: Float64Array.from(vals) };
     const res = exactKnn(w, Int32Array.of(9, 17), 3);
     expect(Array.from(res.indices.subarray(0, 3))).toEqual([5, 17, 22]);

@@ -43,13 +43,17 @@ for (const bits of [10, 16, 20, 50]) {
 for (const p of [0.01, 0.1, 0.2, 0.3, 0.45]) {
   const set = randomCodes(USERS, 50, 'flip');
   const { s } = time('flip', () => flipBits(set, p, makeRng('f')));
-  console.log(`flipBits p=${p} (${p < GEOMETRIC_BELOW ? 'geometric' : 'per-bit'}): ${(USERS * 50 / s / 1e6).toFixed(0)} M bits/s`);
+  console.log(`flipBits p=${p} (${p < GEOMETRIC_BELOW ? 'geometric' : 'per-bit'}): ${((USERS * 50) / s / 1e6).toFixed(0)} M bits/s`);
 }
 
 // LapLSH samplers
 const laplsh = getMechanism('laplsh');
 const LAP_USERS = Number(process.env.LAP_USERS ?? 20_000);
-for (const [n, kappa] of [[100, 20], [500, 20], [1000, 50]]) {
+for (const [n, kappa] of [
+  [100, 20],
+  [500, 20],
+  [1000, 50],
+]) {
   const rng = makeRng('lapdata');
   const rowPtr = new Int32Array(LAP_USERS + 1);
   const cols = [];

@@ -37,7 +37,10 @@ function bruteForce(set: CodeSet, queries: Int32Array, k: number, seed: number):
     const others: { u: number; d: number; key: number }[] = [];
     for (let u = 0; u < codeCount(set); u++) if (u !== q) others.push({ u, d: hammingDistance(set, q, u), key: tieKey(base, u) });
     others.sort((a, b) => a.d - b.d || a.key - b.key);
-    out.set(others.slice(0, k).map((o) => o.u), qi * k);
+    out.set(
+      others.slice(0, k).map((o) => o.u),
+      qi * k,
+    );
   });
   return out;
 }

@@ -81,4 +81,3 @@ export function transitionRates(before: CodeSet, after: CodeSet): { up: number; 
   }
   return { up: up / zeros, down: down / ones, zeros, ones };
 }
-

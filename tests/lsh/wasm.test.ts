@@ -32,7 +32,14 @@ describe('WebAssembly Hamming kernel', () => {
   });
 
   it('equals the JS kernel on larger sets: every lane, the SIMD groups and the scalar tail', () => {
-    for (const [users, bits] of [[2_001, 7], [3_333, 20], [1_027, 32], [2_049, 33], [3_001, 50], [999, 64]]) {
+    for (const [users, bits] of [
+      [2_001, 7],
+      [3_333, 20],
+      [1_027, 32],
+      [2_049, 33],
+      [3_001, 50],
+      [999, 64],
+    ]) {
       const set = randomCodes(users, bits, `big-${bits}`);
       const queries = Int32Array.from({ length: 40 }, (_, i) => (i * 7919) % users);
       const js = hammingKnn(set, queries, 10, 4242, { path: 'scan', kernel: 'js' });
@@ -122,9 +129,10 @@ describe('WebAssembly LapLSH noise products', () => {
     const rng = makeRng('noise-products');
     for (const kappa of [1, 2, 7, 20, 33, 50]) {
       const m = 37;
-      const fill = (a: Float64Array) => a.forEach((_, i) => {
-        a[i] = (rng() - 0.5) * 10;
-      });
+      const fill = (a: Float64Array) =>
+        a.forEach((_, i) => {
+          a[i] = (rng() - 0.5) * 10;
+        });
       const us = new Float64Array(kappa * kappa);
       const ws = new Float64Array(m * kappa);
       const scales = new Float64Array(m);

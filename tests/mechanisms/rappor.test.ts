@@ -103,14 +103,21 @@ describe('rappor-vector (the whole vector is the one value)', () => {
         expect(bitsOf(clean, u)).toBeLessThanOrEqual(h);
       }
     }
-    const twins = vectorsFromDense([[0, 1, 2, 0], [0, 1, 2, 0], [0, 1, 2.0000001, 0]]);
+    const twins = vectorsFromDense([
+      [0, 1, 2, 0],
+      [0, 1, 2, 0],
+      [0, 1, 2.0000001, 0],
+    ]);
     const c = rv.encode!(ctx(twins, kappa, 'twins', { hashes: 3 }), noNoise);
     expect(Array.from(c.codes.subarray(0, c.words))).toEqual(Array.from(c.codes.subarray(c.words, 2 * c.words)));
   });
 
   it('puts two nearly equal vectors at unrelated positions: agreement rate 1/m over trials', () => {
     // rows 0 and 1 differ in one tiny value; with h = 1 each filter is one bit
-    const pair = vectorsFromDense([[0, 1, 2, 0, 3], [0, 1, 2.0001, 0, 3]]);
+    const pair = vectorsFromDense([
+      [0, 1, 2, 0, 3],
+      [0, 1, 2.0001, 0, 3],
+    ]);
     const T = 4000;
     let same = 0;
     for (let t = 0; t < T; t++) {

@@ -127,7 +127,9 @@ describe('examples/mechanisms/zeroed-bits.mjs', () => {
     const clean = randomCodes(50, 40, 'zero');
     const out = mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 0.25 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }));
     for (let i = 0; i < 50; i++) for (let j = 0; j < 40; j++) expect(getBit(out, i, j)).toBe(j < 10 ? 0 : getBit(clean, i, j));
-    expect(() => mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 2 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }))).toThrow(/encode failed: option share must be a number in \[0, 1\]/);
+    expect(() => mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 2 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }))).toThrow(
+      /encode failed: option share must be a number in \[0, 1\]/,
+    );
   });
 });
 
@@ -136,7 +138,11 @@ describe('examples/mechanisms/lsh-oue.mjs (LSH + OUE, Wang et al. 2017)', () => 
 
   it('block = 1 is the paper accountant of LSHRR (r = p, L = kappa)', async () => {
     const mech = await load();
-    for (const [xi, kappa, d] of [[5, 20, 0.1], [1, 64, 0.05], [30, 10, 0.3]] as const) {
+    for (const [xi, kappa, d] of [
+      [5, 20, 0.1],
+      [1, 64, 0.05],
+      [30, 10, 0.3],
+    ] as const) {
       const info = mech.epsilon(xi, kappa, { d, delta: 0.01 }, { block: 1 });
       const ref = lshrrEpsilon(xi, kappa, { d, delta: 0.01 });
       expect(info.epsilon).toBeCloseTo(ref.epsilon!, 12);

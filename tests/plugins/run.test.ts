@@ -38,7 +38,9 @@ function run(cfg: string, out: string, extra: string[] = []) {
 }
 
 function rows(out: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(join(dir, out, 'utility.csv'), 'utf8').trim().split('\n');
+  const [head, ...lines] = readFileSync(join(dir, out, 'utility.csv'), 'utf8')
+    .trim()
+    .split('\n');
   const cols = head!.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
 }
@@ -111,9 +113,14 @@ describe('metric: jaccard in lshdp run', () => {
     expect(all.filter((x) => x.mechanism === 'exact').map((x) => x.utility_loss_mean)).toEqual(['0', '0']);
     const num = (x: Record<string, string>) => [x.kappa, x.k, x.utility_loss_mean, x.recall_mean];
     expect(all.filter((x) => x.mechanism === 'copy').map(num)).toEqual(all.filter((x) => x.mechanism === 'lsh').map(num));
-    const budgets = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8').trim().split('\n').slice(1);
+    const budgets = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1);
     // the d column is the config's Jaccard distance; the per-bit epsilon is the accountant's at d/2
-    const header = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8').split('\n')[0].split(',');
+    const header = readFileSync(join(dir, 'jac', 'budgets.csv'), 'utf8')
+      .split('\n')[0]
+      .split(',');
     for (const b of budgets) {
       const f = b.split(',');
       expect(f[header.indexOf('d')]).toBe('0.2');
@@ -122,7 +129,11 @@ describe('metric: jaccard in lshdp run', () => {
       expect(Number(f[header.indexOf('epsilon_bit')])).toBe(accountEpsilon(f[header.indexOf('accountant')], { xi, kappa, p: 0.1, delta: 0.01 }).epsilonBit);
     }
     // nn_distances.csv holds each query's true 1-NN Jaccard distance (brute force over the item sets)
-    const nn = readFileSync(join(dir, 'jac', 'nn_distances.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const nn = readFileSync(join(dir, 'jac', 'nn_distances.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     expect(nn.length).toBe(60);
     const { vectors } = await loadFamilyData(jaccardFamily, { name: 'synth', format: 'synthetic', preset: 'small', users: 200, items: 300, ratings: 6000 }, [50], { cacheDir: join(dir, 'cache') });
     const sets = vectors.get(50)!;

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  accountEpsilon, budgetRows, exactEpsilon, exactTail, hockeyStickDelta, lshrrEpsilon, naiveAccountantWarning, parseAccountant,
-  tailLimit, xiGeneral,
-} from '../../src/privacy/index.js';
+import { accountEpsilon, budgetRows, exactEpsilon, exactTail, hockeyStickDelta, lshrrEpsilon, naiveAccountantWarning, parseAccountant, tailLimit, xiGeneral } from '../../src/privacy/index.js';
 import { jumpPoint, productAtMost } from '../../src/privacy/exact.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { emptyCodes, getBit } from '../../src/lsh/codes.js';
@@ -144,7 +141,12 @@ describe('hockey-stick delta of the exact accountant', () => {
 
   it('equals the brute-force sum over outputs for small kappa, and is at most the tail', () => {
     for (const kappa of [1, 3, 6]) {
-      for (const [p, eps, xi] of [[0.1, 1, 0.5], [0.3, 2, 1], [0.2, 0.7, 0], [0.05, 3, 2.5]] as const) {
+      for (const [p, eps, xi] of [
+        [0.1, 1, 0.5],
+        [0.3, 2, 1],
+        [0.2, 0.7, 0],
+        [0.05, 3, 2.5],
+      ] as const) {
         const got = hockeyStickDelta(kappa, p, eps, xi);
         expect(got, `kappa=${kappa} p=${p} eps=${eps} xi=${xi}`).toBeCloseTo(bruteHockey(kappa, p, eps, xi), 12);
         expect(got).toBeLessThanOrEqual(exactTail(kappa, p, eps, xi) + 1e-15);
@@ -152,7 +154,7 @@ describe('hockey-stick delta of the exact accountant', () => {
     }
   });
 
-  it('budget rows take the family\'s disagreement probability (1-bit MinHash: p = d/2) and keep d', () => {
+  it("budget rows take the family's disagreement probability (1-bit MinHash: p = d/2) and keep d", () => {
     const [jac] = budgetRows({ accountants: ['exact'], d: [0.2], kappa: [20], xi: [5], delta: DELTA, disagreement: (d) => d / 2 });
     const [ang] = budgetRows({ accountants: ['exact'], d: [0.1], kappa: [20], xi: [5], delta: DELTA });
     expect(jac.d).toBe(0.2);

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  angularFromEuclidean, budgetTable, deltaAlpha, euclideanFromAngular, flipProbability, keepProbability, klBernoulli,
-  laplshEpsilon, lshrrEpsilon, solveAlpha, worstCaseXi, xiAlpha, xiGeneral,
+  angularFromEuclidean,
+  budgetTable,
+  deltaAlpha,
+  euclideanFromAngular,
+  flipProbability,
+  keepProbability,
+  klBernoulli,
+  laplshEpsilon,
+  lshrrEpsilon,
+  solveAlpha,
+  worstCaseXi,
+  xiAlpha,
+  xiGeneral,
 } from '../../src/privacy/index.js';
 import { makeRng } from '../../src/random/rng.js';
 import { fillNormal } from '../../src/random/samplers.js';
@@ -24,8 +35,18 @@ function binomialUpperTail(k: number, p: number, t: number): number {
 describe('paper and protocol numbers', () => {
   it('reproduces the appendix table (LDP budget kappa·eps, 24 values after rounding)', () => {
     const paper: Record<number, number[][]> = {
-      0.05: [[3, 4, 6], [14, 20, 30], [28, 40, 60], [55, 79, 120]],
-      0.1: [[2, 3, 4], [10, 14, 20], [21, 28, 40], [42, 57, 80]],
+      0.05: [
+        [3, 4, 6],
+        [14, 20, 30],
+        [28, 40, 60],
+        [55, 79, 120],
+      ],
+      0.1: [
+        [2, 3, 4],
+        [10, 14, 20],
+        [21, 28, 40],
+        [42, 57, 80],
+      ],
     };
     const xi = [1, 5, 10, 20];
     const kappa = [10, 20, 50];
@@ -72,10 +93,12 @@ describe('fallback to the pure LDP bound', () => {
     expect(solveAlpha(1, 0.5, 0.3)).toBeNull();
     expect(solveAlpha(3, 0.1, 0.01)).not.toBeNull();
     expect(solveAlpha(1, 0.005, 0.01)).not.toBeNull();
-    for (const kappa of [1, 2, 5, 20]) for (const d of [0.02, 0.1, 0.3]) for (const delta of [0.001, 0.05]) {
-      if (Math.abs(kappa * Math.log(d) - Math.log(delta)) < 1e-9) continue; // boundary checked above
-      expect(solveAlpha(kappa, d, delta) === null, `kappa=${kappa} d=${d} delta=${delta}`).toBe(d ** kappa >= delta);
-    }
+    for (const kappa of [1, 2, 5, 20])
+      for (const d of [0.02, 0.1, 0.3])
+        for (const delta of [0.001, 0.05]) {
+          if (Math.abs(kappa * Math.log(d) - Math.log(delta)) < 1e-9) continue; // boundary checked above
+          expect(solveAlpha(kappa, d, delta) === null, `kappa=${kappa} d=${d} delta=${delta}`).toBe(d ** kappa >= delta);
+        }
   });
   it('uses xi = kappa·eps and flags it', () => {
     const info = lshrrEpsilon(6, 2, { d: 0.1, delta: 0.01 });
@@ -121,35 +144,40 @@ describe('KL and the alpha root', () => {
     }
   });
   it('the root solves kappa·KL(d + alpha || d) = ln(1/delta) to 1e-12 relative', () => {
-    for (const kappa of [3, 10, 20, 50, 128, 1000]) for (const d of [0.01, 0.05, 0.1, 0.3]) for (const delta of [1e-6, 0.01, 0.2]) {
-      const alpha = solveAlpha(kappa, d, delta);
-      if (alpha === null) continue;
-      expect(alpha).toBeGreaterThan(0);
-      expect(alpha).toBeLessThan(1 - d);
-      const target = Math.log(1 / delta);
-      expect(Math.abs(kappa * klNaive(d + alpha, d) - target)).toBeLessThan(1e-12 * target);
-      expect(Math.abs(deltaAlpha(kappa, d, alpha) - delta)).toBeLessThan(1e-11 * delta);
-    }
+    for (const kappa of [3, 10, 20, 50, 128, 1000])
+      for (const d of [0.01, 0.05, 0.1, 0.3])
+        for (const delta of [1e-6, 0.01, 0.2]) {
+          const alpha = solveAlpha(kappa, d, delta);
+          if (alpha === null) continue;
+          expect(alpha).toBeGreaterThan(0);
+          expect(alpha).toBeLessThan(1 - d);
+          const target = Math.log(1 / delta);
+          expect(Math.abs(kappa * klNaive(d + alpha, d) - target)).toBeLessThan(1e-12 * target);
+          expect(Math.abs(deltaAlpha(kappa, d, alpha) - delta)).toBeLessThan(1e-11 * delta);
+        }
   });
   it('the general theorem is the tighter bound at alpha = sqrt(-ln delta / (2 kappa)), where delta_alpha <= delta', () => {
-    for (const kappa of [10, 50, 200]) for (const d of [0.05, 0.1]) {
-      const delta = 0.01;
-      const a = Math.sqrt(-Math.log(delta) / (2 * kappa));
-      expect(xiGeneral(1.3, kappa, d, delta)).toBeCloseTo(xiAlpha(1.3, kappa, d, a), 10);
-      expect(deltaAlpha(kappa, d, a)).toBeLessThanOrEqual(delta); // Pinsker: KL >= 2 alpha²
-      // so the tighter alpha is smaller and its xi no larger
-      expect(solveAlpha(kappa, d, delta)!).toBeLessThanOrEqual(a);
-    }
+    for (const kappa of [10, 50, 200])
+      for (const d of [0.05, 0.1]) {
+        const delta = 0.01;
+        const a = Math.sqrt(-Math.log(delta) / (2 * kappa));
+        expect(xiGeneral(1.3, kappa, d, delta)).toBeCloseTo(xiAlpha(1.3, kappa, d, a), 10);
+        expect(deltaAlpha(kappa, d, a)).toBeLessThanOrEqual(delta); // Pinsker: KL >= 2 alpha²
+        // so the tighter alpha is smaller and its xi no larger
+        expect(solveAlpha(kappa, d, delta)!).toBeLessThanOrEqual(a);
+      }
   });
 });
 
 describe('Chernoff–Hoeffding (the basis of delta_alpha)', () => {
   it('exact binomial tails are below delta_alpha', () => {
-    for (const kappa of [10, 20, 50, 128]) for (const d of [0.05, 0.1, 0.3]) for (const alpha of [0.013, 0.07, 0.21]) {
-      if (d + alpha >= 1) continue;
-      const tail = binomialUpperTail(kappa, d, kappa * (d + alpha));
-      expect(tail, `kappa=${kappa} d=${d} alpha=${alpha}`).toBeLessThanOrEqual(deltaAlpha(kappa, d, alpha) * (1 + 1e-12));
-    }
+    for (const kappa of [10, 20, 50, 128])
+      for (const d of [0.05, 0.1, 0.3])
+        for (const alpha of [0.013, 0.07, 0.21]) {
+          if (d + alpha >= 1) continue;
+          const tail = binomialUpperTail(kappa, d, kappa * (d + alpha));
+          expect(tail, `kappa=${kappa} d=${d} alpha=${alpha}`).toBeLessThanOrEqual(deltaAlpha(kappa, d, alpha) * (1 + 1e-12));
+        }
   });
   it('Monte Carlo Binomial tails agree with the exact tail and respect the bound', () => {
     const rng = makeRng('chernoff');
@@ -171,7 +199,7 @@ describe('Chernoff–Hoeffding (the basis of delta_alpha)', () => {
 });
 
 describe('empirical privacy of LSHRR', () => {
-  it('P[eps·Hamming(H(x), H(x\')) > xi_alpha] <= delta_alpha for hyperplane LSH at angular distance d', () => {
+  it("P[eps·Hamming(H(x), H(x')) > xi_alpha] <= delta_alpha for hyperplane LSH at angular distance d", () => {
     const n = 6;
     const kappa = 20;
     const d = 0.1;

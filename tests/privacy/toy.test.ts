@@ -76,13 +76,29 @@ describe('toy example of Sect. 4 (exact arrangement of hyperplanes)', () => {
 
   it('agrees with Monte Carlo over random hyperplanes (fixed seed, 5 standard errors)', () => {
     expectMatchesMonteCarlo(PAPER_POINTS, 'toy-paper');
-    expectMatchesMonteCarlo([[1, 0], [0, 1], [-1, 1], [2, -1], [0.3, 2]], 'toy-five');
+    expectMatchesMonteCarlo(
+      [
+        [1, 0],
+        [0, 1],
+        [-1, 1],
+        [2, -1],
+        [0.3, 2],
+      ],
+      'toy-five',
+    );
   });
 
   it('merges arcs giving the same function and handles collinear/antipodal points', () => {
     // x and 2x hash identically; x and -x always differ: two functions, 1/2 each
-    const r = analyzeToy([[1, 1], [2, 2], [-1, -1]]);
-    expect(r.functions.map((f) => f.outputs)).toEqual([[1, 1, 0], [0, 0, 1]]);
+    const r = analyzeToy([
+      [1, 1],
+      [2, 2],
+      [-1, -1],
+    ]);
+    expect(r.functions.map((f) => f.outputs)).toEqual([
+      [1, 1, 0],
+      [0, 0, 1],
+    ]);
     for (const f of r.functions) expect(f.probability).toBeCloseTo(0.5, 12);
     // a single point: h is a fair coin; no information
     const one = analyzeToy([[3, -4]]);
@@ -91,7 +107,11 @@ describe('toy example of Sect. 4 (exact arrangement of hyperplanes)', () => {
   });
 
   it('parses points and rejects bad ones', () => {
-    expect(parsePoints('0,1; 1,0 ;1.5,-2')).toEqual([[0, 1], [1, 0], [1.5, -2]]);
+    expect(parsePoints('0,1; 1,0 ;1.5,-2')).toEqual([
+      [0, 1],
+      [1, 0],
+      [1.5, -2],
+    ]);
     expect(() => parsePoints('1,x')).toThrow(/point 1/);
     expect(() => parsePoints('1,2,3')).toThrow(/point 1/);
     expect(() => parsePoints('')).toThrow(/no points/);

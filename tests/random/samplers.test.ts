@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { makeRng } from '../../src/random/rng.js';
-import {
-  bernoulliSource, chiSquareSource, fillNormal, gammaSource, normalSource, sampleWithoutReplacement, sphereSample,
-} from '../../src/random/samplers.js';
+import { bernoulliSource, chiSquareSource, fillNormal, gammaSource, normalSource, sampleWithoutReplacement, sphereSample } from '../../src/random/samplers.js';
 
 /** |observed - expected| must be within Z standard errors (a false alarm has probability ~1e-6). */
 const Z = 5;
-const within = (observed: number, expected: number, se: number) =>
-  expect(Math.abs(observed - expected), `observed ${observed}, expected ${expected} ± ${Z}×${se}`).toBeLessThanOrEqual(Z * se);
+const within = (observed: number, expected: number, se: number) => expect(Math.abs(observed - expected), `observed ${observed}, expected ${expected} ± ${Z}×${se}`).toBeLessThanOrEqual(Z * se);
 
 function draw(n: number, f: () => number): Float64Array {
   const x = new Float64Array(n);
@@ -59,7 +56,14 @@ describe('normal', () => {
   const N = 200_000;
   for (const [name, sample] of [
     ['normalSource', () => draw(N, normalSource(makeRng('normal')))],
-    ['fillNormal', () => { const x = new Float64Array(N); fillNormal(makeRng('fill'), x); return x; }],
+    [
+      'fillNormal',
+      () => {
+        const x = new Float64Array(N);
+        fillNormal(makeRng('fill'), x);
+        return x;
+      },
+    ],
   ] as const) {
     it(`${name}: mean 0, variance 1, 4th moment 3`, () => {
       const x = sample();
@@ -124,7 +128,7 @@ describe('chi-square', () => {
     const N = 100_000;
     for (const df of [1, 5, 40]) {
       const { mean, variance } = moments(draw(N, chiSquareSource(makeRng(`chi-${df}`), df)));
-      within(mean, df, Math.sqrt(2 * df / N));
+      within(mean, df, Math.sqrt((2 * df) / N));
       // μ4 - σ⁴ for chi-square: σ⁴ (2 + 12/df)
       within(variance, 2 * df, 2 * df * Math.sqrt((2 + 12 / df) / N));
     }
@@ -178,7 +182,7 @@ describe('bernoulliSource', () => {
     for (const p of [0.27, 0.5, 0.9]) {
       const x = draw(N, bernoulliSource(makeRng(`bern-${p}`), p));
       for (const v of x) if (v !== 0 && v !== 1) throw new Error(`value ${v}`);
-      within(moments(x).mean, p, Math.sqrt(p * (1 - p) / N));
+      within(moments(x).mean, p, Math.sqrt((p * (1 - p)) / N));
     }
     expect(draw(1000, bernoulliSource(makeRng('b0'), 0)).every((v) => v === 0)).toBe(true);
     expect(draw(1000, bernoulliSource(makeRng('b1'), 1)).every((v) => v === 1)).toBe(true);
@@ -205,11 +209,14 @@ describe('sampleWithoutReplacement', () => {
     for (const c of counts.values()) chi2 += (c - expected) ** 2 / expected;
     const df = 119;
     expect(chi2).toBeLessThan(df + Z * Math.sqrt(2 * df));
-    for (const c of inclusion) within(c / N, 0.3, Math.sqrt(0.3 * 0.7 / N));
+    for (const c of inclusion) within(c / N, 0.3, Math.sqrt((0.3 * 0.7) / N));
   });
   it('returns everyone for count 0 or count ≥ population, sorted, without drawing', () => {
     let calls = 0;
-    const rng = () => { calls++; return 0.5; };
+    const rng = () => {
+      calls++;
+      return 0.5;
+    };
     expect(Array.from(sampleWithoutReplacement(rng, 5, 0))).toEqual([0, 1, 2, 3, 4]);
     expect(Array.from(sampleWithoutReplacement(rng, 5, 9))).toEqual([0, 1, 2, 3, 4]);
     expect(sampleWithoutReplacement(rng, 0, 3)).toHaveLength(0);

@@ -2,8 +2,13 @@ import type { UtilityRow } from '../../src/report/read.js';
 
 /** Labels of a config like the shared ones plus two more accountants: 7 drawn series, and exact. */
 export const BIG_LABELS: [label: string, base: string, accountant: string | null][] = [
-  ['lsh', 'lsh', null], ['lshrr', 'lshrr', 'paper'], ['lshrr-exact', 'lshrr', 'exact'], ['lshrr-theorem', 'lshrr', 'theorem'],
-  ['laplsh', 'laplsh', null], ['rappor', 'rappor', null], ['rappor-vector', 'rappor-vector', null],
+  ['lsh', 'lsh', null],
+  ['lshrr', 'lshrr', 'paper'],
+  ['lshrr-exact', 'lshrr', 'exact'],
+  ['lshrr-theorem', 'lshrr', 'theorem'],
+  ['laplsh', 'laplsh', null],
+  ['rappor', 'rappor', null],
+  ['rappor-vector', 'rappor-vector', null],
 ];
 
 /**
@@ -14,7 +19,8 @@ export function bigGrid(labels = BIG_LABELS): UtilityRow[] {
   const rows: UtilityRow[] = [];
   const common = { dataset: 'big', queries: 100, trials: 10, fallback: null, epsilon_bit: null, epsilon_lap: null, epsilon_ldp: null };
   for (const n of [50, 100, 500, 1000]) {
-    for (const k of [1, 5, 10]) rows.push({ ...common, n, kappa: null, k, mechanism: 'exact', base: 'exact', accountant: null, xi: null, trials: 1, utility_loss_mean: 0, utility_loss_se: 0, recall_mean: 1, recall_se: 0 });
+    for (const k of [1, 5, 10])
+      rows.push({ ...common, n, kappa: null, k, mechanism: 'exact', base: 'exact', accountant: null, xi: null, trials: 1, utility_loss_mean: 0, utility_loss_se: 0, recall_mean: 1, recall_se: 0 });
     for (const kappa of [10, 20, 50]) {
       for (const k of [1, 5, 10]) {
         for (const [label, base, accountant] of labels) {

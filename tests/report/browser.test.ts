@@ -55,10 +55,14 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
 
     await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
     // vega-embed renders asynchronously: wait for the marks of every figure
-    await page.waitForFunction(() => {
-      const figs = [...document.querySelectorAll('.vega-figure')];
-      return figs.length > 0 && figs.every((f) => f.querySelector('svg .mark-line path, svg .mark-symbol path'));
-    }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const figs = [...document.querySelectorAll('.vega-figure')];
+        return figs.length > 0 && figs.every((f) => f.querySelector('svg .mark-line path, svg .mark-symbol path'));
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
 
     const stats = await page.evaluate(() =>
       [...document.querySelectorAll('.vega-figure')].map((f) => ({
@@ -120,7 +124,9 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     await header.locator('button').click();
     const down = await losses();
     expect(down).toEqual([...up].reverse());
-    const xiOfWorst = await visible().first().evaluate((tr) => (tr as HTMLTableRowElement).cells[6].textContent);
+    const xiOfWorst = await visible()
+      .first()
+      .evaluate((tr) => (tr as HTMLTableRowElement).cells[6].textContent);
     expect(xiOfWorst).toBe('0');
 
     // the search box narrows further; clearing the filters shows every row again
@@ -138,9 +144,18 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
   it('shows the Claims section first, one verdict badge per claim linking to an existing figure or section', async () => {
     const claimsDir = evilResultsFolder();
     // claims for both fixture data sets: synthetic LSHRR/LapLSH values for fsq-nyc, nothing for the evil one
-    const input = inputOf({ dataset: 'fsq-nyc', dims: [100], kappa: [10], k: [1], xi: [0, 2], trials: 5, entries: [
-      { label: 'lshrr', base: 'lshrr', level: () => 0.1 }, { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
-    ] });
+    const input = inputOf({
+      dataset: 'fsq-nyc',
+      dims: [100],
+      kappa: [10],
+      k: [1],
+      xi: [0, 2],
+      trials: 5,
+      entries: [
+        { label: 'lshrr', base: 'lshrr', level: () => 0.1 },
+        { label: 'laplsh', base: 'laplsh', level: () => 0.12 },
+      ],
+    });
     input.config.datasets = [EVIL, 'fsq-nyc'];
     const results = evaluateClaims(input);
     writeFileSync(join(claimsDir, 'claims.json'), claimsJson(results));

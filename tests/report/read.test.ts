@@ -12,18 +12,40 @@ function file(name: string, lines: string[]): string {
 
 describe('reading results files', () => {
   it('budgets.csv in the current vocabulary: every column, empty cells as null', () => {
-    const rows = readBudgetsCsv(file('budgets.csv', [
-      BUDGET_COLUMNS.join(','),
-      'paper,0.1,0.01,10,5,0.376605,1.04909,0.259418,10.4909,false,false,',
-      'exact,0.05,0.01,2,5,,,0,,false,true,0',
-    ]));
-    expect(rows[0]).toEqual({ accountant: 'paper', d: 0.1, delta: 0.01, kappa: 10, xi: 5, alpha: 0.376605, epsilon_bit: 1.04909, flip: 0.259418, epsilon_ldp: 10.4909, fallback: false, unbounded: false, delta_hockey: null });
+    const rows = readBudgetsCsv(file('budgets.csv', [BUDGET_COLUMNS.join(','), 'paper,0.1,0.01,10,5,0.376605,1.04909,0.259418,10.4909,false,false,', 'exact,0.05,0.01,2,5,,,0,,false,true,0']));
+    expect(rows[0]).toEqual({
+      accountant: 'paper',
+      d: 0.1,
+      delta: 0.01,
+      kappa: 10,
+      xi: 5,
+      alpha: 0.376605,
+      epsilon_bit: 1.04909,
+      flip: 0.259418,
+      epsilon_ldp: 10.4909,
+      fallback: false,
+      unbounded: false,
+      delta_hockey: null,
+    });
     expect(rows[1]).toMatchObject({ accountant: 'exact', alpha: null, epsilon_bit: null, epsilon_ldp: null, unbounded: true, delta_hockey: 0 });
   });
 
   it('a budgets.csv of an older lshdp (epsilon, ldp_budget) is mapped: paper accountant, flip from ε', () => {
     const [r] = readBudgetsCsv(file('budgets.csv', ['d,delta,kappa,xi,alpha,epsilon,ldp_budget,fallback', '0.1,0.01,10,5,0.376605,1.04909,10.4909,false']));
-    expect(r).toEqual({ accountant: 'paper', d: 0.1, delta: 0.01, kappa: 10, xi: 5, alpha: 0.376605, epsilon_bit: 1.04909, flip: flipProbability(1.04909), epsilon_ldp: 10.4909, fallback: false, unbounded: false, delta_hockey: null });
+    expect(r).toEqual({
+      accountant: 'paper',
+      d: 0.1,
+      delta: 0.01,
+      kappa: 10,
+      xi: 5,
+      alpha: 0.376605,
+      epsilon_bit: 1.04909,
+      flip: flipProbability(1.04909),
+      epsilon_ldp: 10.4909,
+      fallback: false,
+      unbounded: false,
+      delta_hockey: null,
+    });
     // the protocol's golden value: flip 0.21 is ε = ln(0.79/0.21)
     expect(flipProbability(Math.log(0.79 / 0.21))).toBeCloseTo(0.21, 12);
   });

@@ -92,7 +92,9 @@ describe('Vega-Lite specs', () => {
   it('a mechanism without κ is drawn in every κ row', () => {
     const rows: UtilityRow[] = res.utility!.filter((r) => r.dataset === 'ml-small' && r.n === 50);
     rows.push({ ...rows[3], mechanism: 'nokappa', base: 'nokappa', kappa: null, xi: 5 });
-    const panels = fig2Rows('ml-small', rows, 10).filter((r) => r.mechanism === 'nokappa').map((r) => r.panel);
+    const panels = fig2Rows('ml-small', rows, 10)
+      .filter((r) => r.mechanism === 'nokappa')
+      .map((r) => r.panel);
     expect(panels).toEqual(['κ = 10, n = 50', 'κ = 20, n = 50']);
   });
 
@@ -120,7 +122,10 @@ describe('Vega-Lite specs', () => {
     expect(configs.length).toBeGreaterThan(5);
     for (const file of configs) {
       const cfg = parseYaml(readFileSync(join(ROOT, 'configs', file), 'utf8')) as {
-        dims: number[]; kappa: number[]; k: number[]; mechanisms: (string | { name?: string; label?: string; module?: string })[];
+        dims: number[];
+        kappa: number[];
+        k: number[];
+        mechanisms: (string | { name?: string; label?: string; module?: string })[];
       };
       const labels = cfg.mechanisms
         .map((m) => (typeof m === 'string' ? [m, m] : [m.label ?? m.name ?? 'plugin', m.name ?? 'plugin']))

@@ -9,8 +9,18 @@ import { ROOT } from '../helpers/cli.js';
 function referenceRow(d: number, kappa: number, xi: number, delta: number): BudgetRecord {
   const kl = (a: number, b: number) => a * Math.log(a / b) + (1 - a) * Math.log((1 - a) / (1 - b));
   const row = (alpha: number | null, eps: number, fallback: boolean): BudgetRecord => ({
-    accountant: 'paper', d, delta, kappa, xi, alpha, epsilon_bit: eps, flip: 1 / (1 + Math.exp(eps)), epsilon_ldp: kappa * eps,
-    fallback, unbounded: false, delta_hockey: null,
+    accountant: 'paper',
+    d,
+    delta,
+    kappa,
+    xi,
+    alpha,
+    epsilon_bit: eps,
+    flip: 1 / (1 + Math.exp(eps)),
+    epsilon_ldp: kappa * eps,
+    fallback,
+    unbounded: false,
+    delta_hockey: null,
   });
   if (kappa * Math.log(1 / d) <= Math.log(1 / delta)) return row(null, xi / kappa, true);
   let lo = 0;
@@ -117,9 +127,17 @@ describe('utility table', () => {
 
   it('md/tex: ε_LDP for every mechanism, the per-bit and the Laplace ε in columns of their own', () => {
     const md = utilityTable(rows, 'md');
-    const header = md.split('\n')[0].split('|').map((s) => s.trim());
+    const header = md
+      .split('\n')[0]
+      .split('|')
+      .map((s) => s.trim());
     expect(header).toEqual(['', 'dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε_LDP', 'ε_bit', 'ε_Lap', 'trials', 'utility loss (mean ± se)', 'recall (mean ± se)', '']);
-    const line = (m: string) => md.split('\n').find((l) => l.startsWith('| ml-small | 50 | 10 | 10 |') && l.includes(`| ${m} | 5 |`))!.split('|').map((s) => s.trim());
+    const line = (m: string) =>
+      md
+        .split('\n')
+        .find((l) => l.startsWith('| ml-small | 50 | 10 | 10 |') && l.includes(`| ${m} | 5 |`))!
+        .split('|')
+        .map((s) => s.trim());
     const lap = rows.find((r) => r.dataset === 'ml-small' && r.n === 50 && r.kappa === 10 && r.mechanism === 'laplsh' && r.xi === 5)!;
     const rr = rows.find((r) => r.dataset === 'ml-small' && r.n === 50 && r.kappa === 10 && r.mechanism === 'lshrr' && r.xi === 5)!;
     // laplsh: Laplace ε in ε_Lap, nothing in ε_bit; lshrr the other way round
@@ -129,11 +147,19 @@ describe('utility table', () => {
     const tex = utilityTable(rows, 'latex');
     expect(tex).toContain('$\\varepsilon_{\\mathrm{LDP}}$ & $\\varepsilon_{\\mathrm{bit}}$ & $\\varepsilon_{\\mathrm{Lap}}$');
     // a table of LSHRR alone has no Laplace column
-    expect(utilityTable(rows.filter((r) => r.base === 'lshrr'), 'md')).not.toContain('ε_Lap');
+    expect(
+      utilityTable(
+        rows.filter((r) => r.base === 'lshrr'),
+        'md',
+      ),
+    ).not.toContain('ε_Lap');
   });
 
   it('an unknown standard error (one trial, empty in utility.csv) prints n/a, never a bare mean', () => {
-    const one = rows.filter((r) => r.mechanism === 'lshrr').slice(0, 2).map((r) => ({ ...r, trials: 1, utility_loss_se: null, recall_se: null }));
+    const one = rows
+      .filter((r) => r.mechanism === 'lshrr')
+      .slice(0, 2)
+      .map((r) => ({ ...r, trials: 1, utility_loss_se: null, recall_se: null }));
     const md = utilityTable(one, 'md');
     expect(md).toContain(`${Number(one[1].utility_loss_mean.toPrecision(4))} ± n/a`);
     expect(md).toContain('n/a: standard error unknown (one trial).');

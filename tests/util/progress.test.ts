@@ -96,7 +96,10 @@ describe('progress without a terminal', () => {
       spent += c;
       const before = h.lines.length;
       h.p.increment(1, c);
-      if (h.lines.length > before) truth.push(`cells: ${i + 1}/40 done, ${Math.floor((100 * spent) / totalCost)}% of the work, ${formatDuration(spent * msPerCost)} elapsed, eta ${formatDuration((totalCost - spent) * msPerCost)}`);
+      if (h.lines.length > before)
+        truth.push(
+          `cells: ${i + 1}/40 done, ${Math.floor((100 * spent) / totalCost)}% of the work, ${formatDuration(spent * msPerCost)} elapsed, eta ${formatDuration((totalCost - spent) * msPerCost)}`,
+        );
     });
     expect(truth.length).toBeGreaterThan(5);
     expect(h.lines.slice(1)).toEqual(truth);

@@ -45,7 +45,11 @@ export function describeChanges(before: Doc, after: Doc): string | null {
   };
   const bp = (before.privacy ?? {}) as Doc;
   const ap = (after.privacy ?? {}) as Doc;
-  axis('datasets', list(before.datasets).map((d) => (d as Doc).name), list(after.datasets).map((d) => (d as Doc).name));
+  axis(
+    'datasets',
+    list(before.datasets).map((d) => (d as Doc).name),
+    list(after.datasets).map((d) => (d as Doc).name),
+  );
   axis('dims', before.dims, after.dims);
   axis('kappa', before.kappa, after.kappa);
   axis('k', before.k, after.k);

@@ -14,8 +14,7 @@ import type { CellRow, ComputeEngine, TrialCellSpec, TrialResult } from './engin
 
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */
-  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard' }
-  | { kind: 'trial'; key: string; spec: TrialCellSpec };
+  { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard' } | { kind: 'trial'; key: string; spec: TrialCellSpec };
 
 export interface ExactResult {
   truth: ExactKnn;

@@ -76,7 +76,9 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   manifests.forEach((m, j) => {
     if (j === 0) return;
     if (m.config_hash !== ref.config_hash) {
-      throw new UserError(`${dirs[j]} comes from another config than ${dirs[0]} (config ${String(m.config?.name)} ${m.config_hash?.slice(0, 12)} vs ${String(ref.config.name)} ${ref.config_hash.slice(0, 12)}); merge only shards of one run`);
+      throw new UserError(
+        `${dirs[j]} comes from another config than ${dirs[0]} (config ${String(m.config?.name)} ${m.config_hash?.slice(0, 12)} vs ${String(ref.config.name)} ${ref.config_hash.slice(0, 12)}); merge only shards of one run`,
+      );
     }
     const differing = (m.grid ?? []).find((g) => refHash.get(g.key) !== entryHash(g));
     if (differing || (m.grid ?? []).length !== ref.grid.length) {
@@ -111,28 +113,28 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   const summaries = readJson<DatasetSummaryJson[]>(dirs[0], 'datasets.json', 'was its shard run to completion?').map(summaryFromJson);
   const lock = acquireFolderLock(opts.out, `lshdp merge ${dirs.join(' ')}`);
   try {
-  prepareResultsFolder(opts.out, owner, { force: opts.force });
-  const out = new CellStore(opts.out);
-  out.ensure();
-  for (const rec of records.values()) out.write(rec);
-  const manifest: Manifest = {
-    ...ref,
-    shard: null,
-    merged_from: dirs,
-    threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
-    timings: {
-      total_ms: manifests.reduce((s, m) => s + (m.timings?.total_ms ?? 0), 0),
-      load_ms: ref.timings?.load_ms ?? {},
-      cells_computed: manifests.reduce((s, m) => s + (m.timings?.cells_computed ?? 0), 0),
-      cells_reused: manifests.reduce((s, m) => s + (m.timings?.cells_reused ?? 0), 0),
-      results_computed: manifests.reduce((s, m) => s + (m.timings?.results_computed ?? 0), 0),
-      results_reused: manifests.reduce((s, m) => s + (m.timings?.results_reused ?? 0), 0),
-    },
-    grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
-  };
-  await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
-  log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
-  return { cells: records.size };
+    prepareResultsFolder(opts.out, owner, { force: opts.force });
+    const out = new CellStore(opts.out);
+    out.ensure();
+    for (const rec of records.values()) out.write(rec);
+    const manifest: Manifest = {
+      ...ref,
+      shard: null,
+      merged_from: dirs,
+      threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
+      timings: {
+        total_ms: manifests.reduce((s, m) => s + (m.timings?.total_ms ?? 0), 0),
+        load_ms: ref.timings?.load_ms ?? {},
+        cells_computed: manifests.reduce((s, m) => s + (m.timings?.cells_computed ?? 0), 0),
+        cells_reused: manifests.reduce((s, m) => s + (m.timings?.cells_reused ?? 0), 0),
+        results_computed: manifests.reduce((s, m) => s + (m.timings?.results_computed ?? 0), 0),
+        results_reused: manifests.reduce((s, m) => s + (m.timings?.results_reused ?? 0), 0),
+      },
+      grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
+    };
+    await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
+    log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
+    return { cells: records.size };
   } finally {
     lock.release();
   }

@@ -85,7 +85,19 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
         for (const v of entryValues(config, records, registryInfo, ds.name, n, kappa)) {
           const usesKappa = registryInfo(v.entry.name).usesKappa;
           v.loss.forEach((loss, trial) => {
-            values.push({ dataset: ds.name, n, kappa: usesKappa ? kappa : null, k: v.k, mechanism: v.entry.label, base: v.entry.name, accountant: accountantOf(v.entry), xi: v.xi, trial, loss, recall: v.recall[trial] });
+            values.push({
+              dataset: ds.name,
+              n,
+              kappa: usesKappa ? kappa : null,
+              k: v.k,
+              mechanism: v.entry.label,
+              base: v.entry.name,
+              accountant: accountantOf(v.entry),
+              xi: v.xi,
+              trial,
+              loss,
+              recall: v.recall[trial],
+            });
           });
         }
       }

@@ -16,7 +16,21 @@ import { configToDocument, loadConfig, type ExperimentConfig } from '../config.j
 import { loadRealEngine, type Engine, type TrialResult } from './engine.js';
 import { concatExact, defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool, type ExactResult, type Executor } from './executor.js';
 import { writeFinalOutputs, manifestBasics, type GridEntry, type Manifest } from './finalize.js';
-import { assignShards, cellSeeds, estimateCost, exactHash, expandCells, inputIdentity, resultHash, trialResults, trialSpec, type Cell, type ResultSpec, type ShardSpec, type TrialCell } from '../grid.js';
+import {
+  assignShards,
+  cellSeeds,
+  estimateCost,
+  exactHash,
+  expandCells,
+  inputIdentity,
+  resultHash,
+  trialResults,
+  trialSpec,
+  type Cell,
+  type ResultSpec,
+  type ShardSpec,
+  type TrialCell,
+} from '../grid.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
 import { checkResultsFolder, checkWritableFolder, prepareResultsFolder, readOwner } from './outdir.js';
 import { acquireFolderLock } from './lock.js';
@@ -116,7 +130,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const previous = readOwner(outDir);
   const oldStore = new CellStore(outDir).formatPresent();
   if (oldStore !== null && oldStore !== STORE_FORMAT && !opts.force) {
-    throw new UserError(`${outDir} holds results of an older lshdp (results store format ${oldStore}); they cannot be reused, since ties are now broken by keyed hashes: rerun with --force to recompute, or use another --out`);
+    throw new UserError(
+      `${outDir} holds results of an older lshdp (results store format ${oldStore}); they cannot be reused, since ties are now broken by keyed hashes: rerun with --force to recompute, or use another --out`,
+    );
   }
   const threads = opts.threads ?? availableParallelism();
   if (!Number.isInteger(threads) || threads < 1) throw new UserError(`--threads: must be a positive integer, got ${threads}`);
@@ -172,7 +188,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       else resultHashes.set(c.key, new Map(results.map((r) => [r.id, resultHash(cfg, c, r, inputs.get(c.dataset), info)])));
     }
     const fullCost = (c: Cell, variants: number) => estimateCost(cfg, c, usersOf(c), queriesOf(c), variants);
-    const shardOf = opts.shard ? assignShards(cells.map((c) => fullCost(c, results.length)), opts.shard.count) : null;
+    const shardOf = opts.shard
+      ? assignShards(
+          cells.map((c) => fullCost(c, results.length)),
+          opts.shard.count,
+        )
+      : null;
     const mine = cells.map((_, i) => !shardOf || shardOf[i] === opts.shard!.index - 1);
 
     // 3. what the store already holds: reuse every result whose hash still matches
@@ -274,14 +295,27 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
           const outs = await Promise.all(
             Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric })),
           );
-          truth = concatExact(outs.map((o) => (o.result as ExactResult).truth), kmax);
+          truth = concatExact(
+            outs.map((o) => (o.result as ExactResult).truth),
+            kmax,
+          );
           exactMs = outs.reduce((sum, o) => sum + o.ms, 0);
           if (cachePath) writeKnnCache(cachePath, queries, truth);
         }
         const exactCell = group.find((c) => c.kind === 'exact');
         if (exactCell) {
           const rows = engine.exactRows(vectors, queries, truth, ks, cfg.metric);
-          const rec: ExactRecord = { format: STORE_FORMAT, key: exactCell.key, kind: 'exact', hash: exactHashes.get(exactCell.key)!, queries: queries.length, kmax, rows, nn: nnOf(vectors.userIds, queries, truth), ms: exactMs };
+          const rec: ExactRecord = {
+            format: STORE_FORMAT,
+            key: exactCell.key,
+            kind: 'exact',
+            hash: exactHashes.get(exactCell.key)!,
+            queries: queries.length,
+            kmax,
+            rows,
+            nn: nnOf(vectors.userIds, queries, truth),
+            ms: exactMs,
+          };
           store.write(rec);
           records.set(exactCell.key, rec);
           computed++;
@@ -345,7 +379,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       ...manifestBasics(summaries),
       shard: opts.shard ?? null,
       threads: executor.threads,
-      timings: { total_ms: Date.now() - started, load_ms: loadMs, cells_computed: cellsComputed, cells_reused: cells.filter((_, i) => mine[i]).length - cellsComputed, results_computed: computed, results_reused: reused },
+      timings: {
+        total_ms: Date.now() - started,
+        load_ms: loadMs,
+        cells_computed: cellsComputed,
+        cells_reused: cells.filter((_, i) => mine[i]).length - cellsComputed,
+        results_computed: computed,
+        results_reused: reused,
+      },
       grid,
     };
     if (opts.shard) {
@@ -370,15 +411,7 @@ function fmt(n: number): string {
 }
 
 /** The stored record of a trial cell with freshly computed results merged in (other results kept). */
-export function mergeTrialRecord(
-  prev: TrialRecord | undefined,
-  key: string,
-  queries: number,
-  todo: { spec: ResultSpec }[],
-  out: TrialResult[],
-  hashes: Map<string, string>,
-  ms: number,
-): TrialRecord {
+export function mergeTrialRecord(prev: TrialRecord | undefined, key: string, queries: number, todo: { spec: ResultSpec }[], out: TrialResult[], hashes: Map<string, string>, ms: number): TrialRecord {
   const results: Record<string, StoredResult> = { ...(prev?.results ?? {}) };
   const byId = new Map(out.map((r) => [r.id, r]));
   for (const { spec } of todo) {
@@ -397,7 +430,14 @@ export function mergeTrialRecord(
 }
 
 /** What the manifest says about one cell: its coordinates, seeds, the hashes of the results it holds for this config. */
-function gridEntry(cfg: ExperimentConfig, c: Cell, exactHashes: Map<string, string>, resultHashes: Map<string, Map<string, string>>, records: Map<string, CellRecord>, shard: number | undefined): GridEntry {
+function gridEntry(
+  cfg: ExperimentConfig,
+  c: Cell,
+  exactHashes: Map<string, string>,
+  resultHashes: Map<string, Map<string, string>>,
+  records: Map<string, CellRecord>,
+  shard: number | undefined,
+): GridEntry {
   const rec = records.get(c.key);
   const ms = rec ? (rec.kind === 'exact' ? rec.ms : Object.values(rec.results).reduce((s, r) => s + r.ms, 0)) : undefined;
   return {

@@ -23,9 +23,7 @@ type Message =
 const port = parentPort!;
 const groups = new Map<string, Group>();
 const engineModule = (workerData as { engineModule: string | null } | null)?.engineModule ?? null;
-const enginePromise: Promise<ComputeEngine> = engineModule
-  ? import(engineModule).then((m: { createEngine: () => ComputeEngine | Promise<ComputeEngine> }) => m.createEngine())
-  : loadComputeEngine();
+const enginePromise: Promise<ComputeEngine> = engineModule ? import(engineModule).then((m: { createEngine: () => ComputeEngine | Promise<ComputeEngine> }) => m.createEngine()) : loadComputeEngine();
 
 // messages are handled strictly in arrival order (data before the tasks that read it)
 let chain: Promise<void> = Promise.resolve();
@@ -53,7 +51,10 @@ async function handle(msg: Message): Promise<void> {
         const result = computeTask(engine, groups.get(groupKeyOfTask(msg.task)), msg.task);
         const ms = Math.round(performance.now() - t0);
         if ('truth' in result) {
-          port.postMessage({ type: 'done', id: msg.id, result, ms }, [result.truth.indices.buffer as ArrayBuffer, result.truth.distances.buffer as ArrayBuffer].filter((b) => !(b instanceof SharedArrayBuffer)));
+          port.postMessage(
+            { type: 'done', id: msg.id, result, ms },
+            [result.truth.indices.buffer as ArrayBuffer, result.truth.distances.buffer as ArrayBuffer].filter((b) => !(b instanceof SharedArrayBuffer)),
+          );
         } else {
           port.postMessage({ type: 'done', id: msg.id, result, ms });
         }

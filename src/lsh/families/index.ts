@@ -22,9 +22,7 @@ export function getFamily(metric: string, where = 'metric'): LshFamily {
  * Loads a data set as the family reads it (see ./load.ts). The readers are imported on first use,
  * so modules that only hash (worker threads) do not load them.
  */
-export async function loadFamilyData(
-  ...args: Parameters<typeof import('./load.js').loadFamilyData>
-): ReturnType<typeof import('./load.js').loadFamilyData> {
+export async function loadFamilyData(...args: Parameters<typeof import('./load.js').loadFamilyData>): ReturnType<typeof import('./load.js').loadFamilyData> {
   const { loadFamilyData: load } = await import('./load.js');
   return load(...args);
 }

@@ -32,7 +32,10 @@ export function minHashTables(seed: string, kappa: number, n: number): MinHashTa
   const coin = new Uint8Array(kappa * n);
   const zeros = Buffer.alloc(16 * n);
   for (let j = 0; j < kappa; j++) {
-    const key = createHash('sha256').update(JSON.stringify(['lshdp-minhash-v1', seed, j])).digest().subarray(0, 16);
+    const key = createHash('sha256')
+      .update(JSON.stringify(['lshdp-minhash-v1', seed, j]))
+      .digest()
+      .subarray(0, 16);
     const cipher = createCipheriv('aes-128-ctr', key, Buffer.alloc(16));
     const stream = Buffer.concat([cipher.update(zeros), cipher.final()]);
     for (let c = 0; c < n; c++) {

@@ -88,15 +88,7 @@ export const COUNT_MAX_USERS = 32768;
  * returns false when this kernel does not apply (no WebAssembly, or codes longer than 64 bits).
  * Arguments are validated by the caller (hammingKnn).
  */
-export function wasmScan(
-  set: CodeSet,
-  users: number,
-  queries: Int32Array,
-  k: number,
-  tieSeed: number,
-  out: Int32Array,
-  selection: WasmSelection = 'auto',
-): boolean {
+export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, selection: WasmSelection = 'auto'): boolean {
   const wasm = instance();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
   const at = layout(wasm, set, users, queries.length, k);
@@ -122,15 +114,7 @@ const PROJECT_CHUNK_NNZ = 1 << 19;
  * Users go through the module's memory in chunks of about PROJECT_CHUNK_NNZ stored entries, so its
  * memory stays small. Returns false without WebAssembly.
  */
-export function wasmProject(
-  rowPtr: Int32Array,
-  colIdx: Int32Array,
-  values: Float64Array,
-  byColumn: Float64Array,
-  kappa: number,
-  out: Float64Array,
-  chunkNnz = PROJECT_CHUNK_NNZ,
-): boolean {
+export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Float64Array, byColumn: Float64Array, kappa: number, out: Float64Array, chunkNnz = PROJECT_CHUNK_NNZ): boolean {
   const wasm = instance();
   if (!wasm) return false;
   const users = rowPtr.length - 1;
@@ -202,7 +186,5 @@ export function wasmBareScan(set: CodeSet, queries: Int32Array): number | null {
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, users * set.words).set(set.codes);
   new Int32Array(buf, at.queries, queries.length).set(queries);
-  return set.words === 1
-    ? wasm.bare32(at.codes, users, at.queries, queries.length)
-    : Number(wasm.bare64(at.codes, users, at.queries, queries.length));
+  return set.words === 1 ? wasm.bare32(at.codes, users, at.queries, queries.length) : Number(wasm.bare64(at.codes, users, at.queries, queries.length));
 }

@@ -37,7 +37,11 @@ function data() {
   return { vectors: { dataset: 'd', n: 7, userIds: [], itemIds: [], rowPtr, colIdx, values, dropped: 0 }, queries: Int32Array.from([1, 4, 9, 16]) };
 }
 
-const trial = (kappa: number, t: number): Task => ({ kind: 'trial', key: `trial_d_n7_kappa${kappa}_t${t}`, spec: { dataset: 'd', n: 7, kappa, trial: t, mechanisms: [{ name: 'lsh', xi: [] }], k: [1, 3], privacy: { d: 0.1, delta: 0.01 }, runSeed: 1 } });
+const trial = (kappa: number, t: number): Task => ({
+  kind: 'trial',
+  key: `trial_d_n7_kappa${kappa}_t${t}`,
+  spec: { dataset: 'd', n: 7, kappa, trial: t, mechanisms: [{ name: 'lsh', xi: [] }], k: [1, 3], privacy: { d: 0.1, delta: 0.01 }, runSeed: 1 },
+});
 
 describe.skipIf(!existsSync(WORKER))('worker pool', () => {
   it('shares the data once and returns exactly what the in-process executor computes', async () => {
@@ -55,7 +59,15 @@ describe.skipIf(!existsSync(WORKER))('worker pool', () => {
       expect(Array.from(pe.truth.distances)).toEqual(Array.from(le.truth.distances));
       for (const ex of [pool, local]) ex.setTruth('d_n7', le.truth as never);
       const tasks = [4, 6, 8].flatMap((kappa) => [0, 1, 2].map((t) => trial(kappa, t)));
-      const results = (ex: typeof pool | typeof local) => Promise.all(tasks.map((t) => ex.run(t).then((o) => { expect(o.ms).toBeGreaterThanOrEqual(0); return o.result; })));
+      const results = (ex: typeof pool | typeof local) =>
+        Promise.all(
+          tasks.map((t) =>
+            ex.run(t).then((o) => {
+              expect(o.ms).toBeGreaterThanOrEqual(0);
+              return o.result;
+            }),
+          ),
+        );
       const [fromPool, fromLocal] = await Promise.all([results(pool), results(local)]);
       expect(fromPool).toEqual(fromLocal);
       // a user error in a worker stays a user error, and the pool keeps working

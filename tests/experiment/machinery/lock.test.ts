@@ -47,7 +47,11 @@ describe('acquireFolderLock', () => {
     const child = await holder(dir);
     try {
       const msg = refusalOf(() => acquireFolderLock(dir, 'lshdp run mine.yaml'));
-      expect(msg).toMatch(new RegExp(`^${dir} is in use by another lshdp process \\(pid ${child.pid}: lshdp run held\\.yaml, started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\); wait for it to finish or use another --out$`));
+      expect(msg).toMatch(
+        new RegExp(
+          `^${dir} is in use by another lshdp process \\(pid ${child.pid}: lshdp run held\\.yaml, started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\); wait for it to finish or use another --out$`,
+        ),
+      );
       expect(msg).not.toContain('\n');
       expect(readFolderLock(dir)).toMatchObject({ pid: child.pid, command: 'lshdp run held.yaml', hostname: hostname() });
     } finally {
@@ -99,7 +103,7 @@ describe('acquireFolderLock', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('treats a live pid with another start time as reused (stale), and never takes over another host\'s lock', () => {
+  it("treats a live pid with another start time as reused (stale), and never takes over another host's lock", () => {
     const self: LockInfo = { pid: process.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', command: 'x', procStart: null, token: 't' };
     expect(isStale(self)).toBe(false);
     if (existsSync('/proc/self/stat')) expect(isStale({ ...self, procStart: '1' })).toBe(true);

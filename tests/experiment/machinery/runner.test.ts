@@ -120,7 +120,11 @@ mechanisms: [exact, lsh, lshrr]
       { edit: (t) => t.replace('trials: 2', 'trials: 3'), expect: 2 * 4, says: /trials 2 → 3/ },
       { edit: (t) => t.replace('dims: [5]', 'dims: [5, 8]'), expect: 1 + 2 * 3 * 4, says: /dims \+\[8\]/ },
       { edit: (t) => t.replace('mechanisms: [exact, lsh, lshrr]', 'mechanisms: [exact, lsh, lshrr, laplsh]'), expect: 2 * 2 * 3 * 3, says: /mechanisms \+\[laplsh\]/ },
-      { edit: (t) => t.replace('  - { name: a, format: synthetic, preset: small }', '  - { name: a, format: synthetic, preset: small }\n  - { name: b, format: synthetic, preset: small }'), expect: 2 + 2 * 2 * 3 * 7, says: /datasets \+\[b\]/ },
+      {
+        edit: (t) => t.replace('  - { name: a, format: synthetic, preset: small }', '  - { name: a, format: synthetic, preset: small }\n  - { name: b, format: synthetic, preset: small }'),
+        expect: 2 + 2 * 2 * 3 * 7,
+        says: /datasets \+\[b\]/,
+      },
     ];
     const path = join(dir, 'grow.yaml');
     let text = small;
@@ -215,7 +219,11 @@ mechanisms: [exact, lsh, lshrr]
   it('one trial: the standard errors are unknown (empty), not 0', async () => {
     const { dir, config } = setup(FAKE_CONFIG.replace('trials: 3', 'trials: 1'));
     const a = await run(config, join(dir, 'out'));
-    const rows = a.utility.trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = a.utility
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const header = a.utility.split('\n')[0].split(',');
     const se = header.indexOf('utility_loss_se');
     expect(rows.every((r) => r[se] === '')).toBe(true);
