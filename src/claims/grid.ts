@@ -7,15 +7,8 @@ import type { TrialValue } from '../experiment/results.js';
 import { pairedTTest, welchTTest, tost, type TTest } from './stats.js';
 import type { CellTest } from './rule.js';
 
-export interface Series {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  k: number;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  xi: number | null;
+/** The per-trial values of one (data set, n, κ, k, mechanism label, ξ). */
+export interface Series extends Omit<TrialValue, 'trial' | 'loss' | 'recall'> {
   /** trial index → utility loss */
   byTrial: Map<number, number>;
 }

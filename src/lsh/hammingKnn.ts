@@ -1,7 +1,7 @@
 import type { CodeSet } from '../mechanisms/types.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
-import { queryKeyBase } from './tieKey.js';
+import { queryKeyBase, tieKey } from './tieKey.js';
 import { hammingKernelName, wasmScan, WASM_MAX_BITS } from './wasm/kernel.js';
 
 /**
@@ -160,16 +160,8 @@ class BestK {
   }
 }
 
-/** murmur3 fmix32 of (base ^ (candidate + 1) * 0x85ebca77): tieKey of src/lsh/tieKey.ts, inlined. */
-function key(base: number, candidate: number): number {
-  let h = (base ^ Math.imul(candidate + 1, 0x85ebca77)) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+/** The tie key of src/lsh/tieKey.ts (one definition; V8 inlines the small call). */
+const key = tieKey;
 
 function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
   const { codes, words, bits } = set;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
 import { patchDashLegends, type VlSpec } from './specs.js';
-import { formatMeanSe, formatNumber } from './tables.js';
+import { budgetCells, budgetCellsHeader, formatMeanSe, formatNumber } from './tables.js';
 import { uniqueInOrder } from './read.js';
 import { claimsSectionBody } from './claims.js';
 import { auditBodyOf } from './audit.js';
@@ -226,23 +226,10 @@ function utilitySection(res: ResultsFolder): string {
 
 function budgetsSection(res: ResultsFolder): string {
   if (!res.budgets) return '<p>No budgets.csv in this folder.</p>';
-  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
-  const rows = res.budgets.map((r) => [
-    r.accountant,
-    String(r.d),
-    String(r.delta),
-    String(r.kappa),
-    String(r.xi),
-    fixed(r.alpha, 6),
-    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6),
-    fixed(r.flip, 4),
-    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
-    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
-    r.fallback ? 'yes' : 'no',
-    ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
-  ]);
-  return table(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP = κε', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], rows, 1);
+  const rows = res.budgets.map((r) => budgetCells(r, hasHockey, 4));
+  const header = budgetCellsHeader(hasHockey).map((h) => (h === 'ε_LDP' ? 'ε_LDP = κε' : h));
+  return table(header, rows, 1);
 }
 
 /** The paper this reproduction follows, cited at the foot of every report. */

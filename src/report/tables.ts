@@ -168,6 +168,30 @@ function escapeMdNote(s: string): string {
  * (accountant, d, κ, ξ) with α, ε_bit, the flip probability and ε_LDP. Markdown and LaTeX print
  * both; CSV and JSON the long one, with budgets.csv's column names.
  */
+/** The columns of the long budgets table (md/tex of `table budgets` and the HTML report). */
+export function budgetCellsHeader(hasHockey: boolean): string[] {
+  return ['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])];
+}
+
+/** One budgets row as the long tables print it (`flipDigits` decimals of the flip probability). */
+export function budgetCells(r: BudgetRecord, hasHockey: boolean, flipDigits: number): string[] {
+  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
+  return [
+    r.accountant,
+    String(r.d),
+    String(r.delta),
+    String(r.kappa),
+    String(r.xi),
+    fixed(r.alpha, 6),
+    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6),
+    fixed(r.flip, flipDigits),
+    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
+    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
+    r.fallback ? 'yes' : 'no',
+    ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
+  ];
+}
+
 export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
@@ -213,21 +237,7 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
     }
   }
   const hasHockey = rows.some((r) => r.delta_hockey !== null);
-  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
-  const long = rows.map((r) => [
-    r.accountant,
-    String(r.d),
-    String(r.delta),
-    String(r.kappa),
-    String(r.xi),
-    fixed(r.alpha, 6),
-    r.unbounded ? '∞' : fixed(r.epsilon_bit, 6),
-    fixed(r.flip, 6),
-    r.unbounded ? '∞' : fixed(r.epsilon_ldp, 4),
-    r.unbounded || r.epsilon_ldp === null ? '∞' : String(Math.round(r.epsilon_ldp)),
-    r.fallback ? 'yes' : 'no',
-    ...(hasHockey ? [r.delta_hockey === null ? '–' : formatNumber(r.delta_hockey, 4)] : []),
-  ]);
+  const long = rows.map((r) => budgetCells(r, hasHockey, 6));
   const notes = [
     ...(anyFallback ? ["* fallback: the pure-LDP bound ξ = κε is larger than the accountant's ε (for the paper accountant: no α exists, d^κ ≥ δ)."] : []),
     ...(anyUnbounded ? ['∞ unbounded: every ε satisfies the bound ((1−d)^κ ≥ 1−δ).'] : []),
@@ -235,20 +245,7 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
   if (format === 'md') {
     sections.push(
       'Exact values (ε_bit: per-bit randomized-response ε; flip = 1/(1+e^ε_bit); ε_LDP = κ·ε_bit):\n\n' +
-        markdownTable(['accountant', 'd_θ', 'δ', 'κ', 'ξ', 'α', 'ε_bit', 'flip', 'ε_LDP', 'ε_LDP rounded', 'fallback', ...(hasHockey ? ['δ_hockey'] : [])], long, [
-          'l',
-          'r',
-          'r',
-          'r',
-          'r',
-          'r',
-          'r',
-          'r',
-          'r',
-          'r',
-          'l',
-          'r',
-        ]),
+        markdownTable(budgetCellsHeader(hasHockey), long, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r']),
     );
     if (notes.length) sections.push(notes.map(escapeMdNote).join('  \n') + '\n');
     return sections.join('\n');
