@@ -21,7 +21,7 @@ export interface ExactKnn {
 
 /** Angular distance of two unit vectors from their dot product. */
 export function distanceFromDot(dot: number): number {
-  // biome-ignore lint/complexity/useMathMinMax: a clamp by comparison in the hot loop, no calls
+  // a clamp by comparison in the hot loop, no calls
   return Math.acos(dot > 1 ? 1 : dot < -1 ? -1 : dot) / Math.PI;
 }
 

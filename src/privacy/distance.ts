@@ -11,6 +11,6 @@ export function euclideanFromAngular(d: number): number {
 /** Inverse of euclideanFromAngular on [0, 2]: d = 2·asin(e / 2) / π. */
 export function angularFromEuclidean(e: number): number {
   const half = e / 2;
-  // biome-ignore lint/complexity/useMathMinMax: the same clamp as distanceFromDot
+  // the same clamp as distanceFromDot
   return (2 * Math.asin(half > 1 ? 1 : half < 0 ? 0 : half)) / Math.PI;
 }
