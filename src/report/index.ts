@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { readResultsFolder, uniqueInOrder, type ResultsFolder } from './read.js';
-import { fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, MAX_SERIES, type Fig2Metric, type VlSpec } from './specs.js';
+import { distanceWords, fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, MAX_SERIES, type Fig2Metric, type VlSpec } from './specs.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
@@ -80,6 +80,8 @@ function seriesParts(series: string[], baselines: string[]): string[][] {
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
+  // the run's distance (manifest's effective config: `metric: jaccard`, else the paper's angular)
+  const words = distanceWords((res.manifest?.config as { metric?: unknown } | undefined)?.metric);
   const used = new Set<string>();
   const stem = (base: string) => {
     let s = base;
@@ -95,8 +97,8 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
     out.push({
       id,
       title: `Fig. 1: ${ds}`,
-      caption: `Fig. 1 (${ds}): distribution of the true 1-NN angular distance of the query users, one curve per dimension n; the dashed line marks d_θ = ${d} and the legend gives the share of users below it.`,
-      spec: fig1Spec(ds, nn, d),
+      caption: `Fig. 1 (${ds}): distribution of the true 1-NN ${words.name} of the query users, one curve per dimension n; the dashed line marks ${words.symbol} = ${d} and the legend gives the share of users below it.`,
+      spec: fig1Spec(ds, nn, d, words),
       svgPath: `figures/${id}.svg`,
     });
   }
@@ -113,14 +115,14 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
       for (const k of ks) {
         parts.forEach((series, p) => {
           const base = `${metric === 'utility' ? 'fig2' : 'recall'}-${slug(ds)}${kAll.length > 1 ? `-k${k}` : ''}${parts.length > 1 ? `-part${p + 1}` : ''}`;
-          const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries });
+          const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries, words });
           if ((spec.data as { values: unknown[] }).values.length === 0) return;
           const id = stem(base);
           const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
           out.push({
             id,
             title: `Fig. 2: ${ds}, k = ${k}${parts.length > 1 ? ` (part ${p + 1} of ${parts.length})` : ''}`,
-            caption: `Fig. 2 (${ds}, k = ${k}): ${what} against the total privacy budget ξ (extended DP at d_θ = ${d}), one panel per κ and n, one curve per mechanism (${series.join(', ')}); mechanisms without privacy as dashed horizontal lines; ±1 standard error over trials.`,
+            caption: `Fig. 2 (${ds}, k = ${k}): ${what} against the total privacy budget ξ (extended DP at ${words.symbol} = ${d}), one panel per κ and n, one curve per mechanism (${series.join(', ')}); mechanisms without privacy as dashed horizontal lines; ±1 standard error over trials.`,
             spec,
             svgPath: `figures/${id}.svg`,
           });

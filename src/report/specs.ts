@@ -74,8 +74,21 @@ export function nnHistogram(rows: NnDistanceRow[], threshold: number, binWidth =
   return out;
 }
 
-/** Fig. 1: distribution of the true 1-NN angular distance of one data set, one curve per n. */
-export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEFAULT_THRESHOLD): VlSpec {
+/** How a figure names the run's distance: angular (the paper's) or Jaccard (`metric: jaccard`). */
+export interface DistanceWords {
+  name: string;
+  symbol: string;
+}
+export const ANGULAR_WORDS: DistanceWords = { name: 'angular distance', symbol: 'd_θ' };
+export const JACCARD_WORDS: DistanceWords = { name: 'Jaccard distance', symbol: 'd_J' };
+
+/** The words of a config's `metric` (absent: angular). */
+export function distanceWords(metric: unknown): DistanceWords {
+  return metric === 'jaccard' ? JACCARD_WORDS : ANGULAR_WORDS;
+}
+
+/** Fig. 1: distribution of the true 1-NN distance of one data set, one curve per n. */
+export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEFAULT_THRESHOLD, words: DistanceWords = ANGULAR_WORDS): VlSpec {
   const hist = nnHistogram(
     rows.filter((r) => r.dataset === dataset),
     threshold,
@@ -89,8 +102,8 @@ export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEF
   return {
     $schema: VL_SCHEMA,
     title: {
-      text: `${dataset}: true 1-NN angular distance`,
-      subtitle: `share of query users per bin of width 0.02; dashed line: d_θ = ${threshold}`,
+      text: `${dataset}: true 1-NN ${words.name}`,
+      subtitle: `share of query users per bin of width 0.02; dashed line: ${words.symbol} = ${threshold}`,
     },
     width: 460,
     height: 260,
@@ -99,12 +112,12 @@ export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEF
       {
         mark: { type: 'line', point: { filled: true, size: 30 }, strokeWidth: 2 },
         encoding: {
-          x: { field: 'bin_mid', type: 'quantitative', title: 'true 1-NN angular distance d_θ', scale: { domain: [0, xMax], nice: false } },
+          x: { field: 'bin_mid', type: 'quantitative', title: `true 1-NN ${words.name} ${words.symbol}`, scale: { domain: [0, xMax], nice: false } },
           y: { field: 'share', type: 'quantitative', title: 'share of query users', axis: { format: '.0%' } },
           color: {
             field: 'series',
             type: 'nominal',
-            title: `dimension n: share of users with d_θ < ${threshold}`,
+            title: `dimension n: share of users with ${words.symbol} < ${threshold}`,
             scale: { domain: series, range: PALETTE.slice(0, Math.max(1, series.length)) },
             legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0, titleLimit: 0 },
           },
@@ -120,7 +133,7 @@ export function fig1Spec(dataset: string, rows: NnDistanceRow[], threshold = DEF
         },
       },
       {
-        data: { values: [{ threshold, label: `d_θ = ${threshold}` }] },
+        data: { values: [{ threshold, label: `${words.symbol} = ${threshold}` }] },
         layer: [
           { mark: { type: 'rule', strokeDash: [6, 4], color: '#333', strokeWidth: 1.5 }, encoding: { x: { field: 'threshold', type: 'quantitative' } } },
           {
@@ -229,6 +242,8 @@ export interface Fig2Options {
   series?: string[];
   /** every series of the data set (default: those of `rows`), for stable colours */
   allSeries?: string[];
+  /** how the run's distance is named (default angular) */
+  words?: DistanceWords;
 }
 
 /**
@@ -240,6 +255,7 @@ export interface Fig2Options {
  */
 export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: Fig2Options = {}): VlSpec {
   const d = opts.d ?? DEFAULT_THRESHOLD;
+  const words = opts.words ?? ANGULAR_WORDS;
   const metric = opts.metric ?? 'utility';
   const allSeries = opts.allSeries ?? fig2Series(dataset, rows);
   const series = opts.series ?? allSeries;
@@ -300,8 +316,8 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
     title: {
       text: `${dataset}: ${what} against ξ (k = ${k})`,
       subtitle: [
-        ...(metric === 'utility' ? ['utility loss: mean angular distance to the k answers minus that to the true k nearest neighbours'] : []),
-        `ξ: extended DP at d_θ = ${d}, on a symmetric log scale; ξ = 0: LSHRR with uniformly random bits; dashed lines: no privacy (vanilla LSH)`,
+        ...(metric === 'utility' ? [`utility loss: mean ${words.name} to the k answers minus that to the true k nearest neighbours`] : []),
+        `ξ: extended DP at ${words.symbol} = ${d}, on a symmetric log scale; ξ = 0: LSHRR with uniformly random bits; dashed lines: no privacy (vanilla LSH)`,
         'one panel per hash length κ (rows) and dimension n (columns); bars and bands: ±1 standard error over trials',
       ],
     },

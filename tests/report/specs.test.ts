@@ -193,3 +193,20 @@ describe('Vega-Lite specs', () => {
     expect(Buffer.from(p).subarray(1, 4).toString()).toBe('PNG');
   });
 });
+
+describe('the distance of the run in the figures', () => {
+  it('names the angular distance by default and the Jaccard distance for metric: jaccard', () => {
+    const angular = figureEntries(res).find((f) => f.id.startsWith('fig1-'))!;
+    expect(angular.caption).toMatch(/true 1-NN angular distance .* d_θ = /);
+    expect(JSON.stringify(angular.spec)).toContain('true 1-NN angular distance d_θ');
+    const jaccard = { ...res, manifest: { ...(res.manifest ?? {}), config: { metric: 'jaccard' } } };
+    const figs = figureEntries(jaccard);
+    const fig1 = figs.find((f) => f.id.startsWith('fig1-'))!;
+    expect(fig1.caption).toMatch(/true 1-NN Jaccard distance .* d_J = /);
+    expect(JSON.stringify(fig1.spec)).toContain('true 1-NN Jaccard distance d_J');
+    expect(JSON.stringify(fig1.spec)).not.toContain('angular');
+    const fig2 = figs.find((f) => f.id.startsWith('fig2-'))!;
+    expect(fig2.caption).toContain('extended DP at d_J = ');
+    expect(JSON.stringify(fig2.spec)).toContain('mean Jaccard distance to the k answers');
+  });
+});
