@@ -3,12 +3,12 @@
  * entry: n, κ, k, label, ξ → loss per trial), and the comparison of two series as one cell of a
  * claim's family.
  */
-import type { TrialValue } from '../experiment/results.js';
+import type { ResultCoordinates, TrialValue } from '../experiment/results.js';
 import { pairedTTest, welchTTest, tost, type TTest } from './stats.js';
 import type { CellTest } from './rule.js';
 
 /** The per-trial values of one (data set, n, κ, k, mechanism label, ξ). */
-export interface Series extends Omit<TrialValue, 'trial' | 'loss' | 'recall'> {
+export interface Series extends ResultCoordinates {
   /** trial index → utility loss */
   byTrial: Map<number, number>;
 }

@@ -9,8 +9,30 @@ import { exactKey, resultId, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './machinery/store.js';
 import { UserError } from '../util/errors.js';
 
-export const UTILITY_HEADER = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
-export const NN_HEADER = 'dataset,n,user,nn1_distance';
+/** utility.csv's columns, in file order (the report reads them by these names: src/report/read.ts). */
+export const UTILITY_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'epsilon_bit',
+  'epsilon_lap',
+  'epsilon_ldp',
+  'fallback',
+  'trials',
+  'queries',
+  'utility_loss_mean',
+  'utility_loss_se',
+  'recall_mean',
+  'recall_se',
+] as const;
+export const UTILITY_HEADER = UTILITY_COLUMNS.join(',');
+export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
+export const NN_HEADER = NN_COLUMNS.join(',');
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
 
 /**

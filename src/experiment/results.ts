@@ -4,20 +4,24 @@
  * `readTrialValues` in src/experiment/machinery/results.ts.
  */
 
-export interface TrialValue {
+/** Where a number sits in the grid: the key columns of utility.csv and of the per-trial values. */
+export interface ResultCoordinates {
   dataset: string;
   n: number;
-  /** null for mechanisms without a hash length (exact) */
+  /** hash length κ; null for mechanisms without hash bits (exact) */
   kappa: number | null;
   k: number;
-  /** the entry's label (default: its base mechanism's name) */
+  /** the config entry's label (default: its base mechanism's name) */
   mechanism: string;
   /** the base mechanism (registry name, or the plugin's name) */
   base: string;
   /** the accountant that turned xi into epsilon (lshrr: paper, exact, theorem, naive); null where none */
   accountant: string | null;
-  /** null for mechanisms without a budget (exact, lsh) */
+  /** total extended-DP budget ξ; null for mechanisms without a budget (exact, lsh) */
   xi: number | null;
+}
+
+export interface TrialValue extends ResultCoordinates {
   /** 0-based trial index (exact rows: 0) */
   trial: number;
   loss: number;

@@ -3,7 +3,7 @@ export { xiAlpha, deltaAlpha, xiGeneral, worstCaseXi } from './bounds.js';
 export { keepProbability, flipProbability } from './rr.js';
 export { euclideanFromAngular, angularFromEuclidean } from './distance.js';
 export { lshrrEpsilon, laplshEpsilon } from './epsilon.js';
-export { budgetTable, type BudgetRow, budgetRows, budgetRecord, type BudgetRecord, BUDGET_RECORD_COLUMNS } from './budget.js';
+export { budgetRows, budgetRecord, type BudgetRecord, BUDGET_RECORD_COLUMNS } from './budget.js';
 export {
   ACCOUNTANT_NAMES,
   DEFAULT_ACCOUNTANT,

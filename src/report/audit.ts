@@ -5,45 +5,19 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AuditMeta } from '../audit/output.js';
+import type { AuditResult, RealPairResult } from '../audit/run.js';
 import { escapeHtml } from './html.js';
 
 /** The fields of audit.json the HTML shows (src/audit/run.ts writes them). */
-export interface AuditJson {
-  config?: { name?: string; file?: string };
-  seed?: number | string;
-  samples?: number;
-  family_alpha?: number;
-  sound_factor?: number;
-  datasets?: { name: string; n: number; users_scanned: number; pairs_found: number; band: number; pairs_used: number }[];
-  results: {
-    mechanism: string;
-    base?: string;
-    accountant: string | null;
-    kappa: number;
-    xi: number;
-    d: number;
-    delta: number | null;
-    verdict: string;
-    tail: number | null;
-    tail_ci: [number, number] | null;
-    exact_tail?: number | null;
-    epsilon_bit?: number | null;
-    epsilon_lb: number;
-    samples: number;
-  }[];
-  real_pairs?: {
-    mechanism: string;
-    kappa: number;
-    xi: number;
-    source: string;
-    pairs: number;
-    distance_min: number;
-    distance_max: number;
-    samples: number;
-    tail: number;
-    tail_ci: [number, number];
-    exact_tail: number;
-  }[];
+/**
+ * audit.json as `lshdp audit` writes it (src/audit/output.ts), seen by a reader: the rows of the
+ * issue's schema are required, the rest may be absent in a file written by hand or by an older lshdp.
+ */
+export interface AuditJson extends Partial<Omit<AuditMeta, 'config'>> {
+  config?: Partial<AuditMeta['config']>;
+  results: (Pick<AuditResult, 'mechanism' | 'accountant' | 'kappa' | 'xi' | 'd' | 'delta' | 'verdict' | 'tail' | 'tail_ci' | 'epsilon_lb' | 'samples'> & Partial<AuditResult>)[];
+  real_pairs?: Omit<RealPairResult, 'accountant' | 'd' | 'delta'>[];
 }
 
 const num = (x: number | null | undefined, digits = 4): string => (x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString());

@@ -15,7 +15,7 @@ import { buildHtml, copyAssets, type FigureEntry } from './html.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
 export { readResultsFolder } from './read.js';
-export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord, BudgetRowLike } from './read.js';
+export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
 export { fig1Spec, fig2Spec } from './specs.js';
 export { renderSvg, svgToPng } from './render.js';

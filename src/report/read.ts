@@ -4,6 +4,8 @@
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
 import { summaryFromJson } from '../data/summaryJson.js';
+import type { ResultCoordinates } from '../experiment/results.js';
+import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/aggregate.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
@@ -15,20 +17,7 @@ import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
  * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
  * printed as JSON (`lshdp table utility --format json`) speaks the same vocabulary as the CSV.
  */
-export interface UtilityRow {
-  dataset: string;
-  n: number;
-  /** hash length κ; null for mechanisms without hash bits (exact) */
-  kappa: number | null;
-  k: number;
-  /** the config entry's label (default: its registry name) */
-  mechanism: string;
-  /** the registry mechanism (or plugin) the label runs */
-  base: string;
-  /** LSHRR's privacy accountant (paper|exact|theorem|naive); null for other mechanisms */
-  accountant: string | null;
-  /** total extended-DP budget ξ; null for mechanisms without privacy (exact, lsh) */
-  xi: number | null;
+export interface UtilityRow extends ResultCoordinates {
   /** LSHRR's per-bit randomized-response ε */
   epsilon_bit: number | null;
   /** LapLSH's Laplace ε */
@@ -56,9 +45,6 @@ export interface NnDistanceRow {
 /** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
 export type { BudgetRecord };
 
-/** @deprecated name kept for importers; budgets rows are `BudgetRecord`s. */
-export type BudgetRowLike = BudgetRecord;
-
 export interface ResultsFolder {
   dir: string;
   /** run name: manifest.name, else the folder's name */
@@ -71,28 +57,9 @@ export interface ResultsFolder {
   manifest: Record<string, unknown> | null;
 }
 
-/** utility.csv's header, in file order (the same as `UtilityRow`'s fields). */
-export const UTILITY_COLUMNS = [
-  'dataset',
-  'n',
-  'kappa',
-  'k',
-  'mechanism',
-  'base',
-  'accountant',
-  'xi',
-  'epsilon_bit',
-  'epsilon_lap',
-  'epsilon_ldp',
-  'fallback',
-  'trials',
-  'queries',
-  'utility_loss_mean',
-  'utility_loss_se',
-  'recall_mean',
-  'recall_se',
-] as const satisfies readonly (keyof UtilityRow)[];
-export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
+/** utility.csv's header, in file order (the writer's, src/experiment/aggregate.ts; each a `UtilityRow` field). */
+export const UTILITY_COLUMNS = WRITTEN_UTILITY_COLUMNS satisfies readonly (keyof UtilityRow)[];
+export { NN_COLUMNS };
 /** budgets.csv's header, in file order (the same as `BudgetRecord`'s fields). */
 export const BUDGET_COLUMNS = BUDGET_RECORD_COLUMNS;
 

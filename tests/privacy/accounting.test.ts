@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   angularFromEuclidean,
-  budgetTable,
+  budgetRows,
   deltaAlpha,
   euclideanFromAngular,
   flipProbability,
@@ -50,7 +50,7 @@ describe('paper and protocol numbers', () => {
     };
     const xi = [1, 5, 10, 20];
     const kappa = [10, 20, 50];
-    const rows = budgetTable({ d: [0.05, 0.1], kappa, xi, delta: 0.01 });
+    const rows = budgetRows({ accountants: ['paper'], d: [0.05, 0.1], kappa, xi, delta: 0.01 });
     expect(rows).toHaveLength(24);
     let r = 0;
     for (const d of [0.05, 0.1]) {
@@ -58,11 +58,11 @@ describe('paper and protocol numbers', () => {
         kappa.forEach((k, j) => {
           const row = rows[r++]!;
           expect([row.d, row.xi, row.kappa, row.delta]).toEqual([d, x, k, 0.01]);
-          expect(Math.round(row.ldpBudget), `d=${d} xi=${x} kappa=${k}`).toBe(paper[d]![i]![j]);
+          expect(Math.round(row.epsilon_ldp!), `d=${d} xi=${x} kappa=${k}`).toBe(paper[d]![i]![j]);
           expect(row.fallback).toBe(false);
-          expect(row.ldpBudget).toBeCloseTo(k * row.epsilon, 12);
+          expect(row.epsilon_ldp!).toBeCloseTo(k * row.epsilon_bit!, 12);
           // the row's own numbers satisfy xi = eps·kappa·(d + alpha)
-          expect(xiAlpha(row.epsilon, k, d, row.alpha!)).toBeCloseTo(x, 12);
+          expect(xiAlpha(row.epsilon_bit!, k, d, row.alpha!)).toBeCloseTo(x, 12);
         });
       });
     }
@@ -104,8 +104,21 @@ describe('fallback to the pure LDP bound', () => {
     const info = lshrrEpsilon(6, 2, { d: 0.1, delta: 0.01 });
     expect(info).toEqual({ epsilon: 3, ldpEpsilon: 6, fallback: true });
     expect(worstCaseXi(info.epsilon!, 2)).toBe(6);
-    const [row] = budgetTable({ d: [0.1], kappa: [1], xi: [4], delta: 0.01 });
-    expect(row).toEqual({ d: 0.1, delta: 0.01, kappa: 1, xi: 4, alpha: null, epsilon: 4, ldpBudget: 4, fallback: true });
+    const [row] = budgetRows({ accountants: ['paper'], d: [0.1], kappa: [1], xi: [4], delta: 0.01 });
+    expect(row).toEqual({
+      accountant: 'paper',
+      d: 0.1,
+      delta: 0.01,
+      kappa: 1,
+      xi: 4,
+      alpha: null,
+      epsilon_bit: 4,
+      flip: flipProbability(4),
+      epsilon_ldp: 4,
+      fallback: true,
+      unbounded: false,
+      delta_hockey: null,
+    });
   });
   it('xi = 0 means eps = 0 (uniform bits)', () => {
     expect(lshrrEpsilon(0, 20, { d: 0.1, delta: 0.01 })).toEqual({ epsilon: 0, ldpEpsilon: 0, fallback: false });

@@ -11,7 +11,7 @@
  * nothing) until `lshdp status --prune`. The final CSVs are always rebuilt from the store, so they
  * are the same whatever order, thread, shard, interruption or growth produced the records.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import type { EpsilonInfo } from '../../mechanisms/types.js';
@@ -129,10 +129,6 @@ export class CellStore {
 
   ensure(): void {
     mkdirSync(this.dir, { recursive: true });
-  }
-
-  clear(): void {
-    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
