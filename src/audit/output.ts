@@ -1,15 +1,11 @@
 /**
- * The audit's files: audit.json (`{results: [...], real_pairs: [...], ...}`), audit.csv (one line
- * per result), audit-cdf.svg (loss CDF against the exact one) and audit.html. Written atomically;
- * the content depends only on the config, the seed and the flags (no times, no paths of this machine).
+ * The audit's data files: audit.json (`{results: [...], real_pairs: [...], ...}`) and audit.csv (one
+ * line per result). Their content depends only on the config, the seed and the flags (no times, no
+ * paths of this machine). `writeAuditFiles` (src/report/audit.ts) writes them atomically, with the
+ * loss-CDF figure and audit.html.
  */
-import { join } from 'node:path';
 import Papa from 'papaparse';
-import { writeFileAtomicSync } from '../util/atomic.js';
-import { renderSvg } from '../report/render.js';
-import { lossCdfSpec } from '../report/privacyFigures.js';
-import { auditPage, type AuditJson } from '../report/audit.js';
-import type { AuditOutcome, AuditResult } from './run.js';
+import type { AuditOutcome, AuditResult, RealPairResult } from './run.js';
 
 export interface AuditMeta {
   config: { name: string; file: string };
@@ -20,6 +16,16 @@ export interface AuditMeta {
   family_alpha: number;
   sound_factor: number;
   datasets: { name: string; n: number; users_scanned: number; pairs_found: number; band: number; pairs_used: number }[];
+}
+
+/**
+ * audit.json as `lshdp audit` writes it (`auditJson` below), seen by a reader: the rows of the
+ * issue's schema are required, the rest may be absent in a file written by hand or by an older lshdp.
+ */
+export interface AuditJson extends Partial<Omit<AuditMeta, 'config'>> {
+  config?: Partial<AuditMeta['config']>;
+  results: (Pick<AuditResult, 'mechanism' | 'accountant' | 'kappa' | 'xi' | 'd' | 'delta' | 'verdict' | 'tail' | 'tail_ci' | 'epsilon_lb' | 'samples'> & Partial<AuditResult>)[];
+  real_pairs?: Omit<RealPairResult, 'accountant' | 'd' | 'delta'>[];
 }
 
 /** audit.json's object: the issue's `results` schema first, then the real pairs and the metadata. */
@@ -93,23 +99,4 @@ export function auditCsv(results: readonly AuditResult[]): string {
 /** JSON with Infinity written as the string "Infinity" (JSON has no infinity; null would hide it). */
 export function stringifyAudit(value: unknown): string {
   return JSON.stringify(value, (_k, v) => (v === Infinity ? 'Infinity' : v), 2) + '\n';
-}
-
-/** Writes audit.json, audit.csv, audit-cdf.svg (when there is a CDF) and audit.html into `dir`. */
-export async function writeAudit(dir: string, outcome: AuditOutcome, meta: AuditMeta): Promise<string[]> {
-  const json = auditJson(outcome, meta);
-  const written: string[] = [];
-  const put = (name: string, data: string) => {
-    writeFileAtomicSync(join(dir, name), data);
-    written.push(name);
-  };
-  put('audit.json', stringifyAudit(json));
-  put('audit.csv', auditCsv(outcome.results));
-  let svg: string | null = null;
-  if (outcome.cdf.length) {
-    svg = await renderSvg(lossCdfSpec(outcome.cdf, outcome.cdfXi));
-    put('audit-cdf.svg', svg);
-  }
-  put('audit.html', auditPage(json, svg));
-  return written;
 }

@@ -33,7 +33,6 @@ import { exactTail, scoreTail, tailLimit } from '../privacy/exact.js';
 import { UserError } from '../util/errors.js';
 import { restrictToSupport, syntheticJaccardPair, syntheticPair, type AuditPair } from './pairs.js';
 import { binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust } from './stats.js';
-import type { LossCdfPoint } from '../report/privacyFigures.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../mechanisms/plugin.js';
 
@@ -46,6 +45,16 @@ export const FAMILY_ALPHA = 0.05;
 export const SOUND_FACTOR = 2;
 
 /** A mechanism entry of the audit (a config entry: label, registry name, options). */
+/** One point of an empirical or exact CDF of the privacy loss. */
+export interface LossCdfPoint {
+  /** the series: `empirical` or `exact` */
+  source: string;
+  /** what the panel shows, e.g. `lshrr-exact κ=20 ξ=5` */
+  panel: string;
+  loss: number;
+  cdf: number;
+}
+
 export interface AuditEntry {
   label: string;
   /** registry name */

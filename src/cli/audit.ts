@@ -8,7 +8,8 @@ import { getMechanism } from '../mechanisms/registry.js';
 import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.js';
 import { DEFAULT_SAMPLES, FAMILY_ALPHA, SOUND_FACTOR, runAudit, type AuditEntry } from '../audit/run.js';
 import { findRealPairs, type AuditPair } from '../audit/pairs.js';
-import { stringifyAudit, auditJson, writeAudit, type AuditMeta } from '../audit/output.js';
+import { stringifyAudit, auditJson, type AuditMeta } from '../audit/output.js';
+import { writeAuditFiles } from '../report/audit.js';
 import { verdictSummary } from '../report/audit.js';
 
 export const DEFAULT_PAIRS = 3;
@@ -93,7 +94,7 @@ export function registerAudit(program: Command): void {
         datasets,
       };
       const out = opts.out ?? join('results', `${cfg.name}-audit`);
-      const written = await writeAudit(out, outcome, meta);
+      const written = await writeAuditFiles(out, outcome, meta);
       if (opts.json) {
         process.stdout.write(stringifyAudit(auditJson(outcome, meta)));
         return;

@@ -1,24 +1,17 @@
 /**
  * The audit's HTML: `auditSection` is a fragment (verdict summary, the verdict table, the real
  * pairs and the loss-CDF figure as inline SVG) for the run report; `auditPage` wraps it in a
- * standalone page (audit.html). Every string from data or config is escaped.
+ * standalone page (audit.html); `writeAuditFiles` writes the audit's files (audit.json, audit.csv,
+ * the figure and the page). Every string from data or config is escaped.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditMeta } from '../audit/output.js';
-import type { AuditResult, RealPairResult } from '../audit/run.js';
-import { escapeHtml } from './html.js';
-
-/** The fields of audit.json the HTML shows (src/audit/run.ts writes them). */
-/**
- * audit.json as `lshdp audit` writes it (src/audit/output.ts), seen by a reader: the rows of the
- * issue's schema are required, the rest may be absent in a file written by hand or by an older lshdp.
- */
-export interface AuditJson extends Partial<Omit<AuditMeta, 'config'>> {
-  config?: Partial<AuditMeta['config']>;
-  results: (Pick<AuditResult, 'mechanism' | 'accountant' | 'kappa' | 'xi' | 'd' | 'delta' | 'verdict' | 'tail' | 'tail_ci' | 'epsilon_lb' | 'samples'> & Partial<AuditResult>)[];
-  real_pairs?: Omit<RealPairResult, 'accountant' | 'd' | 'delta'>[];
-}
+import { auditCsv, auditJson, stringifyAudit, type AuditJson, type AuditMeta } from '../audit/output.js';
+import type { AuditOutcome } from '../audit/run.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { renderSvg } from './render.js';
+import { lossCdfSpec } from './privacyFigures.js';
+import { escapeHtml, section } from './markup.js';
 
 const num = (x: number | null | undefined, digits = 4): string => (x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString());
 
@@ -33,7 +26,7 @@ export function verdictSummary(audit: AuditJson): string {
 
 /** The audit section (an HTML fragment); `svg` is the loss-CDF figure or null. */
 export function auditSection(audit: AuditJson, svg: string | null): string {
-  return `<section id="audit">\n<h2>Privacy audit</h2>\n${auditBody(audit, svg)}\n</section>`;
+  return section('audit', 'Privacy audit', auditBody(audit, svg));
 }
 
 /**
@@ -138,4 +131,23 @@ figure svg { max-width: 100%; height: auto; }
 ${auditSection(audit, svg)}
 </body></html>
 `;
+}
+
+/** Writes audit.json, audit.csv, audit-cdf.svg (when there is a CDF) and audit.html into `dir`. */
+export async function writeAuditFiles(dir: string, outcome: AuditOutcome, meta: AuditMeta): Promise<string[]> {
+  const json = auditJson(outcome, meta);
+  const written: string[] = [];
+  const put = (name: string, data: string) => {
+    writeFileAtomicSync(join(dir, name), data);
+    written.push(name);
+  };
+  put('audit.json', stringifyAudit(json));
+  put('audit.csv', auditCsv(outcome.results));
+  let svg: string | null = null;
+  if (outcome.cdf.length) {
+    svg = await renderSvg(lossCdfSpec(outcome.cdf, outcome.cdfXi));
+    put('audit-cdf.svg', svg);
+  }
+  put('audit.html', auditPage(json, svg));
+  return written;
 }

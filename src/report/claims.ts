@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileError } from '../util/errors.js';
 import type { ClaimResult, Verdict } from '../claims/types.js';
 import { VERDICTS } from '../claims/types.js';
-import { escapeHtml, type FigureEntry } from './html.js';
+import { escapeHtml, type FigureEntry } from './markup.js';
 import type { ResultsFolder } from './read.js';
 
 /** Badge colours (text, background): contrast ≥ 4.5:1 for the text. */

@@ -9,25 +9,12 @@ import { writeFileAtomic } from '../util/atomic.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
-import { patchDashLegends, type VlSpec } from './specs.js';
+import { patchDashLegends } from './specs.js';
+import { escapeHtml, jsonForScript, section, type FigureEntry } from './markup.js';
 import { budgetCells, budgetCellsHeader, formatMeanSe, formatNumber } from './tables.js';
 import { uniqueInOrder } from './read.js';
 import { claimsSectionBody } from './claims.js';
 import { auditBodyOf } from './audit.js';
-
-export function escapeHtml(s: unknown): string {
-  return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/** JSON safe inside <script>: no `</script>`, `<!--` or line separators can break out. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 /** The browser builds copied next to the report, in load order (vega-embed needs the other two). */
 export const ASSET_FILES: { pkg: string; file: string }[] = [
@@ -45,15 +32,6 @@ export async function copyAssets(resultsDir: string): Promise<void> {
     // atomic like every other output: a reader never sees half a library
     await writeFileAtomic(join(dest, a.file), await readFile(join(dirname(entry), a.file)));
   }
-}
-
-export interface FigureEntry {
-  id: string;
-  title: string;
-  caption: string;
-  spec: VlSpec;
-  /** path relative to the results folder, shown when scripts are off */
-  svgPath: string;
 }
 
 function table(header: string[], rows: string[][], numericFrom = 1): string {
@@ -235,11 +213,6 @@ function budgetsSection(res: ResultsFolder): string {
 /** The paper this reproduction follows, cited at the foot of every report. */
 export const PAPER_CITATION =
   'Natasha Fernandes, Yusuke Kawamoto, Takao Murakami. "Locality Sensitive Hashing with Extended Differential Privacy". ESORICS 2021 (26th European Symposium on Research in Computer Security).';
-
-/** A report section: a heading with an anchor, then its body. */
-export function section(id: string, title: string, body: string): string {
-  return `<section id="${escapeHtml(id)}">\n<h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
-}
 
 function figuresSection(figures: FigureEntry[]): string {
   const figHtml = figures

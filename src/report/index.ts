@@ -11,7 +11,8 @@ import { distanceWords, fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, MAX_S
 import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
-import { buildHtml, copyAssets, type FigureEntry } from './html.js';
+import { buildHtml, copyAssets } from './html.js';
+import type { FigureEntry } from './markup.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
 export { readResultsFolder } from './read.js';

@@ -4,6 +4,7 @@
  * empirical CDF of the privacy loss against the exact one. Data inlined, like src/report/specs.ts.
  */
 import type { BudgetRecord } from '../privacy/budget.js';
+import type { LossCdfPoint } from '../audit/run.js';
 import { VL_SCHEMA, PALETTE, baseConfig, type VlSpec } from './specs.js';
 
 export type BudgetMetric = 'epsilon' | 'flip';
@@ -81,16 +82,6 @@ export function budgetFigureSpec(rows: readonly BudgetRecord[], metric: BudgetMe
     resolve: { scale: { y: 'shared' } },
     config: baseConfig(),
   };
-}
-
-/** One point of an empirical or exact CDF of the privacy loss. */
-export interface LossCdfPoint {
-  /** the series: `empirical` or `exact` */
-  source: string;
-  /** what the panel shows, e.g. `lshrr-exact κ=20 ξ=5` */
-  panel: string;
-  loss: number;
-  cdf: number;
 }
 
 /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { claimsSectionBody, readClaimsJson } from '../../src/report/claims.js';
 import { claimsJson } from '../../src/claims/render.js';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
-import type { FigureEntry } from '../../src/report/html.js';
+import type { FigureEntry } from '../../src/report/markup.js';
 import type { ResultsFolder } from '../../src/report/read.js';
 import { UserError } from '../../src/util/errors.js';
 import { inputOf } from './helpers.js';

@@ -1,0 +1,54 @@
+/**
+ * The layers of src/, bottom to top (docs/ARCHITECTURE.md has the table): a module may import its
+ * own layer and the layers below it, never above. Type-only and dynamic imports count as imports.
+ * `npm run lint` checks this; tests/lint/layers.test.ts plants a violation and sees it fail.
+ */
+const LAYERS = [
+  ['util', 'random'],
+  ['data'],
+  ['knn'],
+  ['lsh', 'privacy'],
+  ['mechanisms'],
+  ['experiment'],
+  ['experiment/machinery'],
+  ['claims', 'audit', 'encode', 'cluster'],
+  ['report'],
+  ['pipeline'],
+  ['cli', 'index.ts'],
+];
+
+const folderRe = (f) => (f.endsWith('.ts') ? `^src/${f.replace('.', '\\.')}$` : `^src/${f}/`);
+const forbidden = [
+  {
+    name: 'no-circular',
+    comment: 'import circles (type-only and dynamic imports included) make the layers meaningless',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { circular: true },
+  },
+];
+LAYERS.forEach((layer, i) => {
+  const above = LAYERS.slice(i + 1).flat();
+  if (above.length === 0) return;
+  for (const f of layer) {
+    // experiment/ holds experiment/machinery: the science folder's rule leaves the machinery out
+    const from = f === 'experiment' ? { path: folderRe(f), pathNot: '^src/experiment/machinery/' } : { path: folderRe(f) };
+    forbidden.push({
+      name: `layer-${f.replace(/[/.]/g, '-')}`,
+      comment: `src/${f} (layer ${i}) imports only from its own layer and below: not from ${above.join(', ')}`,
+      severity: 'error',
+      from,
+      to: { path: above.map(folderRe) },
+    });
+  }
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
