@@ -30,7 +30,7 @@ export { FORMATS, type DatasetSpec, type Format, type Center } from './data/spec
 export type { UserVectors, LoadedDataset, DatasetSummary } from './data/types.js';
 
 // exact k-NN and distances
-export { exactKnn, angularDistance, type ExactKnn } from './knn/exact.js';
+export { exactKnn, angularDistance, type ExactKnn } from './knn/angular.js';
 export { jaccardKnn, jaccardDistance } from './knn/jaccard.js';
 
 // hashing and Hamming k-NN
@@ -54,7 +54,10 @@ export {
 export { loadFamilyData } from './lsh/families/load.js';
 
 // mechanisms
-export type { Mechanism, MechanismContext, CodeSet, EpsilonInfo, PrivacyParams, TrialHashing } from './mechanisms/types.js';
+export type { Mechanism, MechanismContext } from './mechanisms/types.js';
+export type { CodeSet } from './lsh/codes.js';
+export type { TrialHashing } from './lsh/hyperplanes.js';
+export type { EpsilonInfo, PrivacyParams } from './privacy/types.js';
 export { getMechanism, listMechanisms, registerMechanism, unregisterMechanism } from './mechanisms/registry.js';
 export { lshMechanism } from './mechanisms/lsh.js';
 export { lshrrMechanism } from './mechanisms/lshrr.js';

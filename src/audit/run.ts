@@ -23,7 +23,10 @@
  * Real pairs (within ±band of d) estimate LSHRR's tail at their own distances beside the exact
  * mixture value; they inform, they do not vote (a farther pair legitimately has a larger tail).
  */
-import type { EpsilonInfo, Mechanism, MechanismContext, TrialHashing, CodeSet } from '../mechanisms/types.js';
+import type { CodeSet } from '../lsh/codes.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
+import type { EpsilonInfo } from '../privacy/types.js';
+import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
 import type { UserVectors } from '../data/types.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';

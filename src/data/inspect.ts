@@ -1,4 +1,4 @@
-import { exactKnn } from '../knn/exact.js';
+import { exactKnn } from '../knn/angular.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { sampleWithoutReplacement } from '../random/samplers.js';
 import type { DatasetSpec } from './spec.js';

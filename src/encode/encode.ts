@@ -1,5 +1,8 @@
 import type { UserVectors } from '../data/types.js';
-import type { CodeSet, EpsilonInfo, Mechanism, TrialHashing } from '../mechanisms/types.js';
+import type { CodeSet } from '../lsh/codes.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
+import type { EpsilonInfo } from '../privacy/types.js';
+import type { Mechanism } from '../mechanisms/types.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import type { Rng } from '../random/rng.js';
 import { deriveSeed } from '../random/rng.js';

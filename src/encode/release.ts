@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CodeSet } from '../mechanisms/types.js';
+import type { CodeSet } from '../lsh/codes.js';
 import { UserError } from '../util/errors.js';
 
 /** Version tag of hashing.json (bump on an incompatible change). */

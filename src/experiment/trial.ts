@@ -1,6 +1,7 @@
 import type { UserVectors } from '../data/types.js';
-import type { ExactKnn } from '../knn/exact.js';
-import type { EpsilonInfo, PrivacyParams, TrialHashing } from '../mechanisms/types.js';
+import type { ExactKnn } from '../knn/angular.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
+import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily, registerPlugins, type PluginRef } from '../mechanisms/plugin.js';

@@ -1,6 +1,6 @@
 import type { UserVectors } from '../data/types.js';
-import type { ExactKnn } from '../knn/exact.js';
-import { densifyRow, distanceFromDot, dotDenseRow } from '../knn/exact.js';
+import type { ExactKnn } from '../knn/angular.js';
+import { densifyRow, distanceFromDot, dotDenseRow } from '../knn/angular.js';
 
 /**
  * Utility loss of one answer (protocol §6): mean true angular distance from the query to the first

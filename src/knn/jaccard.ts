@@ -1,6 +1,6 @@
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
-import { buildInvertedIndex, type ExactKnn } from './exact.js';
+import { buildInvertedIndex, type ExactKnn } from './angular.js';
 
 /**
  * Exact Jaccard k-NN. A user is the SET of columns of its row (the support; values are ignored),

@@ -1,4 +1,10 @@
-import type { CodeSet } from '../mechanisms/types.js';
+/** Packed bit codes of every user: row i occupies words [i*words, (i+1)*words), bit j of a row is
+ *  bit (j % 32) of word floor(j / 32). Unused high bits of the last word are 0. */
+export interface CodeSet {
+  codes: Uint32Array;
+  bits: number;
+  words: number;
+}
 
 /** Number of 32-bit words a code of `bits` bits occupies. */
 export function wordsFor(bits: number): number {

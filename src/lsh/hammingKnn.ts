@@ -1,4 +1,4 @@
-import type { CodeSet } from '../mechanisms/types.js';
+import type { CodeSet } from './codes.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';

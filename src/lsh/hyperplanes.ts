@@ -2,6 +2,20 @@ import type { UserVectors } from '../data/types.js';
 import type { Rng } from '../random/rng.js';
 import { fillNormal } from '../random/samplers.js';
 import { wasmProject } from './wasm/kernel.js';
+import type { CodeSet } from './codes.js';
+
+/** Hyperplanes of one (data set, n, kappa, trial), shared by lsh, lshrr and laplsh. */
+export interface TrialHashing {
+  kappa: number;
+  n: number;
+  /** kappa x n, row-major: row j is hyperplane r_j ~ N(0, I_n) */
+  planes: Float64Array;
+  /** users x kappa, row-major: r_j . x_i of the clean vectors */
+  projections: Float64Array;
+  /** the clean LSH codes (packSigns of projections), computed once per trial and shared; read-only
+   *  for mechanisms (they copy before adding noise). Computed on demand when absent. */
+  codes?: CodeSet;
+}
 
 /**
  * kappa random hyperplane normals r_j ~ N(0, I_n), row-major kappa x n (row j is r_j).

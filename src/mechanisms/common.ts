@@ -1,4 +1,7 @@
-import type { CodeSet, EpsilonInfo, MechanismContext, TrialHashing } from './types.js';
+import type { CodeSet } from '../lsh/codes.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
+import type { EpsilonInfo } from '../privacy/types.js';
+import type { MechanismContext } from './types.js';
 import { packSigns } from '../lsh/codes.js';
 
 /** The clean LSH codes of a trial: the shared ones when the trial computed them, else packed now. */

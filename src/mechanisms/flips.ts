@@ -1,4 +1,4 @@
-import type { CodeSet } from './types.js';
+import type { CodeSet } from '../lsh/codes.js';
 import type { Rng } from '../random/rng.js';
 import { lastWordMask } from '../lsh/codes.js';
 

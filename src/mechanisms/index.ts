@@ -1,4 +1,4 @@
-export type { Mechanism, MechanismContext, CodeSet, EpsilonInfo, PrivacyParams, TrialHashing } from './types.js';
+export type { Mechanism, MechanismContext } from './types.js';
 export { getMechanism, listMechanisms } from './registry.js';
 export { flipBits, randomizeAll, copyCodes } from './flips.js';
 export { laplaceNoise, laplaceRadius, planeFactor, type LaplaceSampler } from './laplsh.js';

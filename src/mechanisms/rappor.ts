@@ -1,4 +1,5 @@
-import type { CodeSet, Mechanism, MechanismContext } from './types.js';
+import type { CodeSet } from '../lsh/codes.js';
+import type { Mechanism, MechanismContext } from './types.js';
 import { checkOptionKeys } from './options.js';
 import { flipBits } from './flips.js';
 import { userCount } from './common.js';

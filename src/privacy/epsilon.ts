@@ -1,4 +1,4 @@
-import type { EpsilonInfo, PrivacyParams } from '../mechanisms/types.js';
+import type { EpsilonInfo, PrivacyParams } from './types.js';
 import { UserError } from '../util/errors.js';
 import { euclideanFromAngular } from './distance.js';
 import { checkKappa, checkPrivacyParams, solveAlpha } from './kl.js';

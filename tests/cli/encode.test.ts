@@ -10,7 +10,7 @@ import { deriveSeed, makeRng } from '../../src/random/rng.js';
 import { jaccardFamily, loadFamilyData } from '../../src/lsh/families/index.js';
 import { codeToHex, hexToBits } from '../../src/encode/release.js';
 import { lshrrEpsilon, flipProbability } from '../../src/privacy/index.js';
-import type { CodeSet } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
 
 let dir = '';
 const USERS = 400;

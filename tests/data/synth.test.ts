@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { generateSynthetic, kthSmallest, resolveSynthOptions } from '../../src/data/synth.js';
 import { loadDataset } from '../../src/data/load.js';
-import { exactKnn } from '../../src/knn/exact.js';
+import { exactKnn } from '../../src/knn/angular.js';
 import { makeRng } from '../../src/random/rng.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { NYC_BBOX } from '../../src/data/spec.js';

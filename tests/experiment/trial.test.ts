@@ -3,7 +3,7 @@ import { exactRows, runTrialCell, type CellRow } from '../../src/experiment/tria
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
 import { evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
-import { angularDistance, exactKnn } from '../../src/knn/exact.js';
+import { angularDistance, exactKnn } from '../../src/knn/angular.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';

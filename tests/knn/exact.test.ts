@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserVectors } from '../../src/data/types.js';
 import { makeRng, type Rng } from '../../src/random/rng.js';
-import { angularDistance, densifyRow, dotDenseRow, exactKnn } from '../../src/knn/exact.js';
+import { angularDistance, densifyRow, dotDenseRow, exactKnn } from '../../src/knn/angular.js';
 import { UserError } from '../../src/util/errors.js';
 
 /** Random sparse unit rows with small-integer values (so exact ties are common), plus duplicated

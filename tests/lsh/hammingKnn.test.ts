@@ -3,7 +3,7 @@ import { hammingKnn, type HammingOptions } from '../../src/lsh/hammingKnn.js';
 import { hammingKernelName, WASM_MAX_BITS } from '../../src/lsh/wasm/kernel.js';
 import { emptyCodes, hammingDistance } from '../../src/lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
-import type { CodeSet } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { UserError } from '../../src/util/errors.js';
 import { chiSquareCritical, pearson } from './stats.js';

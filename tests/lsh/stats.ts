@@ -2,7 +2,7 @@
  * Small statistics helpers for the Monte Carlo tests of tests/lsh, tests/mechanisms and
  * tests/experiment/trial.test.ts. Tolerances are derived from standard errors, never typed in.
  */
-import type { CodeSet } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
 import { getBit } from '../../src/lsh/codes.js';
 
 /** Standard errors a Monte Carlo estimate may stray at a fixed seed (≈ 1e-6 two-sided per check). */

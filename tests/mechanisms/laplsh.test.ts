@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { laplaceNoise, laplaceRadius, planeFactor } from '../../src/mechanisms/laplsh.js';
-import type { CodeSet, TrialHashing } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
+import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { getBit, packSigns } from '../../src/lsh/codes.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism, listMechanisms } from '../../src/mechanisms/registry.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
-import type { CodeSet, MechanismContext, TrialHashing } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
+import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
+import type { MechanismContext } from '../../src/mechanisms/types.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { emptyCodes, getBit, packSigns } from '../../src/lsh/codes.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism } from '../../src/mechanisms/registry.js';
-import type { CodeSet, MechanismContext } from '../../src/mechanisms/types.js';
+import type { CodeSet } from '../../src/lsh/codes.js';
+import type { MechanismContext } from '../../src/mechanisms/types.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { popcount32 } from '../../src/lsh/codes.js';

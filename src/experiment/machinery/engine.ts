@@ -6,7 +6,7 @@
  */
 import type { DatasetSpec } from '../../data/spec.js';
 import type { LoadedDataset, UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/exact.js';
+import type { ExactKnn } from '../../knn/angular.js';
 import type { Progress } from '../../util/progress.js';
 
 // The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/exact.js';
+import type { ExactKnn } from '../../knn/angular.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
 import type { CellRow, ComputeEngine, TrialCellSpec, TrialResult } from './engine.js';
 

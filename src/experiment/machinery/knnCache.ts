@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
-import type { ExactKnn } from '../../knn/exact.js';
+import type { ExactKnn } from '../../knn/angular.js';
 
 const MAGIC = 'LSHDPKNN';
 const HEADER = 24;

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/exact.js';
+import type { ExactKnn } from '../../knn/angular.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
 import { createProgress, type Progress } from '../../util/progress.js';

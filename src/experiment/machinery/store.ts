@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
-import type { EpsilonInfo } from '../../mechanisms/types.js';
+import type { EpsilonInfo } from '../../privacy/types.js';
 import type { CellRow } from './engine.js';
 
 /** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */

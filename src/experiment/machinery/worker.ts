@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/exact.js';
+import type { ExactKnn } from '../../knn/angular.js';
 import { loadComputeEngine, type ComputeEngine } from './engine.js';
 import { computeTask, groupKeyOfTask, type Task } from './executor.js';
 

@@ -2,7 +2,7 @@ import type { LshFamily } from './types.js';
 import { makeRng } from '../../random/rng.js';
 import { drawHyperplanes, projectAll } from '../hyperplanes.js';
 import { packSigns } from '../codes.js';
-import { angularDistance, exactKnn } from '../../knn/exact.js';
+import { angularDistance, exactKnn } from '../../knn/angular.js';
 import { angularDistanceFrom } from '../../experiment/utility.js';
 
 /**

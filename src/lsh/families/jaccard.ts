@@ -1,7 +1,7 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import type { LshFamily } from './types.js';
 import type { UserVectors } from '../../data/types.js';
-import type { CodeSet } from '../../mechanisms/types.js';
+import type { CodeSet } from '../codes.js';
 import { emptyCodes } from '../codes.js';
 import { jaccardDistance, jaccardFromCounts, jaccardKnn } from '../../knn/jaccard.js';
 

@@ -1,7 +1,8 @@
 import type { DatasetSpec } from '../../data/spec.js';
 import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/exact.js';
-import type { CodeSet, TrialHashing } from '../../mechanisms/types.js';
+import type { ExactKnn } from '../../knn/angular.js';
+import type { CodeSet } from '../codes.js';
+import type { TrialHashing } from '../hyperplanes.js';
 
 /** The metrics lshdp has an LSH family for (config key `metric`). */
 export type MetricName = 'angular' | 'jaccard';

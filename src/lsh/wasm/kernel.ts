@@ -11,7 +11,7 @@
  * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
  * results: tests/lsh/kernels.cli.test.ts).
  */
-import type { CodeSet } from '../../mechanisms/types.js';
+import type { CodeSet } from '../codes.js';
 import { HAMMING_WASM_BASE64 } from './binary.js';
 
 /** The kernel that runs the Hamming scan in this thread. */
