@@ -30,7 +30,7 @@ export { FORMATS, type DatasetSpec, type Format, type Center } from './data/spec
 export type { UserVectors, LoadedDataset, DatasetSummary } from './data/types.js';
 
 // exact k-NN and distances
-export { exactKnn, angularDistance, type ExactKnn } from './knn/angular.js';
+export { exactKnn, angularDistance, angularDistanceFrom, type ExactKnn } from './knn/angular.js';
 export { jaccardKnn, jaccardDistance } from './knn/jaccard.js';
 
 // hashing and Hamming k-NN
@@ -96,7 +96,7 @@ export {
 export { accountEpsilon, ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantName, type Account, type AccountArgs } from './privacy/accountants.js';
 
 // evaluation and experiments
-export { evaluateAnswers, utilityLoss, recallAtK, angularDistanceFrom, type UtilityMeans } from './experiment/utility.js';
+export { evaluateAnswers, utilityLoss, recallAtK, type UtilityMeans } from './experiment/utility.js';
 export { sampleQueries } from './experiment/queries.js';
 export { loadConfig, type ExperimentConfig } from './experiment/config.js';
 export { runExperiment, type RunOptions, type RunResult } from './experiment/machinery/runner.js';

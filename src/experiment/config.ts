@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { PRESETS } from '../data/synth.js';
 import { UserError } from '../util/errors.js';
-import { didYouMean, suggestKey } from './didYouMean.js';
+import { didYouMean, suggestKey } from '../util/didYouMean.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
 import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../mechanisms/plugin.js';
 import { getFamily } from '../lsh/families/index.js';

@@ -1,6 +1,6 @@
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
-import { densifyRow, distanceFromDot, dotDenseRow } from '../knn/angular.js';
+import { densifyRow, distanceFromDot, dotDenseRow, isAngularMetricOf } from '../knn/angular.js';
 
 /**
  * Utility loss of one answer (protocol §6): mean true angular distance from the query to the first
@@ -40,30 +40,6 @@ export interface UtilityMeans {
   recall: Float64Array;
 }
 
-/** The angular distance from one query to any user, computed as exactKnn does (densifyRow +
- *  dotDenseRow); other metrics pass their own (src/lsh/families, `distanceFrom`). */
-export function angularDistanceFrom(vectors: UserVectors): (query: number) => (user: number) => number {
-  const dense = new Float64Array(vectors.n);
-  const { rowPtr, colIdx } = vectors;
-  let previous = -1;
-  const metric = (query: number) => {
-    if (previous < 0) densifyRow(vectors, query, dense);
-    else {
-      // the same dense row as densifyRow, without clearing all n entries per query (every query
-      // is evaluated once per mechanism and xi: with every user a query this was a visible share)
-      for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
-      for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = vectors.values[p];
-    }
-    previous = query;
-    return (user: number) => distanceFromDot(dotDenseRow(dense, vectors, user));
-  };
-  angularMetrics.set(metric, vectors);
-  return metric;
-}
-
-/** The metrics made by angularDistanceFrom and their vectors: evaluateAnswers inlines them. */
-const angularMetrics = new WeakMap<object, UserVectors>();
-
 /**
  * Evaluates answers (row-major Q x width user indices, nearest first; every k <= width is read as
  * the prefix of length k) against the exact neighbours of the same queries. True distances come
@@ -95,7 +71,7 @@ export function evaluateAnswers(
   // The loop reads answers and truth by offset and, for the default angular metric, keeps one dense
   // query row (no closure, no subarray per query: with every user a query, their garbage made
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
-  const dense = !distanceFrom || angularMetrics.get(distanceFrom) === vectors ? new Float64Array(vectors.n) : null;
+  const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
   let previous = -1;
   for (let qi = 0; qi < Q; qi++) {

@@ -278,3 +278,33 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
   }
   return { k, indices, distances };
 }
+
+/** The angular distance from one query to any user, computed as exactKnn does (densifyRow +
+ *  dotDenseRow); other metrics have their own (src/lsh/families, `distanceFrom`). */
+export function angularDistanceFrom(vectors: UserVectors): (query: number) => (user: number) => number {
+  const dense = new Float64Array(vectors.n);
+  const { rowPtr, colIdx } = vectors;
+  let previous = -1;
+  const metric = (query: number) => {
+    if (previous < 0) densifyRow(vectors, query, dense);
+    else {
+      // the same dense row as densifyRow, without clearing all n entries per query (every query
+      // is evaluated once per mechanism and xi: with every user a query this was a visible share)
+      for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
+      for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = vectors.values[p];
+    }
+    previous = query;
+    return (user: number) => distanceFromDot(dotDenseRow(dense, vectors, user));
+  };
+  angularMetrics.set(metric, vectors);
+  return metric;
+}
+
+/** The metrics made by angularDistanceFrom and their vectors: evaluateAnswers (src/experiment/utility.ts)
+ *  inlines them. */
+const angularMetrics = new WeakMap<object, UserVectors>();
+
+/** Whether `metric` is an angularDistanceFrom of exactly these vectors (so its loop may be inlined). */
+export function isAngularMetricOf(metric: object, vectors: UserVectors): boolean {
+  return angularMetrics.get(metric) === vectors;
+}

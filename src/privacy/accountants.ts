@@ -14,7 +14,7 @@
  * |L| <= eps·kappa) and sets `fallback` when the pure LDP eps won (or its own bound does not exist).
  */
 import { UserError } from '../util/errors.js';
-import { didYouMean } from '../experiment/didYouMean.js';
+import { didYouMean } from '../util/didYouMean.js';
 import { checkKappa, solveAlpha } from './kl.js';
 import { flipProbability } from './rr.js';
 import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint, type ExactEpsilon } from './exact.js';

@@ -4,7 +4,7 @@
  * values it does have, so a typo never yields an empty figure or table.
  */
 import { UserError } from '../util/errors.js';
-import { didYouMean } from '../experiment/didYouMean.js';
+import { didYouMean } from '../util/didYouMean.js';
 import { uniqueInOrder, type UtilityRow } from './read.js';
 
 export interface UtilityFilter {

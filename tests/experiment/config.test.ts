@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, loadConfig, formatPath } from '../../src/experiment/config.js';
-import { didYouMean, editDistance } from '../../src/experiment/didYouMean.js';
+import { didYouMean, editDistance } from '../../src/util/didYouMean.js';
 import { UserError } from '../../src/util/errors.js';
 
 const ROOT_CONFIGS = join(import.meta.dirname, '..', '..', 'configs');

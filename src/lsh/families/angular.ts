@@ -3,7 +3,7 @@ import { makeRng } from '../../random/rng.js';
 import { drawHyperplanes, projectAll } from '../hyperplanes.js';
 import { packSigns } from '../codes.js';
 import { angularDistance, exactKnn } from '../../knn/angular.js';
-import { angularDistanceFrom } from '../../experiment/utility.js';
+import { angularDistanceFrom } from '../../knn/angular.js';
 
 /**
  * Random-projection LSH (paper Sect. 3.2, protocol §4): bit j of user x is 1 iff r_j · x >= 0, with
