@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { createProgress } from '../util/progress.js';
 import { FORMATS, type DatasetSpec, type Center, type Combine } from '../data/spec.js';
-import { formatInspect, inspectDataset } from '../data/inspect.js';
+import { formatInspect, inspectDataset } from '../knn/inspect.js';
 import { detectFormat } from '../data/detect.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';

@@ -3,10 +3,10 @@
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
 import type { ExperimentConfig, MechanismEntry } from './config.js';
-import type { MechanismInfo } from './machinery/engine.js';
+import type { MechanismInfo } from '../mechanisms/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
 import { exactKey, resultId, trialKey } from './grid.js';
-import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './machinery/store.js';
+import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './records.js';
 import { UserError } from '../util/errors.js';
 
 /** utility.csv's columns, in file order (the report reads them by these names: src/report/read.ts). */

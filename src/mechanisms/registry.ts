@@ -1,4 +1,4 @@
-import type { Mechanism } from './types.js';
+import type { Mechanism, MechanismInfo } from './types.js';
 import { UserError } from '../util/errors.js';
 import { exactMechanism } from './exact.js';
 import { lshMechanism } from './lsh.js';
@@ -21,6 +21,12 @@ export function getMechanism(name: string): Mechanism {
   const m = MECHANISMS.find((x) => x.name === name) ?? REGISTERED.get(name);
   if (!m) throw new UserError(`unknown mechanism "${name}" (known: ${[...MECHANISMS.map((x) => x.name), ...REGISTERED.keys()].join(', ')})`);
   return m;
+}
+
+/** The plain facts of the mechanism of that name (a one-line UserError for an unknown name). */
+export function mechanismInfo(name: string): MechanismInfo {
+  const m = getMechanism(name);
+  return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
 }
 
 /**

@@ -40,3 +40,15 @@ export interface Mechanism {
   /** the released codes of all users for one trial (kind 'code' only) */
   encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;
 }
+
+/** What the grid, the store and the tables need to know of a mechanism (plain data: workers and
+ *  result readers get it without the mechanism's code). */
+export interface MechanismInfo {
+  kind: 'exact' | 'code';
+  usesKappa: boolean;
+  usesXi: boolean;
+  /** which epsilon column the mechanism's own epsilon goes to: per-bit RR (lshrr), Laplace (laplsh), none */
+  epsilonKind?: 'bit' | 'lap' | null;
+  /** whether rows carry a fallback flag (lshrr) */
+  hasFallback?: boolean;
+}

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { meanSe, utilityCsv, nnDistancesCsv, csvField, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
-import type { CellRecord, TrialRecord } from '../../src/experiment/machinery/store.js';
+import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
 import { mergeTrialRecord } from '../../src/experiment/machinery/runner.js';
 import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
 

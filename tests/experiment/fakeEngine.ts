@@ -3,7 +3,9 @@
  * seeds, so any order, thread or resume must reproduce it, and calls are counted.
  */
 import type { DatasetSummary, LoadedDataset, UserVectors } from '../../src/data/types.js';
-import type { Engine, MechanismInfo, TrialResult } from '../../src/experiment/machinery/engine.js';
+import type { MechanismInfo } from '../../src/mechanisms/types.js';
+import type { TrialResult } from '../../src/experiment/trial.js';
+import type { Engine } from '../../src/experiment/machinery/engine.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 
 export interface FakeEngine extends Engine {

@@ -8,22 +8,10 @@ import type { DatasetSpec } from '../../data/spec.js';
 import type { LoadedDataset, UserVectors } from '../../data/types.js';
 import type { ExactKnn } from '../../knn/angular.js';
 import type { Progress } from '../../util/progress.js';
+import type { MechanismInfo } from '../../mechanisms/types.js';
 
-// The row, cell and budget types are the engine modules' own (type-only imports: no code loaded).
-export type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
-export type { BudgetRecord } from '../../privacy/budget.js';
 import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
 import type { BudgetRecord } from '../../privacy/budget.js';
-
-export interface MechanismInfo {
-  kind: 'exact' | 'code';
-  usesKappa: boolean;
-  usesXi: boolean;
-  /** which epsilon column the mechanism's own epsilon goes to: per-bit RR (lshrr), Laplace (laplsh), none */
-  epsilonKind?: 'bit' | 'lap' | null;
-  /** whether rows carry a fallback flag (lshrr) */
-  hasFallback?: boolean;
-}
 
 export interface LoadOptions {
   /** the LSH family whose view of the data to load (jaccard: item sets before centring) */
@@ -72,10 +60,7 @@ export async function loadRealEngine(): Promise<Engine> {
     ...compute,
     loadDataset: async (spec, dims, opts) => families.loadFamilyData((await import('../../lsh/families/index.js')).getFamily(opts.metric ?? 'angular'), spec, dims, opts),
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
-    mechanism: (name) => {
-      const m = mech.getMechanism(name);
-      return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
-    },
+    mechanism: (name) => mech.mechanismInfo(name),
     budgetRows: (args) => privacy.budgetRows(args),
   };
 }

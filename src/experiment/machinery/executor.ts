@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type { UserVectors } from '../../data/types.js';
 import type { ExactKnn } from '../../knn/angular.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
-import type { CellRow, ComputeEngine, TrialCellSpec, TrialResult } from './engine.js';
+import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
+import type { ComputeEngine } from './engine.js';
 
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */

@@ -10,7 +10,7 @@ import { summaryToJson } from '../../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
 import type { ExperimentConfig } from '../config.js';
 import type { Engine } from './engine.js';
-import type { CellRecord } from './store.js';
+import type { CellRecord } from '../records.js';
 
 /** What a manifest says about one cell of the grid. */
 export interface GridEntry {

@@ -6,20 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../util/errors.js';
-import { getMechanism } from '../../mechanisms/registry.js';
+import { mechanismInfo } from '../../mechanisms/registry.js';
 import { accountantOf, entryValues } from '../aggregate.js';
 import { parseConfig, type ExperimentConfig } from '../config.js';
 import { exactKey, expandCells } from '../grid.js';
 import type { NnDistance, TrialValue } from '../results.js';
-import type { MechanismInfo } from './engine.js';
 import type { Manifest } from './finalize.js';
-import { CellStore, STORE_FORMAT, type CellRecord } from './store.js';
-
-/** Mechanism facts from the registry, as the engine gives them. */
-export function registryInfo(name: string): MechanismInfo {
-  const m = getMechanism(name);
-  return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
-}
+import type { CellRecord } from '../records.js';
+import { CellStore, STORE_FORMAT } from './store.js';
 
 /** The manifest and effective config of a results folder; one-line errors for what is not one. */
 export function readResultsConfig(dir: string): { manifest: Manifest; config: ExperimentConfig } {
@@ -67,7 +61,7 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
   const records = readRecords(dir, config);
   const values: TrialValue[] = [];
   const nn: NnDistance[] = [];
-  const exactEntry = config.mechanisms.find((m) => registryInfo(m.name).kind === 'exact');
+  const exactEntry = config.mechanisms.find((m) => mechanismInfo(m.name).kind === 'exact');
   for (const ds of config.datasets) {
     for (const n of config.dims) {
       const exact = records.get(exactKey(ds.name, n));
@@ -82,8 +76,8 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
         }
       }
       for (const kappa of config.kappa) {
-        for (const v of entryValues(config, records, registryInfo, ds.name, n, kappa)) {
-          const usesKappa = registryInfo(v.entry.name).usesKappa;
+        for (const v of entryValues(config, records, mechanismInfo, ds.name, n, kappa)) {
+          const usesKappa = mechanismInfo(v.entry.name).usesKappa;
           v.loss.forEach((loss, trial) => {
             values.push({
               dataset: ds.name,

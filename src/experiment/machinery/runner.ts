@@ -13,7 +13,8 @@ import { sha256Hex, stableStringify } from '../../util/hash.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { configToDocument, loadConfig, type ExperimentConfig } from '../config.js';
-import { loadRealEngine, type Engine, type TrialResult } from './engine.js';
+import type { TrialResult } from '../trial.js';
+import { loadRealEngine, type Engine } from './engine.js';
 import { concatExact, defaultWorkerUrl, groupKey, InProcessExecutor, WorkerPool, type ExactResult, type Executor } from './executor.js';
 import { writeFinalOutputs, manifestBasics, type GridEntry, type Manifest } from './finalize.js';
 import {
@@ -38,7 +39,8 @@ import { summaryToJson } from '../../data/summaryJson.js';
 import { hammingKernelName } from '../../lsh/wasm/kernel.js';
 import { accountantsOf } from '../aggregate.js';
 import { naiveAccountantWarning, usesNaiveAccountant } from '../../privacy/accountants.js';
-import { CellStore, STORE_FORMAT, type CellRecord, type ExactRecord, type StoredResult, type TrialRecord } from './store.js';
+import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from '../records.js';
+import { CellStore, STORE_FORMAT } from './store.js';
 import { describeChanges } from './changes.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../version.js';
 

@@ -8,8 +8,10 @@ import { writeFileAtomicSync } from '../../util/atomic.js';
 import { UserError } from '../../util/errors.js';
 import { expandCells, trialResults } from '../grid.js';
 import type { GridEntry } from './finalize.js';
-import { readResultsConfig, registryInfo } from './results.js';
-import { CellStore, STORE_FORMAT, type TrialRecord } from './store.js';
+import { readResultsConfig } from './results.js';
+import { mechanismInfo } from '../../mechanisms/registry.js';
+import type { TrialRecord } from '../records.js';
+import { CellStore, STORE_FORMAT } from './store.js';
 
 export interface FolderStatus {
   dir: string;
@@ -34,7 +36,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const format = store.formatPresent();
   if (format !== null && format !== STORE_FORMAT) throw new UserError(`${dir}: results of an older lshdp (results store format ${format}); rerun its config with --force`);
   const grid = new Map<string, GridEntry>(manifest.grid.map((g) => [g.key, g]));
-  const results = trialResults(config, registryInfo);
+  const results = trialResults(config, mechanismInfo);
   const ks = config.k.map(String);
   const axes = new Map<string, { axis: string; value: string; valid: number; expected: number }>();
   const bump = (axis: string, value: unknown, ok: boolean) => {

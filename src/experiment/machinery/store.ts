@@ -14,50 +14,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
-import type { EpsilonInfo } from '../../privacy/types.js';
-import type { CellRow } from './engine.js';
+import type { CellRecord, ExactRecord, TrialRecord } from '../records.js';
 
 /** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */
 export const STORE_FORMAT = 2;
-
-export interface ExactRecord {
-  format: number;
-  key: string;
-  kind: 'exact';
-  hash: string;
-  /** number of query users the rows average over */
-  queries: number;
-  /** the largest k the rows were computed for */
-  kmax: number;
-  rows: CellRow[];
-  /** the true 1-NN distance of each query user, users ascending by index */
-  nn: { users: string[]; distances: number[] };
-  /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only */
-  ms: number;
-}
-
-/** One result of a trial cell. */
-export interface StoredResult {
-  hash: string;
-  base: string;
-  options: Record<string, unknown>;
-  xi: number | null;
-  eps: EpsilonInfo;
-  /** per k (as a string key): [utility loss, recall], means over the queries of this trial */
-  values: Record<string, [number, number]>;
-  /** compute time, ms; provenance only */
-  ms: number;
-}
-
-export interface TrialRecord {
-  format: number;
-  key: string;
-  kind: 'trial';
-  queries: number;
-  results: Record<string, StoredResult>;
-}
-
-export type CellRecord = ExactRecord | TrialRecord;
 
 export class CellStore {
   readonly dir: string;

@@ -1,9 +1,9 @@
-import { exactKnn } from '../knn/angular.js';
+import { exactKnn } from './angular.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { sampleWithoutReplacement } from '../random/samplers.js';
-import type { DatasetSpec } from './spec.js';
-import type { DatasetSummary } from './types.js';
-import { loadDataset, type LoadOptions } from './load.js';
+import type { DatasetSpec } from '../data/spec.js';
+import type { DatasetSummary } from '../data/types.js';
+import { loadDataset, type LoadOptions } from '../data/load.js';
 
 /** Thresholds of the 1-NN distance distribution: share of queries with distance ≤ t. */
 export const NN_THRESHOLDS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
