@@ -99,7 +99,7 @@ export { accountEpsilon, ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantNa
 export { evaluateAnswers, utilityLoss, recallAtK, type UtilityMeans } from './experiment/utility.js';
 export { sampleQueries } from './experiment/queries.js';
 export { loadConfig, type ExperimentConfig } from './experiment/config.js';
-export { runExperiment, type RunOptions, type RunResult } from './experiment/machinery/runner.js';
+export { runExperiment, type RunOptions, type RunResult } from './pipeline/run.js';
 
 // releasing codes
 export { encodeUsers, type EncodeRequest, type EncodedUsers } from './encode/encode.js';

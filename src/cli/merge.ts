@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mergeShards } from '../experiment/machinery/merge.js';
+import { mergeShards } from '../pipeline/merge.js';
 import { UserError } from '../util/errors.js';
 import { forceOption, outOption, quietOption } from './options.js';
 import { defaultMergeOut } from './resultsFolder.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runExperiment } from '../experiment/machinery/runner.js';
+import { runExperiment } from '../pipeline/run.js';
 import { parseShard } from '../experiment/grid.js';
 import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
 

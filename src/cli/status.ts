@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { folderStatus } from '../experiment/machinery/status.js';
-import { runExperiment } from '../experiment/machinery/runner.js';
+import { runExperiment } from '../pipeline/run.js';
 import { cliIo } from './io.js';
 
 export function registerStatus(program: Command): void {

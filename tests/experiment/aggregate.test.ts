@@ -3,7 +3,7 @@ import { meanSe, utilityCsv, nnDistancesCsv, csvField, UTILITY_HEADER } from '..
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
 import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
-import { mergeTrialRecord } from '../../src/experiment/machinery/runner.js';
+import { mergeTrialRecord } from '../../src/experiment/machinery/compute.js';
 import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
 
 describe('meanSe', () => {

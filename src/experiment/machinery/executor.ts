@@ -114,7 +114,7 @@ export function groupKey(dataset: string, n: number): string {
   return `${dataset}_n${n}`;
 }
 
-/** The compiled worker next to this module (dist/experiment/worker.js); null when running from sources. */
+/** The compiled worker next to this module (dist/experiment/machinery/worker.js); null when running from sources. */
 export function defaultWorkerUrl(): URL | null {
   const url = new URL('./worker.js', import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : null;

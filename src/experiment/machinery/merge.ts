@@ -1,22 +1,21 @@
 /**
- * `lshdp merge`: combine the results folders of a sharded run. The shards must come from the same
- * config and inputs (equal config hash and equal cell hashes) and together hold every cell of the
- * grid exactly once; the merged folder then gets the same CSVs, figures and report as an
- * unsharded run, byte-identical because both are rebuilt from the same cell records.
+ * Combining the results folders of a sharded run. The shards must come from the same config and
+ * inputs (equal config hash and equal cell hashes) and together hold every cell of the grid exactly
+ * once; the merged folder then gets the same CSVs, figures and report as an unsharded run,
+ * byte-identical because both are rebuilt from the same cell records (src/pipeline/merge.ts writes
+ * them).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { summaryFromJson, type DatasetSummaryJson } from '../../data/summaryJson.js';
+import type { DatasetSummary } from '../../data/types.js';
 import { UserError } from '../../util/errors.js';
-import { loadRealEngine, type Engine } from './engine.js';
-import { writeFinalOutputs, type Manifest } from './finalize.js';
-import { checkResultsFolder, prepareResultsFolder } from './outdir.js';
-import type { CellRecord } from '../records.js';
-import { CellStore, STORE_FORMAT } from './store.js';
-import { acquireFolderLock } from './lock.js';
-import { parseConfig } from '../config.js';
 import { stableStringify } from '../../util/hash.js';
-import type { GridEntry } from './finalize.js';
+import { parseConfig, type ExperimentConfig } from '../config.js';
+import type { CellRecord } from '../records.js';
+import { recordMs, type GridEntry, type Manifest } from './manifest.js';
+import type { FolderOwner } from './outdir.js';
+import { CellStore, STORE_FORMAT } from './store.js';
 
 /** A grid entry's identity: the exact cell's hash, or the trial cell's result hashes. */
 function entryHash(g: GridEntry): string {
@@ -28,20 +27,6 @@ function holdsEntry(rec: CellRecord, g: GridEntry): boolean {
   if (rec.kind === 'exact') return g.kind === 'exact' && rec.hash === g.hash;
   if (g.kind !== 'trial') return false;
   return Object.entries(g.results ?? {}).every(([id, hash]) => rec.results[id]?.hash === hash);
-}
-
-function msOf(rec: CellRecord): number {
-  return rec.kind === 'exact' ? rec.ms : Object.values(rec.results).reduce((s, r) => s + r.ms, 0);
-}
-
-export interface MergeOptions {
-  out: string;
-  force?: boolean;
-  report?: boolean;
-  png?: boolean;
-  quiet?: boolean;
-  engine?: Pick<Engine, 'mechanism' | 'budgetRows'>;
-  log?: (line: string) => void;
 }
 
 function readJson<T>(dir: string, file: string, what: string): T {
@@ -59,18 +44,50 @@ function readJson<T>(dir: string, file: string, what: string): T {
   }
 }
 
-export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{ cells: number }> {
-  const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
+/** The shards combined: their config, every cell's record exactly once and the merged manifest. */
+export interface MergedShards {
+  cfg: ExperimentConfig;
+  owner: FolderOwner;
+  records: Map<string, CellRecord>;
+  manifest: Manifest;
+}
+
+/** Checks that the folders are the shards of one run covering every cell once, and combines them (writes nothing). */
+export function combineShards(dirs: string[], out: string): MergedShards {
   if (dirs.length === 0) throw new UserError('merge: name at least one results folder');
-  const outAbs = resolve(opts.out);
-  for (const d of dirs) if (resolve(d) === outAbs) throw new UserError(`merge: --out ${opts.out} is one of the folders being merged; choose a new folder`);
+  const outAbs = resolve(out);
+  for (const d of dirs) if (resolve(d) === outAbs) throw new UserError(`merge: --out ${out} is one of the folders being merged; choose a new folder`);
   const seen = new Set<string>();
   for (const d of dirs) {
     if (seen.has(resolve(d))) throw new UserError(`merge: ${d} is named twice`);
     seen.add(resolve(d));
   }
-
   const manifests = dirs.map((d) => readJson<Manifest>(d, 'manifest.json', 'was its shard run to completion?'));
+  checkSameRun(dirs, manifests);
+  const ref = manifests[0];
+  const records = collectRecords(dirs, ref);
+  const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
+  const owner = { name: cfg.name, config_hash: ref.config_hash, store_format: STORE_FORMAT, config: ref.config };
+  const manifest: Manifest = {
+    ...ref,
+    shard: null,
+    merged_from: dirs,
+    threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
+    timings: {
+      total_ms: manifests.reduce((s, m) => s + (m.timings?.total_ms ?? 0), 0),
+      load_ms: ref.timings?.load_ms ?? {},
+      cells_computed: manifests.reduce((s, m) => s + (m.timings?.cells_computed ?? 0), 0),
+      cells_reused: manifests.reduce((s, m) => s + (m.timings?.cells_reused ?? 0), 0),
+      results_computed: manifests.reduce((s, m) => s + (m.timings?.results_computed ?? 0), 0),
+      results_reused: manifests.reduce((s, m) => s + (m.timings?.results_reused ?? 0), 0),
+    },
+    grid: ref.grid.map((g) => ({ ...g, ms: recordMs(records.get(g.key)!) })),
+  };
+  return { cfg, owner, records, manifest };
+}
+
+/** Every manifest from the config and inputs of the first, with the same grid. */
+function checkSameRun(dirs: string[], manifests: Manifest[]): void {
   const ref = manifests[0];
   if (!ref || typeof ref.config_hash !== 'string' || !Array.isArray(ref.grid)) throw new UserError(`${dirs[0]}/manifest.json: not an lshdp manifest`);
   const refHash = new Map(ref.grid.map((g) => [g.key, entryHash(g)]));
@@ -86,8 +103,10 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
       throw new UserError(`${dirs[j]}: cell ${differing?.key ?? '(grid)'} differs from ${dirs[0]} (different input data, lenient-reading flags or lshdp version); merge only shards of one run`);
     }
   });
+}
 
-  // every cell exactly once
+/** Every cell of the grid from exactly one folder, holding what the manifest says. */
+function collectRecords(dirs: string[], ref: Manifest): Map<string, CellRecord> {
   const stores = dirs.map((d) => new CellStore(d));
   const records = new Map<string, CellRecord>();
   const from = new Map<string, string>();
@@ -106,37 +125,10 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
   if (missing.length > 0) {
     throw new UserError(`merge: ${missing.length} of ${ref.grid.length} cells are missing (first: ${missing.slice(0, 3).join(', ')}); run the missing shards to completion and merge again`);
   }
+  return records;
+}
 
-  const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
-  const owner = { name: cfg.name, config_hash: ref.config_hash, store_format: STORE_FORMAT, config: ref.config };
-  checkResultsFolder(opts.out, owner, { force: opts.force });
-  const engine = opts.engine ?? (await loadRealEngine());
-  const summaries = readJson<DatasetSummaryJson[]>(dirs[0], 'datasets.json', 'was its shard run to completion?').map(summaryFromJson);
-  const lock = acquireFolderLock(opts.out, `lshdp merge ${dirs.join(' ')}`);
-  try {
-    prepareResultsFolder(opts.out, owner, { force: opts.force });
-    const out = new CellStore(opts.out);
-    out.ensure();
-    for (const rec of records.values()) out.write(rec);
-    const manifest: Manifest = {
-      ...ref,
-      shard: null,
-      merged_from: dirs,
-      threads: Math.max(...manifests.map((m) => m.threads ?? 1)),
-      timings: {
-        total_ms: manifests.reduce((s, m) => s + (m.timings?.total_ms ?? 0), 0),
-        load_ms: ref.timings?.load_ms ?? {},
-        cells_computed: manifests.reduce((s, m) => s + (m.timings?.cells_computed ?? 0), 0),
-        cells_reused: manifests.reduce((s, m) => s + (m.timings?.cells_reused ?? 0), 0),
-        results_computed: manifests.reduce((s, m) => s + (m.timings?.results_computed ?? 0), 0),
-        results_reused: manifests.reduce((s, m) => s + (m.timings?.results_reused ?? 0), 0),
-      },
-      grid: ref.grid.map((g) => ({ ...g, ms: msOf(records.get(g.key)!) })),
-    };
-    await writeFinalOutputs(opts.out, cfg, records, summaries, manifest, engine, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
-    log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
-    return { cells: records.size };
-  } finally {
-    lock.release();
-  }
+/** The data set summaries of a shard folder (every shard of a run has the same). */
+export function shardSummaries(dir: string): DatasetSummary[] {
+  return readJson<DatasetSummaryJson[]>(dir, 'datasets.json', 'was its shard run to completion?').map(summaryFromJson);
 }

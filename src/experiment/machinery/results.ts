@@ -11,7 +11,7 @@ import { accountantOf, entryValues } from '../aggregate.js';
 import { parseConfig, type ExperimentConfig } from '../config.js';
 import { exactKey, expandCells } from '../grid.js';
 import type { NnDistance, TrialValue } from '../results.js';
-import type { Manifest } from './finalize.js';
+import type { Manifest } from './manifest.js';
 import type { CellRecord } from '../records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 

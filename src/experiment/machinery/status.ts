@@ -7,7 +7,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { UserError } from '../../util/errors.js';
 import { expandCells, trialResults } from '../grid.js';
-import type { GridEntry } from './finalize.js';
+import type { GridEntry } from './manifest.js';
 import { readResultsConfig } from './results.js';
 import { mechanismInfo } from '../../mechanisms/registry.js';
 import type { TrialRecord } from '../records.js';

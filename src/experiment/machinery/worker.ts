@@ -1,5 +1,5 @@
 /**
- * Worker thread entry (compiled to dist/experiment/worker.js): keeps the shared vectors of the
+ * Worker thread entry (compiled to dist/experiment/machinery/worker.js): keeps the shared vectors of the
  * current (dataset, n) groups and computes the cells the pool sends, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync, unlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runExperiment } from '../../../src/experiment/machinery/runner.js';
-import { mergeShards } from '../../../src/experiment/machinery/merge.js';
+import { runExperiment } from '../../../src/pipeline/run.js';
+import { mergeShards } from '../../../src/pipeline/merge.js';
 import { UserError } from '../../../src/util/errors.js';
 import { fakeEngine, FAKE_CONFIG } from '../fakeEngine.js';
 

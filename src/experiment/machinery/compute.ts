@@ -1,0 +1,158 @@
+/**
+ * The work of a run: the pending cells, group by group (one group per data set and n). A group's
+ * exact neighbours come first (from the k-NN cache, or split over the threads), then its trial
+ * cells run on the executor, most expensive first. Every finished cell is stored at once, so a
+ * killed run keeps all but the cells in flight.
+ */
+import type { UserVectors } from '../../data/types.js';
+import type { ExactKnn } from '../../knn/angular.js';
+import type { Progress } from '../../util/progress.js';
+import { formatCount } from '../../util/format.js';
+import { InterruptedError } from '../../util/errors.js';
+import type { SignalGuard } from '../../util/signals.js';
+import type { ExperimentConfig } from '../config.js';
+import { estimateCost, trialSpec, type Cell, type ResultSpec, type TrialCell } from '../grid.js';
+import type { ExactRecord, StoredResult, TrialRecord } from '../records.js';
+import type { TrialResult } from '../trial.js';
+import { ALGORITHM_VERSION } from '../version.js';
+import type { Engine } from './engine.js';
+import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
+import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
+import type { LoadedData } from './load.js';
+import type { RunPlan } from './plan.js';
+import { STORE_FORMAT, type CellStore } from './store.js';
+
+export interface ComputeContext {
+  cfg: ExperimentConfig;
+  plan: RunPlan;
+  data: LoadedData;
+  engine: Engine;
+  executor: Executor;
+  store: CellStore;
+  progress: Progress;
+  guard: SignalGuard;
+  cacheDir: string | null;
+}
+
+/** How many results and cells have been computed so far (counted as they finish). */
+export interface ComputeCounts {
+  computed: number;
+  cellsComputed: number;
+}
+
+/** Computes every pending cell, counting into `done` as cells finish (so an interruption can say how far it got). */
+export async function computePending(ctx: ComputeContext, done: ComputeCounts): Promise<void> {
+  const { plan, executor, progress } = ctx;
+  if (plan.cellsTodo.length > 0) {
+    const toCompute = plan.total - plan.reused;
+    progress.start('cells', plan.cellsTodo.length, {
+      totalCost: plan.cellsTodo.reduce((sum, c) => sum + plan.costOf(c), 0),
+      startLine: `computing ${formatCount(toCompute)} results in ${formatCount(plan.cellsTodo.length)} cells on ${executor.threads} thread${executor.threads === 1 ? '' : 's'}`,
+    });
+  }
+  const groups = new Map<string, Cell[]>();
+  for (const c of plan.cellsTodo) {
+    const g = groupKey(c.dataset, c.n);
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g)!.push(c);
+  }
+  for (const [gk, group] of groups) {
+    if (ctx.guard.signal) throw new InterruptedError(ctx.guard.signal);
+    await computeGroup(ctx, gk, group, done);
+  }
+}
+
+/** One (data set, n) group: the exact neighbours (and the exact cell), then the trial cells. */
+async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done: ComputeCounts): Promise<void> {
+  const { cfg, plan, engine, executor, store, progress } = ctx;
+  const first = group[0];
+  const vectors = ctx.data.loaded.get(first.dataset)!.vectors.get(first.n)!;
+  const users = vectors.rowPtr.length - 1;
+  const queries = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
+  executor.setData(gk, vectors, queries);
+  const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries);
+  const exactCell = group.find((c) => c.kind === 'exact');
+  if (exactCell) {
+    const rows = engine.exactRows(vectors, queries, truth, plan.ks, cfg.metric);
+    const rec: ExactRecord = {
+      format: STORE_FORMAT,
+      key: exactCell.key,
+      kind: 'exact',
+      hash: plan.exactHashes.get(exactCell.key)!,
+      queries: queries.length,
+      kmax: plan.kmax,
+      rows,
+      nn: nnOf(vectors, queries, truth),
+      ms: exactMs,
+    };
+    store.write(rec);
+    plan.records.set(exactCell.key, rec);
+    done.computed++;
+    done.cellsComputed++;
+    progress.increment(1, plan.costOf(exactCell));
+  }
+  executor.setTruth(gk, truth);
+  // most expensive first, so no worker idles on a long cell at the end of the group
+  // (the order cannot change a result: every result depends only on its own seeds)
+  const trialCells = group.filter((c): c is TrialCell => c.kind === 'trial');
+  const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, plan.pending.get(c.key)!.length);
+  await Promise.all(
+    trialCells
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => cost(b.c) - cost(a.c) || a.i - b.i)
+      .map(async ({ c }) => {
+        const todo = plan.pending.get(c.key)!;
+        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo) });
+        const rec = mergeTrialRecord(plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
+        store.write(rec);
+        plan.records.set(c.key, rec);
+        done.computed += todo.length;
+        done.cellsComputed++;
+        progress.increment(1, plan.costOf(c));
+      }),
+  );
+  executor.drop(gk);
+}
+
+/** The group's true neighbours: from the k-NN cache, or computed with the queries split over the threads. */
+async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, queries: Int32Array): Promise<{ truth: ExactKnn; exactMs: number }> {
+  const { cfg, plan, executor, cacheDir } = ctx;
+  const cachePath = cacheDir ? knnCachePath(cacheDir, { algorithm: ALGORITHM_VERSION, input: plan.inputs.get(first.dataset), n: first.n, queries: cfg.queries, seed: cfg.seed, k: plan.kmax }) : null;
+  const cached = cachePath ? readKnnCache(cachePath, queries, plan.kmax) : null;
+  if (cached) return { truth: cached, exactMs: 0 };
+  // split the queries over the threads; joined in query order, the answer is the same
+  const parts = Math.max(1, Math.min(executor.threads, queries.length));
+  const at = (p: number) => Math.round((p * queries.length) / parts);
+  const outs = await Promise.all(Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: plan.kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric })));
+  const truth = concatExact(
+    outs.map((o) => (o.result as ExactResult).truth),
+    plan.kmax,
+  );
+  if (cachePath) writeKnnCache(cachePath, queries, truth);
+  return { truth, exactMs: outs.reduce((sum, o) => sum + o.ms, 0) };
+}
+
+/** The stored record of a trial cell with freshly computed results merged in (other results kept). */
+export function mergeTrialRecord(prev: TrialRecord | undefined, key: string, queries: number, todo: { spec: ResultSpec }[], out: TrialResult[], hashes: Map<string, string>, ms: number): TrialRecord {
+  const results: Record<string, StoredResult> = { ...(prev?.results ?? {}) };
+  const byId = new Map(out.map((r) => [r.id, r]));
+  for (const { spec } of todo) {
+    const r = byId.get(spec.id);
+    if (!r) throw new Error(`trial cell ${key}: no result ${spec.id} came back`);
+    const values: Record<string, [number, number]> = {};
+    r.ks.forEach((k, t) => {
+      values[String(k)] = [r.loss[t], r.recall[t]];
+    });
+    results[spec.id] = { hash: hashes.get(spec.id)!, base: spec.base, options: spec.options, xi: spec.xi, eps: r.eps, values, ms: Math.round(ms / todo.length) };
+  }
+  // ids in sorted order: a record's bytes do not depend on the order results were added
+  const sorted: Record<string, StoredResult> = {};
+  for (const id of Object.keys(results).sort()) sorted[id] = results[id];
+  return { format: STORE_FORMAT, key, kind: 'trial', queries, results: sorted };
+}
+
+/** The true 1-NN distance of each query user (queries ascending by user index). */
+function nnOf(vectors: UserVectors, queries: Int32Array, truth: ExactKnn): { users: string[]; distances: number[] } {
+  const order = Array.from(queries.keys()).sort((a, b) => queries[a] - queries[b]);
+  return { users: order.map((q) => vectors.userIds[queries[q]]), distances: order.map((q) => truth.distances[q * truth.k]) };
+}

@@ -1,0 +1,59 @@
+/**
+ * The data sets of a run, loaded (or read from the cache) one by one, and the grid values only the
+ * data can check. Errors here are the user's input; nothing has been written yet.
+ */
+import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
+import { InterruptedError, UserError } from '../../util/errors.js';
+import type { Progress } from '../../util/progress.js';
+import type { SignalGuard } from '../../util/signals.js';
+import type { ExperimentConfig } from '../config.js';
+import type { Engine } from './engine.js';
+import type { RunSetup } from './setup.js';
+
+export interface LoadedData {
+  loaded: Map<string, LoadedDataset>;
+  /** in config order */
+  summaries: DatasetSummary[];
+  loadMs: Record<string, number>;
+}
+
+export async function loadDataSets(setup: RunSetup, configFile: string, engine: Engine, progress: Progress, guard: SignalGuard, log: (line: string) => void): Promise<LoadedData> {
+  const { cfg, cacheDir, skipBadRows } = setup;
+  const loaded = new Map<string, LoadedDataset>();
+  const loadMs: Record<string, number> = {};
+  for (const spec of cfg.datasets) {
+    const t0 = Date.now();
+    const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true });
+    progress.stop();
+    loadMs[spec.name] = Date.now() - t0;
+    if (guard.signal) throw new InterruptedError(guard.signal, `interrupted by ${guard.signal} while loading ${spec.name}; nothing was written`);
+    if (ds.summary.rowsSkipped > 0) {
+      const lines = (ds.summary.skippedLines ?? []).join(', ');
+      const many = ds.summary.rowsSkipped > 1;
+      log(`${spec.name}: skipped ${ds.summary.rowsSkipped} malformed row${many ? 's' : ''}${lines ? ` (${many ? 'first at lines' : 'line'} ${lines})` : ''}`);
+    }
+    loaded.set(spec.name, ds);
+  }
+  const summaries = cfg.datasets.map((d) => loaded.get(d.name)!.summary);
+  checkGridAgainstData(configFile, cfg, loaded);
+  return { loaded, summaries, loadMs };
+}
+
+/** Grid values that only the data can check: k below the number of users, enough users. */
+function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>): void {
+  const problems: string[] = [];
+  const kmax = Math.max(...cfg.k);
+  for (const ds of cfg.datasets) {
+    for (const n of cfg.dims) {
+      const v = loaded.get(ds.name)!.vectors.get(n);
+      if (!v) {
+        problems.push(`dims: data set "${ds.name}" has no vectors for n=${n}`);
+        continue;
+      }
+      const users = v.rowPtr.length - 1;
+      if (kmax >= users) problems.push(`k: ${kmax} must be below the number of users of data set "${ds.name}" at n=${n} (${users})`);
+    }
+  }
+  if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
+  if (problems.length > 1) throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+}

@@ -1,0 +1,86 @@
+/**
+ * manifest.json: what a results folder was computed from (versions, effective config, inputs,
+ * per-cell seeds and result hashes, timings). Merge checks shards against each other with it, and
+ * `lshdp claims`, `status` and `compare` read a folder's effective config from it.
+ */
+import type { DatasetSummary } from '../../data/types.js';
+import type { ExperimentConfig } from '../config.js';
+import { cellSeeds, type Cell } from '../grid.js';
+import type { CellRecord } from '../records.js';
+
+/** What a manifest says about one cell of the grid. */
+export interface GridEntry {
+  key: string;
+  kind: 'exact' | 'trial';
+  dataset: string;
+  n: number;
+  kappa?: number;
+  trial?: number;
+  /** exact cells: the hash of everything that determines them */
+  hash?: string;
+  /** trial cells: result id → the hash of everything that determines that result */
+  results?: Record<string, string>;
+  seeds: Record<string, string>;
+  /** 1-based shard that computes it (sharded runs only) */
+  shard?: number;
+  /** computation wall time in ms, when this folder holds the cell */
+  ms?: number;
+}
+
+export interface Manifest {
+  lshdp: string;
+  algorithm: string;
+  git_commit: string | null;
+  node: string;
+  /** the Hamming k-NN kernel that ran (src/lsh/wasm/kernel.ts); results do not depend on it */
+  kernel?: string;
+  config_file: string;
+  config_hash: string;
+  /** the effective config (overrides applied, paths absolute): a valid config that reruns as is */
+  config: Record<string, unknown>;
+  skip_bad_rows: boolean;
+  inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
+  users: { dataset: string; n: number; kept: number; dropped: number }[];
+  shard: { index: number; count: number } | null;
+  /** sharded folders merged into this one */
+  merged_from?: string[];
+  threads: number;
+  timings: { total_ms: number; load_ms: Record<string, number>; cells_computed: number; cells_reused: number; results_computed?: number; results_reused?: number };
+  grid: GridEntry[];
+}
+
+/** The manifest's inputs and users, from the data set summaries. */
+export function manifestBasics(summaries: DatasetSummary[]) {
+  return {
+    inputs: summaries.flatMap((s) => s.inputs.map((i) => ({ dataset: s.name, path: i.path, sha256: i.sha256, bytes: i.bytes }))),
+    users: summaries.flatMap((s) => s.perDim.map((p) => ({ dataset: s.name, n: p.n, kept: p.usersKept, dropped: p.usersDropped }))),
+  };
+}
+
+/** Compute time of a stored cell, ms: the exact cell's, or the sum over the trial cell's results. */
+export function recordMs(rec: CellRecord): number {
+  return rec.kind === 'exact' ? rec.ms : Object.values(rec.results).reduce((s, r) => s + r.ms, 0);
+}
+
+/** What the manifest says about one cell: its coordinates, seeds, the hashes of the results it holds for this config. */
+export function gridEntry(
+  cfg: ExperimentConfig,
+  c: Cell,
+  exactHashes: Map<string, string>,
+  resultHashes: Map<string, Map<string, string>>,
+  records: Map<string, CellRecord>,
+  shard: number | undefined,
+): GridEntry {
+  const rec = records.get(c.key);
+  const ms = rec ? recordMs(rec) : undefined;
+  return {
+    key: c.key,
+    kind: c.kind,
+    dataset: c.dataset,
+    n: c.n,
+    ...(c.kind === 'trial' ? { kappa: c.kappa, trial: c.trial, results: Object.fromEntries(resultHashes.get(c.key)!) } : { hash: exactHashes.get(c.key)! }),
+    seeds: cellSeeds(cfg, c),
+    ...(shard !== undefined ? { shard } : {}),
+    ...(ms !== undefined ? { ms } : {}),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The files of a results folder, written from the store (run and merge share this): a finished
+ * folder gets utility.csv, nn_distances.csv, budgets.csv, datasets.json, manifest.json and
+ * config.yaml; a shard folder only datasets.json and manifest.json (`lshdp merge` writes the rest).
+ * The claims and the report come after, from these files (src/pipeline/report.ts).
+ */
+import { join } from 'node:path';
+import type { DatasetSummary } from '../../data/types.js';
+import { stringify as stringifyYaml } from 'yaml';
+import { writeFileAtomicSync } from '../../util/atomic.js';
+import { summaryToJson } from '../../data/summaryJson.js';
+import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
+import type { ExperimentConfig } from '../config.js';
+import type { Engine } from './engine.js';
+import type { CellRecord } from '../records.js';
+import type { Manifest } from './manifest.js';
+
+/** The CSVs, datasets.json, manifest.json and config.yaml of a finished (unsharded or merged) folder. */
+export function writeResultFiles(
+  outDir: string,
+  cfg: ExperimentConfig,
+  records: Map<string, CellRecord>,
+  summaries: DatasetSummary[],
+  manifest: Manifest,
+  engine: Pick<Engine, 'mechanism' | 'budgetRows'>,
+): void {
+  const info = (name: string) => engine.mechanism(name);
+  // build every text first, so a problem in the store writes nothing
+  const utility = utilityCsv(cfg, records, info);
+  const nn = nnDistancesCsv(cfg, records);
+  // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
+  // jaccard; the d column keeps the config's distance
+  const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
+  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta, disagreement }));
+  writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
+  writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
+  writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
+  writeShardFiles(outDir, summaries, manifest);
+  // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
+  writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);
+}
+
+/** datasets.json and manifest.json: all a shard folder holds besides its cells. */
+export function writeShardFiles(outDir: string, summaries: DatasetSummary[], manifest: Manifest): void {
+  writeFileAtomicSync(join(outDir, 'datasets.json'), JSON.stringify(summaries.map(summaryToJson), null, 2) + '\n');
+  writeFileAtomicSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+}

@@ -1,0 +1,162 @@
+/**
+ * The plan of a run, computed before any work and without writing: the grid's cells, the results
+ * each trial cell holds and every result's hash, the shard split, and what the store already holds
+ * (a result is reused while its hash matches and it has every k asked; the rest is pending).
+ */
+import type { ExperimentConfig } from '../config.js';
+import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, resultHash, trialResults, type Cell, type ResultSpec, type ShardSpec } from '../grid.js';
+import type { CellRecord } from '../records.js';
+import type { MechanismInfo } from '../../mechanisms/types.js';
+import { formatCount } from '../../util/format.js';
+import { describeChanges } from './changes.js';
+import type { LoadedData } from './load.js';
+import type { RunSetup } from './setup.js';
+import type { CellStore } from './store.js';
+
+/** One pending result of a trial cell, with every k its record must hold afterwards. */
+export interface PendingResult {
+  spec: ResultSpec;
+  ks: number[];
+}
+
+export interface RunPlan {
+  cells: Cell[];
+  /** the results every trial cell holds */
+  results: ResultSpec[];
+  /** the config's k, ascending, and the largest */
+  ks: number[];
+  kmax: number;
+  /** per data set: what its results' hashes take from the input */
+  inputs: Map<string, unknown>;
+  exactHashes: Map<string, string>;
+  /** trial cell key → result id → hash */
+  resultHashes: Map<string, Map<string, string>>;
+  /** per cell, its 0-based shard (sharded runs), else null */
+  shardOf: Int32Array | null;
+  /** per cell, whether this run computes it (its shard) */
+  mine: boolean[];
+  /** what the store holds for this run's cells (valid records) */
+  records: Map<string, CellRecord>;
+  /** trial cell key → its missing or stale results */
+  pending: Map<string, PendingResult[]>;
+  /** results of this run's cells, and how many are reused */
+  total: number;
+  reused: number;
+  /** the cells with work to do */
+  cellsTodo: Cell[];
+  /** the cost model's estimate of a cell's work (pending results only) */
+  costOf: (c: Cell) => number;
+}
+
+export function planRun(setup: RunSetup, data: LoadedData, info: (name: string) => MechanismInfo, store: CellStore, opts: { shard?: ShardSpec | null; force?: boolean }): RunPlan {
+  const { cfg, skipBadRows } = setup;
+  const cells = expandCells(cfg);
+  const results = trialResults(cfg, info);
+  const ks = [...cfg.k].sort((a, b) => a - b);
+  const kmax = ks[ks.length - 1];
+  const usersOf = (c: Cell) => data.loaded.get(c.dataset)!.vectors.get(c.n)!.rowPtr.length - 1;
+  const queriesOf = (c: Cell) => (cfg.queries === 0 ? usersOf(c) : Math.min(cfg.queries, usersOf(c)));
+  const inputs = new Map<string, unknown>(data.summaries.map((s) => [s.name, inputIdentity(cfg, s.name, s, skipBadRows || cfg.datasets.find((d) => d.name === s.name)!.skip_bad_rows === true)]));
+  const exactHashes = new Map<string, string>();
+  const resultHashes = new Map<string, Map<string, string>>();
+  for (const c of cells) {
+    if (c.kind === 'exact') exactHashes.set(c.key, exactHash(cfg, c, inputs.get(c.dataset)));
+    else resultHashes.set(c.key, new Map(results.map((r) => [r.id, resultHash(cfg, c, r, inputs.get(c.dataset), info)])));
+  }
+  const fullCost = (c: Cell, variants: number) => estimateCost(cfg, c, usersOf(c), queriesOf(c), variants);
+  const shard = opts.shard ?? null;
+  const shardOf = shard
+    ? assignShards(
+        cells.map((c) => fullCost(c, results.length)),
+        shard.count,
+      )
+    : null;
+  const mine = cells.map((_, i) => !shardOf || shardOf[i] === shard!.index - 1);
+  const stored = readStored(cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true);
+  const { records, pending } = stored;
+  const cellsTodo = cells.filter((c, i) => mine[i] && (c.kind === 'exact' ? !records.has(c.key) : pending.has(c.key)));
+  const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, pending.get(c.key)!.length));
+  return { cells, results, ks, kmax, inputs, exactHashes, resultHashes, shardOf, mine, records, pending, total: stored.total, reused: stored.reused, cellsTodo, costOf };
+}
+
+/** What the store holds of this run's cells: valid records, and per trial cell the results to compute. */
+function readStored(
+  cells: Cell[],
+  mine: boolean[],
+  results: ResultSpec[],
+  exactHashes: Map<string, string>,
+  resultHashes: Map<string, Map<string, string>>,
+  store: CellStore,
+  ks: number[],
+  force: boolean,
+) {
+  const kmax = ks[ks.length - 1];
+  const records = new Map<string, CellRecord>();
+  const pending = new Map<string, PendingResult[]>();
+  let total = 0;
+  let reused = 0;
+  cells.forEach((c, i) => {
+    if (!mine[i]) return;
+    if (c.kind === 'exact') {
+      total++;
+      const rec = force ? null : store.readExact(c.key, exactHashes.get(c.key)!, kmax);
+      if (rec && ks.every((k) => rec.rows.some((r) => r.k === k))) {
+        records.set(c.key, rec);
+        reused++;
+      }
+      return;
+    }
+    const rec = force ? null : store.readTrial(c.key);
+    const hashes = resultHashes.get(c.key)!;
+    const todo: PendingResult[] = [];
+    for (const r of results) {
+      total++;
+      const stored = rec?.results[r.id];
+      const valid = stored && stored.hash === hashes.get(r.id) ? stored : null;
+      if (valid && ks.every((k) => valid.values[String(k)] !== undefined)) {
+        reused++;
+        continue;
+      }
+      // recompute with the k values kept so far too, so a record never loses a k
+      const keep = valid ? Object.keys(valid.values).map(Number) : [];
+      todo.push({ spec: r, ks: [...new Set([...ks, ...keep])].sort((a, b) => a - b) });
+    }
+    if (rec) records.set(c.key, rec);
+    if (todo.length > 0) pending.set(c.key, todo);
+  });
+  return { records, pending, total, reused };
+}
+
+/** What the plan means, for the log: what changed since the last run, what is reused, the shard. */
+export function planLines(setup: RunSetup, plan: RunPlan, shard: ShardSpec | null | undefined): string[] {
+  const lines: string[] = [];
+  const change = setup.previous?.config ? describeChanges(setup.previous.config, setup.document) : null;
+  const counts = `reusing ${formatCount(plan.reused)} of ${formatCount(plan.total)} results, computing ${formatCount(plan.total - plan.reused)}`;
+  if (change) lines.push(`config changed since the last run: ${change}; ${counts}`);
+  else if (plan.reused > 0) lines.push(`resuming: ${counts} (use --force to recompute all)`);
+  if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${formatCount(plan.total)} results in ${plan.mine.filter(Boolean).length} of ${plan.cells.length} cells`);
+  return lines;
+}
+
+/** `--dry-run`: the grid, what would be computed and reused, and a rough time. */
+export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: number): string[] {
+  const cost = plan.cellsTodo.reduce((s, c) => s + plan.costOf(c), 0);
+  const cellsTodo = plan.cellsTodo.length;
+  // calibration: about 1e8 cost units per second and thread on the development machine (a rough guide, not a promise)
+  const seconds = cost / 1e8 / Math.max(1, Math.min(threads, cellsTodo || 1));
+  const axes = [
+    `datasets ${cfg.datasets.map((d) => d.name).join(', ')}`,
+    `n [${cfg.dims.join(', ')}]`,
+    `kappa [${cfg.kappa.join(', ')}]`,
+    `k [${cfg.k.join(', ')}]`,
+    `xi [${cfg.privacy.xi.join(', ')}]`,
+    `trials ${cfg.trials}`,
+    `mechanisms ${cfg.mechanisms.map((m) => m.label).join(', ')}`,
+  ];
+  const { total, reused } = plan;
+  return [
+    `grid: ${axes.join('; ')}`,
+    `${formatCount(plan.cells.length)} cells (${formatCount(plan.results.length)} results per trial cell); ${formatCount(total)} results: ${formatCount(reused)} reused, ${formatCount(total - reused)} to compute in ${formatCount(cellsTodo)} cells`,
+    `estimated compute: about ${seconds < 1 ? '< 1' : formatCount(Math.round(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'} (dry run: nothing computed or written)`,
+  ];
+}

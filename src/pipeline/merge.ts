@@ -1,0 +1,43 @@
+/**
+ * `lshdp merge`: the shards of a run combined into one folder (checked and combined by
+ * src/experiment/machinery/merge.ts), then the same result files, claims and report as an
+ * unsharded run.
+ */
+import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
+import { acquireFolderLock } from '../experiment/machinery/lock.js';
+import { combineShards, shardSummaries } from '../experiment/machinery/merge.js';
+import { checkResultsFolder, prepareResultsFolder } from '../experiment/machinery/outdir.js';
+import { writeResultFiles } from '../experiment/machinery/outputs.js';
+import { CellStore } from '../experiment/machinery/store.js';
+import { writeRunReport } from './report.js';
+
+export interface MergeOptions {
+  out: string;
+  force?: boolean;
+  report?: boolean;
+  png?: boolean;
+  quiet?: boolean;
+  engine?: Pick<Engine, 'mechanism' | 'budgetRows'>;
+  log?: (line: string) => void;
+}
+
+export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{ cells: number }> {
+  const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
+  const { cfg, owner, records, manifest } = combineShards(dirs, opts.out);
+  checkResultsFolder(opts.out, owner, { force: opts.force });
+  const engine = opts.engine ?? (await loadRealEngine());
+  const summaries = shardSummaries(dirs[0]);
+  const lock = acquireFolderLock(opts.out, `lshdp merge ${dirs.join(' ')}`);
+  try {
+    prepareResultsFolder(opts.out, owner, { force: opts.force });
+    const out = new CellStore(opts.out);
+    out.ensure();
+    for (const rec of records.values()) out.write(rec);
+    writeResultFiles(opts.out, cfg, records, summaries, manifest, engine);
+    await writeRunReport(opts.out, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
+    log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
+    return { cells: records.size };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The last stage of a run or a merge: the paper's claims tested on the folder's results, then the
+ * figures, tables and index.html. Both read only the files the machinery wrote, so `lshdp claims`,
+ * `lshdp plot` and `lshdp report` rebuild the same from the folder alone.
+ */
+export interface ReportOptions {
+  /** build figures, tables and index.html (default true); the claims are always tested */
+  report?: boolean;
+  png?: boolean;
+  quiet?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function writeRunReport(outDir: string, opts: ReportOptions): Promise<void> {
+  // the claims before the report, which shows them first; both modules load only when used
+  const claims = await import('../claims/index.js');
+  const written = claims.writeClaims(outDir);
+  if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
+  if (opts.report !== false) {
+    const report = await import('../report/index.js');
+    await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet });
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * `lshdp run`: a config through its stages, each a function of its own module:
+ * set up (config, folder checks, lock) → load the data sets → plan (cells, hashes, shards, what the
+ * store holds: pure) → compute the pending cells → write the result files → report (claims,
+ * figures, tables, index.html). Finished cells are kept as they finish; running the same command
+ * again resumes, a shard computes only its share, and the CSVs are always rebuilt from the store,
+ * so every path ends in byte-identical files.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { InterruptedError } from '../util/errors.js';
+import { formatCount } from '../util/format.js';
+import { createProgress } from '../util/progress.js';
+import { SignalGuard, signalExitCode } from '../util/signals.js';
+import { hammingKernelName } from '../lsh/wasm/kernel.js';
+import type { ShardSpec } from '../experiment/grid.js';
+import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
+import { computePending, type ComputeContext, type ComputeCounts } from '../experiment/machinery/compute.js';
+import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
+import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../experiment/machinery/executor.js';
+import { loadDataSets, type LoadedData } from '../experiment/machinery/load.js';
+import { acquireFolderLock } from '../experiment/machinery/lock.js';
+import { gridEntry, manifestBasics, type Manifest } from '../experiment/machinery/manifest.js';
+import { prepareResultsFolder } from '../experiment/machinery/outdir.js';
+import { writeResultFiles, writeShardFiles } from '../experiment/machinery/outputs.js';
+import { dryRunLines, planLines, planRun, type RunPlan } from '../experiment/machinery/plan.js';
+import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
+import { CellStore } from '../experiment/machinery/store.js';
+import { writeRunReport } from './report.js';
+
+export interface RunOptions {
+  config: string;
+  /** results folder; default results/<config name> */
+  out?: string;
+  /** worker threads; default: the number of cores */
+  threads?: number;
+  force?: boolean;
+  shard?: ShardSpec | null;
+  quiet?: boolean;
+  /** build figures, tables and index.html at the end (default true) */
+  report?: boolean;
+  png?: boolean;
+  skipBadRows?: boolean;
+  /** data and exact k-NN cache folder; null disables caching. Default data/cache. */
+  cacheDir?: string | null;
+  /** the computations; default the real engine (tests inject a fake) */
+  engine?: Engine;
+  /** worker script; default dist/experiment/machinery/worker.js when built, else cells run in this thread */
+  workerUrl?: URL | null;
+  /** module the workers import `createEngine()` from instead of the real engine (tests) */
+  engineModule?: string;
+  /** informational lines (default: stderr unless quiet) */
+  log?: (line: string) => void;
+  /** how to run this again, printed on interruption */
+  resumeHint?: string;
+  /** `--set KEY=VALUE` overrides of the config (YAML values), validated like the file */
+  overrides?: readonly string[];
+  /** print the grid and what would be computed and reused; compute and write nothing */
+  dryRun?: boolean;
+}
+
+/**
+ * Counts are of results: an exact cell per (data set, n) is one result, and a trial cell holds one
+ * result per (mechanism identity, xi), each for every k of the config.
+ */
+export interface RunResult {
+  outDir: string;
+  total: number;
+  /** results of this shard (all when not sharded) */
+  mine: number;
+  reused: number;
+  computed: number;
+  /** grid cells computed in (exact and trial cells with at least one missing result) */
+  cellsComputed: number;
+}
+
+export async function runExperiment(opts: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
+  const setup = setUpRun(opts);
+  const { cfg, outDir } = setup;
+  // one run per folder at a time (a dry run only reads)
+  const lock = opts.dryRun ? null : acquireFolderLock(outDir, `lshdp run ${opts.config}`);
+  const guard = new SignalGuard();
+  // while loading nothing is written yet: stop at once
+  guard.whenSignalled((sig) => {
+    process.stderr.write(`lshdp: interrupted by ${sig} while loading the data; nothing was written\n`);
+    process.exit(signalExitCode(sig));
+  });
+  try {
+    const engine = opts.engine ?? (await loadRealEngine());
+    const progress = createProgress({ quiet: opts.quiet });
+    const data = await loadDataSets(setup, opts.config, engine, progress, guard, log);
+    const store = new CellStore(outDir);
+    if (!opts.force) store.removeTemporaries();
+    const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force });
+    for (const line of planLines(setup, plan, opts.shard)) log(line);
+    if (opts.dryRun) {
+      for (const l of dryRunLines(cfg, plan, setup.threads)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
+      return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: 0, cellsComputed: 0 };
+    }
+    // the results folder (nothing was written before this point)
+    prepareResultsFolder(outDir, setup.owner, { force: opts.force });
+    store.ensure();
+    const executor = makeExecutor(opts, setup, plan, engine, log);
+    const hint = opts.resumeHint ?? 'run the same command again';
+    const done = await computeStage({ cfg, plan, data, engine, executor, store, progress, guard, cacheDir: setup.cacheDir }, outDir, hint);
+    // every result is stored: a signal now only cuts the rebuild of files short
+    guard.whenSignalled((sig) => {
+      store.removeTemporaries(process.pid);
+      process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
+      process.exit(signalExitCode(sig));
+    });
+    const manifest = runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started });
+    if (opts.shard) {
+      // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
+      writeShardFiles(outDir, data.summaries, manifest);
+      log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
+    } else {
+      writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, engine);
+      await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
+      log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+    }
+    return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
+  } finally {
+    guard.dispose();
+    lock?.release();
+  }
+}
+
+/** Worker threads (no more than pending cells or 4 per core), or this thread when there is no worker script. */
+function makeExecutor(opts: RunOptions, setup: RunSetup, plan: RunPlan, engine: Engine, log: (line: string) => void): Executor {
+  const workerUrl = opts.workerUrl === undefined ? defaultWorkerUrl() : opts.workerUrl;
+  // more workers than pending cells, or far more than cores, only cost start-up time and memory
+  const maxUseful = 4 * availableParallelism();
+  const workers = Math.max(1, Math.min(setup.threads, plan.cellsTodo.length, maxUseful));
+  if (setup.threads > maxUseful) log(`--threads ${setup.threads}: using ${workers} worker threads (at most 4 per core; results do not depend on it)`);
+  return workerUrl ? new WorkerPool(workers, { workerUrl, engineModule: opts.engineModule }) : new InProcessExecutor(engine);
+}
+
+/**
+ * The compute stage. A signal aborts the workers; on any stop the finished cells stay in the store
+ * and the error says how far the run got and how to resume.
+ */
+async function computeStage(ctx: ComputeContext, outDir: string, hint: string): Promise<ComputeCounts> {
+  const { plan, executor, store, guard, progress } = ctx;
+  const done: ComputeCounts = { computed: 0, cellsComputed: 0 };
+  guard.whenSignalled((sig) => executor.abort(new InterruptedError(sig)));
+  try {
+    await computePending(ctx, done);
+    return done;
+  } catch (e) {
+    progress.stop();
+    executor.abort(e instanceof Error ? e : new Error(String(e)));
+    store.removeTemporaries(process.pid);
+    if (e instanceof InterruptedError || guard.signal) {
+      const sig = e instanceof InterruptedError ? e.signal : guard.signal!;
+      const finished = formatCount(plan.reused + done.computed);
+      throw new InterruptedError(sig, `interrupted by ${sig}: ${finished} of ${formatCount(plan.total)} results finished and kept in ${join(outDir, 'cells')}; to resume, ${hint}`);
+    }
+    throw e;
+  } finally {
+    progress.stop();
+    await executor.close();
+  }
+}
+
+/** manifest.json of this run: versions, the effective config, inputs, the grid with seeds and hashes, timings. */
+function runManifest(configFile: string, setup: RunSetup, plan: RunPlan, data: LoadedData, run: { threads: number; shard: ShardSpec | null; done: ComputeCounts; started: number }): Manifest {
+  const { cfg } = setup;
+  return {
+    lshdp: LSHDP_VERSION,
+    algorithm: ALGORITHM_VERSION,
+    git_commit: gitCommit(),
+    node: process.version,
+    // which Hamming kernel this process's workers run (WebAssembly SIMD, scalar, or the JS fallback)
+    kernel: hammingKernelName(),
+    config_file: configFile,
+    config_hash: setup.configHash,
+    config: setup.document,
+    skip_bad_rows: setup.skipBadRows,
+    ...manifestBasics(data.summaries),
+    shard: run.shard,
+    threads: run.threads,
+    timings: {
+      total_ms: Date.now() - run.started,
+      load_ms: data.loadMs,
+      cells_computed: run.done.cellsComputed,
+      cells_reused: plan.cells.filter((_, i) => plan.mine[i]).length - run.done.cellsComputed,
+      results_computed: run.done.computed,
+      results_reused: plan.reused,
+    },
+    grid: plan.cells.map((c, i) => gridEntry(cfg, c, plan.exactHashes, plan.resultHashes, plan.records, plan.shardOf ? plan.shardOf[i] + 1 : undefined)),
+  };
+}
