@@ -37,7 +37,7 @@ import { UserError } from '../util/errors.js';
 import { restrictToSupport, syntheticJaccardPair, syntheticPair, type AuditPair } from './pairs.js';
 import { binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust } from './stats.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
-import { epsilonOnFamily } from '../mechanisms/plugin.js';
+import { epsilonOnFamily } from '../privacy/onFamily.js';
 
 /** Default number of estimation samples per (entry, κ, ξ): enough that an exact ε inflated by 20%
  *  (tail ≈ 0.05 at κ 20, ξ 5, d 0.1) is `violated` and an exact one (tail <= 0.01) `sound`. */

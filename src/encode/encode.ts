@@ -6,7 +6,7 @@ import type { Mechanism } from '../mechanisms/types.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import type { Rng } from '../random/rng.js';
 import { deriveSeed } from '../random/rng.js';
-import { epsilonOnFamily } from '../mechanisms/plugin.js';
+import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { UserError } from '../util/errors.js';
 
 /**

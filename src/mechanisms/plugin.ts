@@ -273,28 +273,6 @@ function call<T>(path: string, what: string, f: () => T): T {
 /** A registry mechanism made from a plugin: its `epsilon` reads `privacy.d` in the family's metric. */
 export type PluginBackedMechanism = Mechanism & { readonly plugin: LoadedPlugin };
 
-export function isPluginMechanism(m: Mechanism): m is PluginBackedMechanism {
-  return (m as Partial<PluginBackedMechanism>).plugin !== undefined;
-}
-
-/**
- * What xi means for `mechanism` on a family, with d in the family's metric. Built-in mechanisms
- * and the accountants take the per-bit disagreement probability as their `d` (for the angular
- * family the two are equal, so angular results are unchanged); a plugin gets the distance itself
- * and the family's `disagreement` function. The one place that translates between the two.
- */
-export function epsilonOnFamily(
-  mechanism: Mechanism,
-  disagreement: (d: number) => number,
-  xi: number,
-  kappa: number,
-  privacy: { d: number; delta: number },
-  options?: Record<string, unknown>,
-): EpsilonInfo {
-  if (isPluginMechanism(mechanism)) return mechanism.epsilon(xi, kappa, privacy, options);
-  return mechanism.epsilon(xi, kappa, { d: disagreement(privacy.d), delta: privacy.delta }, options);
-}
-
 /** The entry's options as the plugin sees them (without the file hash lshdp adds). */
 function pluginOptions(options: Record<string, unknown>): Record<string, unknown> {
   const { [MODULE_HASH_OPTION]: _hash, ...rest } = options;
@@ -319,6 +297,8 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
   };
   return {
     plugin: loaded,
+    // a plugin reads privacy.d as the distance in the family's metric (and gets `disagreement`)
+    budgetDistance: 'family',
     name: plugin.name,
     description: plugin.description ?? `plugin ${path}`,
     kind: 'code',

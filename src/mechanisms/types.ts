@@ -35,6 +35,10 @@ export interface Mechanism {
   /** accountants a config may choose with `accountant:` (lshrr: paper, exact, theorem, naive); the
    *  first is the default. Absent or empty: the mechanism takes no accountant. */
   readonly accountants?: readonly string[];
+  /** what `epsilon()` reads as `privacy.d`: the per-bit disagreement probability of the LSH family
+   *  (built-ins, the default; on the angular family it equals d) or the distance in the family's
+   *  metric (plugins). src/privacy/onFamily.ts is where the two are told apart. */
+  readonly budgetDistance?: 'disagreement' | 'family';
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /** the released codes of all users for one trial (kind 'code' only) */
