@@ -28,7 +28,8 @@ import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
 import type { UserVectors } from '../data/types.js';
-import { getMechanism } from '../mechanisms/registry.js';
+import { getMechanism, mechanismInfo } from '../mechanisms/registry.js';
+import { resultSpecs } from '../experiment/grid.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns, popcount32 } from '../lsh/codes.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
@@ -61,7 +62,7 @@ export interface LossCdfPoint {
 export interface AuditEntry {
   label: string;
   /** registry name */
-  base: string;
+  name: string;
   options: Record<string, unknown>;
   /** tests only: replaces the mechanism's accounting (e.g. a deliberately inflated ε) */
   epsilonOf?: (xi: number, kappa: number) => EpsilonInfo;
@@ -242,34 +243,31 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
 
   for (const kappa of plan.kappa) {
     const rows: Row[] = [];
-    for (const entry of plan.entries) {
-      const mechanism = getMechanism(entry.base);
-      if (mechanism.kind !== 'code' || !mechanism.encode) continue;
-      const xis = mechanism.usesXi ? plan.xi : [null];
-      for (const xi of xis) {
-        const privacy = { d: plan.d, delta: plan.delta };
-        const eps =
-          xi === null
-            ? epsilonOnFamily(mechanism, family.disagreement, 0, kappa, privacy, entry.options)
-            : entry.epsilonOf
-              ? entry.epsilonOf(xi, kappa)
-              : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
-        const fullDim = entry.base === 'laplsh';
-        rows.push({
-          entry,
-          mechanism,
-          kappa,
-          xi: xi ?? 0,
-          eps,
-          rng: makeRng(deriveSeed(plan.seed, 'audit-noise', entry.label, kappa, xi ?? 'none')),
-          pos: new Float64Array(total),
-          neg: new Float64Array(total),
-          fullDim,
-          // LapLSH is audited with its direct sampler (equal in distribution to the projected one,
-          // which would need an SVD per sample)
-          options: fullDim ? { ...entry.options, sampler: 'direct' } : entry.options,
-        });
-      }
+    for (const { entry, xi } of resultSpecs(plan.entries, plan.xi, mechanismInfo)) {
+      const mechanism = getMechanism(entry.name);
+      if (!mechanism.encode) continue;
+      const privacy = { d: plan.d, delta: plan.delta };
+      const eps =
+        xi === null
+          ? epsilonOnFamily(mechanism, family.disagreement, 0, kappa, privacy, entry.options)
+          : entry.epsilonOf
+            ? entry.epsilonOf(xi, kappa)
+            : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
+      const fullDim = entry.name === 'laplsh';
+      rows.push({
+        entry,
+        mechanism,
+        kappa,
+        xi: xi ?? 0,
+        eps,
+        rng: makeRng(deriveSeed(plan.seed, 'audit-noise', entry.label, kappa, xi ?? 'none')),
+        pos: new Float64Array(total),
+        neg: new Float64Array(total),
+        fullDim,
+        // LapLSH is audited with its direct sampler (equal in distribution to the projected one,
+        // which would need an SVD per sample)
+        options: fullDim ? { ...entry.options, sampler: 'direct' } : entry.options,
+      });
     }
     if (rows.length === 0) continue;
     const hashSmall = makeRng(deriveSeed(plan.seed, 'audit-hash', 'synthetic', kappa));
@@ -292,14 +290,14 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
     }
     for (const row of rows) {
       results.push(rowResult(row, plan, sel, M, synth.distance, p));
-      if (row.entry.base === 'lshrr' && cdfAt !== null && row.xi === cdfAt && Number.isFinite(row.eps.epsilon ?? NaN)) {
+      if (row.entry.name === 'lshrr' && cdfAt !== null && row.xi === cdfAt && Number.isFinite(row.eps.epsilon ?? NaN)) {
         const panel = `${row.entry.label} κ=${kappa} ξ=${row.xi}`;
         cdfXi[panel] = row.xi;
         cdf.push(...cdfPoints(panel, row.pos.subarray(sel), row.eps.epsilon!, kappa, p(synth.distance)));
       }
     }
     // real pairs: LSHRR's tail at the pairs' own distances
-    const lshrrRows = rows.filter((r) => r.entry.base === 'lshrr');
+    const lshrrRows = rows.filter((r) => r.entry.name === 'lshrr');
     if (lshrrRows.length && plan.realPairs.length) realResults.push(...realPairRows(plan, kappa, lshrrRows, M, hasher, p));
   }
   applyVerdicts(results);
@@ -307,7 +305,7 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
 }
 
 function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: number, p: (d: number) => number): AuditResult {
-  const base = row.entry.base;
+  const base = row.entry.name;
   const isLshrr = base === 'lshrr';
   const claims = row.mechanism.usesXi;
   const eps = row.eps.epsilon;

@@ -43,14 +43,14 @@ export function registerAudit(program: Command): void {
       const cfg = loadConfig(file);
       const entries: AuditEntry[] = cfg.mechanisms.map((m) => {
         if (m.options.accountant !== undefined) parseAccountant(m.options.accountant, `${file}: mechanism ${m.label}: accountant`);
-        return { label: m.label, base: m.name, options: m.options };
+        return { label: m.label, name: m.name, options: m.options };
       });
       if (entries.some((e) => e.options.accountant === 'naive')) process.stderr.write(naiveAccountantWarning(file) + '\n');
       const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(line + '\n');
       const n = cfg.dims[0];
       const realPairs: AuditPair[] = [];
       const datasets: AuditMeta['datasets'] = [];
-      const wantsReal = entries.some((e) => e.base === 'lshrr') && pairsWanted > 0;
+      const wantsReal = entries.some((e) => e.name === 'lshrr') && pairsWanted > 0;
       if (wantsReal) {
         const family = getFamily(cfg.metric ?? 'angular');
         for (const spec of cfg.datasets) {
@@ -69,7 +69,7 @@ export function registerAudit(program: Command): void {
           realPairs.push(...search.pairs);
         }
       }
-      const skipped = entries.filter((e) => getMechanism(e.base).kind !== 'code').map((e) => e.label);
+      const skipped = entries.filter((e) => getMechanism(e.name).kind !== 'code').map((e) => e.label);
       if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
       const outcome = runAudit({
         seed: cfg.seed,

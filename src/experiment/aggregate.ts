@@ -5,7 +5,7 @@
 import type { ExperimentConfig, MechanismEntry } from './config.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
-import { exactKey, resultId, trialKey } from './grid.js';
+import { exactKey, resultSpecs, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './records.js';
 import { UserError } from '../util/errors.js';
 
@@ -95,15 +95,11 @@ export function entryValues(cfg: ExperimentConfig, records: Map<string, CellReco
   const out: EntryValues[] = [];
   const trials: TrialRecord[] = [];
   for (let t = 0; t < cfg.trials; t++) trials.push(needTrial(records, trialKey(dataset, n, kappa, t)));
+  const expansion = resultSpecs(cfg.mechanisms, cfg.privacy.xi, info);
   for (const k of cfg.k) {
-    for (const m of cfg.mechanisms) {
-      if (info(m.name).kind !== 'code') continue;
-      const xis: (number | null)[] = info(m.name).usesXi ? cfg.privacy.xi : [null];
-      for (const xi of xis) {
-        const id = resultId(m.name, m.options, xi);
-        const vals = trials.map((tr) => needValue(tr, id, k));
-        out.push({ entry: m, xi, k, loss: vals.map((v) => v.loss), recall: vals.map((v) => v.recall), eps: vals[0].result.eps });
-      }
+    for (const { entry, xi, spec } of expansion) {
+      const vals = trials.map((tr) => needValue(tr, spec.id, k));
+      out.push({ entry, xi, k, loss: vals.map((v) => v.loss), recall: vals.map((v) => v.recall), eps: vals[0].result.eps });
     }
   }
   return out;

@@ -51,11 +51,6 @@ export function expandCells(cfg: ExperimentConfig): Cell[] {
   return cells;
 }
 
-/** The hashing mechanisms of the config (everything but exact), in config order. */
-export function codeMechanisms(cfg: ExperimentConfig, info: (name: string) => MechanismInfo) {
-  return cfg.mechanisms.filter((m) => info(m.name).kind === 'code');
-}
-
 /**
  * One result of a trial cell: a (base mechanism, options, xi) evaluated on the trial's hyperplanes.
  * Its identity is its content, never its label: entries that differ only in their label share it.
@@ -77,20 +72,34 @@ export function resultId(base: string, options: Record<string, unknown>, xi: num
   return `${base}_xi${xiText(xi)}_${sha256Hex(stableStringify(options)).slice(0, 10)}`;
 }
 
-/** The distinct results a trial cell of this config holds, in config order (entry, then xi). */
-export function trialResults(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): ResultSpec[] {
-  const out: ResultSpec[] = [];
-  const seen = new Set<string>();
-  for (const m of codeMechanisms(cfg, info)) {
-    const xis: (number | null)[] = info(m.name).usesXi ? cfg.privacy.xi : [null];
-    for (const xi of xis) {
-      const id = resultId(m.name, m.options, xi);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      out.push({ id, base: m.name, options: { ...m.options }, xi });
-    }
+/** One (entry, ξ) of the expansion, with the result it reads or writes. */
+export interface EntryResult<E> {
+  entry: E;
+  /** null for mechanisms without a budget (lsh) */
+  xi: number | null;
+  spec: ResultSpec;
+}
+
+/**
+ * The (entry × ξ) expansion that the trial cells, utility.csv and the audit all start from: every
+ * entry whose mechanism releases codes, with each ξ (or once with ξ null when the mechanism has no
+ * budget), in config order (entry, then ξ). Two entries that differ only in label get the same spec.
+ */
+export function resultSpecs<E extends { name: string; options: Record<string, unknown> }>(entries: readonly E[], xis: readonly number[], info: (name: string) => MechanismInfo): EntryResult<E>[] {
+  const out: EntryResult<E>[] = [];
+  for (const entry of entries) {
+    const m = info(entry.name);
+    if (m.kind !== 'code') continue;
+    for (const xi of m.usesXi ? xis : [null]) out.push({ entry, xi, spec: { id: resultId(entry.name, entry.options, xi), base: entry.name, options: { ...entry.options }, xi } });
   }
   return out;
+}
+
+/** The distinct results a trial cell of this config holds, in config order (entry, then xi). */
+export function trialResults(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): ResultSpec[] {
+  const byId = new Map<string, ResultSpec>();
+  for (const { spec } of resultSpecs(cfg.mechanisms, cfg.privacy.xi, info)) if (!byId.has(spec.id)) byId.set(spec.id, spec);
+  return [...byId.values()];
 }
 
 /** What a trial cell must compute: the given results, each for the given k values. */

@@ -8,13 +8,13 @@ import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import type { UserVectors } from '../../src/data/types.js';
 
-const lshrr = (accountant: string, label = `lshrr-${accountant}`): AuditEntry => ({ label, base: 'lshrr', options: { accountant } });
+const lshrr = (accountant: string, label = `lshrr-${accountant}`): AuditEntry => ({ label, name: 'lshrr', options: { accountant } });
 
 describe('verdicts at kappa 20, xi 5, d 0.1, delta 0.01 with the default samples', () => {
   it('an exact eps inflated by 20% and the naive accountant are violated; paper, exact, theorem are sound', () => {
     const inflated: AuditEntry = {
       label: 'exact-plus-20%',
-      base: 'lshrr',
+      name: 'lshrr',
       options: { accountant: 'exact' },
       epsilonOf: (xi, kappa) => {
         const a = accountEpsilon('exact', { xi, kappa, p: 0.1, delta: 0.01 });
@@ -54,7 +54,7 @@ describe('verdicts at kappa 20, xi 5, d 0.1, delta 0.01 with the default samples
       n: 8,
       samples: 300,
       realPairs: [],
-      entries: [lshrr('exact'), { label: 'laplsh', base: 'laplsh', options: {} }, { label: 'rappor', base: 'rappor', options: {} }, { label: 'lsh', base: 'lsh', options: {} }],
+      entries: [lshrr('exact'), { label: 'laplsh', name: 'laplsh', options: {} }, { label: 'rappor', name: 'rappor', options: {} }, { label: 'lsh', name: 'lsh', options: {} }],
     };
     const a = runAudit(plan);
     const b = runAudit(plan);

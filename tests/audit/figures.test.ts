@@ -32,7 +32,7 @@ describe('privacy figures', () => {
       n: 4,
       samples: 200,
       realPairs: [],
-      entries: [{ label: '<b>x</b>', base: 'lshrr', options: { accountant: 'exact' } }],
+      entries: [{ label: '<b>x</b>', name: 'lshrr', options: { accountant: 'exact' } }],
     });
     expect(out.cdf.length).toBe(2 * 21);
     // the exact CDF ends at 1 and never decreases
