@@ -1,3 +1,4 @@
+import { TopK } from '../util/topK.js';
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
 
@@ -94,89 +95,6 @@ export function buildInvertedIndex(vectors: UserVectors): InvertedIndex {
   return { colPtr, users, values: vals };
 }
 
-/**
- * A bounded max-heap of (distance, index) on typed arrays holding the k best seen so far; the
- * root is the worst kept entry ((larger distance, then larger index) is worse).
- */
-class KBest {
-  readonly dist: Float64Array;
-  readonly idx: Int32Array;
-  size = 0;
-  constructor(readonly k: number) {
-    this.dist = new Float64Array(k);
-    this.idx = new Int32Array(k);
-  }
-  reset(): void {
-    this.size = 0;
-  }
-  get full(): boolean {
-    return this.size === this.k;
-  }
-  /** true when (d, i) would be better than the current worst */
-  beatsWorst(d: number, i: number): boolean {
-    const wd = this.dist[0]!;
-    return d < wd || (d === wd && i < this.idx[0]!);
-  }
-  private worse(a: number, b: number): boolean {
-    const da = this.dist[a]!;
-    const db = this.dist[b]!;
-    return da > db || (da === db && this.idx[a]! > this.idx[b]!);
-  }
-  private swap(a: number, b: number): void {
-    const d = this.dist[a]!;
-    this.dist[a] = this.dist[b]!;
-    this.dist[b] = d;
-    const i = this.idx[a]!;
-    this.idx[a] = this.idx[b]!;
-    this.idx[b] = i;
-  }
-  offer(d: number, i: number): void {
-    if (this.size < this.k) {
-      let c = this.size++;
-      this.dist[c] = d;
-      this.idx[c] = i;
-      while (c > 0) {
-        const parent = (c - 1) >> 1;
-        if (!this.worse(c, parent)) break;
-        this.swap(c, parent);
-        c = parent;
-      }
-      return;
-    }
-    if (!this.beatsWorst(d, i)) return;
-    this.dist[0] = d;
-    this.idx[0] = i;
-    this.siftDownRoot();
-  }
-  /** Restore the heap order after the root was replaced (the worst entry stays on top). */
-  private siftDownRoot(): void {
-    let c = 0;
-    for (;;) {
-      const l = 2 * c + 1;
-      if (l >= this.size) break;
-      const r = l + 1;
-      const big = r < this.size && this.worse(r, l) ? r : l;
-      if (!this.worse(big, c)) break;
-      this.swap(big, c);
-      c = big;
-    }
-  }
-  /** Write the kept entries best-first into out arrays at offset (empties the heap). */
-  drainSorted(outIdx: Int32Array, outDist: Float64Array, offset: number): void {
-    // Repeatedly move the worst (root) to the end: heap-sort from the back.
-    for (let pos = this.size - 1; pos >= 0; pos--) {
-      outIdx[offset + pos] = this.idx[0]!;
-      outDist[offset + pos] = this.dist[0]!;
-      this.size--;
-      if (this.size > 0) {
-        this.dist[0] = this.dist[this.size]!;
-        this.idx[0] = this.idx[this.size]!;
-        this.siftDownRoot();
-      }
-    }
-  }
-}
-
 /** Dots below (worst kept dot − this) cannot reach the worst kept distance: acos has slope ≥ 1,
  *  so their distance is larger by ≥ 1e-9/π, far above acos's rounding error. */
 const DOT_MARGIN = 1e-9;
@@ -206,7 +124,7 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
   // stamp[u] === query ordinal + 1 marks u as touched (shares an item) for the current query.
   const stamp = new Int32Array(numUsers);
   const touched = new Int32Array(numUsers);
-  const best = new KBest(k);
+  const best = new TopK(k);
   const Q = queries.length;
   const indices = new Int32Array(Q * k);
   const distances = new Float64Array(Q * k);
@@ -235,9 +153,9 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
         const du = dot[u]!;
         if (du < worstDot) continue;
         best.offer(distanceFromDot(du), u);
-        if (best.full) worstDot = Math.cos(best.dist[0]! * Math.PI) - DOT_MARGIN;
+        if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
       }
-      best.drainSorted(indices, distances, t * k);
+      best.drain(indices, distances, t * k);
       continue;
     }
     const mark = t + 1;
@@ -263,18 +181,18 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
       const du = dot[u]!;
       if (du < worstDot) continue;
       best.offer(distanceFromDot(du), u);
-      if (best.full) worstDot = Math.cos(best.dist[0]! * Math.PI) - DOT_MARGIN;
+      if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
     }
     // Users sharing no item with the query: distance exactly 0.5; smallest indices first.
     const half = distanceFromDot(0);
-    if (!best.full || best.beatsWorst(half, 0)) {
+    if (best.accepts(half, 0)) {
       for (let u = 0; u < numUsers; u++) {
         if (u === q || stamp[u] === mark) continue;
-        if (best.full && !best.beatsWorst(half, u)) break;
+        if (!best.accepts(half, u)) break;
         best.offer(half, u);
       }
     }
-    best.drainSorted(indices, distances, t * k);
+    best.drain(indices, distances, t * k);
   }
   return { k, indices, distances };
 }

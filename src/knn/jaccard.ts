@@ -1,3 +1,4 @@
+import { TopK } from '../util/topK.js';
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
 import { buildInvertedIndex, type ExactKnn } from './angular.js';
@@ -43,73 +44,6 @@ export function jaccardDistance(data: UserVectors, i: number, j: number): number
   return jaccardFromCounts(intersectRows(data, i, j), size(i), size(j));
 }
 
-/** Bounded max-heap of (distance, index), root = worst kept ((larger d, then larger index)). */
-class Worst {
-  readonly d: Float64Array;
-  readonly i: Int32Array;
-  size = 0;
-  constructor(readonly k: number) {
-    this.d = new Float64Array(k);
-    this.i = new Int32Array(k);
-  }
-  private worse(a: number, b: number): boolean {
-    return this.d[a]! > this.d[b]! || (this.d[a] === this.d[b] && this.i[a]! > this.i[b]!);
-  }
-  private swap(a: number, b: number): void {
-    const d = this.d[a]!;
-    this.d[a] = this.d[b]!;
-    this.d[b] = d;
-    const i = this.i[a]!;
-    this.i[a] = this.i[b]!;
-    this.i[b] = i;
-  }
-  beats(d: number, i: number): boolean {
-    return this.size < this.k || d < this.d[0]! || (d === this.d[0] && i < this.i[0]!);
-  }
-  offer(d: number, i: number): void {
-    if (this.size < this.k) {
-      let c = this.size++;
-      this.d[c] = d;
-      this.i[c] = i;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (!this.worse(c, p)) break;
-        this.swap(c, p);
-        c = p;
-      }
-      return;
-    }
-    if (!this.beats(d, i)) return;
-    this.d[0] = d;
-    this.i[0] = i;
-    this.down();
-  }
-  private down(): void {
-    for (let c = 0; ; ) {
-      const l = 2 * c + 1;
-      if (l >= this.size) return;
-      const r = l + 1;
-      const big = r < this.size && this.worse(r, l) ? r : l;
-      if (!this.worse(big, c)) return;
-      this.swap(big, c);
-      c = big;
-    }
-  }
-  /** best first into out arrays at offset; empties the heap */
-  drain(idx: Int32Array, dist: Float64Array, offset: number): void {
-    for (let pos = this.size - 1; pos >= 0; pos--) {
-      idx[offset + pos] = this.i[0]!;
-      dist[offset + pos] = this.d[0]!;
-      this.size--;
-      if (this.size > 0) {
-        this.d[0] = this.d[this.size]!;
-        this.i[0] = this.i[this.size]!;
-        this.down();
-      }
-    }
-  }
-}
-
 /**
  * Exact k nearest other users of each query by Jaccard distance. Cost per query: the postings of
  * the query's items (users sharing an item), then — only when fewer than k of those are closer
@@ -128,7 +62,7 @@ export function jaccardKnn(data: UserVectors, queries: Int32Array, k: number): E
   const count = new Int32Array(numUsers);
   const stamp = new Int32Array(numUsers);
   const touched = new Int32Array(numUsers);
-  const best = new Worst(k);
+  const best = new TopK(k);
   const indices = new Int32Array(queries.length * k);
   const distances = new Float64Array(queries.length * k);
   for (let t = 0; t < queries.length; t++) {
@@ -153,7 +87,7 @@ export function jaccardKnn(data: UserVectors, queries: Int32Array, k: number): E
       if (u === q) continue;
       best.offer(jaccardFromCounts(count[u]!, sizeQ, rowPtr[u + 1]! - rowPtr[u]!), u);
     }
-    for (let u = 0; u < numUsers && best.beats(1, u); u++) {
+    for (let u = 0; u < numUsers && best.accepts(1, u); u++) {
       if (u !== q && stamp[u] !== mark) best.offer(1, u);
     }
     best.drain(indices, distances, t * k);

@@ -1,3 +1,4 @@
+import { TopK } from '../util/topK.js';
 import type { CodeSet } from './codes.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
@@ -87,77 +88,12 @@ export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed
 }
 
 /**
- * The k smallest composite keys (distance * 2^32 + tie key) seen so far, as a max-heap, with their
- * users. `worstDist` is the distance of the worst kept entry once the heap is full (before that,
- * every candidate is taken): a candidate farther than it can never enter.
+ * A candidate's heap key: distance · 2³² + its 32-bit tie key (src/lsh/tieKey.ts), so the k best
+ * are the k nearest with ties broken by the keyed hash, and the distance of the worst kept one is
+ * floor(key / 2³²): a candidate farther than it can never enter.
  */
-class BestK {
-  readonly key: Float64Array;
-  readonly user: Int32Array;
-  size = 0;
-  worstDist: number;
-  constructor(
-    readonly k: number,
-    readonly bits: number,
-  ) {
-    this.key = new Float64Array(k);
-    this.user = new Int32Array(k);
-    this.worstDist = bits;
-  }
-  reset(): void {
-    this.size = 0;
-    this.worstDist = this.bits;
-  }
-  /** Offers candidate u at distance d with tie key t (d <= worstDist already checked or not). */
-  offer(u: number, d: number, t: number): void {
-    const c = d * TWO32 + t;
-    const { key, user, k } = this;
-    if (this.size < k) {
-      // sift up
-      let i = this.size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (key[p] >= c) break;
-        key[i] = key[p];
-        user[i] = user[p];
-        i = p;
-      }
-      key[i] = c;
-      user[i] = u;
-      if (this.size === k) this.worstDist = Math.floor(key[0] / TWO32);
-      return;
-    }
-    if (c >= key[0]) return;
-    this.siftDown(c, u, k);
-    this.worstDist = Math.floor(key[0] / TWO32);
-  }
-  /** Puts (c, u) at the root and restores the heap over the first n entries. */
-  private siftDown(c: number, u: number, n: number): void {
-    const { key, user } = this;
-    let i = 0;
-    for (;;) {
-      let ch = 2 * i + 1;
-      if (ch >= n) break;
-      if (ch + 1 < n && key[ch + 1] > key[ch]) ch++;
-      if (key[ch] <= c) break;
-      key[i] = key[ch];
-      user[i] = user[ch];
-      i = ch;
-    }
-    key[i] = c;
-    user[i] = u;
-  }
-  /** Writes the kept users, best first, to out[base..base+k) (empties the heap). */
-  drainInto(out: Int32Array, base: number): void {
-    const { key, user } = this;
-    for (let n = this.size; n > 0; n--) {
-      out[base + n - 1] = user[0];
-      const c = key[n - 1];
-      const u = user[n - 1];
-      this.siftDown(c, u, n - 1);
-    }
-    this.size = 0;
-  }
+function distanceOfKey(k: number): number {
+  return Math.floor(k / TWO32);
 }
 
 /** The tie key of src/lsh/tieKey.ts (one definition; V8 inlines the small call). */
@@ -165,20 +101,20 @@ const key = tieKey;
 
 function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
   const { codes, words, bits } = set;
-  const best = new BestK(k, bits);
+  const best = new TopK(k);
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi];
     const base = queryKeyBase(tieSeed, q);
     best.reset();
-    let bound = best.worstDist;
+    let bound = bits;
     // one loop per word count, so the hot loop has no branch on it
     if (words === 1) {
       const c0 = codes[q];
       for (let u = 0; u < users; u++) {
         const d = popcount32(codes[u] ^ c0);
         if (d <= bound && u !== q) {
-          best.offer(u, d, key(base, u));
-          bound = best.worstDist;
+          best.offer(d * TWO32 + key(base, u), u);
+          if (best.full) bound = distanceOfKey(best.worstKey);
         }
       }
     } else if (words === 2) {
@@ -189,8 +125,8 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, t
         if (d > bound) continue; // most users: the first word already rules them out
         d += popcount32(codes[2 * u + 1] ^ c1);
         if (d <= bound && u !== q) {
-          best.offer(u, d, key(base, u));
-          bound = best.worstDist;
+          best.offer(d * TWO32 + key(base, u), u);
+          if (best.full) bound = distanceOfKey(best.worstKey);
         }
       }
     } else {
@@ -200,12 +136,12 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, t
         let d = 0;
         for (let w = 0; w < words; w++) d += popcount32(codes[ub + w] ^ codes[qb + w]);
         if (d <= bound && u !== q) {
-          best.offer(u, d, key(base, u));
-          bound = best.worstDist;
+          best.offer(d * TWO32 + key(base, u), u);
+          if (best.full) bound = distanceOfKey(best.worstKey);
         }
       }
     }
-    best.drainInto(out, qi * k);
+    best.drain(out, null, qi * k);
   }
 }
 
@@ -233,7 +169,7 @@ function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number,
 
   const bucketDist = new Uint8Array(distinct);
   const hist = new Int32Array(bits + 1);
-  const best = new BestK(k, bits);
+  const best = new TopK(k);
   for (let qi = 0; qi < queries.length; qi++) {
     const q = queries[qi];
     const c = codes[q];
@@ -254,9 +190,9 @@ function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number,
       if (d > D) continue;
       for (let p = bucketStart[t]; p < bucketStart[t + 1]; p++) {
         const u = bucketUsers[p];
-        if (u !== q) best.offer(u, d, key(base, u));
+        if (u !== q) best.offer(d * TWO32 + key(base, u), u);
       }
     }
-    best.drainInto(out, qi * k);
+    best.drain(out, null, qi * k);
   }
 }
