@@ -1,3 +1,4 @@
+import { csvField } from '../util/csv.js';
 import { readFileSync } from 'node:fs';
 import type { CodeSet } from '../lsh/codes.js';
 import { UserError } from '../util/errors.js';
@@ -74,11 +75,6 @@ export function hexToBits(hex: string, bits: number): Uint32Array {
     out[j >>> 5] = (out[j >>> 5]! | (nibble << (j & 31))) >>> 0;
   }
   return out;
-}
-
-/** A CSV field, quoted when it holds a comma, a quote or a line break. */
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** codes.csv: `user,code` then one line per user (ids as in the input, codes as hex). */

@@ -2,6 +2,7 @@
  * The final CSVs, rebuilt from the results store in canonical order (docs/ARCHITECTURE.md), so
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
+import { csvField } from '../util/csv.js';
 import type { ExperimentConfig, MechanismEntry } from './config.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
@@ -53,11 +54,6 @@ export function meanSe(values: readonly number[]): { mean: number; se: number | 
 /** A number as written in every CSV: shortest round-trip form; empty when absent; `inf` when unbounded (exact accountant). */
 const num = (x: number | null | undefined): string => (x === null || x === undefined ? '' : x === Infinity ? 'inf' : String(x));
 const bool = (x: boolean | null | undefined): string => (x === null || x === undefined ? '' : x ? 'true' : 'false');
-
-/** CSV field: quoted only when it must be (names are restricted, but user ids are free text). */
-export function csvField(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 function needExact(records: Map<string, CellRecord>, key: string): ExactRecord {
   const rec = records.get(key);

@@ -35,9 +35,6 @@ export interface MechanismEntry {
   module?: string;
 }
 
-/** Accountants of mechanisms that turn xi into a per-bit epsilon (src/privacy/accountants.ts). */
-export const ACCOUNTANTS = ['paper', 'exact', 'theorem', 'naive'] as const;
-
 export interface ExperimentConfig {
   name: string;
   seed: number;

@@ -3,14 +3,15 @@
  * the flip probability) each LSHRR accountant gives against ξ, one panel per κ; and the audit's
  * empirical CDF of the privacy loss against the exact one. Data inlined, like src/report/specs.ts.
  */
+import { ACCOUNTANT_NAMES } from '../privacy/accountants.js';
 import type { BudgetRecord } from '../privacy/budget.js';
 import type { LossCdfPoint } from '../audit/run.js';
 import { VL_SCHEMA, PALETTE, baseConfig, type VlSpec } from './specs.js';
 
 export type BudgetMetric = 'epsilon' | 'flip';
 
-/** Accountants in a fixed order, so colours stay put whichever ones a run uses. */
-const ACCOUNTANT_ORDER = ['paper', 'exact', 'theorem', 'naive'];
+/** Accountants in a fixed order (the accountants' own list), so colours stay put whichever ones a run uses. */
+const ACCOUNTANT_ORDER: readonly string[] = ACCOUNTANT_NAMES;
 
 function orderedAccountants(rows: readonly { accountant: string }[]): string[] {
   const seen = [...new Set(rows.map((r) => r.accountant))];

@@ -3,6 +3,7 @@
  * recomputes anything: every figure and table is built from these files alone. Missing files are
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
+import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { ResultCoordinates } from '../experiment/results.js';
 import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/aggregate.js';
@@ -227,11 +228,6 @@ export function readNnDistancesCsv(file: string): NnDistanceRow[] {
     user: r.cell('user'),
     nn1: num(t, r, 'nn1_distance'),
   }));
-}
-
-/** Flip probability of randomized response at per-bit ε, 1/(1+e^ε) (no overflow at large ε). */
-export function flipProbability(epsilonBit: number): number {
-  return 1 / (1 + Math.exp(epsilonBit));
 }
 
 /** budgets.csv, in the current vocabulary; an older file (paper accountant only) is mapped to it. */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { meanSe, utilityCsv, nnDistancesCsv, csvField, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
+import { meanSe, utilityCsv, nnDistancesCsv, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
 import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
@@ -16,14 +16,6 @@ describe('meanSe', () => {
     // one value: the standard error is unknown, not 0
     expect(meanSe([0.3])).toEqual({ mean: 0.3, se: null });
     expect(meanSe([2, 2, 2]).se).toBe(0);
-  });
-});
-
-describe('csvField', () => {
-  it('quotes only what must be quoted', () => {
-    expect(csvField('u1')).toBe('u1');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
   });
 });
 

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readBudgetsCsv, readUtilityCsv, flipProbability, BUDGET_COLUMNS } from '../../src/report/read.js';
+import { readBudgetsCsv, readUtilityCsv, BUDGET_COLUMNS } from '../../src/report/read.js';
+import { flipProbability } from '../../src/privacy/rr.js';
 
 function file(name: string, lines: string[]): string {
   const p = join(mkdtempSync(join(tmpdir(), 'lshdp-read-')), name);
