@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../experiment/config.js';
 import { getFamily, loadFamilyData } from '../lsh/families/index.js';
 import { UserError } from '../util/errors.js';
+import { intArg } from './options.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.js';
@@ -17,14 +18,6 @@ export const DEFAULT_BAND = 0.005;
 /** Real pairs are searched among the first this-many users of a data set (all pairs: quadratic). */
 export const MAX_SCAN_USERS = 2000;
 
-function positiveInt(flag: string, s: string, allowZero = false): number {
-  const v = Number(s);
-  if (!(Number.isInteger(v) && (allowZero ? v >= 0 : v >= 1))) {
-    throw new UserError(`${flag}: must be a ${allowZero ? 'non-negative' : 'positive'} integer, got "${s}"`);
-  }
-  return v;
-}
-
 export function registerAudit(program: Command): void {
   program
     .command('audit')
@@ -36,8 +29,8 @@ export function registerAudit(program: Command): void {
     .option('--band <b>', 'half-width of the distance band for real pairs', String(DEFAULT_BAND))
     .option('--json', 'print audit.json to stdout instead of the summary')
     .action(async (file: string, opts: { out?: string; pairs: string; samples: string; band: string; json?: boolean }) => {
-      const samples = positiveInt('--samples', opts.samples);
-      const pairsWanted = positiveInt('--pairs', opts.pairs, true);
+      const samples = intArg('--samples', 1)(opts.samples);
+      const pairsWanted = intArg('--pairs', 0)(opts.pairs);
       const band = Number(opts.band);
       if (!(band > 0 && band < 0.5)) throw new UserError(`--band: must be a number in (0, 0.5), got "${opts.band}"`);
       const cfg = loadConfig(file);

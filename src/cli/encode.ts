@@ -14,6 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../util/errors.js';
+import { intArg } from './options.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { FORMATS, type Center, type Combine, type DatasetSpec } from '../data/spec.js';
 import { planRead, readInteractions } from '../data/load.js';
@@ -87,11 +88,6 @@ const RELEASE_FLAGS = [
 ] as const;
 
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-function positiveInt(flag: string, v: string): number {
-  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || !Number.isSafeInteger(Number(v))) throw new UserError(`${flag}: expected a positive integer, got "${v}"`);
-  return Number(v);
-}
 
 function number(flag: string, v: string, check: (x: number) => boolean, what: string): number {
   const x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
@@ -217,7 +213,7 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
   if (existsSync(o.out) && !statSync(o.out).isDirectory()) throw new UserError(`--out: ${o.out}: is a file, expected a folder`);
   const taken = outs.filter((f) => existsSync(f));
   if (taken.length > 0 && !o.force) throw new UserError(`--out: ${taken[0]} already exists (use --force to overwrite)`);
-  const noiseSeed = o.noiseSeed === undefined ? null : positiveIntOrZero('--noise-seed', o.noiseSeed);
+  const noiseSeed = o.noiseSeed === undefined ? null : intArg('--noise-seed', 0)(o.noiseSeed);
 
   let release: HashingFile | null = null;
   if (o.query !== undefined) {
@@ -237,7 +233,7 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
   if (format === 'synthetic' && release) throw new UserError('--query: a release of synthetic data has no new users to read; give a file in a real format');
 
   const family = getFamily(release ? release.family : (o.metric ?? 'angular'), '--metric');
-  const kappa = release ? release.kappa : positiveInt('--kappa', o.kappa ?? '20');
+  const kappa = release ? release.kappa : intArg('--kappa', 1)(o.kappa ?? '20');
   const d = release ? release.privacy.d : number('--d', o.d ?? '0.1', (x) => x > 0 && x < 1, 'a number in (0, 1)');
   const delta = release ? release.privacy.delta : number('--delta', o.delta ?? '0.01', (x) => x > 0 && x < 1, 'a number in (0, 1)');
   const mechName = release ? (release.mechanism.module ?? release.mechanism.name) : (o.mechanism ?? 'lshrr');
@@ -268,10 +264,10 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
   // an integer seed is the number a config's `seed:` gives, so the hash functions are the run's
   const seed: number | string = /^\d{1,15}$/.test(seedText) ? Number(seedText) : seedText;
   const listed = release ? release.items : o.items !== undefined ? readItemList(o.items) : null;
-  if (!release && listed && o.dims !== undefined && positiveInt('--dims', o.dims) !== listed.length) {
+  if (!release && listed && o.dims !== undefined && intArg('--dims', 1)(o.dims) !== listed.length) {
     throw new UserError(`--dims: ${o.dims} differs from the ${listed.length} items of --items ${o.items}`);
   }
-  const nAsked = listed ? listed.length : positiveInt('--dims', o.dims ?? '100');
+  const nAsked = listed ? listed.length : intArg('--dims', 1)(o.dims ?? '100');
 
   // the data set, read as the experiments read it
   const dataset = release ? release.dataset : (o.name ?? (file ? basename(file) : `synthetic-${o.preset ?? 'small'}`));
@@ -349,15 +345,10 @@ function jsonNumber(x: number | null): number | string | null {
   return x === null || Number.isFinite(x) ? x : String(x);
 }
 
-function positiveIntOrZero(flag: string, v: string): number {
-  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v))) throw new UserError(`${flag}: expected a non-negative integer, got "${v}"`);
-  return Number(v);
-}
-
 /** The data set spec from the reader flags (as `lshdp data inspect` builds it). */
 function readerSpec(name: string, format: DatasetSpec['format'], file: string | undefined, o: EncodeFlags): DatasetSpec {
   const spec: DatasetSpec = { name, format, path: file };
-  if (o.maxUsers !== undefined) spec.max_users = positiveInt('--max-users', o.maxUsers);
+  if (o.maxUsers !== undefined) spec.max_users = intArg('--max-users', 1)(o.maxUsers);
   if (o.delimiter !== undefined) spec.delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
   if (o.user) spec.user = o.user;
   if (o.item) spec.item = o.item;

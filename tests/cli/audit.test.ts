@@ -81,10 +81,10 @@ describe('lshdp audit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-bad-'));
     const good = config(dir, '[lshrr]');
     const cases: [string[], RegExp][] = [
-      [['--samples', '0'], /--samples: must be a positive integer, got "0"/],
-      [['--samples', 'many'], /--samples: must be a positive integer/],
+      [['--samples', '0'], /--samples: expected a positive integer, got "0"/],
+      [['--samples', 'many'], /--samples: expected a positive integer/],
       [['--band', '0'], /--band: must be a number in \(0, 0\.5\)/],
-      [['--pairs', '-1'], /--pairs: must be a non-negative integer/],
+      [['--pairs', '-1'], /--pairs: expected a non-negative integer/],
     ];
     for (const [args, re] of cases) {
       const r = lshdp(['audit', good, ...args]);
