@@ -112,14 +112,14 @@ function decide(
 }
 
 /** Pairs (a, b) with equal key, in a's order; `label` says whether either side has several entries. */
-function match(as: Series[], bs: Series[], key: (s: Series) => string): { a: Series; b: Series; label: boolean }[] {
+function match(as: Series[], bs: Series[], key: (s: Series) => string): Pair[] {
   const byKey = new Map<string, Series[]>();
   for (const b of bs) {
     const k = key(b);
     byKey.set(k, [...(byKey.get(k) ?? []), b]);
   }
   const label = new Set(as.map((s) => s.mechanism)).size > 1 || new Set(bs.map((s) => s.mechanism)).size > 1;
-  const out: { a: Series; b: Series; label: boolean }[] = [];
+  const out: Pair[] = [];
   for (const a of as) for (const b of byKey.get(key(a)) ?? []) out.push({ a, b, label });
   return out;
 }
@@ -128,12 +128,47 @@ const cellKey = (s: Series) => JSON.stringify([s.n, s.kappa, s.k, s.xi]);
 const cellKeyNoXi = (s: Series) => JSON.stringify([s.n, s.kappa, s.k]);
 const cellKeyNoKappa = (s: Series) => JSON.stringify([s.n, s.k, s.xi]);
 
-function labelled(p: { a: Series; b: Series; label: boolean }, opts: { xi?: boolean; kappa?: boolean } = {}): string {
+function labelled(p: Pair, opts: { xi?: boolean; kappa?: boolean } = {}): string {
   const base = where(p.a, opts);
   return p.label ? `${base} [${p.a.mechanism} vs ${p.b.mechanism}]` : base;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * The skeleton of a claim that compares two sets of series cell by cell: it is not tested unless
+ * its requirements hold; side a's series pair up with side b's of equal `key`, and each pair is one
+ * cell, a one-sided test that a's loss is below b's or, with a margin, an equivalence test (TOST).
+ * Paired t-tests where both sides share the trial's hyperplanes, Welch otherwise.
+ */
+interface Comparison {
+  /** [holds, what is needed]: the claim is not tested unless all hold */
+  needs: [boolean, string][];
+  a: Series[];
+  b: Series[];
+  key: (s: Series) => string;
+  paired: boolean;
+  /** equivalence within ± margin(b) instead of "a below b" */
+  margin?: (b: Series) => number;
+  /** how a cell is named (default: where a is, and the entries when either side has several) */
+  where?: (p: Pair) => string;
+  words: { forWord: string; againstWord: string; tests: string };
+  whenEmpty: string;
+  notes?: string[];
+}
+
+type Pair = { a: Series; b: Series; label: boolean };
+
+function comparison(ctx: DatasetContext, c: Comparison): Outcome {
+  const missing = needs(c.needs);
+  if (missing) return notTested(missing);
+  const where = c.where ?? ((p: Pair) => labelled(p));
+  const cells = match(c.a, c.b, c.key).map((p) => {
+    const samples = c.paired ? pairedSamples(p.a.byTrial, p.b.byTrial) : allSamples(p.a.byTrial, p.b.byTrial);
+    return c.margin ? equivalenceCell(where(p), samples, c.paired, c.margin(p.b)) : directionalCell(where(p), samples, c.paired, 'below');
+  });
+  return decide(cells, ctx, c.words, c.whenEmpty, c.margin ? 'equivalence' : 'directional', c.notes ?? []);
+}
 
 // ------------------------------------------------------------------ the claims
 
@@ -194,24 +229,22 @@ const lshrrBeatsLaplsh: ClaimDefinition = {
   evaluate(ctx) {
     const rr = ctx.series.filter(isLshrrPaper);
     const lap = ctx.series.filter(isLaplsh);
-    const missing = needs([
-      [rr.length > 0, 'an lshrr entry with the paper accountant'],
-      [lap.length > 0, 'a laplsh entry'],
-    ]);
-    if (missing) return notTested(missing);
-    const rrIn = rr.filter((s) => s.n >= 100 && s.xi !== null && s.xi > 0);
-    const pairs = match(rrIn, lap, cellKey);
-    const whenEmpty =
-      needs([
-        [rr.some((s) => s.n >= 100), 'n ≥ 100'],
-        [rr.some((s) => s.xi !== null && s.xi > 0), 'ξ > 0'],
-      ]) ?? 'needs lshrr and laplsh at the same n ≥ 100, κ, k and ξ > 0';
-    return decide(
-      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
-      ctx,
-      { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
-      whenEmpty,
-    );
+    return comparison(ctx, {
+      needs: [
+        [rr.length > 0, 'an lshrr entry with the paper accountant'],
+        [lap.length > 0, 'a laplsh entry'],
+      ],
+      a: rr.filter((s) => s.n >= 100 && s.xi !== null && s.xi > 0),
+      b: lap,
+      key: cellKey,
+      paired: true,
+      words: { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty:
+        needs([
+          [rr.some((s) => s.n >= 100), 'n ≥ 100'],
+          [rr.some((s) => s.xi !== null && s.xi > 0), 'ξ > 0'],
+        ]) ?? 'needs lshrr and laplsh at the same n ≥ 100, κ, k and ξ > 0',
+    });
   },
 };
 
@@ -223,21 +256,20 @@ const laplshBeatsLshrrSmallN: ClaimDefinition = {
     const rr = ctx.series.filter(isLshrrPaper);
     const lap = ctx.series.filter(isLaplsh);
     const all = [...rr, ...lap];
-    const missing = needs([
-      [all.some((s) => s.n === 50), 'n = 50'],
-      [all.some((s) => s.kappa === 50), 'κ = 50'],
-      [rr.length > 0, 'an lshrr entry with the paper accountant'],
-      [lap.length > 0, 'a laplsh entry'],
-    ]);
-    if (missing) return notTested(missing);
-    const lapIn = lap.filter((s) => s.n === 50 && s.kappa === 50 && s.xi !== null && s.xi > 0);
-    const pairs = match(lapIn, rr, cellKey);
-    return decide(
-      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
-      ctx,
-      { forWord: 'LapLSH lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
-      'needs lshrr and laplsh both at n = 50, κ = 50 and the same ξ > 0',
-    );
+    return comparison(ctx, {
+      needs: [
+        [all.some((s) => s.n === 50), 'n = 50'],
+        [all.some((s) => s.kappa === 50), 'κ = 50'],
+        [rr.length > 0, 'an lshrr entry with the paper accountant'],
+        [lap.length > 0, 'a laplsh entry'],
+      ],
+      a: lap.filter((s) => s.n === 50 && s.kappa === 50 && s.xi !== null && s.xi > 0),
+      b: rr,
+      key: cellKey,
+      paired: true,
+      words: { forWord: 'LapLSH lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty: 'needs lshrr and laplsh both at n = 50, κ = 50 and the same ξ > 0',
+    });
   },
 };
 
@@ -275,28 +307,25 @@ const longerCodesWin: ClaimDefinition = {
     const rr = ctx.series.filter(isLshrrPaper);
     const xis = distinct(rr.map((s) => s.xi)).filter((x) => x > 0);
     const kappas = distinct(rr.map((s) => s.kappa));
-    const missing = needs([
-      [rr.length > 0, 'an lshrr entry with the paper accountant'],
-      [kappas.includes(10), 'κ = 10'],
-      [kappas.includes(20) || kappas.includes(50), 'κ = 20 or κ = 50'],
-      [xis.length > 0, 'ξ > 0'],
-    ]);
-    if (missing) return notTested(missing);
     const top = xis[xis.length - 1];
     const at = rr.filter((s) => s.xi === top);
-    const ten = at.filter((s) => s.kappa === 10);
-    const longer = at.filter((s) => s.kappa === 20 || s.kappa === 50);
-    const pairs = match(longer, ten, cellKeyNoKappa);
-    const cells = pairs.map((p) => directionalCell(`${labelled(p, { kappa: false })} κ=${p.a.kappa} vs 10`, allSamples(p.a.byTrial, p.b.byTrial), false, 'below'));
-    const note = top === 20 ? [] : [`largest ξ of the grid is ${top} (the paper's: 20)`];
-    return decide(
-      cells,
-      ctx,
-      { forWord: 'longer code lower', againstWord: 'higher', tests: `one-sided Welch t-tests over trials at ξ = ${top}` },
-      `needs lshrr at κ = 10 and κ = 20 or 50 with the same n, k at ξ = ${top}`,
-      'directional',
-      note,
-    );
+    return comparison(ctx, {
+      needs: [
+        [rr.length > 0, 'an lshrr entry with the paper accountant'],
+        [kappas.includes(10), 'κ = 10'],
+        [kappas.includes(20) || kappas.includes(50), 'κ = 20 or κ = 50'],
+        [xis.length > 0, 'ξ > 0'],
+      ],
+      a: at.filter((s) => s.kappa === 20 || s.kappa === 50),
+      b: at.filter((s) => s.kappa === 10),
+      key: cellKeyNoKappa,
+      // different κ: different hyperplanes, independent samples
+      paired: false,
+      where: (p) => `${labelled(p, { kappa: false })} κ=${p.a.kappa} vs 10`,
+      words: { forWord: 'longer code lower', againstWord: 'higher', tests: `one-sided Welch t-tests over trials at ξ = ${top}` },
+      whenEmpty: `needs lshrr at κ = 10 and κ = 20 or 50 with the same n, k at ξ = ${top}`,
+      notes: top === 20 ? [] : [`largest ξ of the grid is ${top} (the paper's: 20)`],
+    });
   },
 };
 
@@ -369,23 +398,19 @@ const beatsRandom: ClaimDefinition = {
   evaluate(ctx) {
     const rr = ctx.series.filter(isLshrrPaper);
     const xis = distinct(rr.map((s) => s.xi));
-    const missing = needs([
-      [rr.length > 0, 'an lshrr entry with the paper accountant'],
-      [xis.includes(2), 'ξ = 2'],
-      [xis.includes(0), 'ξ = 0'],
-    ]);
-    if (missing) return notTested(missing);
-    const pairs = match(
-      rr.filter((s) => s.xi === 2),
-      rr.filter((s) => s.xi === 0),
-      cellKeyNoXi,
-    );
-    return decide(
-      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
-      ctx,
-      { forWord: 'LSHRR at ξ = 2 lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
-      'needs lshrr at ξ = 2 and ξ = 0 with the same n, κ and k',
-    );
+    return comparison(ctx, {
+      needs: [
+        [rr.length > 0, 'an lshrr entry with the paper accountant'],
+        [xis.includes(2), 'ξ = 2'],
+        [xis.includes(0), 'ξ = 0'],
+      ],
+      a: rr.filter((s) => s.xi === 2),
+      b: rr.filter((s) => s.xi === 0),
+      key: cellKeyNoXi,
+      paired: true,
+      words: { forWord: 'LSHRR at ξ = 2 lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty: 'needs lshrr at ξ = 2 and ξ = 0 with the same n, κ and k',
+    });
   },
 };
 
@@ -396,21 +421,20 @@ const rapporInapplicable: ClaimDefinition = {
   evaluate(ctx) {
     const rv = ctx.series.filter(isRapporVector);
     const random = ctx.series.filter((s) => isLshrrPaper(s) && s.xi === 0);
-    const missing = needs([
-      [rv.length > 0, 'a rappor-vector entry'],
-      [random.length > 0, 'lshrr (paper accountant) at ξ = 0 (the random level)'],
-    ]);
-    if (missing) return notTested(missing);
-    const pairs = match(rv, random, cellKeyNoXi);
-    // RAPPOR draws no hyperplanes: independent of LSHRR's trial, Welch
-    const cells = pairs.map((p) => equivalenceCell(labelled(p), allSamples(p.a.byTrial, p.b.byTrial), false, RANDOM_LEVEL_MARGIN * seriesMean(p.b)));
-    return decide(
-      cells,
-      ctx,
-      { forWord: 'equivalent to the random level', againstWord: 'beyond the margin', tests: `TOST with Welch t-tests, margin ${100 * RANDOM_LEVEL_MARGIN}% of the random level` },
-      'needs rappor-vector and lshrr at ξ = 0 with the same n, κ and k',
-      'equivalence',
-    );
+    return comparison(ctx, {
+      needs: [
+        [rv.length > 0, 'a rappor-vector entry'],
+        [random.length > 0, 'lshrr (paper accountant) at ξ = 0 (the random level)'],
+      ],
+      a: rv,
+      b: random,
+      key: cellKeyNoXi,
+      // RAPPOR draws no hyperplanes: independent of LSHRR's trial, Welch
+      paired: false,
+      margin: (b) => RANDOM_LEVEL_MARGIN * seriesMean(b),
+      words: { forWord: 'equivalent to the random level', againstWord: 'beyond the margin', tests: `TOST with Welch t-tests, margin ${100 * RANDOM_LEVEL_MARGIN}% of the random level` },
+      whenEmpty: 'needs rappor-vector and lshrr at ξ = 0 with the same n, κ and k',
+    });
   },
 };
 
@@ -458,20 +482,19 @@ const exactGain: ClaimDefinition = {
   statement: "lshdp's own: LSHRR budgeted with the exact accountant has utility loss no higher than with the paper's, and lower in some cell (same n, κ, k, ξ > 0).",
   angular: true,
   evaluate(ctx) {
-    const exact = ctx.series.filter((s) => isLshrrExact(s) && s.xi !== null && s.xi > 0);
     const paper = ctx.series.filter(isLshrrPaper);
-    const missing = needs([
-      [ctx.series.some(isLshrrExact), 'an lshrr entry with accountant: exact'],
-      [paper.length > 0, 'an lshrr entry with the paper accountant'],
-    ]);
-    if (missing) return notTested(missing);
-    const pairs = match(exact, paper, cellKey);
-    return decide(
-      pairs.map((p) => directionalCell(labelled(p), pairedSamples(p.a.byTrial, p.b.byTrial), true, 'below')),
-      ctx,
-      { forWord: 'exact accountant lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
-      'needs lshrr with the exact and the paper accountant at the same n, κ, k and ξ > 0',
-    );
+    return comparison(ctx, {
+      needs: [
+        [ctx.series.some(isLshrrExact), 'an lshrr entry with accountant: exact'],
+        [paper.length > 0, 'an lshrr entry with the paper accountant'],
+      ],
+      a: ctx.series.filter((s) => isLshrrExact(s) && s.xi !== null && s.xi > 0),
+      b: paper,
+      key: cellKey,
+      paired: true,
+      words: { forWord: 'exact accountant lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty: 'needs lshrr with the exact and the paper accountant at the same n, κ, k and ξ > 0',
+    });
   },
 };
 
