@@ -3,28 +3,19 @@ import { summaryToJson } from '../data/summaryJson.js';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { createProgress } from '../util/progress.js';
-import { FORMATS, type DatasetSpec, type Center, type Combine } from '../data/spec.js';
+import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { formatInspect, inspectDataset } from '../knn/inspect.js';
 import { detectFormat } from '../data/detect.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
+import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
 
-interface InspectFlags {
+interface InspectFlags extends ReaderFlags {
   format?: string;
   dims?: string[];
   json?: boolean;
   sample?: number;
   seed: number;
-  poi?: string;
-  maxUsers?: number;
-  delimiter?: string;
-  user?: string;
-  item?: string;
-  value?: string;
-  combine?: string;
-  center?: string;
-  preset?: string;
-  skipBadRows?: boolean;
   cache: boolean;
   cacheDir: string;
   quiet?: boolean;
@@ -32,14 +23,9 @@ interface InspectFlags {
 
 const DEFAULT_DIMS = [100, 500, 1000];
 
-/** `\t` (as typed in a shell or YAML without quotes) and `tab` mean the tab character. */
-export function delimiterArg(d: string): string {
-  return d === '\\t' || d === 'tab' ? '\t' : d;
-}
-
 export function registerData(program: Command): void {
   const data = program.command('data').description('inspect a data file: users, items, kept/dropped per n, 1-NN distances');
-  data
+  const inspect = data
     .command('inspect')
     .description('read a data file as the experiments do and summarise it')
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
@@ -47,17 +33,8 @@ export function registerData(program: Command): void {
     .option('--dims <n...>', `vector lengths n (default: ${DEFAULT_DIMS.join(',')})`)
     .option('--json', 'print one JSON object')
     .option('--sample <q>', 'query users for the 1-NN distances (default: all when ≤ 20,000 users, else 2,000)', intArg('--sample'))
-    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1)
-    .option('--poi <file>', 'foursquare-www19: the raw POI file')
-    .option('--max-users <n>', 'foursquare-www19: keep the users with the most check-ins in the box', intArg('--max-users', 1))
-    .option('--delimiter <d>', 'interactions: field delimiter (default ",", "\\t" or tab for a tab)')
-    .option('--user <col>', 'interactions: user id column')
-    .option('--item <col>', 'interactions: item id column')
-    .option('--value <col>', 'interactions: value column')
-    .option('--combine <how>', 'interactions: last, sum or count')
-    .option('--center <how>', 'user, global or none (default by format)')
-    .option('--preset <name>', 'synthetic: preset')
-    .option('--skip-bad-rows', 'skip malformed rows (counted and reported) instead of failing')
+    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1);
+  addReaderOptions(inspect)
     .addOption(noCacheOption())
     .addOption(cacheDirOption('vector cache folder'))
     .addOption(quietOption('no progress bar, and no line saying which format was detected'))
@@ -76,17 +53,8 @@ export function registerData(program: Command): void {
       }
       if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
       if (format !== 'synthetic' && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
-      const spec: DatasetSpec = { name: file ? file.split(/[\\/]/).pop()! : `synthetic-${o.preset ?? 'small'}`, format: format as DatasetSpec['format'], path: file };
-      if (o.poi) spec.poi_path = o.poi;
-      if (o.maxUsers !== undefined) spec.max_users = o.maxUsers;
-      if (o.delimiter !== undefined) spec.delimiter = delimiterArg(o.delimiter);
-      if (o.user) spec.user = o.user;
-      if (o.item) spec.item = o.item;
-      if (o.value) spec.value = o.value;
-      if (o.combine) spec.combine = o.combine as Combine;
-      if (o.center) spec.center = o.center as Center;
-      if (o.preset) spec.preset = o.preset;
-      if (format === 'foursquare-www19' && !o.poi) throw new UserError('data inspect: format foursquare-www19 needs --poi FILE (the raw POI file)');
+      const name = file ? file.split(/[\\/]/).pop()! : `synthetic-${o.preset ?? 'small'}`;
+      const spec = readerSpec(name, format as DatasetSpec['format'], file, o, 'data inspect');
       const report = await inspectDataset(spec, dims, {
         cacheDir: o.cache ? o.cacheDir : null,
         // only format synthetic writes generated files: a real file needs no (temporary) synthDir

@@ -16,23 +16,18 @@ import { parse as parseYaml } from 'yaml';
 import { UserError } from '../util/errors.js';
 import { intArg } from './options.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
-import { FORMATS, type Center, type Combine, type DatasetSpec } from '../data/spec.js';
-import { planRead, readInteractions } from '../data/load.js';
+import { FORMATS, type Center, type DatasetSpec } from '../data/spec.js';
 import { getFamily, METRICS } from '../lsh/families/index.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, parseAccountant } from '../privacy/accountants.js';
-import { flipProbability } from '../privacy/rr.js';
-import { deriveSeed, makeRng } from '../random/rng.js';
-import { encodeUsers, releaseHashSeed } from '../encode/encode.js';
-import { cryptoRng } from '../encode/noise.js';
-import { topItems, vectorsForItems } from '../encode/items.js';
-import { codesCsv, HASHING_FORMAT, readHashingFile, type HashingFile } from '../encode/release.js';
-import { LSHDP_VERSION } from '../experiment/version.js';
+import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
+import { buildRelease, type ReleasePlan } from '../encode/release.js';
+import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
 
-interface EncodeFlags {
+interface EncodeFlags extends ReaderFlags {
   format?: string;
   dims?: string;
   kappa?: string;
@@ -50,16 +45,6 @@ interface EncodeFlags {
   query?: string;
   noiseSeed?: string;
   force?: boolean;
-  poi?: string;
-  maxUsers?: string;
-  delimiter?: string;
-  user?: string;
-  item?: string;
-  value?: string;
-  combine?: string;
-  center?: string;
-  preset?: string;
-  skipBadRows?: boolean;
   quiet?: boolean;
 }
 
@@ -156,18 +141,8 @@ async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech
   return { mech: getMechanism(name) };
 }
 
-/** The guarantee in words, for hashing.json. */
-function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null): string {
-  if (!mech.usesXi || xi === null) return `no privacy: mechanism ${mech.name} releases the LSH codes without noise (anyone holding hashing.json can test guesses of a user's data against them)`;
-  if (epsLdp === Infinity)
-    return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
-  const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
-  const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
-  return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-bit disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
-}
-
 export function registerEncode(program: Command): void {
-  program
+  const encode = program
     .command('encode')
     .description('release privatized LSH codes of the users of a data file (codes.csv, hashing.json); --query encodes new users against an earlier release')
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
@@ -187,78 +162,66 @@ export function registerEncode(program: Command): void {
     .option('--items <file>', 'public item list, one id per line (instead of the most popular items of the data)')
     .option('--query <release>', 'encode the users of FILE against an earlier release (its folder or hashing.json)')
     .option('--noise-seed <n>', 'TESTS ONLY: reproducible noise (prints a warning; never publish such codes)')
-    .option('-f, --force', 'overwrite codes.csv / hashing.json in --out')
-    .option('--poi <file>', 'foursquare-www19: the raw POI file')
-    .option('--max-users <n>', 'foursquare-www19: keep the users with the most check-ins in the box')
-    .option('--delimiter <d>', 'interactions: field delimiter (default ",", "\\t" for tab)')
-    .option('--user <col>', 'interactions: user id column')
-    .option('--item <col>', 'interactions: item id column')
-    .option('--value <col>', 'interactions: value column')
-    .option('--combine <how>', 'interactions: last, sum or count')
-    .option('--center <how>', 'user, global or none (default by format; jaccard reads values before centring)')
-    .option('--preset <name>', 'synthetic: preset')
-    .option('--skip-bad-rows', 'skip malformed rows instead of failing')
+    .option('-f, --force', 'overwrite codes.csv / hashing.json in --out');
+  addReaderOptions(encode, '; jaccard reads values before centring')
     .option('-q, --quiet', 'no informational lines')
     .action(async (file: string | undefined, o: EncodeFlags) => {
       await encodeCommand(file, o);
     });
 }
 
+/** Checks every flag, then builds and writes the release (nothing is read or written before the checks). */
 async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<void> {
   const log = (s: string) => {
     if (!o.quiet) process.stderr.write(`${s}\n`);
   };
   if (!o.out) throw new UserError('encode: --out DIR is required');
-  const outs = [join(o.out, 'codes.csv'), join(o.out, 'hashing.json')];
+  const outs = [join(o.out, 'codes.csv'), join(o.out, 'hashing.json')] as const;
   if (existsSync(o.out) && !statSync(o.out).isDirectory()) throw new UserError(`--out: ${o.out}: is a file, expected a folder`);
   const taken = outs.filter((f) => existsSync(f));
   if (taken.length > 0 && !o.force) throw new UserError(`--out: ${taken[0]} already exists (use --force to overwrite)`);
   const noiseSeed = o.noiseSeed === undefined ? null : intArg('--noise-seed', 0)(o.noiseSeed);
+  const release = o.query !== undefined ? queriedRelease(o, o.query) : null;
+  const plan = await releasePlan(file, o, release, noiseSeed);
+  const { hashing, codes, userIds } = await buildRelease({ ...plan, warn: (line) => process.stderr.write(`${line}\n`) });
+  writeFileAtomicSync(outs[0], codesCsv(userIds, codes));
+  writeFileAtomicSync(outs[1], JSON.stringify(hashing, null, 2) + '\n');
+  const { mechanism: mech, xi } = plan;
+  log(
+    `lshdp: encoded ${hashing.users} users (${codes.bits}-bit codes, ${plan.family.name} family, mechanism ${mech.name}${xi !== null && mech.usesXi ? `, xi ${xi}` : ''}) into ${outs[0]} and ${outs[1]}`,
+  );
+  if (hashing.items_source === 'data') log('lshdp: note: the item list was chosen from the data; the privacy guarantee does not cover it (see hashing.json items_note)');
+}
 
-  let release: HashingFile | null = null;
-  if (o.query !== undefined) {
-    for (const key of RELEASE_FLAGS) {
-      if (o[key] !== undefined) throw new UserError(`${flagName(key)}: not allowed with --query (the release's hashing.json fixes it)`);
-    }
-    const hashingPath = existsSync(o.query) && statSync(o.query).isDirectory() ? join(o.query, 'hashing.json') : o.query;
-    release = readHashingFile(hashingPath);
-    if (o.format !== undefined && o.format !== release.input.format) throw new UserError(`--format: the release was made from format ${release.input.format}; the --query file must be in that format`);
+/** `--query DIR`: the earlier release, whose flags may not be given again. */
+function queriedRelease(o: EncodeFlags, query: string): HashingFile {
+  for (const key of RELEASE_FLAGS) {
+    if (o[key] !== undefined) throw new UserError(`${flagName(key)}: not allowed with --query (the release's hashing.json fixes it)`);
   }
+  const hashingPath = existsSync(query) && statSync(query).isDirectory() ? join(query, 'hashing.json') : query;
+  const release = readHashingFile(hashingPath);
+  if (o.format !== undefined && o.format !== release.input.format) throw new UserError(`--format: the release was made from format ${release.input.format}; the --query file must be in that format`);
+  return release;
+}
 
-  // what to encode and how: from the flags, or from the release
+/** What to encode and how: from the flags, or from the earlier release. */
+async function releasePlan(file: string | undefined, o: EncodeFlags, release: HashingFile | null, noiseSeed: number | null): Promise<ReleasePlan> {
   const format = release ? release.input.format : o.format;
   if (format === undefined) throw new UserError('encode: --format is required');
   if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`--format: unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
   if (format !== 'synthetic' && !file) throw new UserError(`encode: a FILE is required for format ${format}`);
   if (format === 'synthetic' && release) throw new UserError('--query: a release of synthetic data has no new users to read; give a file in a real format');
-
   const family = getFamily(release ? release.family : (o.metric ?? 'angular'), '--metric');
   const kappa = release ? release.kappa : intArg('--kappa', 1)(o.kappa ?? '20');
   const d = release ? release.privacy.d : number('--d', o.d ?? '0.1', (x) => x > 0 && x < 1, 'a number in (0, 1)');
   const delta = release ? release.privacy.delta : number('--delta', o.delta ?? '0.01', (x) => x > 0 && x < 1, 'a number in (0, 1)');
-  const mechName = release ? (release.mechanism.module ?? release.mechanism.name) : (o.mechanism ?? 'lshrr');
-  const { mech, module } = await resolveMechanism(mechName, family);
+  const { mech, module } = await resolveMechanism(release ? (release.mechanism.module ?? release.mechanism.name) : (o.mechanism ?? 'lshrr'), family);
   if (release?.mechanism.module_sha256 && module && module.sha256 !== release.mechanism.module_sha256) {
     throw new UserError(`--query: mechanism module ${module.path} has changed since the release (SHA-256 differs)`);
   }
   if (!family.vectorMechanisms && mech.name === 'laplsh') throw new UserError(`--mechanism: laplsh adds noise to vectors and cannot run with --metric ${family.name}`);
-  const options: Record<string, unknown> = release ? { ...release.mechanism.options } : parseOptions(o.option);
-  let xi: number | null = null;
-  if (release) xi = release.privacy.xi;
-  else if (mech.usesXi) {
-    if (o.xi === undefined) throw new UserError(`--xi: mechanism ${mech.name} needs a privacy budget`);
-    xi = number('--xi', o.xi, (x) => x >= 0, 'a number >= 0');
-  } else if (o.xi !== undefined) throw new UserError(`--xi: mechanism ${mech.name} takes no privacy budget`);
-  if (!release) {
-    const accountants = mech.accountants ?? [];
-    if (o.accountant !== undefined && accountants.length === 0) throw new UserError(`--accountant: mechanism ${mech.name} has no accountants (lshrr has: ${ACCOUNTANT_NAMES.join(', ')})`);
-    if (accountants.length > 0) options.accountant = parseAccountant(o.accountant ?? accountants[0], '--accountant');
-    for (const key of Object.keys(options)) {
-      if (key !== 'accountant' && !(mech.optionKeys ?? []).includes(key)) {
-        throw new UserError(`--option: mechanism ${mech.name} has no option "${key}"${mech.optionKeys?.length ? ` (known: ${mech.optionKeys.join(', ')})` : ''}`);
-      }
-    }
-  }
+  const options: Record<string, unknown> = release ? { ...release.mechanism.options } : mechanismOptions(o, mech);
+  const xi = release ? release.privacy.xi : budget(o, mech);
   const seedText = release ? release.seed : o.seed;
   if (seedText === undefined || seedText === '') throw new UserError('encode: --seed is required (it fixes the public hash functions)');
   // an integer seed is the number a config's `seed:` gives, so the hash functions are the run's
@@ -267,105 +230,41 @@ async function encodeCommand(file: string | undefined, o: EncodeFlags): Promise<
   if (!release && listed && o.dims !== undefined && intArg('--dims', 1)(o.dims) !== listed.length) {
     throw new UserError(`--dims: ${o.dims} differs from the ${listed.length} items of --items ${o.items}`);
   }
-  const nAsked = listed ? listed.length : intArg('--dims', 1)(o.dims ?? '100');
-
+  const n = listed ? listed.length : intArg('--dims', 1)(o.dims ?? '100');
   // the data set, read as the experiments read it
   const dataset = release ? release.dataset : (o.name ?? (file ? basename(file) : `synthetic-${o.preset ?? 'small'}`));
-  const spec: DatasetSpec = release
-    ? ({ ...(release.input.reader as Partial<DatasetSpec>), name: dataset, format: format as DatasetSpec['format'], path: file, center: release.input.center as Center } as DatasetSpec)
-    : readerSpec(dataset, format as DatasetSpec['format'], file, o);
-  if (o.poi) spec.poi_path = o.poi;
-  if (format === 'foursquare-www19' && !o.poi) throw new UserError('encode: format foursquare-www19 needs --poi FILE (the raw POI file)');
+  const spec = release ? releasedReader(release, dataset, file, o) : readerSpec(dataset, format as DatasetSpec['format'], file, o, 'encode');
   if (family.name === 'jaccard' && o.center !== undefined && o.center !== 'none') throw new UserError(`--center: --metric jaccard reads the item sets before centring; drop --center ${o.center}`);
-  const famSpec = family.dataSpec(spec);
-  const plan = planRead(famSpec, { skipBadRows: o.skipBadRows });
-  if (release && plan.center === 'global') throw new UserError('--query: the release centres by the global mean of its data, which a new user cannot reproduce; release with --center user or none');
-  const inter = await readInteractions(famSpec, { skipBadRows: o.skipBadRows });
-  const items = listed ?? topItems(inter, nAsked, dataset);
-  const data = family.prepare(vectorsForItems(inter, items, plan.center, dataset));
-  const users = data.userIds.length;
-  if (users === 0) throw new UserError(`${file ?? dataset}: no user has a non-zero value on any of the ${items.length} items`);
-
-  // the noise: cryptographic unless a test asks for reproducible noise
-  if (noiseSeed !== null) process.stderr.write('lshdp: warning: --noise-seed makes the noise reproducible by anyone who knows the seed; for tests only, never publish these codes\n');
-  const rng = noiseSeed !== null ? makeRng(deriveSeed(noiseSeed, 'encode-noise')) : cryptoRng();
-  const hashSeed = release ? release.hash_seed : releaseHashSeed(seed, dataset, items.length, kappa);
-  const { codes, eps } = encodeUsers({ data, family, kappa, hashSeed, mechanism: mech, options, xi, privacy: { d, delta }, rng });
-
-  const p = family.disagreement(d);
-  const hashing: HashingFile = {
-    format: HASHING_FORMAT,
-    lshdp_version: LSHDP_VERSION,
-    family: family.name,
-    hash_rule:
-      family.name === 'angular'
-        ? "bit j = [r_j · x >= 0], r_j = row j of lshdp's drawHyperplanes(makeRng(hash_seed), kappa, n) (N(0, I_n) normals from seedrandom xor4096)"
-        : "bit j = coin_j(argmin over the user's items c of rank_j(c)); rank and coin from AES-128-CTR keyed by SHA-256(JSON ['lshdp-minhash-v1', hash_seed, j]), block c (lshdp's minHashTables)",
-    seed: String(seed),
-    dataset,
-    hash_seed: hashSeed,
-    seed_derivation:
-      "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]) (seed as a JSON number when it is an integer): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
-    kappa,
-    n: items.length,
-    input: { format, center: plan.center, reader: readerKeys(famSpec) },
-    items,
-    items_source: listed && !release ? 'list' : release ? release.items_source : 'data',
-    items_note:
-      (release ? release.items_source : listed ? 'list' : 'data') === 'data'
-        ? "The item list (the n most popular items) was chosen from the users' data; publishing it reveals aggregate information that the privacy guarantee does NOT cover. Pass a public list with --items to avoid this."
-        : 'The item list was given from outside the data (--items) and is public; the guarantee covers the codes only.',
-    mechanism: { name: mech.name, options, ...(module ? { module: module.path, module_sha256: module.sha256 } : {}) },
-    privacy: {
-      metric: family.name,
-      xi: mech.usesXi ? xi : null,
-      d,
-      delta,
-      disagreement: p,
-      accountant: typeof options.accountant === 'string' ? options.accountant : null,
-      epsilon_bit: jsonNumber(eps.epsilon),
-      epsilon_ldp: jsonNumber(eps.ldpEpsilon),
-      fallback: mech.usesXi ? eps.fallback : null,
-      flip: mech.name === 'lshrr' && eps.epsilon !== null ? flipProbability(eps.epsilon) : null,
-      statement: statement(family.name, mech, mech.usesXi ? xi : null, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
-    },
-    noise: noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',
-    users,
-    code_bits: codes.bits,
-    code_encoding: 'codes.csv `code`: ceil(code_bits/4) hex digits of the number sum_j bit_j * 2^j (bit 0 is the lowest bit of the last digit)',
-  };
-  writeFileAtomicSync(outs[0]!, codesCsv(data.userIds, codes));
-  writeFileAtomicSync(outs[1]!, JSON.stringify(hashing, null, 2) + '\n');
-  log(`lshdp: encoded ${users} users (${codes.bits}-bit codes, ${family.name} family, mechanism ${mech.name}${xi !== null && mech.usesXi ? `, xi ${xi}` : ''}) into ${outs[0]} and ${outs[1]}`);
-  if (hashing.items_source === 'data') log('lshdp: note: the item list was chosen from the data; the privacy guarantee does not cover it (see hashing.json items_note)');
+  return { file, family, kappa, d, delta, mechanism: mech, module, options, xi, seed, dataset, spec, listed, n, from: release, noiseSeed, skipBadRows: o.skipBadRows };
 }
 
-/** JSON has no Infinity: an unbounded epsilon (exact accountant: no noise needed) is written "Infinity". */
-function jsonNumber(x: number | null): number | string | null {
-  return x === null || Number.isFinite(x) ? x : String(x);
+/** The reader of an earlier release, for a new file in its format. */
+function releasedReader(release: HashingFile, dataset: string, file: string | undefined, o: EncodeFlags): DatasetSpec {
+  const format = release.input.format as DatasetSpec['format'];
+  if (format === 'foursquare-www19' && !o.poi) throw new UserError('encode: format foursquare-www19 needs --poi FILE (the raw POI file)');
+  return { ...(release.input.reader as Partial<DatasetSpec>), name: dataset, format, path: file, center: release.input.center as Center, ...(o.poi ? { poi_path: o.poi } : {}) } as DatasetSpec;
 }
 
-/** The data set spec from the reader flags (as `lshdp data inspect` builds it). */
-function readerSpec(name: string, format: DatasetSpec['format'], file: string | undefined, o: EncodeFlags): DatasetSpec {
-  const spec: DatasetSpec = { name, format, path: file };
-  if (o.maxUsers !== undefined) spec.max_users = intArg('--max-users', 1)(o.maxUsers);
-  if (o.delimiter !== undefined) spec.delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
-  if (o.user) spec.user = o.user;
-  if (o.item) spec.item = o.item;
-  if (o.value) spec.value = o.value;
-  if (o.combine) spec.combine = o.combine as Combine;
-  if (o.center) {
-    if (!['user', 'global', 'none'].includes(o.center)) throw new UserError(`--center: unknown value "${o.center}" (expected one of: user, global, none)`);
-    spec.center = o.center as Center;
+/** The mechanism's options from --option and --accountant, each one it knows. */
+function mechanismOptions(o: EncodeFlags, mech: Mechanism): Record<string, unknown> {
+  const options = parseOptions(o.option);
+  const accountants = mech.accountants ?? [];
+  if (o.accountant !== undefined && accountants.length === 0) throw new UserError(`--accountant: mechanism ${mech.name} has no accountants (lshrr has: ${ACCOUNTANT_NAMES.join(', ')})`);
+  if (accountants.length > 0) options.accountant = parseAccountant(o.accountant ?? accountants[0], '--accountant');
+  for (const key of Object.keys(options)) {
+    if (key !== 'accountant' && !(mech.optionKeys ?? []).includes(key)) {
+      throw new UserError(`--option: mechanism ${mech.name} has no option "${key}"${mech.optionKeys?.length ? ` (known: ${mech.optionKeys.join(', ')})` : ''}`);
+    }
   }
-  if (o.preset) spec.preset = o.preset;
-  return spec;
+  return options;
 }
 
-/** The reader keys of a spec (no name, no paths): what --query needs to read a new file alike. */
-function readerKeys(spec: DatasetSpec): Record<string, unknown> {
-  const keys = ['delimiter', 'user', 'item', 'value', 'combine', 'bbox', 'max_users', 'skip_bad_rows'] as const;
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (spec[k] !== undefined) out[k] = spec[k];
-  return out;
+/** --xi: required by a mechanism with a budget, refused by one without. */
+function budget(o: EncodeFlags, mech: Mechanism): number | null {
+  if (mech.usesXi) {
+    if (o.xi === undefined) throw new UserError(`--xi: mechanism ${mech.name} needs a privacy budget`);
+    return number('--xi', o.xi, (x) => x >= 0, 'a number >= 0');
+  }
+  if (o.xi !== undefined) throw new UserError(`--xi: mechanism ${mech.name} takes no privacy budget`);
+  return null;
 }

@@ -1,124 +1,143 @@
-import { csvField } from '../util/csv.js';
-import { readFileSync } from 'node:fs';
-import type { CodeSet } from '../lsh/codes.js';
-import { UserError } from '../util/errors.js';
-
-/** Version tag of hashing.json (bump on an incompatible change). */
-export const HASHING_FORMAT = 'lshdp-hashing/1';
-
 /**
- * hashing.json: everything a receiver needs to compare codes and to encode new users against the
- * same hash functions (`lshdp encode --query`), and the privacy statement. No noise seed: the
- * noise is never recorded.
+ * A release of privatized LSH codes (`lshdp encode`), built from a plan whose flags the CLI has
+ * checked: the data read as the experiments read it, hashed with the public seed, the mechanism's
+ * noise from node:crypto (or, for tests only, a seed), and hashing.json with the privacy statement.
  */
-export interface HashingFile {
-  format: typeof HASHING_FORMAT;
-  lshdp_version: string;
-  /** LSH family (metric) and how its hash functions are made from `hash_seed` */
-  family: 'angular' | 'jaccard';
-  hash_rule: string;
-  /** the --seed given, the data set name, and the derived public seed of the hash functions */
-  seed: string;
-  dataset: string;
-  hash_seed: string;
-  seed_derivation: string;
+import type { DatasetSpec } from '../data/spec.js';
+import { planRead, readInteractions } from '../data/load.js';
+import type { CodeSet } from '../lsh/codes.js';
+import type { LshFamily } from '../lsh/families/types.js';
+import type { Mechanism } from '../mechanisms/types.js';
+import { flipProbability } from '../privacy/rr.js';
+import { deriveSeed, makeRng } from '../random/rng.js';
+import { UserError } from '../util/errors.js';
+import { LSHDP_VERSION } from '../experiment/version.js';
+import { encodeUsers, releaseHashSeed } from './encode.js';
+import { topItems, vectorsForItems } from './items.js';
+import { cryptoRng } from './noise.js';
+import { HASHING_FORMAT, type HashingFile } from './releaseFiles.js';
+
+/** Everything a release is made from (the CLI builds it from the flags, or from an earlier release). */
+export interface ReleasePlan {
+  /** the input file (none for synthetic data) */
+  file: string | undefined;
+  family: LshFamily;
   kappa: number;
+  d: number;
+  delta: number;
+  mechanism: Mechanism;
+  /** a plugin mechanism's module and its SHA-256 */
+  module?: { path: string; sha256: string };
+  options: Record<string, unknown>;
+  xi: number | null;
+  seed: number | string;
+  dataset: string;
+  /** the reader spec (before the family's view of it) */
+  spec: DatasetSpec;
+  /** the public item list (--items, or the earlier release's), else null: the n most popular items */
+  listed: string[] | null;
   n: number;
-  /** how vectors were built from the input (reader format and options, centring) */
-  input: { format: string; center: string; reader: Record<string, unknown> };
-  /** column j of every vector is items[j] */
-  items: string[];
-  items_source: 'data' | 'list';
-  items_note: string;
-  mechanism: { name: string; options: Record<string, unknown>; module?: string; module_sha256?: string };
-  privacy: {
-    metric: 'angular' | 'jaccard';
-    xi: number | null;
-    d: number;
-    delta: number;
-    /** per-bit disagreement probability at d (angular: d; jaccard: d/2) */
-    disagreement: number;
-    accountant: string | null;
-    /** "Infinity" (a string: JSON has no Infinity) when no noise is needed */
-    epsilon_bit: number | string | null;
-    epsilon_ldp: number | string | null;
-    fallback: boolean | null;
-    flip: number | null;
-    statement: string;
+  /** the earlier release (`--query`), whose hash functions, items and budget are reused */
+  from: HashingFile | null;
+  /** tests only: reproducible noise */
+  noiseSeed: number | null;
+  skipBadRows?: boolean;
+  /** where the warning about --noise-seed goes (the CLI: stderr) */
+  warn?: (line: string) => void;
+}
+
+export interface Release {
+  hashing: HashingFile;
+  codes: CodeSet;
+  userIds: string[];
+}
+
+/** Reads the data, encodes every user and describes the release. */
+export async function buildRelease(plan: ReleasePlan): Promise<Release> {
+  const { family, kappa, d, delta, mechanism: mech, options, xi, dataset, from: release } = plan;
+  const famSpec = family.dataSpec(plan.spec);
+  const read = planRead(famSpec, { skipBadRows: plan.skipBadRows });
+  if (release && read.center === 'global') throw new UserError('--query: the release centres by the global mean of its data, which a new user cannot reproduce; release with --center user or none');
+  const inter = await readInteractions(famSpec, { skipBadRows: plan.skipBadRows });
+  const items = plan.listed ?? topItems(inter, plan.n, dataset);
+  const data = family.prepare(vectorsForItems(inter, items, read.center, dataset));
+  const users = data.userIds.length;
+  if (users === 0) throw new UserError(`${plan.file ?? dataset}: no user has a non-zero value on any of the ${items.length} items`);
+  // the noise: cryptographic unless a test asks for reproducible noise
+  if (plan.noiseSeed !== null) plan.warn?.('lshdp: warning: --noise-seed makes the noise reproducible by anyone who knows the seed; for tests only, never publish these codes');
+  const rng = plan.noiseSeed !== null ? makeRng(deriveSeed(plan.noiseSeed, 'encode-noise')) : cryptoRng();
+  const hashSeed = release ? release.hash_seed : releaseHashSeed(plan.seed, dataset, items.length, kappa);
+  const { codes, eps } = encodeUsers({ data, family, kappa, hashSeed, mechanism: mech, options, xi, privacy: { d, delta }, rng });
+  const p = family.disagreement(d);
+  const itemsSource = release ? release.items_source : plan.listed ? 'list' : 'data';
+  const budgeted = mech.usesXi ? xi : null;
+  const hashing: HashingFile = {
+    format: HASHING_FORMAT,
+    lshdp_version: LSHDP_VERSION,
+    family: family.name,
+    hash_rule: HASH_RULES[family.name],
+    seed: String(plan.seed),
+    dataset,
+    hash_seed: hashSeed,
+    seed_derivation:
+      "hash_seed = first 32 hex digits of SHA-256(JSON [seed, 'planes', dataset, n, kappa, 0]) (seed as a JSON number when it is an integer): the hashing of trial 0 of an lshdp experiment with run seed `seed` and this data set name",
+    kappa,
+    n: items.length,
+    input: { format: plan.spec.format, center: read.center, reader: readerKeys(famSpec) },
+    items,
+    items_source: itemsSource,
+    items_note: ITEMS_NOTES[itemsSource],
+    mechanism: { name: mech.name, options, ...(plan.module ? { module: plan.module.path, module_sha256: plan.module.sha256 } : {}) },
+    privacy: {
+      metric: family.name,
+      xi: budgeted,
+      d,
+      delta,
+      disagreement: p,
+      accountant: typeof options.accountant === 'string' ? options.accountant : null,
+      epsilon_bit: jsonNumber(eps.epsilon),
+      epsilon_ldp: jsonNumber(eps.ldpEpsilon),
+      fallback: mech.usesXi ? eps.fallback : null,
+      flip: mech.name === 'lshrr' && eps.epsilon !== null ? flipProbability(eps.epsilon) : null,
+      statement: statement(family.name, mech, budgeted, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
+    },
+    noise: plan.noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',
+    users,
+    code_bits: codes.bits,
+    code_encoding: 'codes.csv `code`: ceil(code_bits/4) hex digits of the number sum_j bit_j * 2^j (bit 0 is the lowest bit of the last digit)',
   };
-  noise: string;
-  users: number;
-  code_bits: number;
-  code_encoding: string;
+  return { hashing, codes, userIds: data.userIds };
 }
 
-/** The code of user i as ceil(bits/4) hex digits of Σ_j bit_j·2^j (bit 0 = lowest bit of the last digit). */
-export function codeToHex(set: CodeSet, i: number): string {
-  const digits = Math.ceil(set.bits / 4);
-  let s = '';
-  for (let d = digits - 1; d >= 0; d--) {
-    const j = 4 * d;
-    const nibble = (set.codes[i * set.words + (j >>> 5)]! >>> (j & 31)) & 0xf;
-    s += nibble.toString(16);
-  }
-  return s;
+const HASH_RULES: Record<HashingFile['family'], string> = {
+  angular: "bit j = [r_j · x >= 0], r_j = row j of lshdp's drawHyperplanes(makeRng(hash_seed), kappa, n) (N(0, I_n) normals from seedrandom xor4096)",
+  jaccard: "bit j = coin_j(argmin over the user's items c of rank_j(c)); rank and coin from AES-128-CTR keyed by SHA-256(JSON ['lshdp-minhash-v1', hash_seed, j]), block c (lshdp's minHashTables)",
+};
+
+const ITEMS_NOTES: Record<HashingFile['items_source'], string> = {
+  data: "The item list (the n most popular items) was chosen from the users' data; publishing it reveals aggregate information that the privacy guarantee does NOT cover. Pass a public list with --items to avoid this.",
+  list: 'The item list was given from outside the data (--items) and is public; the guarantee covers the codes only.',
+};
+
+/** JSON has no Infinity: an unbounded epsilon (exact accountant: no noise needed) is written "Infinity". */
+function jsonNumber(x: number | null): number | string | null {
+  return x === null || Number.isFinite(x) ? x : String(x);
 }
 
-/** Inverse of codeToHex for one code. */
-export function hexToBits(hex: string, bits: number): Uint32Array {
-  const words = Math.ceil(bits / 32);
-  const out = new Uint32Array(words);
-  const digits = hex.length;
-  for (let d = 0; d < digits; d++) {
-    const nibble = Number.parseInt(hex[digits - 1 - d]!, 16);
-    const j = 4 * d;
-    out[j >>> 5] = (out[j >>> 5]! | (nibble << (j & 31))) >>> 0;
-  }
+/** The reader keys of a spec (no name, no paths): what --query needs to read a new file alike. */
+function readerKeys(spec: DatasetSpec): Record<string, unknown> {
+  const keys = ['delimiter', 'user', 'item', 'value', 'combine', 'bbox', 'max_users', 'skip_bad_rows'] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (spec[k] !== undefined) out[k] = spec[k];
   return out;
 }
 
-/** codes.csv: `user,code` then one line per user (ids as in the input, codes as hex). */
-export function codesCsv(userIds: readonly string[], set: CodeSet): string {
-  const lines = ['user,code'];
-  userIds.forEach((id, i) => {
-    lines.push(`${csvField(id)},${codeToHex(set, i)}`);
-  });
-  return lines.join('\n') + '\n';
-}
-
-/** Reads and checks a hashing.json (for --query); one-line errors naming the file and key. */
-export function readHashingFile(file: string): HashingFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(
-      `${file}: ${code === 'ENOENT' ? 'no such file (--query expects the folder or hashing.json of an earlier lshdp encode)' : code === 'EISDIR' ? 'is a folder' : `cannot read (${code})`}`,
-    );
-  }
-  let h: Partial<HashingFile>;
-  try {
-    h = JSON.parse(text) as Partial<HashingFile>;
-  } catch {
-    throw new UserError(`${file}: not valid JSON`);
-  }
-  if (h === null || typeof h !== 'object' || h.format !== HASHING_FORMAT) throw new UserError(`${file}: format: expected "${HASHING_FORMAT}" (a hashing.json written by lshdp encode)`);
-  const need = (ok: boolean, key: string, what: string) => {
-    if (!ok) throw new UserError(`${file}: ${key}: ${what}`);
-  };
-  need(h.family === 'angular' || h.family === 'jaccard', 'family', 'expected angular or jaccard');
-  need(typeof h.hash_seed === 'string' && h.hash_seed !== '', 'hash_seed', 'expected a non-empty string');
-  need(Number.isInteger(h.kappa) && h.kappa! >= 1, 'kappa', 'expected a positive integer');
-  need(Array.isArray(h.items) && h.items.length >= 1 && h.items.every((x) => typeof x === 'string'), 'items', 'expected a non-empty list of item ids');
-  need(h.n === h.items!.length, 'n', `expected the number of items (${h.items!.length})`);
-  need(new Set(h.items).size === h.items!.length, 'items', 'holds a duplicate id');
-  need(
-    typeof h.input === 'object' && h.input !== null && typeof h.input.format === 'string' && typeof h.input.center === 'string' && typeof h.input.reader === 'object',
-    'input',
-    'expected { format, center, reader }',
-  );
-  need(typeof h.mechanism === 'object' && h.mechanism !== null && typeof h.mechanism.name === 'string' && typeof h.mechanism.options === 'object', 'mechanism', 'expected { name, options }');
-  need(typeof h.privacy === 'object' && h.privacy !== null && typeof h.privacy.d === 'number' && typeof h.privacy.delta === 'number', 'privacy', 'expected { xi, d, delta, ... }');
-  return h as HashingFile;
+/** The guarantee in words, for hashing.json. */
+function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null): string {
+  if (!mech.usesXi || xi === null) return `no privacy: mechanism ${mech.name} releases the LSH codes without noise (anyone holding hashing.json can test guesses of a user's data against them)`;
+  if (epsLdp === Infinity)
+    return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
+  const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
+  const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
+  return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-bit disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
 }

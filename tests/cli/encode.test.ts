@@ -8,7 +8,7 @@ import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { packSigns } from '../../src/lsh/codes.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 import { jaccardFamily, loadFamilyData } from '../../src/lsh/families/index.js';
-import { codeToHex, hexToBits } from '../../src/encode/release.js';
+import { codeToHex, hexToBits } from '../../src/encode/releaseFiles.js';
 import { lshrrEpsilon, flipProbability } from '../../src/privacy/index.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 
