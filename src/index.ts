@@ -98,7 +98,8 @@ export { accountEpsilon, ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantNa
 // evaluation and experiments
 export { evaluateAnswers, utilityLoss, recallAtK, type UtilityMeans } from './experiment/utility.js';
 export { sampleQueries } from './experiment/queries.js';
-export { loadConfig, type ExperimentConfig } from './experiment/config.js';
+export { loadConfig } from './experiment/config.js';
+export type { ExperimentConfig } from './experiment/config/schema.js';
 export { runExperiment, type RunOptions, type RunResult } from './pipeline/run.js';
 
 // releasing codes

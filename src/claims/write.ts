@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { readResultsConfig, readTrialValues } from '../experiment/machinery/results.js';
-import type { ExperimentConfig } from '../experiment/config.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';

@@ -3,7 +3,7 @@
  * their bytes never depend on how the cells were computed. Numbers are written with String(x).
  */
 import { csvField } from '../util/csv.js';
-import type { ExperimentConfig, MechanismEntry } from './config.js';
+import type { ExperimentConfig, MechanismEntry } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
 import { exactKey, resultSpecs, trialKey } from './grid.js';

@@ -6,7 +6,7 @@
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { DatasetSummary } from '../data/types.js';
-import type { ExperimentConfig } from './config.js';
+import type { ExperimentConfig } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import type { TrialCellSpec } from './trial.js';
 import { ALGORITHM_VERSION } from './version.js';

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig, loadConfig, formatPath } from '../../src/experiment/config.js';
+import { formatPath } from '../../src/experiment/config/wording.js';
+import { parseConfig, loadConfig } from '../../src/experiment/config.js';
 import { didYouMean, editDistance } from '../../src/util/didYouMean.js';
 import { UserError } from '../../src/util/errors.js';
 

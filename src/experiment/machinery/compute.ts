@@ -10,7 +10,7 @@ import type { Progress } from '../../util/progress.js';
 import { formatCount } from '../../util/format.js';
 import { InterruptedError } from '../../util/errors.js';
 import type { SignalGuard } from '../../util/signals.js';
-import type { ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import { estimateCost, trialSpec, type Cell, type ResultSpec, type TrialCell } from '../grid.js';
 import type { ExactRecord, StoredResult, TrialRecord } from '../records.js';
 import type { TrialResult } from '../trial.js';

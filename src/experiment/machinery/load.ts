@@ -6,7 +6,7 @@ import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
 import type { Progress } from '../../util/progress.js';
 import type { SignalGuard } from '../../util/signals.js';
-import type { ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import type { Engine } from './engine.js';
 import type { RunSetup } from './setup.js';
 

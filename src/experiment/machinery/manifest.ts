@@ -4,7 +4,7 @@
  * `lshdp claims`, `status` and `compare` read a folder's effective config from it.
  */
 import type { DatasetSummary } from '../../data/types.js';
-import type { ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import { cellSeeds, type Cell } from '../grid.js';
 import type { CellRecord } from '../records.js';
 

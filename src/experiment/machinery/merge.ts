@@ -11,7 +11,8 @@ import { summaryFromJson, type DatasetSummaryJson } from '../../data/summaryJson
 import type { DatasetSummary } from '../../data/types.js';
 import { UserError } from '../../util/errors.js';
 import { stableStringify } from '../../util/hash.js';
-import { parseConfig, type ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
+import { parseConfig } from '../config.js';
 import type { CellRecord } from '../records.js';
 import { recordMs, type GridEntry, type Manifest } from './manifest.js';
 import type { FolderOwner } from './outdir.js';

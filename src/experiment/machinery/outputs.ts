@@ -10,7 +10,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { summaryToJson } from '../../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
-import type { ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import type { Engine } from './engine.js';
 import type { CellRecord } from '../records.js';
 import type { Manifest } from './manifest.js';

@@ -3,7 +3,7 @@
  * each trial cell holds and every result's hash, the shard split, and what the store already holds
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
-import type { ExperimentConfig } from '../config.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, resultHash, trialResults, type Cell, type ResultSpec, type ShardSpec } from '../grid.js';
 import type { CellRecord } from '../records.js';
 import type { MechanismInfo } from '../../mechanisms/types.js';

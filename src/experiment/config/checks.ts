@@ -1,0 +1,109 @@
+/**
+ * What the schema cannot say per field: values unique along each axis, keys that belong to another
+ * format, mechanisms' accountants and options, the metric against the mechanisms, and (before a
+ * run) that the input files exist. Each check returns problems as config lines.
+ */
+import { statSync } from 'node:fs';
+import { PRESETS } from '../../data/synth.js';
+import { didYouMean } from '../../util/didYouMean.js';
+import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
+
+function duplicates<T>(values: readonly T[]): T[] {
+  const seen = new Set<T>();
+  const dup = new Set<T>();
+  for (const v of values) (seen.has(v) ? dup : seen).add(v);
+  return [...dup];
+}
+
+/** Checks zod cannot express per field: uniqueness, format-specific keys, grids against each other. */
+export function crossChecks(cfg: SchemaConfig): string[] {
+  const problems: string[] = [];
+  for (const key of ['dims', 'k', 'kappa'] as const) {
+    for (const v of duplicates(cfg[key])) problems.push(`${key}: duplicate value ${v}`);
+  }
+  for (const v of duplicates(cfg.privacy.xi)) problems.push(`privacy.xi: duplicate value ${v}`);
+  const names = cfg.datasets.map((d) => d.name);
+  for (const v of duplicates(names)) problems.push(`datasets: duplicate data set name "${v}"`);
+  const mechNames = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : 'module' in m ? 'module' : m.name));
+  const labels = cfg.mechanisms.map((m) => (typeof m === 'string' ? m : 'module' in m ? (m.label ?? String(m.module)) : (m.label ?? m.name)));
+  for (const v of duplicates(labels)) {
+    problems.push(`mechanisms: two entries are labelled "${v}" (give each entry of one mechanism its own label:, e.g. {name: lshrr, accountant: exact, label: lshrr-exact})`);
+  }
+  cfg.mechanisms.forEach((m, i) => {
+    const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
+    if (base === 'laplsh' && (cfg.metric ?? 'angular') !== 'angular')
+      problems.push(`mechanisms[${i}]: laplsh adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if (typeof m === 'string' || 'module' in m) return;
+    if (m.accountant !== undefined) {
+      const accepts = getMechanism(m.name).accountants ?? [];
+      if (accepts.length === 0) {
+        const takers = listMechanisms()
+          .filter((x) => (x.accountants ?? []).length > 0)
+          .map((x) => x.name)
+          .join(', ');
+        problems.push(`mechanisms[${i}].accountant: ${m.name} has no accountant (only ${takers} take one)`);
+      } else if (!accepts.includes(m.accountant)) {
+        const guess = didYouMean(m.accountant, accepts);
+        problems.push(`mechanisms[${i}].accountant: unknown accountant "${m.accountant}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${accepts.join(', ')}`);
+      }
+    }
+    const takes = (key: string) => getMechanism(m.name).optionKeys?.includes(key) ?? false;
+    const takers = (key: string) =>
+      listMechanisms()
+        .filter((x) => x.optionKeys?.includes(key))
+        .map((x) => x.name)
+        .join(', ');
+    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} takes a sampler`);
+    if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
+  });
+  if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);
+  cfg.datasets.forEach((d, i) => {
+    const at = `datasets[${i}]`;
+    if (d.format !== 'synthetic' && d.path === undefined) problems.push(`${at}.path: missing (required for format ${d.format})`);
+    if (d.format === 'synthetic' && d.path !== undefined) problems.push(`${at}.path: a synthetic data set has no input file (use preset)`);
+    if (d.format === 'foursquare-www19' && d.poi_path === undefined) problems.push(`${at}.poi_path: missing (required for format foursquare-www19)`);
+    if (d.format === 'interactions') {
+      if (d.user === undefined) problems.push(`${at}.user: missing (the user column, required for format interactions)`);
+      if (d.item === undefined) problems.push(`${at}.item: missing (the item column, required for format interactions)`);
+    }
+    // keys of another format would be silently ignored: refuse them
+    const onlyFor: [keys: (keyof typeof d)[], formats: string[]][] = [
+      [['preset', 'users', 'items', 'ratings', 'seed'], ['synthetic']],
+      [['poi_path', 'bbox', 'max_users'], ['foursquare-www19']],
+      [['delimiter', 'user', 'item', 'value', 'combine'], ['interactions']],
+    ];
+    for (const [keys, formats] of onlyFor) {
+      for (const key of keys) {
+        if (d[key] !== undefined && !formats.includes(d.format)) problems.push(`${at}.${String(key)}: only applies to format ${formats.join(', ')} (this data set is ${d.format})`);
+      }
+    }
+    if (cfg.metric === 'jaccard' && d.center !== undefined && d.center !== 'none') problems.push(`${at}.center: metric jaccard reads the item sets before centring; remove center (or set none)`);
+    if (d.format === 'synthetic' && d.preset === undefined) problems.push(`${at}.preset: missing (required for format synthetic; known: ${Object.keys(PRESETS).join(', ')})`);
+    if (d.format === 'synthetic' && d.preset !== undefined && !(d.preset in PRESETS)) {
+      problems.push(`${at}.preset: unknown synthetic preset "${d.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
+    }
+    if (d.bbox && (d.bbox[0] >= d.bbox[1] || d.bbox[2] >= d.bbox[3])) problems.push(`${at}.bbox: must be [lat_min, lat_max, lon_min, lon_max] with min < max`);
+  });
+  return problems;
+}
+
+/** Input files must exist before anything is written (paths are already absolute here). */
+export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: 'path' | 'poi_path') => string): string[] {
+  const problems: string[] = [];
+  cfg.datasets.forEach((d, i) => {
+    for (const key of ['path', 'poi_path'] as const) {
+      const p = d[key];
+      if (p === undefined) continue;
+      try {
+        const st = statSync(p);
+        if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
+      } catch {
+        // data/ is where the README tells users to put the downloads the project cannot ship
+        const hint = /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
+        problems.push(`datasets[${i}].${key}: file not found: ${p}${hint}`);
+      }
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,51 @@
+/**
+ * Mechanism entries of a config: built-ins get their label and default accountant; plugin entries
+ * (`module:`) are loaded synchronously, checked and registered, so every later step (and every
+ * worker thread) sees them under their name.
+ */
+import { UserError } from '../../util/errors.js';
+import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../../mechanisms/plugin.js';
+import { getFamily } from '../../lsh/families/index.js';
+import type { MechanismEntry } from './schema.js';
+
+/** Plugin entries: each module loaded (sync), checked and registered; problems as config lines. */
+export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' | 'jaccard' }, base: string): { entries: Map<number, MechanismEntry>; problems: string[] } {
+  const entries = new Map<number, MechanismEntry>();
+  const problems: string[] = [];
+  const byName = new Map<string, string>();
+  cfg.mechanisms.forEach((raw, i) => {
+    if (raw === null || typeof raw !== 'object' || !('module' in raw)) return;
+    const { module, label, ...options } = raw as { module: string; label?: string } & Record<string, unknown>;
+    if ('name' in options) {
+      problems.push(`mechanisms[${i}]: give either name (a built-in mechanism) or module (a plugin), not both`);
+      return;
+    }
+    try {
+      const loaded = loadPluginSync(module, base);
+      const { name, optionKeys = [] } = loaded.plugin;
+      for (const key of Object.keys(options)) {
+        if (!optionKeys.includes(key)) problems.push(`mechanisms[${i}].${key}: plugin ${name} (${module}) has no option "${key}"${optionKeys.length ? ` (known: ${optionKeys.join(', ')})` : ''}`);
+      }
+      if (listMechanisms().some((x) => x.name === name)) problems.push(`mechanisms[${i}].module: plugin ${module} is named "${name}", a built-in mechanism; rename the plugin`);
+      else if (byName.has(name) && byName.get(name) !== loaded.sha256) problems.push(`mechanisms[${i}].module: two different modules are named "${name}"`);
+      byName.set(name, loaded.sha256);
+      entries.set(i, { name, label: label ?? name, options: { ...options, [MODULE_HASH_OPTION]: loaded.sha256 }, module: loaded.file });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(`mechanisms[${i}].module: ${e.message}`);
+    }
+  });
+  if (problems.length === 0) {
+    const refs = [...entries.values()].map((m) => ({ name: m.name, file: m.module!, sha256: m.options[MODULE_HASH_OPTION] as string }));
+    registerPlugins(refs, getFamily(cfg.metric ?? 'angular').disagreement);
+  }
+  return { entries, problems };
+}
+
+/** The parsed entry: label defaulted, accountant defaulted for mechanisms that have accountants. */
+export function normalizeEntry(m: { name: string; label?: string } & Record<string, unknown>): MechanismEntry {
+  const { name, label, ...options } = m;
+  if ((getMechanism(name).accountants ?? []).length > 0 && options.accountant === undefined) options.accountant = 'paper';
+  return { name, label: label ?? name, options };
+}

@@ -1,0 +1,115 @@
+/**
+ * What a config may say: the types of a parsed config and the zod schema of the file (strict:
+ * unknown keys are refused), with the keys each level knows, for "did you mean" hints.
+ */
+import { z } from 'zod';
+import { FORMATS, type DatasetSpec } from '../../data/spec.js';
+import { listMechanisms } from '../../mechanisms/registry.js';
+
+/** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
+export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
+export type MechanismName = string;
+
+export interface MechanismEntry {
+  /** the base mechanism (registry name) */
+  name: MechanismName;
+  /** what the `mechanism` column, tables and legends show (default: the name); unique in a config */
+  label: string;
+  /**
+   * every other key of the entry (`{name: laplsh, sampler: direct}` → `{sampler: 'direct'}`),
+   * `accountant` included (defaulted to `paper` for mechanisms that have accountants). A result's
+   * identity is (name, options, xi): two entries that differ only in their label share results.
+   */
+  options: Record<string, unknown>;
+  /** plugin entries (`module:` in the config): the module file, absolute; `name` is the plugin's
+   *  name and `options.module_sha256` its file's hash (so an edit changes the result identity) */
+  module?: string;
+}
+
+export interface ExperimentConfig {
+  name: string;
+  seed: number;
+  datasets: DatasetSpec[];
+  dims: number[];
+  queries: number;
+  k: number[];
+  kappa: number[];
+  trials: number;
+  privacy: { d: number; delta: number; xi: number[] };
+  mechanisms: MechanismEntry[];
+  /** the LSH family and its distance (src/lsh/families): angular (the paper's, when absent) or jaccard */
+  metric?: 'angular' | 'jaccard';
+}
+
+/** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const safeName = z.string().max(100, 'must be at most 100 characters (it names the results folder)').regex(SAFE_NAME, 'must be letters, digits, ".", "_" or "-" (starting with a letter or digit)');
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const posInt = z.number().int().min(1);
+
+const datasetSchema = z.strictObject({
+  name: safeName,
+  format: z.enum(FORMATS),
+  path: z.string().min(1).optional(),
+  center: z.enum(['user', 'global', 'none']).optional(),
+  poi_path: z.string().min(1).optional(),
+  bbox: z.tuple([finite, finite, finite, finite]).optional(),
+  max_users: posInt.optional(),
+  delimiter: z.string().min(1).optional(),
+  user: z.string().min(1).optional(),
+  item: z.string().min(1).optional(),
+  value: z.string().min(1).optional(),
+  combine: z.enum(['last', 'sum', 'count']).optional(),
+  preset: z.string().min(1).optional(),
+  users: posInt.optional(),
+  items: posInt.optional(),
+  ratings: posInt.optional(),
+  seed: z.number().int().min(0).optional(),
+  skip_bad_rows: z.boolean().optional(),
+});
+
+const mechanismObject = z.strictObject({
+  name: z.enum(MECHANISM_NAMES),
+  /** what tables and legends show; default the name */
+  label: safeName.optional(),
+  /** how xi becomes epsilon (mechanisms with accountants: lshrr) */
+  accountant: z.string().min(1).optional(),
+  /** LapLSH: how the spherical-gamma noise is drawn */
+  sampler: z.enum(['projected', 'direct']).optional(),
+  /** RAPPOR: Bloom hash functions per bit position */
+  hashes: z.number().int().min(1).max(64).optional(),
+});
+/** A plugin (src/mechanisms/plugin.ts): `module` relative to the config file; other keys are its options. */
+const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional() });
+const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject, pluginObject]);
+
+const privacySchema = z.strictObject({
+  d: z.number().gt(0).lt(1).default(0.1),
+  delta: z.number().gt(0).lt(1).default(0.01),
+  xi: z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value'),
+});
+
+export const configSchema = z.strictObject({
+  name: safeName,
+  seed: z.number().int().min(0).default(1),
+  datasets: z.array(datasetSchema).min(1, 'must list at least one data set'),
+  dims: z.array(posInt).min(1, 'must list at least one value'),
+  queries: z.number().int().min(0).default(1000),
+  k: z.array(posInt).min(1, 'must list at least one value'),
+  kappa: z.array(z.number().int().min(1).max(64)).min(1, 'must list at least one value'),
+  trials: posInt.default(10),
+  privacy: privacySchema,
+  mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
+  metric: z.enum(['angular', 'jaccard']).optional(),
+});
+
+/** Known keys per object, for "did you mean" on unknown keys. */
+export const KNOWN_KEYS: Record<string, readonly string[]> = {
+  top: Object.keys(configSchema.shape),
+  privacy: Object.keys(privacySchema.shape),
+  dataset: Object.keys(datasetSchema.shape),
+  mechanism: [...Object.keys(mechanismObject.shape), 'module'],
+};
+
+/** A config as the schema accepts it, before the checks across fields and the plugins. */
+export type SchemaConfig = z.infer<typeof configSchema>;
