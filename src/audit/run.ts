@@ -33,10 +33,12 @@ import { resultSpecs } from '../experiment/grid.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns, popcount32 } from '../lsh/codes.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
-import { exactTail, scoreTail, tailLimit } from '../privacy/exact.js';
+import { exactTail, scoreTail, tailLimit } from '../privacy/exactLoss.js';
 import { UserError } from '../util/errors.js';
 import { restrictToSupport, syntheticJaccardPair, syntheticPair, type AuditPair } from './pairs.js';
-import { binomialLowerP, binomialUpperP, chooseThreshold, clopperPearson, countsAt, epsilonLbPValue, epsilonLowerBound, holmAdjust } from './stats.js';
+import { chooseThreshold, countsAt, epsilonLbPValue, epsilonLowerBound } from './epsilonBound.js';
+import { binomialLowerP, binomialUpperP, clopperPearson } from '../stats/binomial.js';
+import { holm } from '../stats/holm.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 
@@ -365,12 +367,18 @@ function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: 
 /** Holm over the violation p-values and, separately, over the soundness p-values; then verdicts. */
 export function applyVerdicts(results: AuditResult[]): void {
   const vIdx = results.map((r, i) => (r.p_violation === null ? -1 : i)).filter((i) => i >= 0);
-  const vAdj = holmAdjust(vIdx.map((i) => results[i].p_violation!));
+  const vAdj = holm(
+    vIdx.map((i) => results[i].p_violation!),
+    1,
+  ).adjusted;
   vIdx.forEach((i, j) => {
     results[i].p_violation_holm = vAdj[j];
   });
   const sIdx = results.map((r, i) => (r.p_sound === null ? -1 : i)).filter((i) => i >= 0);
-  const sAdj = holmAdjust(sIdx.map((i) => results[i].p_sound!));
+  const sAdj = holm(
+    sIdx.map((i) => results[i].p_sound!),
+    1,
+  ).adjusted;
   sIdx.forEach((i, j) => {
     results[i].p_sound_holm = sAdj[j];
   });

@@ -5,7 +5,7 @@
  * κ and trial; Welch across κ or against mechanisms without hyperplanes) and what it needs from the
  * grid are all decided here, next to the claim's statement.
  */
-import type { NnDistance } from '../experiment/results.js';
+import type { NnDistance } from '../experiment/trialValues.js';
 import { accountEpsilon } from '../privacy/accountants.js';
 import {
   allSamples,

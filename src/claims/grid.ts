@@ -3,8 +3,8 @@
  * entry: n, κ, k, label, ξ → loss per trial), and the comparison of two series as one cell of a
  * claim's family.
  */
-import type { ResultCoordinates, TrialValue } from '../experiment/results.js';
-import { pairedTTest, welchTTest, tost, type TTest } from './stats.js';
+import type { ResultCoordinates, TrialValue } from '../experiment/trialValues.js';
+import { pairedTTest, welchTTest, tost, type TTest } from '../stats/tTests.js';
 import type { CellTest } from './rule.js';
 
 /** The per-trial values of one (data set, n, κ, k, mechanism label, ξ). */

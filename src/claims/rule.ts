@@ -8,7 +8,8 @@
  *   equivalent);
  * - inconclusive: otherwise; not-tested: no cell at all (the caller names what is missing).
  */
-import { holm, type TestKind } from './stats.js';
+import type { TestKind } from '../stats/tTests.js';
+import { holm } from '../stats/holm.js';
 import type { Verdict } from './types.js';
 
 export interface CellTest {

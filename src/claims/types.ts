@@ -3,7 +3,7 @@
  * distances) and what they produce: one `ClaimResult` per (claim, data set), the JSON shape of
  * `lshdp claims --json` and claims.json.
  */
-import type { NnDistance, TrialValue } from '../experiment/results.js';
+import type { NnDistance, TrialValue } from '../experiment/trialValues.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-tested';
 

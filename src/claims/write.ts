@@ -4,12 +4,12 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readResultsConfig, readTrialValues } from '../experiment/machinery/results.js';
+import { readResultsConfig, readTrialValues } from '../experiment/machinery/readFolder.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';
-import { claimsJson, claimsMarkdown, verdictCounts } from './render.js';
+import { claimsJson, claimsMarkdown, verdictCounts } from './format.js';
 import type { ClaimResult, ClaimsConfig, ClaimsInput, Population } from './types.js';
 
 /** The parts of an experiment config the claims read (the run's metric applies to every data set). */

@@ -1,6 +1,6 @@
 import type { Mechanism, MechanismInfo } from './types.js';
 import { UserError } from '../util/errors.js';
-import { exactMechanism } from './exact.js';
+import { exactMechanism } from './exactReference.js';
 import { lshMechanism } from './lsh.js';
 import { lshrrMechanism } from './lshrr.js';
 import { laplshMechanism } from './laplsh.js';

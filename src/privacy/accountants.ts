@@ -17,7 +17,7 @@ import { UserError } from '../util/errors.js';
 import { didYouMean } from '../util/didYouMean.js';
 import { checkKappa, solveAlpha } from './kl.js';
 import { flipProbability } from './rr.js';
-import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint, type ExactEpsilon } from './exact.js';
+import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint, type ExactEpsilon } from './exactLoss.js';
 
 /** The accountants of LSHRR; `paper` is the default. */
 export const ACCOUNTANT_NAMES = ['paper', 'exact', 'theorem', 'naive'] as const;

@@ -15,4 +15,4 @@ export {
   type Account,
   type AccountArgs,
 } from './accountants.js';
-export { exactEpsilon, exactTail, hockeyStickDelta, tailLimit } from './exact.js';
+export { exactEpsilon, exactTail, hockeyStickDelta, tailLimit } from './exactLoss.js';

@@ -5,7 +5,7 @@
  */
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
-import type { ResultCoordinates } from '../experiment/results.js';
+import type { ResultCoordinates } from '../experiment/trialValues.js';
 import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/aggregate.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';

@@ -3,7 +3,7 @@
  * per mechanism entry, plus a common per-(n, κ, trial) effect that paired tests cancel (the shared
  * hyperplanes) and independent noise, all from fixed seeds.
  */
-import type { TrialValue, NnDistance } from '../../src/experiment/results.js';
+import type { TrialValue, NnDistance } from '../../src/experiment/trialValues.js';
 import type { ClaimsConfig, ClaimsInput } from '../../src/claims/types.js';
 import { makeRng } from '../../src/random/rng.js';
 import { normalSource } from '../../src/random/samplers.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claimsSectionBody, readClaimsJson } from '../../src/report/claims.js';
-import { claimsJson } from '../../src/claims/render.js';
+import { claimsJson } from '../../src/claims/format.js';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
 import type { FigureEntry } from '../../src/report/markup.js';
 import type { ResultsFolder } from '../../src/report/read.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountEpsilon, budgetRows, exactEpsilon, exactTail, hockeyStickDelta, lshrrEpsilon, naiveAccountantWarning, parseAccountant, tailLimit, xiGeneral } from '../../src/privacy/index.js';
-import { jumpPoint, productAtMost } from '../../src/privacy/exact.js';
+import { jumpPoint, productAtMost } from '../../src/privacy/exactLoss.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { emptyCodes, getBit } from '../../src/lsh/codes.js';
 import { drawHyperplanes } from '../../src/lsh/hyperplanes.js';

@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../../util/atomic.js';
 import { UserError } from '../../util/errors.js';
 import { expandCells, trialResults } from '../grid.js';
 import type { GridEntry } from './manifest.js';
-import { readResultsConfig } from './results.js';
+import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../../mechanisms/registry.js';
 import type { TrialRecord } from '../records.js';
 import { CellStore, STORE_FORMAT } from './store.js';

@@ -1,47 +1,9 @@
 /**
- * The audit's statistics: Clopper–Pearson intervals for binomial proportions, exact one-sided
- * binomial tests, Holm's step-down adjustment, and the black-box lower bound on ε of a
- * distinguishing test (Jagielski et al. 2020): ε_lb = ln((TPR_low − δ) / FPR_high).
- * Beta quantiles and the binomial CDF come from @stdlib (no hand-written special functions).
+ * The black-box lower bound on ε of a distinguishing test (Jagielski et al. 2020):
+ * ε_lb = ln((TPR_low − δ) / FPR_high), with Clopper–Pearson bounds on the two rates
+ * (src/stats/binomial.ts), the threshold that maximizes it, and its p-value against a claimed ξ.
  */
-import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
-
-/** Two-sided (1 − alpha) Clopper–Pearson interval for k successes in n trials. */
-export function clopperPearson(k: number, n: number, alpha = 0.05): [number, number] {
-  if (!(n >= 1) || k < 0 || k > n) throw new RangeError(`clopperPearson: need 0 <= k <= n, n >= 1 (k=${k}, n=${n})`);
-  const lo = k === 0 ? 0 : betaQuantile(alpha / 2, k, n - k + 1);
-  const hi = k === n ? 1 : betaQuantile(1 - alpha / 2, k + 1, n - k);
-  return [lo, hi];
-}
-
-/** Pr[X >= k] for X ~ Bin(n, p): the p-value of k successes against H0 "rate <= p". */
-export function binomialUpperP(k: number, n: number, p: number): number {
-  if (k <= 0) return 1;
-  return Math.max(0, 1 - binomialCdf(k - 1, n, p));
-}
-
-/** Pr[X <= k] for X ~ Bin(n, p): the p-value of k successes against H0 "rate >= p". */
-export function binomialLowerP(k: number, n: number, p: number): number {
-  if (k >= n) return 1;
-  return Math.min(1, binomialCdf(k, n, p));
-}
-
-/**
- * Holm's step-down adjusted p-values (same order as the input): reject H_i at family level alpha
- * iff adjusted_i <= alpha. Controls the family-wise error rate under any dependence.
- */
-export function holmAdjust(pValues: readonly number[]): number[] {
-  const m = pValues.length;
-  const order = pValues.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const adjusted = new Array<number>(m);
-  let running = 0;
-  order.forEach(([p, i], rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[i] = running;
-  });
-  return adjusted;
-}
+import { clopperPearson } from '../stats/binomial.js';
 
 /** Counts of a distinguishing test at one threshold: "x" when the statistic is >= t. */
 export interface RateCounts {

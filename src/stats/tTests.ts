@@ -1,7 +1,7 @@
 /**
  * The tests behind the claims: one-sided t-tests on per-trial values (paired when both sides share
- * the trial's hyperplanes, Welch otherwise), the two one-sided tests (TOST) of equivalence, and
- * Holm's step-down correction. The t distribution is @stdlib's (no hand-written special functions).
+ * the trial's hyperplanes, Welch otherwise) and the two one-sided tests (TOST) of equivalence
+ * (Holm's correction is holm.ts). The t distribution is @stdlib's (no hand-written special functions).
  *
  * Convention: a test compares side `a` with side `b` through the difference a − b; `pBelow` is the
  * one-sided p-value for "a is below b" (H1: mean difference < 0), `pAbove` for "a is above b".
@@ -111,29 +111,4 @@ export function tost(test: TTest, margin: number): Tost {
     pBeyond: Math.min(1, 2 * Math.min(pOverHigh, pUnderLow)),
     test,
   };
-}
-
-export interface Holm {
-  /** Holm-adjusted p-values, in the input order */
-  adjusted: number[];
-  /** adjusted p ≤ alpha */
-  rejected: boolean[];
-}
-
-/**
- * Holm–Bonferroni step-down at family-wise level alpha: sort the p-values, compare the i-th smallest
- * (0-based) with alpha/(m − i), and reject up to the first that fails. Reported as adjusted
- * p-values, max over j ≤ i of min(1, (m − j) p_(j)), which are ≤ alpha exactly for the rejected ones.
- * Equal p-values keep their input order (a stable sort), so the result is deterministic.
- */
-export function holm(pValues: readonly number[], alpha: number): Holm {
-  const m = pValues.length;
-  const order = pValues.map((p, i) => ({ p, i })).sort((x, y) => x.p - y.p || x.i - y.i);
-  const adjusted = new Array<number>(m).fill(1);
-  let running = 0;
-  order.forEach(({ p, i }, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[i] = running;
-  });
-  return { adjusted, rejected: adjusted.map((p) => p <= alpha) };
 }

@@ -11,7 +11,7 @@ import { accountantOf, entryValues } from '../aggregate.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { parseConfig } from '../config.js';
 import { exactKey, expandCells } from '../grid.js';
-import type { NnDistance, TrialValue } from '../results.js';
+import type { NnDistance, TrialValue } from '../trialValues.js';
 import type { Manifest } from './manifest.js';
 import type { CellRecord } from '../records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
