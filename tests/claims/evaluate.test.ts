@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
 import { CLAIM_IDS, type ClaimResult } from '../../src/claims/types.js';
 import { accountEpsilon } from '../../src/privacy/accountants.js';
-import { inputOf, nnRows, type GridSpec, type EntrySpec } from './helpers.js';
+import { inputOf, nnRows, type GridSpec, type EntrySpec } from '../helpers/claims.js';
 
 const lshrr = (level: EntrySpec['level'], noise?: number): EntrySpec => ({ label: 'lshrr', base: 'lshrr', level, noise });
 const laplsh = (level: EntrySpec['level'], noise?: number): EntrySpec => ({ label: 'laplsh', base: 'laplsh', level, noise });

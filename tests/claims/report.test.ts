@@ -12,7 +12,7 @@ import { evaluateClaims } from '../../src/claims/evaluate.js';
 import type { FigureEntry } from '../../src/report/markup.js';
 import type { ResultsFolder } from '../../src/report/read.js';
 import { UserError } from '../../src/util/errors.js';
-import { inputOf } from './helpers.js';
+import { inputOf } from '../helpers/claims.js';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 

@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
-import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { scratch, runIn } from '../helpers/experiment.js';
 import { CLAIM_IDS, VERDICTS } from '../../src/claims/types.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, STACK_RE } from '../helpers/cli.js';
-import { CLI_CONFIG, scratch, runIn } from '../experiment/cliHelpers.js';
+import { CLI_CONFIG, scratch, runIn } from '../helpers/experiment.js';
 
 // long enough (many trials) that the second command surely starts while the first one runs
 const SLOW = CLI_CONFIG.replace('trials: 3', 'trials: 40');

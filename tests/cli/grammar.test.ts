@@ -15,7 +15,7 @@ import { FORMATS } from '../../src/data/spec.js';
 import { lshdp, STACK_RE } from '../helpers/cli.js';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
 import { FIX } from '../data/fixtures.js';
-import { runIn, scratch } from '../experiment/cliHelpers.js';
+import { runIn, scratch } from '../helpers/experiment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-grammar-'));
 

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
-import { scratch, runIn, cellCount, CLI_CELLS, CLI_CONFIG } from '../experiment/cliHelpers.js';
+import { scratch, runIn, cellCount, CLI_CELLS, CLI_CONFIG } from '../helpers/experiment.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 

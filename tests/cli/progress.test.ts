@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { scratch, runIn } from '../helpers/experiment.js';
 
 /** A progress line of log mode (src/util/progress.ts): done/total, share of the work, elapsed, ETA. */
 const PROGRESS_LINE = /^[\w ]+: [\d,]+\/[\d,]+ done(, \d+% of the work| \(\d+%\)), (\d+h \d\dm|\d+m \d\ds|\d+s) elapsed, eta (\d+h \d\dm|\d+m \d\ds|\d+s|unknown)$/;

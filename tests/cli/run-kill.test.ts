@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRng } from '../../src/random/rng.js';
-import { scratch, runIn, runAndSignal, cellCount, temporaries, CLI_CELLS } from '../experiment/cliHelpers.js';
+import { scratch, runIn, runAndSignal, cellCount, temporaries, CLI_CELLS } from '../helpers/experiment.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT, SHARED_DATA } from '../helpers/cli.js';
 import { loadConfig } from '../../src/experiment/config.js';
-import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { scratch, runIn } from '../helpers/experiment.js';
 
 const RATINGS = join(SHARED_DATA, 'movielens-latest-small', 'ratings.csv');
 const present = existsSync(RATINGS) && existsSync(join(SHARED_DATA, 'foursquare-tsmc2014-nyc', 'checkins.tsv'));

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runIn, scratch } from '../experiment/cliHelpers.js';
+import { runIn, scratch } from '../helpers/experiment.js';
 
 /** The real engine on the built-in synthetic data: a grid small enough for a few seconds. */
 const BASE = `name: grow

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, STACK_RE } from '../helpers/cli.js';
-import { scratch } from '../experiment/cliHelpers.js';
+import { scratch } from '../helpers/experiment.js';
 
 /** The CLI in `dir`, killed with SIGKILL after 60 s: a run spinning in a recursive mkdir ignores SIGTERM. */
 function runIn(dir: string, args: string[]) {

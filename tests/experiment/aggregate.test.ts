@@ -4,7 +4,7 @@ import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
 import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
 import { mergeTrialRecord } from '../../src/experiment/machinery/compute.js';
-import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
+import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
 describe('meanSe', () => {
   it('matches the closed form: sample sd / sqrt(m)', () => {

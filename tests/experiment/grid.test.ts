@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, assignShards, exactHash, parseShard, resultHash, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
 import { makeRng } from '../../src/random/rng.js';
-import { fakeEngine, FAKE_CONFIG } from './fakeEngine.js';
+import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
 const info = (n: string) => fakeEngine().mechanism(n);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_CONFIG, runIn, scratch } from '../experiment/cliHelpers.js';
+import { CLI_CONFIG, runIn, scratch } from '../helpers/experiment.js';
 
 describe('Hamming kernels end to end', () => {
   it('give byte-identical utility.csv with the WebAssembly and the forced JS kernel', () => {

@@ -13,7 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { buildOutputs } from '../../src/report/index.js';
 import { evilResultsFolder, EVIL } from './xss-fixture.js';
 import { evaluateClaims, claimsJson } from '../../src/claims/index.js';
-import { inputOf } from '../claims/helpers.js';
+import { inputOf } from '../helpers/claims.js';
 
 const CHROMIUM = process.env.LSHDP_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);

@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { scratch, runIn } from '../experiment/cliHelpers.js';
+import { scratch, runIn } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { UserVectors } from '../../src/data/types.js';
-import { angularFamily, jaccardFamily, getFamily, itemSetVectors, minHashTables } from '../../src/lsh/families/index.js';
-import { hammingDistance, getBit, packSigns } from '../../src/lsh/codes.js';
-import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
-import { deriveSeed, makeRng, type Rng } from '../../src/random/rng.js';
-import { jaccardKnn, jaccardDistance } from '../../src/knn/jaccard.js';
-import { evaluateAnswers } from '../../src/experiment/utility.js';
-import { UserError } from '../../src/util/errors.js';
+import type { UserVectors } from '../../../src/data/types.js';
+import { angularFamily, jaccardFamily, getFamily, itemSetVectors, minHashTables } from '../../../src/lsh/families/index.js';
+import { hammingDistance, getBit, packSigns } from '../../../src/lsh/codes.js';
+import { drawHyperplanes, projectAll } from '../../../src/lsh/hyperplanes.js';
+import { deriveSeed, makeRng, type Rng } from '../../../src/random/rng.js';
+import { jaccardKnn, jaccardDistance } from '../../../src/knn/jaccard.js';
+import { evaluateAnswers } from '../../../src/experiment/utility.js';
+import { UserError } from '../../../src/util/errors.js';
 
 /** Rows of item sets as UserVectors (binary unit values). */
 function setsAsVectors(sets: number[][], n: number): UserVectors {

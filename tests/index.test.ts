@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
 
 /** The package imported BY NAME (self-reference through package.json `exports`), as a user would. */
 describe("import … from 'lshdp'", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { angularFamily, jaccardFamily, loadFamilyData } from '../../src/lsh/families/index.js';
+import { angularFamily, jaccardFamily, loadFamilyData } from '../../../src/lsh/families/index.js';
 
 /** The Jaccard view of a data set: the items with a value ≠ 0 BEFORE centring, empty sets dropped. */
 let dir = '';

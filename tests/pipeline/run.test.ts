@@ -2,10 +2,10 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync, unlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runExperiment } from '../../../src/pipeline/run.js';
-import { mergeShards } from '../../../src/pipeline/merge.js';
-import { UserError } from '../../../src/util/errors.js';
-import { fakeEngine, FAKE_CONFIG } from '../fakeEngine.js';
+import { runExperiment } from '../../src/pipeline/run.js';
+import { mergeShards } from '../../src/pipeline/merge.js';
+import { UserError } from '../../src/util/errors.js';
+import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
 function setup(text = FAKE_CONFIG) {
   const dir = mkdtempSync(join(tmpdir(), 'lshdp-runner-'));

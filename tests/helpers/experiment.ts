@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, lshdp } from '../helpers/cli.js';
+import { BIN, lshdp } from './cli.js';
 
 /** A small grid on the built-in synthetic data: 2 exact + 12 trial cells, a few seconds. */
 export const CLI_CONFIG = `name: tiny
