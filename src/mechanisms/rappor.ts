@@ -1,3 +1,4 @@
+import { fmix32 } from '../lsh/tieKey.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { Mechanism, MechanismContext } from './types.js';
 import { checkOptionKeys } from './options.js';
@@ -101,23 +102,13 @@ function vectorFilters(ctx: MechanismContext, h: number): CodeSet {
       let x = salts[t];
       for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
         dbl[0] = values[p];
-        x = mix32(x ^ colIdx[p]);
-        x = mix32(x ^ bits[0]);
-        x = mix32(x ^ bits[1]);
+        x = fmix32(x ^ colIdx[p]);
+        x = fmix32(x ^ bits[0]);
+        x = fmix32(x ^ bits[1]);
       }
       const b = Math.floor((x / 4294967296) * m);
       codes[i * words + (b >>> 5)] |= 1 << (b & 31);
     }
   }
   return set;
-}
-
-/** murmur3's 32-bit finalizer: a bijective avalanche mix (every input bit affects every output bit). */
-function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
 }

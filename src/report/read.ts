@@ -181,13 +181,7 @@ export function readUtilityCsv(file: string): UtilityRow[] {
         epsilon_bit: mechanism === 'lshrr' ? eps : null,
         epsilon_lap: mechanism === 'laplsh' ? eps : null,
         epsilon_ldp: optNum(t, r, 'ldp_epsilon'),
-        fallback: optBool(t, r, 'fallback'),
-        trials: num(t, r, 'trials'),
-        queries: num(t, r, 'queries'),
-        utility_loss_mean: num(t, r, 'utility_loss_mean'),
-        utility_loss_se: optNum(t, r, 'utility_loss_se'),
-        recall_mean: optNum(t, r, 'recall_mean'),
-        recall_se: optNum(t, r, 'recall_se'),
+        ...measures(t, r),
       };
     });
   }
@@ -203,6 +197,13 @@ export function readUtilityCsv(file: string): UtilityRow[] {
     epsilon_bit: optNum(t, r, 'epsilon_bit'),
     epsilon_lap: optNum(t, r, 'epsilon_lap'),
     epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
+    ...measures(t, r),
+  }));
+}
+
+/** The columns both vocabularies of utility.csv share, after the coordinates and epsilons. */
+function measures(t: Table, r: Row) {
+  return {
     fallback: optBool(t, r, 'fallback'),
     trials: num(t, r, 'trials'),
     queries: num(t, r, 'queries'),
@@ -210,7 +211,7 @@ export function readUtilityCsv(file: string): UtilityRow[] {
     utility_loss_se: optNum(t, r, 'utility_loss_se'),
     recall_mean: optNum(t, r, 'recall_mean'),
     recall_se: optNum(t, r, 'recall_se'),
-  }));
+  };
 }
 
 /** The utility.csv of a results folder; a folder without one is a one-line user error. */

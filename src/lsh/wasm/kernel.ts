@@ -54,6 +54,12 @@ export function hammingKernelName(): HammingKernelName {
 
 const align16 = (x: number): number => (x + 15) & ~15;
 
+/** Grows the module's memory to at least `bytes` (whole 64 KiB pages). */
+function reserve(wasm: Exports, bytes: number): void {
+  const have = wasm.memory.buffer.byteLength;
+  if (bytes > have) wasm.memory.grow(Math.ceil((bytes - have) / 65536));
+}
+
 /** Lays out codes, queries, out and heap in the module's memory; grows it when needed. */
 function layout(wasm: Exports, set: CodeSet, users: number, nq: number, k: number) {
   const codes = 0;
@@ -64,8 +70,7 @@ function layout(wasm: Exports, set: CodeSet, users: number, nq: number, k: numbe
   // distance bytes padded to 256 (superblocks), then one 16-byte summary per superblock
   const padded = Math.ceil((users + 15) / 256) * 256;
   const end = dist + padded + (padded / 256) * 16 + 16;
-  const have = wasm.memory.buffer.byteLength;
-  if (end > have) wasm.memory.grow(Math.ceil((end - have) / 65536));
+  reserve(wasm, end);
   return { codes, queries, out, heap, dist };
 }
 
@@ -131,8 +136,7 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
     const valAt = align16(colAt + nnz * 4);
     const outAt = align16(valAt + nnz * 8);
     const need = outAt + count * kappa * 8;
-    const have = wasm.memory.buffer.byteLength;
-    if (need > have) wasm.memory.grow(Math.ceil((need - have) / 65536));
+    reserve(wasm, need);
     const buf = wasm.memory.buffer;
     new Float64Array(buf, cols, byColumn.length).set(byColumn);
     const ptr = new Int32Array(buf, ptrAt, count + 1);
@@ -160,8 +164,7 @@ export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Fl
   const scaleAt = align16(wsAt + m * kappa * 8);
   const outAt = align16(scaleAt + m * 8);
   const need = outAt + m * kappa * 8;
-  const have = wasm.memory.buffer.byteLength;
-  if (need > have) wasm.memory.grow(Math.ceil((need - have) / 65536));
+  reserve(wasm, need);
   const buf = wasm.memory.buffer;
   new Float64Array(buf, usAt, usT.length).set(usT);
   new Float64Array(buf, wsAt, m * kappa).set(ws.subarray(0, m * kappa));
