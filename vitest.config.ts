@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two tiers: `npm test` runs the fast tier; `npm run test:full` (LSHDP_TEST_TIER=full) adds the
@@ -11,6 +12,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default leaves a core free (one worker on 2 cores), but most test files wait on a
+    // CLI child process or on worker threads: one worker per core keeps the cores busy
+    maxWorkers: Math.max(2, availableParallelism()),
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });

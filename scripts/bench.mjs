@@ -32,7 +32,7 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grow-xi', 'grid-fsq', 'threads', 'grid-25m'];
+const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grow-xi', 'grid-fsq', 'threads', 'grid-25m'];
 // --quick leaves out grow-xi (three runs of the whole shared MovieLens grid)
 const stages = option('stages', ALL.filter((s) => !(quick && s === 'grow-xi')).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
@@ -130,16 +130,48 @@ function record(stage, result, throughput, target) {
   process.stderr.write(`bench: ${stage}: ${result.seconds.toFixed(2)} s${Number.isNaN(result.peakRssMB) ? '' : `, ${result.peakRssMB.toFixed(0)} MB`}${throughput ? ', ' + throughput : ''}\n`);
 }
 
+/** Wall seconds of one process, start to exit. */
+function wallOnce(args) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** Median and spread (min–max) of `n` timings. */
+function timings(n, once) {
+  const xs = Array.from({ length: n }, once);
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+}
+
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
-ensureSynth(mlDir, ML);
+const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'grid-25m'].includes(s));
+if (needsMl) ensureSynth(mlDir, ML);
 if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
 if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);
 const cacheDir = join(BENCH, 'cache');
 const dims = [100, 500, 1000];
 
 for (const stage of stages) {
-  if (stage === 'ingest') {
+  if (stage === 'startup') {
+    // Light commands should answer at once: each against `node -e 0` timed in the same run, so
+    // the ratio survives a noisy machine. Heavy modules (vega, @stdlib, ml-matrix, zod, yaml) are
+    // loaded only by the commands that use them.
+    const n = Math.max(5, runs);
+    const node = timings(n, () => wallOnce(['-e', '0']));
+    record('startup: node -e 0', { seconds: node.median, peakRssMB: Number.NaN }, `spread ${node.min.toFixed(3)}–${node.max.toFixed(3)} s`, '');
+    const commands = [['--version'], ['--help'], ['mechanisms'], ['formats'], ['completion', 'bash'], ['table', 'budgets'], ['toy']];
+    for (const c of commands) {
+      const t = timings(n, () => wallOnce([BIN, ...c]));
+      record(
+        `startup: lshdp ${c.join(' ')}`,
+        { seconds: t.median, peakRssMB: Number.NaN },
+        `${(t.median / node.median).toFixed(2)}× node -e 0; spread ${t.min.toFixed(3)}–${t.max.toFixed(3)} s`,
+        '≤ 2×',
+      );
+    }
+  } else if (stage === 'ingest') {
     const r = repeat(runs, () => stageOnce('ingest', { spec: mlSpec, dims, cacheDir: null }));
     record('ingest (parse → vectors n=100,500,1000)', r, `${r.mbPerSecond.toFixed(0)} MB/s`, quick ? '' : '≤ 15 s');
   } else if (stage === 'cache') {
@@ -266,9 +298,9 @@ for (const stage of stages) {
   }
 }
 
-const size = statSync(mlSpec.path).size;
+const size = existsSync(mlSpec.path) ? statSync(mlSpec.path).size : 0;
 const lines = [
-  `lshdp bench (${quick ? 'quick' : 'full'}; median of ${runs} run(s), grids ${gridRuns}; ${process.version}; ratings.csv ${(size / 1e6).toFixed(0)} MB)`,
+  `lshdp bench (${quick ? 'quick' : 'full'}; median of ${runs} run(s), grids ${gridRuns}; ${process.version}; ${size ? `ratings.csv ${(size / 1e6).toFixed(0)} MB` : 'no MovieLens-shaped data'})`,
   '',
   '| stage | wall s | peak RSS MB | throughput | target |',
   '| --- | ---: | ---: | --- | --- |',

@@ -41,14 +41,7 @@ import { binomialLowerP, binomialUpperP, clopperPearson } from '../stats/binomia
 import { holm } from '../stats/holm.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
-
-/** Default number of estimation samples per (entry, κ, ξ): enough that an exact ε inflated by 20%
- *  (tail ≈ 0.05 at κ 20, ξ 5, d 0.1) is `violated` and an exact one (tail <= 0.01) `sound`. */
-export const DEFAULT_SAMPLES = 5000;
-/** Family-wise error rate of the verdicts (Holm). */
-export const FAMILY_ALPHA = 0.05;
-/** `sound` needs the tail shown below this multiple of δ. */
-export const SOUND_FACTOR = 2;
+import { FAMILY_ALPHA, SOUND_FACTOR } from './defaults.js';
 
 /** A mechanism entry of the audit (a config entry: label, registry name, options). */
 /** One point of an empirical or exact CDF of the privacy loss. */

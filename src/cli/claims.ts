@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAlpha, writeClaims } from '../claims/index.js';
 import { cliIo } from './io.js';
 
 export function registerClaims(program: Command): void {
@@ -13,6 +12,7 @@ export function registerClaims(program: Command): void {
     .option('--alpha <level>', 'family-wise error level of each claim (Holm)', '0.05')
     .action(async (dir: string, opts: { json?: boolean; alpha: string }) => {
       const io = cliIo();
+      const { parseAlpha, writeClaims } = await import('../claims/index.js');
       const written = writeClaims(dir, { alpha: parseAlpha(opts.alpha) });
       io.out(opts.json ? written.json : written.markdown);
       // the summary goes to stderr so that --json output stays parseable

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { ExitStatus, UserError } from '../util/errors.js';
-import { readUtilityOf } from '../report/read.js';
-import { checkFilter, filterUtility } from '../report/filter.js';
-import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, compareRuns, compareSummary, formatCompare, runsAgree, type CompareFormat, type CompareMetric } from '../report/compare.js';
+import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from '../report/compareMetrics.js';
+import type { CompareFormat } from '../report/compare.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { wordList } from './options.js';
@@ -54,11 +53,15 @@ accountant, ε, queries), or when it is in one run only. Columns: docs/OUTPUTS.m
 
 Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`,
     )
-    .action((dirA: string, dirB: string, o: CompareFlags) => {
+    .action(async (dirA: string, dirB: string, o: CompareFlags) => {
       if (!(FORMATS as string[]).includes(o.format)) throw new UserError(`--format: "${o.format}" is not one of ${FORMATS.join(', ')}`);
       const metrics = [...new Set(wordList('--metric', o.metric, COMPARE_METRICS, COMPARE_METRICS))] as CompareMetric[];
       refuseShardFolder(dirA);
       refuseShardFolder(dirB);
+      // loaded here, not at start-up: the CSV reader is only needed once the folders are read
+      const { readUtilityOf } = await import('../report/read.js');
+      const { checkFilter, filterUtility } = await import('../report/filter.js');
+      const { compareRuns, compareSummary, formatCompare, runsAgree } = await import('../report/compare.js');
       const a = readUtilityOf(dirA);
       const b = readUtilityOf(dirB);
       const filter = parseFilter(o);

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { summaryToJson } from '../data/summaryJson.js';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { createProgress } from '../util/progress.js';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
-import { formatInspect, inspectDataset } from '../knn/inspect.js';
-import { detectFormat } from '../data/detect.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
 import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
@@ -40,6 +36,13 @@ export function registerData(program: Command): void {
     .addOption(quietOption('no progress bar, and no line saying which format was detected'))
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
+      // the readers and the k-NN load only when the command runs
+      const [{ detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
+        import('../data/detect.js'),
+        import('../knn/inspect.js'),
+        import('../data/summaryJson.js'),
+        import('../util/progress.js'),
+      ]);
       let format = o.format;
       let detected: string | null = null;
       if (format === undefined) {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { mergeShards } from '../pipeline/merge.js';
 import { UserError } from '../util/errors.js';
 import { forceOption, outOption, quietOption } from './options.js';
 import { defaultMergeOut } from './resultsFolder.js';
@@ -18,6 +17,7 @@ export function registerMerge(program: Command): void {
       const out = o.out ?? defaultMergeOut(dirs);
       // no name to default to: the first folder is not a finished results folder
       if (out === null) throw new UserError(`${dirs[0]}: not an lshdp results folder (no manifest.json naming its config; was its shard run to completion?)`);
+      const { mergeShards } = await import('../pipeline/merge.js');
       await mergeShards(dirs, { out, force: o.force, report: o.report, png: o.png, quiet: o.quiet });
     });
 }

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { runExperiment } from '../pipeline/run.js';
-import { parseShard } from '../experiment/grid.js';
 import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
 
 interface RunFlags {
@@ -41,6 +39,8 @@ export function registerRun(program: Command): void {
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
     .action(async (config: string, o: RunFlags) => {
+      // the experiment's modules load only when a command runs one (lshdp --help stays instant)
+      const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
       const shard = o.shard !== undefined ? parseShard(o.shard) : null;
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;
       await runExperiment({

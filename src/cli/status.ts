@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { folderStatus } from '../experiment/machinery/status.js';
-import { runExperiment } from '../pipeline/run.js';
 import { cliIo } from './io.js';
 
 export function registerStatus(program: Command): void {
@@ -12,6 +10,7 @@ export function registerStatus(program: Command): void {
     .option('--prune', "remove the results no cell of the folder's config uses")
     .option('--json', 'print the status as JSON')
     .action(async (dir: string, config: string | undefined, o: { prune?: boolean; json?: boolean }) => {
+      const { folderStatus } = await import('../experiment/machinery/status.js');
       const st = folderStatus(dir, { prune: o.prune });
       if (o.json) {
         const { lines: _lines, ...rest } = st;
@@ -20,6 +19,7 @@ export function registerStatus(program: Command): void {
         for (const l of st.lines) cliIo().out(l + '\n');
       }
       if (config !== undefined) {
+        const { runExperiment } = await import('../pipeline/run.js');
         await runExperiment({ config, out: dir, dryRun: true, report: false, log: (l) => cliIo().out(l + '\n') });
       }
     });

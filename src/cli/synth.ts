@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
-import { createProgress } from '../util/progress.js';
 import { generateSynthetic, resolveSynthOptions, PRESETS, type SynthOptions } from '../data/synth.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { join } from 'node:path';
@@ -45,7 +44,7 @@ export function registerSynth(program: Command): void {
     .option('--ratings <n>', 'number of ratings (check-ins for the foursquare presets)', intArg('--ratings', 1))
     .option('--seed <s>', 'seed', intArg('--seed', 0), 1)
     .addOption(quietOption('no progress bar'))
-    .action((o: SynthFlags) => {
+    .action(async (o: SynthFlags) => {
       let opts: SynthOptions;
       try {
         opts = resolveSynthOptions(o);
@@ -54,6 +53,7 @@ export function registerSynth(program: Command): void {
       }
       const out = cliIo().out;
       const t0 = Date.now();
+      const { createProgress } = await import('../util/progress.js');
       const r = generateSynthetic(opts, o.out, createProgress({ quiet: o.quiet }));
       writeFileAtomicSync(join(o.out, 'synth.json'), JSON.stringify(r, null, 2) + '\n');
       const secs = ((Date.now() - t0) / 1000).toFixed(1);

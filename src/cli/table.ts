@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
-import { budgetRows, parseAccountant, naiveAccountantWarning } from '../privacy/index.js';
-import { readUtilityOf } from '../report/read.js';
-import { filterUtility } from '../report/filter.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
-import { budgetsTable, utilityTable, type TableFormat } from '../report/tables.js';
+import { numberList } from './options.js';
+import type { TableFormat } from '../report/tables.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
@@ -16,21 +14,6 @@ export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 1
 function parseFormat(s: string): TableFormat {
   if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
   return s as TableFormat;
-}
-
-/** `--d 0.05,0.1` or `--d 0.05 0.1`: every value a finite number. */
-function parseList(flag: string, values: string[] | undefined, fallback: number[]): number[] {
-  if (values === undefined) return fallback;
-  const items = values
-    .flatMap((v) => v.split(','))
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (items.length === 0) throw new UserError(`--${flag}: no values given`);
-  return items.map((s) => {
-    const v = Number(s);
-    if (!Number.isFinite(v)) throw new UserError(`--${flag}: "${s}" is not a number`);
-    return v;
-  });
 }
 
 export function registerTable(program: Command): void {
@@ -45,12 +28,13 @@ export function registerTable(program: Command): void {
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
     .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action((opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; format: string }) => {
+    .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; format: string }) => {
       const format = parseFormat(opts.format);
-      const d = parseList('d', opts.d, APPENDIX_GRID.d);
-      const kappa = parseList('kappa', opts.kappa, APPENDIX_GRID.kappa);
-      const xi = parseList('xi', opts.xi, APPENDIX_GRID.xi);
-      const delta = parseList('delta', [opts.delta], [APPENDIX_GRID.delta])[0];
+      const d = numberList('--d', opts.d, APPENDIX_GRID.d);
+      const kappa = numberList('--kappa', opts.kappa, APPENDIX_GRID.kappa);
+      const xi = numberList('--xi', opts.xi, APPENDIX_GRID.xi);
+      const delta = numberList('--delta', [opts.delta], [APPENDIX_GRID.delta])[0];
+      const [{ budgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([import('../privacy/index.js'), import('../report/tables.js')]);
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
       const accountants = (opts.accountant ?? ['paper'])
         .flatMap((v) => v.split(','))
@@ -68,9 +52,10 @@ export function registerTable(program: Command): void {
     .argument('<results-dir>', 'a results folder (with utility.csv)');
   addFilterOptions(utility)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action((dir: string, opts: FilterFlags & { format: string }) => {
+    .action(async (dir: string, opts: FilterFlags & { format: string }) => {
       const format = parseFormat(opts.format);
       refuseShardFolder(dir);
+      const [{ readUtilityOf }, { filterUtility }, { utilityTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/tables.js')]);
       const { file, rows: all } = readUtilityOf(dir);
       const rows = filterUtility(all, parseFilter(opts), file);
       cliIo().out(utilityTable(rows, format));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
-import { analyzeToy, formatToy, parsePoints, PAPER_POINTS, type Point2 } from '../privacy/toy.js';
+import type { analyzeToy, Point2 } from '../privacy/toy.js';
 
 export function registerToy(program: Command): void {
   program
@@ -8,7 +8,8 @@ export function registerToy(program: Command): void {
     .description('the exact two-dimensional toy example of Sect. 4 (LSH leakage)')
     .option('--points <list>', '2-D input points "x,y;x,y;..." (default: the paper\'s "0,1;1,0;1,1")')
     .option('--json', 'print the analysis as JSON')
-    .action((opts: { points?: string; json?: boolean }) => {
+    .action(async (opts: { points?: string; json?: boolean }) => {
+      const { analyzeToy, formatToy, parsePoints, PAPER_POINTS } = await import('../privacy/toy.js');
       let points: Point2[] = PAPER_POINTS;
       if (opts.points !== undefined) {
         try {

@@ -1,4 +1,4 @@
-import { Matrix, SingularValueDecomposition } from 'ml-matrix';
+import { createRequire } from 'node:module';
 import type { Mechanism, MechanismContext } from './types.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys } from './options.js';
@@ -101,10 +101,16 @@ function directNoise(ctx: MechanismContext, eps: number): Float64Array {
   return out;
 }
 
+// ml-matrix is loaded on first use, so commands that only list mechanisms do not pay for it.
+const require = createRequire(import.meta.url);
+let mlMatrix: typeof import('ml-matrix') | undefined;
+
 /** U S of the thin SVD W = U S Vᵀ (kappa x kappa, row-major): W g and (U S) Vᵀg are equal. */
 export function planeFactor(planes: Float64Array, kappa: number, n: number): Float64Array {
   const rows: number[][] = [];
   for (let j = 0; j < kappa; j++) rows.push(Array.from(planes.subarray(j * n, (j + 1) * n)));
+  mlMatrix ??= require('ml-matrix') as typeof import('ml-matrix');
+  const { Matrix, SingularValueDecomposition } = mlMatrix;
   const svd = new SingularValueDecomposition(new Matrix(rows), { autoTranspose: true, computeLeftSingularVectors: true, computeRightSingularVectors: false });
   const U = svd.leftSingularVectors; // kappa x kappa
   const S = svd.diagonal;

@@ -81,6 +81,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const { cfg, outDir } = setup;
   // one run per folder at a time (a dry run only reads)
   const lock = opts.dryRun ? null : acquireFolderLock(outDir, `lshdp run ${opts.config}`);
+  // Internal hook for the lock test: hold the run once it holds its lock, so the test meets a live
+  // lock whatever the machine's speed (a kill ends it). Not a user setting.
+  if (lock && process.env.LSHDP_HOLD_AFTER_LOCK === '1') await new Promise<never>(() => setInterval(() => undefined, 60_000));
   const guard = new SignalGuard();
   // while loading nothing is written yet: stop at once
   guard.whenSignalled((sig) => {

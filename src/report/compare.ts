@@ -9,9 +9,9 @@ import Papa from 'papaparse';
 import type { UtilityRow } from './read.js';
 import { formatMeanSe, formatNumber } from './tables.js';
 
-export type CompareMetric = 'utility' | 'recall';
-export const COMPARE_METRICS: CompareMetric[] = ['utility', 'recall'];
-export const DEFAULT_Z_THRESHOLD = 3;
+import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from './compareMetrics.js';
+
+export { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from './compareMetrics.js';
 
 /**
  * `same`: identical mean and se; `within`: |z| ≤ threshold; `flagged`: |z| > threshold, or a

@@ -1,4 +1,8 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressTypes from 'cli-progress';
+
+// cli-progress is loaded when a bar is first drawn, so commands that draw none start faster.
+const require = createRequire(import.meta.url);
 
 /** What a stage may say about itself when it starts. */
 export interface ProgressStartOptions {
@@ -184,7 +188,7 @@ function logProgress(o: Required<Pick<ProgressOptions, 'write' | 'now' | 'interv
 
 /** Terminal mode: a cli-progress bar whose percentage and ETA follow the cost. */
 function barProgress(o: { write: (text: string) => void; now: () => number }): Progress {
-  let bar: cliProgress.SingleBar | null = null;
+  let bar: cliProgressTypes.SingleBar | null = null;
   let stage: Stage | null = null;
   const payload = (s: Stage) => ({ done: formatCount(s.done), count: formatCount(s.total), eta_cost: s.eta(o.now()) });
   const show = (): void => {
@@ -200,6 +204,7 @@ function barProgress(o: { write: (text: string) => void; now: () => number }): P
       stop();
       if (opts.startLine) o.write(opts.startLine + '\n');
       stage = new Stage(label, total, opts.totalCost, o.now());
+      const cliProgress = require('cli-progress') as typeof cliProgressTypes;
       bar = new cliProgress.SingleBar(
         { format: `${label.padEnd(28).slice(0, 28)} [{bar}] {percentage}% {done}/{count} eta {eta_cost}`, stream: process.stderr, hideCursor: true },
         cliProgress.Presets.shades_classic,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SAMPLES, runAudit, scoreSample, type AuditEntry } from '../../src/audit/run.js';
+import { DEFAULT_SAMPLES } from '../../src/audit/defaults.js';
+import { runAudit, scoreSample, type AuditEntry } from '../../src/audit/run.js';
 import { findRealPairs, restrictToSupport, syntheticJaccardPair, syntheticPair } from '../../src/audit/pairs.js';
 import { accountEpsilon } from '../../src/privacy/index.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, writeFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lshdp, STACK_RE } from '../helpers/cli.js';
+import { STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 import { makeRng } from '../../src/random/rng.js';
 
 /** A valid tiny config on the synthetic preset; cases mutate one thing. */
@@ -148,14 +149,14 @@ const CASES: Case[] = [
 
 describe('bad input: one clear line, exit 2, no stack trace, nothing written', () => {
   const report: string[] = [];
-  it.each(CASES)('$name', (c) => {
+  it.each(CASES)('$name', async (c) => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-bad-'));
     writeFileSync(join(dir, 'c.yaml'), c.config ?? SYNTH);
     for (const [f, content] of Object.entries(c.files ?? {})) {
       mkdirSync(join(dir, f, '..'), { recursive: true });
       writeFileSync(join(dir, f), content);
     }
-    const r = lshdp(c.args ?? ['run', 'c.yaml', '--out', 'out', '--no-report', '--threads', '1'], { cwd: dir, timeout: 60_000 });
+    const r = await lshdpIn(c.args ?? ['run', 'c.yaml', '--out', 'out', '--no-report', '--threads', '1'], { cwd: dir });
     report.push(`${c.name}: ${r.stderr.trimEnd()}`);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).not.toMatch(STACK_RE);
@@ -168,29 +169,29 @@ describe('bad input: one clear line, exit 2, no stack trace, nothing written', (
     expect(existsSync(join(dir, 'results'))).toBe(false);
   });
 
-  it('lists every problem of a config, one per line after a line naming the file', () => {
+  it('lists every problem of a config, one per line after a line naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-bad-'));
     writeFileSync(join(dir, 'c.yaml'), SYNTH.replace('xi: [1]', 'xi: [-1]').replace('kappa: [4]', 'kappa: [99]').replace('trials: 1', 'tirals: 1'));
-    const r = lshdp(['run', 'c.yaml', '--out', 'out'], { cwd: dir });
+    const r = await lshdpIn(['run', 'c.yaml', '--out', 'out'], { cwd: dir });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('lshdp: error: c.yaml: 3 problems:\n  kappa[0]: must be <= 64\n  privacy.xi[0]: must be >= 0\n  tirals: unknown key (did you mean "trials"?)\n');
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
-  it('--debug shows the stack', () => {
+  it('--debug shows the stack', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-bad-'));
     writeFileSync(join(dir, 'c.yaml'), SYNTH.replace('trials: 1', 'trials: 0'));
-    const r = lshdp(['--debug', 'run', 'c.yaml'], { cwd: dir });
+    const r = await lshdpIn(['--debug', 'run', 'c.yaml'], { cwd: dir });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(STACK_RE);
   });
 
-  it('--skip-bad-rows skips malformed rows and reports how many and where', () => {
+  it('--skip-bad-rows skips malformed rows and reports how many and where', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-bad-'));
     const rows = [...GOOD.slice(0, 5), '3,4,abc,1000', ...GOOD.slice(5, 9), '2,5', ...GOOD.slice(9)];
     writeFileSync(join(dir, 'r.csv'), rows.join('\n') + '\n');
     writeFileSync(join(dir, 'c.yaml'), ml('r.csv').replace('dims: [20]', 'dims: [5]').replace('queries: 20', 'queries: 0'));
-    const r = lshdp(['run', 'c.yaml', '--out', 'out', '--no-report', '--threads', '1', '--skip-bad-rows'], { cwd: dir });
+    const r = await lshdpIn(['run', 'c.yaml', '--out', 'out', '--no-report', '--threads', '1', '--skip-bad-rows'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('ml: skipped 2 malformed rows (first at lines 6, 11)');
     expect(readFileSync(join(dir, 'out', 'utility.csv'), 'utf8').split('\n')[0]).toMatch(/^dataset,n,kappa/);

@@ -114,7 +114,7 @@ describe('short flags mean the same everywhere', () => {
       const dirOpt = cmd.options.find((o) => o.long === '--cache-dir');
       if (!dirOpt || !cmd.options.some((o) => o.long === '--no-cache')) continue;
       seen++;
-      expect(`${name}: ${String(dirOpt.conflictsWith)}`).toBe(`${name}: cache`);
+      expect(`${name}: ${String((dirOpt as unknown as { conflictsWith: string[] }).conflictsWith)}`).toBe(`${name}: cache`);
     }
     expect(seen).toBeGreaterThanOrEqual(2);
   });

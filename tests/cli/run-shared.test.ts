@@ -13,7 +13,7 @@ if (!present) console.log(`skipping the shared-data run tests: ${SHARED_DATA} (m
 describe.skipIf(!present)('lshdp run on the shared real data', () => {
   it('the shared configs find their files from the project root', () => {
     for (const f of ['shared-movielens-small.yaml', 'shared-tsmc.yaml']) {
-      expect(() => loadConfig(join(ROOT, 'configs', f), { checkFiles: true, cwd: ROOT }), f).not.toThrow();
+      expect(() => loadConfig(join(ROOT, 'configs', f), { checkFiles: true }), f).not.toThrow();
     }
   });
 

@@ -57,7 +57,7 @@ export function clusteredVectors(opts: { users: number; n: number; clusters: num
       if (rng() < 0.7) row[item] = p.values[t] + (rng() - 0.5);
     });
     for (let extra = 0; extra < 2; extra++) row[randInt(rng, opts.n)] += rng() * 2 - 1;
-    if (row.every((v) => v === 0)) row[randInt(rng, opts.n)] = 1;
+    if (!row.some((v) => v !== 0)) row[randInt(rng, opts.n)] = 1;
     rows.push(row);
   }
   return vectorsFromDense(rows);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { UserError } from '../../src/util/errors.js';
-import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
+import { fakeEngine, FAKE_CONFIG, type FakeEngine } from '../helpers/fakeEngine.js';
 
 function setup(text = FAKE_CONFIG) {
   const dir = mkdtempSync(join(tmpdir(), 'lshdp-runner-'));
@@ -20,7 +20,7 @@ const PER_CELL = 7;
 const TOTAL = 4 + 24 * PER_CELL;
 
 async function run(config: string, out: string, extra: Partial<Parameters<typeof runExperiment>[0]> = {}) {
-  const engine = extra.engine ?? fakeEngine();
+  const engine = (extra.engine as FakeEngine | undefined) ?? fakeEngine();
   const lines: string[] = [];
   const r = await runExperiment({ config, out, report: false, quiet: true, cacheDir: null, workerUrl: null, engine, log: (l) => lines.push(l), ...extra });
   const utility = existsSync(join(out, 'utility.csv')) ? readFileSync(join(out, 'utility.csv'), 'utf8') : '';

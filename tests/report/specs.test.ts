@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
-import Ajv from 'ajv';
+import AjvModule from 'ajv';
 import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type UtilityRow } from '../../src/report/read.js';
 import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, MAX_SERIES, PALETTE, SHAPES } from '../../src/report/specs.js';
@@ -20,6 +20,8 @@ const res = readResultsFolder(FIXTURE);
 const schemaPath = join(dirname(fileURLToPath(import.meta.resolve('vega-lite'))), 'vega-lite-schema.json');
 // the schema uses union types and non-standard keywords (strict mode refuses it) and formats
 // ajv does not know without ajv-formats (declared here: hex colours checked, URIs accepted)
+// ajv is CommonJS: its class is the default export's default
+const Ajv = AjvModule.default ?? AjvModule;
 const ajv = new Ajv({
   strict: false,
   allowUnionTypes: true,

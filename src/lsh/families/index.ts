@@ -1,15 +1,14 @@
 import { UserError } from '../../util/errors.js';
-import type { LshFamily, MetricName } from './types.js';
+import { METRICS, type LshFamily } from './types.js';
 import { angularFamily } from './angular.js';
 import { jaccardFamily } from './jaccard.js';
 
-export type { LshFamily, MetricName, QueryDistance } from './types.js';
+export { METRICS, type LshFamily, type MetricName, type QueryDistance } from './types.js';
 export { angularFamily } from './angular.js';
 export { jaccardFamily, minHashTables, minHashCodes, itemSetVectors, type MinHashTables } from './jaccard.js';
 
 /** Every family, the paper's (angular) first. */
 export const FAMILIES: readonly LshFamily[] = [angularFamily, jaccardFamily];
-export const METRICS: readonly MetricName[] = FAMILIES.map((f) => f.name);
 
 /** The family of a metric name (`metric:` in configs, `--metric` on the command line). */
 export function getFamily(metric: string, where = 'metric'): LshFamily {

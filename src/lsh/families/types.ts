@@ -5,7 +5,9 @@ import type { CodeSet } from '../codes.js';
 import type { TrialHashing } from '../hyperplanes.js';
 
 /** The metrics lshdp has an LSH family for (config key `metric`). */
-export type MetricName = 'angular' | 'jaccard';
+/** The LSH families' names (`metric:` in configs, `--metric`), the paper's first; FAMILIES (index.ts) holds them in this order. */
+export const METRICS = ['angular', 'jaccard'] as const;
+export type MetricName = (typeof METRICS)[number];
 
 /** The distances of returned users to one query, for the utility loss: `distanceFrom(data)(query)`
  *  prepares the query once and returns the distance to any user. */

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { WorkerPool, InProcessExecutor, shareArray, type Task } from '../../../src/experiment/machinery/executor.js';
 import { InterruptedError, UserError } from '../../../src/util/errors.js';
 import { ROOT } from '../../helpers/cli.js';
+import type { TrialCellSpec } from '../../../src/experiment/trial.js';
 
 const WORKER = join(ROOT, 'dist', 'experiment', 'machinery', 'worker.js');
 
@@ -40,7 +41,7 @@ function data() {
 const trial = (kappa: number, t: number): Task => ({
   kind: 'trial',
   key: `trial_d_n7_kappa${kappa}_t${t}`,
-  spec: { dataset: 'd', n: 7, kappa, trial: t, mechanisms: [{ name: 'lsh', xi: [] }], k: [1, 3], privacy: { d: 0.1, delta: 0.01 }, runSeed: 1 },
+  spec: { dataset: 'd', n: 7, kappa, trial: t, results: [], k: [1, 3], privacy: { d: 0.1, delta: 0.01 }, runSeed: 1 } as TrialCellSpec & { k: number[] },
 });
 
 describe.skipIf(!existsSync(WORKER))('worker pool', () => {
