@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+import { ROOT, STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/data/ratings.csv');
 
@@ -43,11 +44,11 @@ interface AuditFile {
 }
 
 describe('lshdp audit', () => {
-  it('writes audit.json (the issue schema), audit.csv, the figure and the HTML; says when no real pair is near d; deterministic', () => {
+  it('writes audit.json (the issue schema), audit.csv, the figure and the HTML; says when no real pair is near d; deterministic', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-'));
     const file = config(dir, '[lsh, lshrr, { name: lshrr, accountant: exact, label: lshrr-exact }, laplsh, rappor]');
     const out = join(dir, 'out');
-    const r = lshdp(['audit', file, '--out', out, '--samples', '300']);
+    const r = await lshdpIn(['audit', file, '--out', out, '--samples', '300']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^tiny \(n = 4\): no user pair within ±0\.005 of d = 0\.1 among the first \d+ users; the audit uses the synthetic pairs \(widen the band with --band\)$/m);
     for (const f of ['audit.json', 'audit.csv', 'audit-cdf.svg', 'audit.html']) expect(existsSync(join(out, f)), f).toBe(true);
@@ -69,15 +70,15 @@ describe('lshdp audit', () => {
     expect(readFileSync(join(out, 'audit.html'), 'utf8')).toContain('<section id="audit">');
     // same config and seed: byte-identical files
     const out2 = join(dir, 'out2');
-    expect(lshdp(['audit', file, '--out', out2, '--samples', '300']).status).toBe(0);
+    expect((await lshdpIn(['audit', file, '--out', out2, '--samples', '300'])).status).toBe(0);
     for (const f of ['audit.json', 'audit.csv', 'audit.html']) expect(readFileSync(join(out2, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
     // --json prints the same object
-    const j = lshdp(['audit', file, '--out', join(dir, 'out3'), '--samples', '300', '--json']);
+    const j = await lshdpIn(['audit', file, '--out', join(dir, 'out3'), '--samples', '300', '--json']);
     expect(j.status).toBe(0);
     expect(j.stdout).toBe(readFileSync(join(out, 'audit.json'), 'utf8'));
   });
 
-  it('bad input: one line, exit 2, no stack', () => {
+  it('bad input: one line, exit 2, no stack', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-bad-'));
     const good = config(dir, '[lshrr]');
     const cases: [string[], RegExp][] = [
@@ -87,7 +88,7 @@ describe('lshdp audit', () => {
       [['--pairs', '-1'], /--pairs: expected a non-negative integer/],
     ];
     for (const [args, re] of cases) {
-      const r = lshdp(['audit', good, ...args]);
+      const r = await lshdpIn(['audit', good, ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(re);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -100,7 +101,7 @@ describe('lshdp audit', () => {
     ];
     for (const [mechs, re] of configs) {
       const d = mkdtempSync(join(tmpdir(), 'lshdp-audit-cfg-'));
-      const r = lshdp(['audit', config(d, mechs)]);
+      const r = await lshdpIn(['audit', config(d, mechs)]);
       expect(r.status, mechs).toBe(2);
       expect(r.stderr, mechs).toMatch(re);
       expect(r.stderr.trim().split('\n'), mechs).toHaveLength(1);
@@ -108,9 +109,9 @@ describe('lshdp audit', () => {
     }
   });
 
-  it('configs/audit.yaml: naive violated at kappa 20, xi 5; paper, exact, theorem sound everywhere', () => {
+  it('configs/audit.yaml: naive violated at kappa 20, xi 5; paper, exact, theorem sound everywhere', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-shipped-'));
-    const r = lshdp(['audit', join(ROOT, 'configs/audit.yaml'), '--out', dir]);
+    const r = await lshdpIn(['audit', join(ROOT, 'configs/audit.yaml'), '--out', dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^lshdp: warning: .*audit\.yaml uses the naive accountant/);
     const json = JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')) as AuditFile;

@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
-import { scratch, runIn } from '../helpers/experiment.js';
+import { scratch, runInProc } from '../helpers/experiment.js';
 import { CLAIM_IDS, VERDICTS } from '../../src/claims/types.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
@@ -23,28 +23,28 @@ describe('lshdp claims', () => {
   let dir: string;
   let config: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     ({ dir, config } = scratch());
-    const r = runIn(dir, ['run', config, '--out', 'full', '--threads', '1', '--no-report', '--quiet']);
+    const r = await runInProc(dir, ['run', config, '--out', 'full', '--threads', '1', '--no-report', '--quiet']);
     expect(r.status, r.stderr).toBe(0);
   });
 
-  it('prints the scorecard, writes claims.json and tables/claims.md, and is deterministic', () => {
+  it('prints the scorecard, writes claims.json and tables/claims.md, and is deterministic', async () => {
     // `lshdp run` already wrote them (writeClaims at the end of the run): `claims` gives the same bytes
     const fromRun = read(join(dir, 'full', 'claims.json'));
-    const r = runIn(dir, ['claims', 'full']);
+    const r = await runInProc(dir, ['claims', 'full']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# Claims of the paper on this run\n/);
     expect(r.stdout).toContain('| lshrr-beats-laplsh |');
     expect(r.stderr).toContain('lshdp: wrote claims.json and tables/claims.md');
     expect(read(join(dir, 'full', 'tables', 'claims.md'))).toBe(r.stdout);
     expect(read(join(dir, 'full', 'claims.json'))).toBe(fromRun);
-    expect(runIn(dir, ['claims', 'full']).status).toBe(0);
+    expect((await runInProc(dir, ['claims', 'full'])).status).toBe(0);
     expect(read(join(dir, 'full', 'claims.json'))).toBe(fromRun);
   });
 
-  it('--json prints the documented fields for every claim of every data set', () => {
-    const r = runIn(dir, ['claims', 'full', '--json']);
+  it('--json prints the documented fields for every claim of every data set', async () => {
+    const r = await runInProc(dir, ['claims', 'full', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const { claims } = JSON.parse(r.stdout) as { claims: Record<string, unknown>[] };
     expect(claims.map((c) => c.id)).toEqual([...CLAIM_IDS]);
@@ -58,27 +58,27 @@ describe('lshdp claims', () => {
     expect(r.stdout).toBe(read(join(dir, 'full', 'claims.json')));
   });
 
-  it('--alpha must be a level in (0, 1)', () => {
-    expect(runIn(dir, ['claims', 'full', '--alpha', '0.01']).status).toBe(0);
+  it('--alpha must be a level in (0, 1)', async () => {
+    expect((await runInProc(dir, ['claims', 'full', '--alpha', '0.01'])).status).toBe(0);
     expect(read(join(dir, 'full', 'tables', 'claims.md'))).toContain('α = 0.01');
-    expectOneLineError(runIn(dir, ['claims', 'full', '--alpha', '2']), /--alpha: "2" is not a number between 0 and 1/);
-    expectOneLineError(runIn(dir, ['claims', 'full', '--alpha', 'x']), /--alpha/);
+    expectOneLineError(await runInProc(dir, ['claims', 'full', '--alpha', '2']), /--alpha: "2" is not a number between 0 and 1/);
+    expectOneLineError(await runInProc(dir, ['claims', 'full', '--alpha', 'x']), /--alpha/);
   });
 
-  it('fails with one line on a folder that is not a results folder, or has no per-trial values', () => {
-    expectOneLineError(runIn(dir, ['claims', 'nowhere']), /nowhere: not an lshdp results folder/);
-    const r = runIn(dir, ['run', config, '--out', 'stripped', '--threads', '1', '--no-report', '--quiet']);
+  it('fails with one line on a folder that is not a results folder, or has no per-trial values', async () => {
+    expectOneLineError(await runInProc(dir, ['claims', 'nowhere']), /nowhere: not an lshdp results folder/);
+    const r = await runInProc(dir, ['run', config, '--out', 'stripped', '--threads', '1', '--no-report', '--quiet']);
     expect(r.status).toBe(0);
     // the run wrote claims.json itself; a failed `claims` must not write a new one
     rmSync(join(dir, 'stripped', 'claims.json'), { force: true });
     rmSync(join(dir, 'stripped', 'cells'), { recursive: true, force: true });
-    expectOneLineError(runIn(dir, ['claims', 'stripped']), /stripped: no per-trial values/);
+    expectOneLineError(await runInProc(dir, ['claims', 'stripped']), /stripped: no per-trial values/);
     expect(existsSync(join(dir, 'stripped', 'claims.json'))).toBe(false);
   });
 
-  it('fails with one line on a shard folder before merge', () => {
-    const r = runIn(dir, ['run', config, '--out', 'shard1', '--shard', '1/2', '--threads', '1', '--no-report', '--quiet']);
+  it('fails with one line on a shard folder before merge', async () => {
+    const r = await runInProc(dir, ['run', config, '--out', 'shard1', '--shard', '1/2', '--threads', '1', '--no-report', '--quiet']);
     expect(r.status, r.stderr).toBe(0);
-    expectOneLineError(runIn(dir, ['claims', 'shard1']), /shard1 is shard 1\/2 of a sharded run; combine the shards with lshdp merge first/);
+    expectOneLineError(await runInProc(dir, ['claims', 'shard1']), /shard1 is shard 1\/2 of a sharded run; combine the shards with lshdp merge first/);
   });
 });

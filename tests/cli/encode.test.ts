@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lshdp, STACK_RE } from '../helpers/cli.js';
+import { STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 import { loadDataset } from '../../src/data/load.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { packSigns } from '../../src/lsh/codes.js';
@@ -43,9 +44,9 @@ function readCodes(file: string): Map<string, string> {
   return new Map(lines.slice(1).map((l) => l.split(',') as [string, string]));
 }
 
-const run = (args: string[]) => lshdp(args, { cwd: dir });
+const run = (args: string[]) => lshdpIn(args, { cwd: dir });
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lshdp-encode-'));
   writeRatings(join(dir, 'ratings.csv'), USERS, 'encode-data');
 });
@@ -53,7 +54,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('lshdp encode', () => {
   it('--mechanism lsh releases exactly the codes the experiment path hashes (trial 0 of run seed S)', async () => {
-    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
+    const r = await run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const released = readCodes(join(dir, 'lsh', 'codes.csv'));
@@ -74,7 +75,7 @@ describe('lshdp encode', () => {
   });
 
   it('--metric jaccard: 1-bit MinHash codes of the item sets before centring, as the family hashes them', async () => {
-    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '33', '--metric', 'jaccard', '--mechanism', 'lsh', '--seed', '7', '--out', 'jac', '--quiet']);
+    const r = await run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '33', '--metric', 'jaccard', '--mechanism', 'lsh', '--seed', '7', '--out', 'jac', '--quiet']);
     expect(r.status).toBe(0);
     const released = readCodes(join(dir, 'jac', 'codes.csv'));
     const { vectors } = await loadFamilyData(jaccardFamily, { name: 'ratings.csv', format: 'movielens-csv', path: join(dir, 'ratings.csv') }, [50], { cacheDir: null });
@@ -89,12 +90,12 @@ describe('lshdp encode', () => {
     expect(h.input.center).toBe('none');
   });
 
-  it('LSHRR: flip rates 0→1 and 1→0 both match 1/(1+e^eps) (seeded noise, 4.5 SE; and the crypto noise, 5 SE)', () => {
+  it('LSHRR: flip rates 0→1 and 1→0 both match 1/(1+e^eps) (seeded noise, 4.5 SE; and the crypto noise, 5 SE)', async () => {
     const base = ['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--seed', '7', '--quiet'];
-    const seeded = run([...base, '--mechanism', 'lshrr', '--xi', '12', '--noise-seed', '3', '--out', 'rr']);
+    const seeded = await run([...base, '--mechanism', 'lshrr', '--xi', '12', '--noise-seed', '3', '--out', 'rr']);
     expect(seeded.status).toBe(0);
     expect(seeded.stderr).toMatch(/^lshdp: warning: --noise-seed .*for tests only/);
-    const crypto = run([...base, '--mechanism', 'lshrr', '--xi', '12', '--out', 'rr-crypto']);
+    const crypto = await run([...base, '--mechanism', 'lshrr', '--xi', '12', '--out', 'rr-crypto']);
     expect(crypto.status).toBe(0);
     expect(crypto.stderr).toBe('');
     const eps = lshrrEpsilon(12, 40, { d: 0.1, delta: 0.01 }).epsilon!;
@@ -130,12 +131,12 @@ describe('lshdp encode', () => {
     expect(readFileSync(join(dir, 'rr-crypto', 'codes.csv'), 'utf8')).not.toBe(readFileSync(join(dir, 'rr', 'codes.csv'), 'utf8'));
   });
 
-  it('--query round-trips: users of the release encode to their released codes; new users as if in the data (--items)', () => {
+  it('--query round-trips: users of the release encode to their released codes; new users as if in the data (--items)', async () => {
     // users 1..40 of the data as a query file
     const rows = readFileSync(join(dir, 'ratings.csv'), 'utf8').trim().split('\n');
     const some = rows.filter((l, i) => i === 0 || Number(l.split(',')[0]) <= 40);
     writeFileSync(join(dir, 'query.csv'), some.join('\n') + '\n');
-    const q = run(['encode', '--query', 'lsh', 'query.csv', '--out', 'q', '--quiet']);
+    const q = await run(['encode', '--query', 'lsh', 'query.csv', '--out', 'q', '--quiet']);
     expect(q.stderr).toBe('');
     expect(q.status).toBe(0);
     const released = readCodes(join(dir, 'lsh', 'codes.csv'));
@@ -143,7 +144,7 @@ describe('lshdp encode', () => {
     expect(queried.size).toBeGreaterThan(30);
     for (const [id, code] of queried) expect(code).toBe(released.get(id));
     // the same for the Jaccard release (item sets, MinHash)
-    const qj = run(['encode', '--query', 'jac', 'query.csv', '--out', 'qj', '--quiet']);
+    const qj = await run(['encode', '--query', 'jac', 'query.csv', '--out', 'qj', '--quiet']);
     expect(qj.status).toBe(0);
     const releasedJ = readCodes(join(dir, 'jac', 'codes.csv'));
     const queriedJ = readCodes(join(dir, 'qj', 'codes.csv'));
@@ -157,7 +158,7 @@ describe('lshdp encode', () => {
     // a public item list; the data plus one new user, and the new user alone through --query
     writeFileSync(join(dir, 'items.txt'), hr.items.join('\n') + '\n');
     writeRatings(join(dir, 'more.csv'), USERS, 'encode-data', '99999');
-    const full = run([
+    const full = await run([
       'encode',
       '--format',
       'movielens-csv',
@@ -185,15 +186,15 @@ describe('lshdp encode', () => {
       .split('\n')
       .filter((l, i) => i === 0 || l.startsWith('99999,'));
     writeFileSync(join(dir, 'newcomer.csv'), mine.join('\n') + '\n');
-    const nq = run(['encode', '--query', join('listed', 'hashing.json'), 'newcomer.csv', '--out', 'nq', '--quiet']);
+    const nq = await run(['encode', '--query', join('listed', 'hashing.json'), 'newcomer.csv', '--out', 'nq', '--quiet']);
     expect(nq.status).toBe(0);
     const got = readCodes(join(dir, 'nq', 'codes.csv'));
     expect([...got.keys()]).toEqual(['99999']);
     expect(got.get('99999')).toBe(readCodes(join(dir, 'listed', 'codes.csv')).get('99999'));
   });
 
-  it('--accountant exact when no noise is needed: clean codes, epsilon "Infinity" in hashing.json', () => {
-    const r = run([
+  it('--accountant exact when no noise is needed: clean codes, epsilon "Infinity" in hashing.json', async () => {
+    const r = await run([
       'encode',
       '--format',
       'movielens-csv',
@@ -225,8 +226,8 @@ describe('lshdp encode', () => {
     expect(readFileSync(join(dir, 'exact', 'codes.csv'), 'utf8')).toBe(readFileSync(join(dir, 'lsh', 'codes.csv'), 'utf8'));
   });
 
-  it('a plugin module as --mechanism, its SHA-256 recorded', () => {
-    const r = run([
+  it('a plugin module as --mechanism, its SHA-256 recorded', async () => {
+    const r = await run([
       'encode',
       '--format',
       'movielens-csv',
@@ -297,15 +298,15 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
     ['missing data file', ['encode', '--format', 'movielens-csv', 'nope.csv', '--seed', '1', '--mechanism', 'lsh', '--out', 'bad'], /nope\.csv: no such file/],
     ['n beyond the items', ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--dims', '100000', '--out', 'bad'], /n = 100000 exceeds the number of items/],
   ];
-  beforeAll(() => {
+  beforeAll(async () => {
     writeFileSync(join(dir, 'five.txt'), '1\n2\n3\n4\n5\n');
     writeFileSync(join(dir, 'dup.txt'), '2\n3\n2\n');
     if (!existsSync(join(dir, 'lsh', 'hashing.json')))
-      run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
+      await run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '40', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh', '--quiet']);
   });
   for (const [name, args, re] of cases) {
-    it(name, () => {
-      const r = run(args);
+    it(name, async () => {
+      const r = await run(args);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(re);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -313,9 +314,9 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
       expect(existsSync(join(dir, 'bad'))).toBe(false);
     });
   }
-  it('an existing release is not overwritten without --force', () => {
+  it('an existing release is not overwritten without --force', async () => {
     const before = readFileSync(join(dir, 'lsh', 'codes.csv'), 'utf8');
-    const r = run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '8', '--mechanism', 'lsh', '--seed', '9', '--out', 'lsh']);
+    const r = await run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '8', '--mechanism', 'lsh', '--seed', '9', '--out', 'lsh']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--out: .*codes\.csv already exists \(use --force to overwrite\)/);
     expect(readFileSync(join(dir, 'lsh', 'codes.csv'), 'utf8')).toBe(before);
@@ -324,7 +325,7 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
 
 /** hexToBits inverts codeToHex (the codes.csv encoding), also for lengths not a multiple of 4. */
 describe('code hex encoding', () => {
-  it('round-trips and puts bit 0 in the lowest bit of the last digit', () => {
+  it('round-trips and puts bit 0 in the lowest bit of the last digit', async () => {
     const set: CodeSet = { codes: Uint32Array.from([0x00000001, 0x1, 0xdeadbeef, 0x2]), bits: 34, words: 2 };
     expect(codeToHex(set, 0)).toBe('100000001');
     expect(codeToHex(set, 1)).toBe('2deadbeef');

@@ -12,10 +12,11 @@ import { buildProgram } from '../../src/cli/main.js';
 import { SHORT_FLAGS } from '../../src/cli/options.js';
 import { listMechanisms } from '../../src/mechanisms/registry.js';
 import { FORMATS } from '../../src/data/spec.js';
-import { lshdp, STACK_RE } from '../helpers/cli.js';
+import { STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
 import { FIX } from '../data/fixtures.js';
-import { runIn, scratch } from '../helpers/experiment.js';
+import { runInProc, scratch } from '../helpers/experiment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-grammar-'));
 
@@ -37,13 +38,13 @@ describe('usage errors are one line, exit 2', () => {
     await usageError(['data', 'inspect', 'a', 'b'], /^lshdp: error: too many arguments for 'inspect'.* \(see lshdp data inspect --help\)\n$/);
   });
 
-  it('the real binary: usage error exit 2 on stderr; help and version exit 0 on stdout', () => {
-    const bad = lshdp(['bogus']);
+  it('the real binary: usage error exit 2 on stderr; help and version exit 0 on stdout', async () => {
+    const bad = await lshdpIn(['bogus']);
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', "lshdp: error: unknown command 'bogus' (see lshdp --help)\n"]);
-    const help = lshdp(['run', '--help']);
+    const help = await lshdpIn(['run', '--help']);
     expect([help.status, help.stderr]).toEqual([0, '']);
     expect(help.stdout).toMatch(/^Usage: lshdp run \[options\] <config>/);
-    const version = lshdp(['-V']);
+    const version = await lshdpIn(['-V']);
     expect([version.status, version.stdout.trim()]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+/)]);
   });
 
@@ -98,7 +99,7 @@ function commands(cmd: Command, path: string[] = []): [string, Command][] {
 }
 
 describe('short flags mean the same everywhere', () => {
-  it('every short flag is the one of SHORT_FLAGS, and a command with the long form has the short one', () => {
+  it('every short flag is the one of SHORT_FLAGS, and a command with the long form has the short one', async () => {
     for (const [name, cmd] of commands(buildProgram())) {
       for (const o of cmd.options) {
         if (o.short) expect(`${name}: ${o.short} ${o.long}`).toBe(`${name}: ${o.short} --${SHORT_FLAGS[o.short.slice(1)]}`);
@@ -108,7 +109,7 @@ describe('short flags mean the same everywhere', () => {
     }
   });
 
-  it('every command with --cache-dir and --no-cache refuses them together', () => {
+  it('every command with --cache-dir and --no-cache refuses them together', async () => {
     let seen = 0;
     for (const [name, cmd] of commands(buildProgram())) {
       const dirOpt = cmd.options.find((o) => o.long === '--cache-dir');
@@ -126,19 +127,19 @@ describe('short flags mean the same everywhere', () => {
 });
 
 describe('merge', () => {
-  it('without --out writes results/<config name> (the name in the shards’ manifest)', () => {
+  it('without --out writes results/<config name> (the name in the shards’ manifest)', async () => {
     const { dir: d, config } = scratch();
     for (const i of [1, 2]) {
-      const r = runIn(d, ['run', config, '-o', `s${i}`, '--shard', `${i}/2`, '-q', '-t', '1', '--no-report']);
+      const r = await runInProc(d, ['run', config, '-o', `s${i}`, '--shard', `${i}/2`, '-q', '-t', '1', '--no-report']);
       expect(r.status, r.stderr).toBe(0);
     }
-    const m = runIn(d, ['merge', 's1', 's2', '--no-report', '-q']);
+    const m = await runInProc(d, ['merge', 's1', 's2', '--no-report', '-q']);
     expect([m.status, m.stderr]).toEqual([0, '']);
     expect(existsSync(join(d, 'results', 'tiny', 'utility.csv'))).toBe(true);
-    const none = runIn(d, ['merge', 'nowhere']);
+    const none = await runInProc(d, ['merge', 'nowhere']);
     expect([none.status, none.stderr]).toEqual([2, 'lshdp: error: nowhere: not an lshdp results folder (no manifest.json naming its config; was its shard run to completion?)\n']);
     // plot on a shard folder points to merge
-    const plot = runIn(d, ['plot', 's1']);
+    const plot = await runInProc(d, ['plot', 's1']);
     expect(plot.status).toBe(2);
     expect(plot.stderr).toMatch(/^lshdp: error: s1: a shard folder \(shard 1\/2\); run lshdp merge on the 2 shard folders first, then use the merged folder\n$/);
     expect(plot.stderr).not.toMatch(STACK_RE);

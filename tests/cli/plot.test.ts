@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, cpSync, readFileSync, readdirSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
-import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+import { ROOT, STACK_RE } from '../helpers/cli.js';
+import { type CliRun, lshdpIn } from '../helpers/inproc.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/small');
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
@@ -22,14 +23,14 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
   // a finished results folder copied alone into an empty temp dir: no data files, no config around
   const dir = copyFixture();
   let before: Record<string, string>;
-  let r: ReturnType<typeof lshdp>;
+  let r: CliRun;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     before = Object.fromEntries(readdirSync(dir).map((f) => [f, sha(join(dir, f))]));
-    r = lshdp(['plot', dir], { cwd: dirname(dir) });
+    r = await lshdpIn(['plot', dir], { cwd: dirname(dir) });
   });
 
-  it('writes every figure as spec, SVG and PNG', () => {
+  it('writes every figure as spec, SVG and PNG', async () => {
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
     const figs = readdirSync(join(dir, 'figures')).sort();
@@ -45,12 +46,12 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     }
   });
 
-  it('does not touch the input files and writes nothing but figures/', () => {
+  it('does not touch the input files and writes nothing but figures/', async () => {
     for (const [f, h] of Object.entries(before)) expect(sha(join(dir, f)), f).toBe(h);
     expect(readdirSync(dir).sort()).toEqual([...Object.keys(before), 'figures'].sort());
   });
 
-  it('specs carry the CSV numbers inline, one series per mechanism label (lshrr and lshrr-exact both)', () => {
+  it('specs carry the CSV numbers inline, one series per mechanism label (lshrr and lshrr-exact both)', async () => {
     const values = fig2Values(join(dir, 'figures', 'fig2-ml-small.vl.json'));
     const csv = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
     const cols = csv[0].split(',');
@@ -76,16 +77,16 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
     expect(total).toBe(nn.filter((c) => c[0] === 'ml-small' && c[1] === '50').length);
   });
 
-  it('a malformed CSV is one line naming file, line and column; a non-results folder too', () => {
+  it('a malformed CSV is one line naming file, line and column; a non-results folder too', async () => {
     const bad = copyFixture();
     const lines = readFileSync(join(bad, 'utility.csv'), 'utf8').split('\n');
     lines[3] = lines[3].replace(/,0\.\d+,/, ',zero,');
     writeFileSync(join(bad, 'utility.csv'), lines.join('\n'));
-    const e = lshdp(['plot', bad]);
+    const e = await lshdpIn(['plot', bad]);
     expect(e.status).toBe(2);
     expect(e.stderr).toMatch(/^lshdp: error: .*utility\.csv:4: column \w+: "zero" is not a number\n$/);
     expect(e.stderr).not.toMatch(STACK_RE);
-    const none = lshdp(['plot', join(ROOT, 'docs')]);
+    const none = await lshdpIn(['plot', join(ROOT, 'docs')]);
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/not a results folder/);
     expect(existsSync(join(ROOT, 'docs', 'figures'))).toBe(false);
@@ -93,9 +94,9 @@ describe('lshdp plot (figures from the CSVs alone)', () => {
 });
 
 describe('lshdp plot filters, metric, format and --out', () => {
-  it('--mechanisms, --kappa, --n keep only those series and panels; the figure names stay', () => {
+  it('--mechanisms, --kappa, --n keep only those series and panels; the figure names stay', async () => {
     const dir = copyFixture();
-    const r = lshdp(['plot', dir, '--mechanisms', 'lshrr,lsh', '--kappa', '20', '--n', '100', '--format', 'vl', '-q']);
+    const r = await lshdpIn(['plot', dir, '--mechanisms', 'lshrr,lsh', '--kappa', '20', '--n', '100', '--format', 'vl', '-q']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(readdirSync(join(dir, 'figures')).sort()).toEqual(['fig1-fsq-nyc.vl.json', 'fig1-ml-small.vl.json', 'fig2-fsq-nyc.vl.json', 'fig2-ml-small.vl.json']);
@@ -108,10 +109,10 @@ describe('lshdp plot filters, metric, format and --out', () => {
     expect(new Set((fig1.data.values as { n: number }[]).map((v) => v.n))).toEqual(new Set([100]));
   });
 
-  it('--metric recall writes recall-<dataset> with the recall column; --format svg,png and --out', () => {
+  it('--metric recall writes recall-<dataset> with the recall column; --format svg,png and --out', async () => {
     const dir = copyFixture();
     const out = join(mkdtempSync(join(tmpdir(), 'lshdp-plot-out-')), 'figs');
-    const r = lshdp(['plot', dir, '--metric', 'recall', '--k', '10', '--format', 'svg', 'png', '-o', out, '-q']);
+    const r = await lshdpIn(['plot', dir, '--metric', 'recall', '--k', '10', '--format', 'svg', 'png', '-o', out, '-q']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(existsSync(join(dir, 'figures'))).toBe(false);
@@ -122,7 +123,7 @@ describe('lshdp plot filters, metric, format and --out', () => {
     expect(readFileSync(join(out, 'recall-ml-small.svg'), 'utf8')).toContain('recall@10');
   });
 
-  it('a value the folder lacks, a bad metric or format, and --no-png with --format are one-line errors', () => {
+  it('a value the folder lacks, a bad metric or format, and --no-png with --format are one-line errors', async () => {
     const dir = copyFixture();
     const cases: [string[], RegExp][] = [
       [['--mechanisms', 'lshrr-exakt'], /--mechanisms: lshrr-exakt not in .*utility\.csv \(it has exact, lsh, lshrr, lshrr-exact, laplsh\); did you mean lshrr-exact\?/],
@@ -133,7 +134,7 @@ describe('lshdp plot filters, metric, format and --out', () => {
       [['--format', 'svg', '--no-png'], /--no-png and --format/],
     ];
     for (const [args, re] of cases) {
-      const e = lshdp(['plot', dir, ...args]);
+      const e = await lshdpIn(['plot', dir, ...args]);
       expect(e.status, args.join(' ')).toBe(2);
       expect(e.stderr, args.join(' ')).toMatch(new RegExp(`^lshdp: error: ${re.source}.*\\n$`));
     }
@@ -142,7 +143,7 @@ describe('lshdp plot filters, metric, format and --out', () => {
 });
 
 describe('re-plotting a folder of an earlier lshdp', () => {
-  it('removes the retired names (tables/utility.csv; one fig2 for several k) and writes the new ones', () => {
+  it('removes the retired names (tables/utility.csv; one fig2 for several k) and writes the new ones', async () => {
     const dir = copyFixture();
     // a second k: every row again with k = 5
     const [head, ...lines] = readFileSync(join(dir, 'utility.csv'), 'utf8').trim().split('\n');
@@ -157,7 +158,7 @@ describe('re-plotting a folder of an earlier lshdp', () => {
     mkdirSync(join(dir, 'tables'));
     mkdirSync(join(dir, 'figures'));
     for (const f of ['tables/utility.csv', 'figures/fig2-ml-small.svg', 'figures/fig2-ml-small.png', 'figures/other.svg']) writeFileSync(join(dir, f), 'old');
-    const r = lshdp(['report', dir, '--no-png', '-q']);
+    const r = await lshdpIn(['report', dir, '--no-png', '-q']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(existsSync(join(dir, 'tables', 'utility.csv'))).toBe(false);

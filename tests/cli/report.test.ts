@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { lshdp } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 import { evilResultsFolder, EVIL } from '../report/xss-fixture.js';
 
 describe('lshdp report', () => {
@@ -9,15 +9,15 @@ describe('lshdp report', () => {
   let html: string;
   let status: number | null;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = evilResultsFolder();
-    const r = lshdp(['report', dir, '--no-png', '--quiet']);
+    const r = await lshdpIn(['report', dir, '--no-png', '--quiet']);
     status = r.status;
     if (r.status !== 0) console.log(r.stderr);
     html = readFileSync(join(dir, 'index.html'), 'utf8');
   });
 
-  it('writes index.html, tables, figures and the local vega builds', () => {
+  it('writes index.html, tables, figures and the local vega builds', async () => {
     expect(status).toBe(0);
     expect(readdirSync(join(dir, 'assets')).sort()).toEqual(['vega-embed.min.js', 'vega-lite.min.js', 'vega.min.js']);
     expect(readdirSync(join(dir, 'tables')).sort()).toEqual(['budgets.md', 'budgets.tex', 'utility-table.csv', 'utility.md', 'utility.tex']);
@@ -29,7 +29,7 @@ describe('lshdp report', () => {
     expect(html).not.toMatch(/https?:\/\/(?!vega\.github\.io\/schema)/);
   });
 
-  it('HTML-escapes every string from data and config', () => {
+  it('HTML-escapes every string from data and config', async () => {
     expect(html).not.toContain(EVIL);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // our own five script elements and no others
@@ -38,14 +38,14 @@ describe('lshdp report', () => {
     expect(html).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
   });
 
-  it('shows the metadata, tables and data set summaries', () => {
+  it('shows the metadata, tables and data set summaries', async () => {
     for (const s of ['<h2>Run</h2>', 'fixture', 'utility loss (mean ± se)', 'ε_LDP = κε', 'ε_bit (LSHRR)', 'ε_Lap (LapLSH)', 'users kept', 'fsq-nyc', 'foursquare-tsmc']) {
       expect(html).toContain(s);
     }
     expect(html.match(/class="vega-figure"/g)).toHaveLength(6);
   });
 
-  it("cites the paper in the footer and writes tables/utility-table.csv in utility.csv's names", () => {
+  it("cites the paper in the footer and writes tables/utility-table.csv in utility.csv's names", async () => {
     expect(html).toMatch(/<footer>[\s\S]*Fernandes, Yusuke Kawamoto, Takao Murakami\. &quot;Locality Sensitive Hashing with Extended Differential Privacy&quot;\. ESORICS 2021[\s\S]*<\/footer>/);
     const header = readFileSync(join(dir, 'tables', 'utility-table.csv'), 'utf8').split('\n')[0];
     expect(header).toBe(
@@ -53,7 +53,7 @@ describe('lshdp report', () => {
     );
   });
 
-  it('the utility table is interactive without any library: drop-downs, search, sortable headers', () => {
+  it('the utility table is interactive without any library: drop-downs, search, sortable headers', async () => {
     expect(html).toContain('<table id="utility-table" class="interactive">');
     expect(html).toMatch(
       /<select data-col="4"><option value="">all<\/option><option value="exact">exact<\/option><option value="lsh">lsh<\/option><option value="lshrr">lshrr<\/option><option value="lshrr-exact">lshrr-exact<\/option>/,

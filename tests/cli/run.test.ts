@@ -2,17 +2,17 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, existsSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
-import { scratch, runIn, CLI_CELLS, CLI_CONFIG } from '../helpers/experiment.js';
+import { scratch, runInProc, CLI_CELLS, CLI_CONFIG } from '../helpers/experiment.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 
 describe('lshdp run', () => {
-  it('gives byte-identical utility.csv and nn_distances.csv for --threads 1 and --threads 2, and resumes', () => {
+  it('gives byte-identical utility.csv and nn_distances.csv for --threads 1 and --threads 2, and resumes', async () => {
     const { dir, config } = scratch();
-    const one = runIn(dir, ['run', config, '--out', 'r1', '--threads', '1', '--no-report', '--no-cache']);
+    const one = await runInProc(dir, ['run', config, '--out', 'r1', '--threads', '1', '--no-report', '--no-cache']);
     expect(one.stderr).not.toMatch(STACK_RE);
     expect(one.status).toBe(0);
-    const two = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
+    const two = await runInProc(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
     expect(two.status).toBe(0);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(read(join(dir, 'r2', f)), f).toBe(read(join(dir, 'r1', f)));
     const utility = read(join(dir, 'r1', 'utility.csv'))
@@ -31,34 +31,34 @@ describe('lshdp run', () => {
     expect(manifest.grid).toHaveLength(CLI_CELLS);
     expect(manifest.users.map((u: { n: number }) => u.n)).toEqual([40, 80]);
     // rerun: nothing recomputed, the same bytes; the exact k-NN cache was written under data/cache
-    const again = runIn(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
+    const again = await runInProc(dir, ['run', config, '--out', 'r2', '--threads', '2', '--no-report']);
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('resuming: reusing 86 of 86 results, computing 0');
     expect(read(join(dir, 'r2', 'utility.csv'))).toBe(read(join(dir, 'r1', 'utility.csv')));
     // a fresh folder reads the exact neighbours from the k-NN cache: still the same bytes
     expect(readdirSync(join(dir, 'data', 'cache')).filter((f) => /^knn-[0-9a-f]+\.bin$/.test(f))).toHaveLength(2);
-    const cached = runIn(dir, ['run', config, '--out', 'r3', '--threads', '2', '--no-report']);
+    const cached = await runInProc(dir, ['run', config, '--out', 'r3', '--threads', '2', '--no-report']);
     expect(cached.status).toBe(0);
     for (const f of ['utility.csv', 'nn_distances.csv']) expect(read(join(dir, 'r3', f)), f).toBe(read(join(dir, 'r1', f)));
   });
 
-  it('refuses a results folder of a config with another name, with --force overriding', () => {
+  it('refuses a results folder of a config with another name, with --force overriding', async () => {
     const { dir, config } = scratch();
-    expect(runIn(dir, ['run', config, '--out', 'r', '--threads', '1', '--no-report', '--no-cache']).status).toBe(0);
+    expect((await runInProc(dir, ['run', config, '--out', 'r', '--threads', '1', '--no-report', '--no-cache'])).status).toBe(0);
     writeFileSync(join(dir, 'other.yaml'), CLI_CONFIG.replace('name: tiny', 'name: other').replace('trials: 3', 'trials: 2'));
     const before = read(join(dir, 'r', 'utility.csv'));
-    const r = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache']);
+    const r = await runInProc(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('lshdp: error: r belongs to the config named "tiny", not "other"; use --out DIR, or --force to replace its results\n');
     expect(read(join(dir, 'r', 'utility.csv'))).toBe(before);
-    const f = runIn(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache', '--force', '--threads', '1']);
+    const f = await runInProc(dir, ['run', 'other.yaml', '--out', 'r', '--no-report', '--no-cache', '--force', '--threads', '1']);
     expect(f.status).toBe(0);
     expect(read(join(dir, 'r', 'utility.csv'))).not.toBe(before);
   });
 
-  it('writes results/<name>/ with the report by default', () => {
+  it('writes results/<name>/ with the report by default', async () => {
     const { dir, config } = scratch(CLI_CONFIG.replace('dims: [40, 80]', 'dims: [40]').replace('kappa: [8, 16]', 'kappa: [8]'));
-    const r = runIn(dir, ['run', config, '--threads', '1', '--quiet']);
+    const r = await runInProc(dir, ['run', config, '--threads', '1', '--quiet']);
     expect(r.status).toBe(0);
     expect(r.stderr).not.toMatch(STACK_RE);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'index.html']) expect(existsSync(join(dir, 'results', 'tiny', f)), f).toBe(true);

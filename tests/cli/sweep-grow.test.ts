@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runIn, scratch } from '../helpers/experiment.js';
+import { runInProc, scratch } from '../helpers/experiment.js';
 
 /** The real engine on the built-in synthetic data: a grid small enough for a few seconds. */
 const BASE = `name: grow
@@ -20,27 +20,27 @@ mechanisms: [exact, lsh, lshrr, laplsh]
 const read = (dir: string, out: string, file = 'utility.csv') => readFileSync(join(dir, out, file), 'utf8');
 
 describe('growing a sweep (real engine, through the CLI)', () => {
-  it('grown in steps (xi, then k, then a second lshrr entry) equals the grown grid run at once, byte for byte', () => {
+  it('grown in steps (xi, then k, then a second lshrr entry) equals the grown grid run at once, byte for byte', async () => {
     const { dir } = scratch(BASE, 'grow.yaml');
-    const run = (args: string[]) => {
-      const r = runIn(dir, ['run', 'grow.yaml', '--no-report', '--threads', '2', '--out', 'results/grow', ...args]);
+    const run = async (args: string[]) => {
+      const r = await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--threads', '2', '--out', 'results/grow', ...args]);
       expect(r.status, r.stderr).toBe(0);
       return r.stderr;
     };
-    run([]);
+    await run([]);
     // one new xi: 2 kappa x 2 trials x (lshrr + laplsh) = 8 new results, the rest reused
-    expect(run(['--set', 'privacy.xi=[0, 2, 5, 10]'])).toMatch(/config changed since the last run: xi \+\[5\]; reusing 29 of 37 results, computing 8/);
+    expect(await run(['--set', 'privacy.xi=[0, 2, 5, 10]'])).toMatch(/config changed since the last run: xi \+\[5\]; reusing 29 of 37 results, computing 8/);
     // a larger k: every code result gains k = 10 (ties are keyed, so k = 1 and 5 do not move)
     const before = read(dir, 'results/grow')
       .split('\n')
       .filter((l) => /,(1|5),/.test(l.split(',').slice(3, 4).join(',') + ','));
-    run(['--set', 'privacy.xi=[0, 2, 5, 10]', '--set', 'k=[1, 5, 10]']);
+    await run(['--set', 'privacy.xi=[0, 2, 5, 10]', '--set', 'k=[1, 5, 10]']);
     const after = read(dir, 'results/grow');
     for (const line of before) expect(after).toContain(line);
     const grown = ['--set', 'privacy.xi=[0, 2, 5, 10]', '--set', 'k=[1, 5, 10]', '--set', 'mechanisms=[exact, lsh, lshrr, laplsh, {name: lshrr, accountant: exact, label: lshrr-exact}]'];
-    expect(run(grown)).toMatch(/mechanisms \+\[lshrr-exact\]; reusing \d+ of \d+ results, computing 16/);
+    expect(await run(grown)).toMatch(/mechanisms \+\[lshrr-exact\]; reusing \d+ of \d+ results, computing 16/);
     // the same grid at once, in a fresh folder
-    const once = runIn(dir, ['run', 'grow.yaml', '--no-report', '--threads', '1', '--out', 'results/once', ...grown]);
+    const once = await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--threads', '1', '--out', 'results/once', ...grown]);
     expect(once.status, once.stderr).toBe(0);
     expect(read(dir, 'results/grow')).toBe(read(dir, 'results/once'));
     expect(read(dir, 'results/grow', 'nn_distances.csv')).toBe(read(dir, 'results/once', 'nn_distances.csv'));
@@ -55,10 +55,10 @@ describe('growing a sweep (real engine, through the CLI)', () => {
     expect(new Set(exact.map((r) => r[header.indexOf('accountant')]))).toEqual(new Set(['exact']));
   });
 
-  it('one kappa per job, gathered into one folder, reruns the whole grid computing nothing', () => {
+  it('one kappa per job, gathered into one folder, reruns the whole grid computing nothing', async () => {
     const { dir } = scratch(BASE, 'grow.yaml');
     for (const kappa of [8, 16]) {
-      const r = runIn(dir, ['run', 'grow.yaml', '--no-report', '--set', `kappa=[${kappa}]`, '--out', `part${kappa}`]);
+      const r = await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--set', `kappa=[${kappa}]`, '--out', `part${kappa}`]);
       expect(r.status, r.stderr).toBe(0);
     }
     mkdirSync(join(dir, 'merged', 'cells'), { recursive: true });
@@ -68,23 +68,23 @@ describe('growing a sweep (real engine, through the CLI)', () => {
       }
     }
     copyFileSync(join(dir, 'part8', 'lshdp-results.json'), join(dir, 'merged', 'lshdp-results.json'));
-    const all = runIn(dir, ['run', 'grow.yaml', '--no-report', '--out', 'merged']);
+    const all = await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--out', 'merged']);
     expect(all.status, all.stderr).toBe(0);
     expect(all.stderr).toMatch(/reusing 29 of 29 results, computing 0/);
-    const fresh = runIn(dir, ['run', 'grow.yaml', '--no-report', '--out', 'fresh']);
+    const fresh = await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--out', 'fresh']);
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(read(dir, 'merged')).toBe(read(dir, 'fresh'));
   });
 
-  it('--dry-run prints the grid and the counts and writes nothing; status reports the folder', () => {
+  it('--dry-run prints the grid and the counts and writes nothing; status reports the folder', async () => {
     const { dir } = scratch(BASE, 'grow.yaml');
-    const dry = runIn(dir, ['run', 'grow.yaml', '--dry-run', '--out', 'out']);
+    const dry = await runInProc(dir, ['run', 'grow.yaml', '--dry-run', '--out', 'out']);
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/29 results: 0 reused, 29 to compute in 5 cells/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
-    expect(runIn(dir, ['run', 'grow.yaml', '--no-report', '--out', 'out']).status).toBe(0);
+    expect((await runInProc(dir, ['run', 'grow.yaml', '--no-report', '--out', 'out'])).status).toBe(0);
     writeFileSync(join(dir, 'grow.yaml'), BASE.replace('trials: 2', 'trials: 3'));
-    const st = runIn(dir, ['status', 'out', 'grow.yaml']);
+    const st = await runInProc(dir, ['status', 'out', 'grow.yaml']);
     expect(st.status, st.stderr).toBe(0);
     expect(st.stdout).toMatch(/results of this config: 29 of 29 present and valid/);
     expect(st.stdout).toMatch(/trials 2 → 3; reusing 29 of 43 results, computing 14/);

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+import { ROOT, STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 
 /** The appendix table of the paper (rounded LDP budgets, κ = 10/20/50, ξ = 1, 5, 10, 20). */
 const PAPER = {
@@ -11,8 +12,8 @@ const PAPER = {
 };
 
 describe('lshdp table budgets', () => {
-  it("reproduces the paper's appendix table digit for digit (both d) with the default grid", () => {
-    const r = lshdp(['table', 'budgets']);
+  it("reproduces the paper's appendix table digit for digit (both d) with the default grid", async () => {
+    const r = await lshdpIn(['table', 'budgets']);
     expect(r.status).toBe(0);
     const cellLines = r.stdout.split('\n').filter((l) => l.startsWith('| κε (κ=10/20/50)'));
     expect(cellLines).toHaveLength(2);
@@ -21,8 +22,8 @@ describe('lshdp table budgets', () => {
     expect(r.stdout).toContain('**d_θ = 0.05, δ = 0.01**');
   });
 
-  it('csv and json: exact values whose rounding is the paper table', () => {
-    const j = lshdp(['table', 'budgets', '--format', 'json']);
+  it('csv and json: exact values whose rounding is the paper table', async () => {
+    const j = await lshdpIn(['table', 'budgets', '--format', 'json']);
     expect(j.status).toBe(0);
     const rows = JSON.parse(j.stdout) as { accountant: string; d: number; kappa: number; xi: number; epsilon_ldp: number; epsilon_bit: number; fallback: boolean }[];
     expect(rows).toHaveLength(24);
@@ -34,7 +35,7 @@ describe('lshdp table budgets', () => {
       });
     }
     for (const r of rows) expect(r.epsilon_ldp).toBeCloseTo(r.kappa * r.epsilon_bit, 10);
-    const c = lshdp(['table', 'budgets', '--format', 'csv', '--d', '0.05', '--kappa', '128', '--xi', '20.0410774234']);
+    const c = await lshdpIn(['table', 'budgets', '--format', 'csv', '--d', '0.05', '--kappa', '128', '--xi', '20.0410774234']);
     expect(c.status).toBe(0);
     const [header, row] = c.stdout.trim().split('\n');
     expect(header).toBe('accountant,d,delta,kappa,xi,alpha,epsilon_bit,flip,epsilon_ldp,fallback,unbounded,delta_hockey');
@@ -45,8 +46,8 @@ describe('lshdp table budgets', () => {
     expect(Number(cells[7])).toBeCloseTo(0.21, 9);
   });
 
-  it("--accountant lists accountants: one row per (accountant, d, kappa, xi), the issue's exact values", () => {
-    const j = lshdp(['table', 'budgets', '--accountant', 'paper', 'exact', '--d', '0.1', '--xi', '5', '--format', 'json']);
+  it("--accountant lists accountants: one row per (accountant, d, kappa, xi), the issue's exact values", async () => {
+    const j = await lshdpIn(['table', 'budgets', '--accountant', 'paper', 'exact', '--d', '0.1', '--xi', '5', '--format', 'json']);
     expect(j.status).toBe(0);
     const rows = JSON.parse(j.stdout) as { accountant: string; kappa: number; epsilon_bit: number; delta_hockey: number | null }[];
     expect(rows.map((r) => `${r.accountant}:${r.kappa}:${r.epsilon_bit.toFixed(3)}`)).toEqual([
@@ -58,29 +59,29 @@ describe('lshdp table budgets', () => {
       'exact:50:0.714',
     ]);
     expect(rows.map((r) => r.delta_hockey === null)).toEqual([true, true, true, false, false, false]);
-    const md = lshdp(['table', 'budgets', '--accountant', 'exact,theorem', '--d', '0.1']);
+    const md = await lshdpIn(['table', 'budgets', '--accountant', 'exact,theorem', '--d', '0.1']);
     expect(md.status).toBe(0);
     expect(md.stdout).toContain('**exact accountant, d_θ = 0.1, δ = 0.01**');
     expect(md.stdout).toContain('**theorem accountant, d_θ = 0.1, δ = 0.01**');
-    const naive = lshdp(['table', 'budgets', '--accountant', 'naive', '--d', '0.1', '--format', 'csv']);
+    const naive = await lshdpIn(['table', 'budgets', '--accountant', 'naive', '--d', '0.1', '--format', 'csv']);
     expect(naive.status).toBe(0);
     expect(naive.stderr).toMatch(/^lshdp: warning: --accountant uses the naive accountant[^\n]*\n$/);
   });
 
-  it('accepts space- or comma-separated lists and prints latex', () => {
-    const r = lshdp(['table', 'budgets', '--d', '0.1', '--kappa', '10', '20', '50', '--xi', '1,5,10,20', '--format', 'latex']);
+  it('accepts space- or comma-separated lists and prints latex', async () => {
+    const r = await lshdpIn(['table', 'budgets', '--d', '0.1', '--kappa', '10', '20', '50', '--xi', '1,5,10,20', '--format', 'latex']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`${PAPER['0.1'].join(' & ')} \\\\`);
     expect(r.stdout).toContain('\\begin{tabular}');
   });
 
-  it('an unknown accountant is one line with a did-you-mean', () => {
-    const r = lshdp(['table', 'budgets', '--accountant', 'exakt']);
+  it('an unknown accountant is one line with a did-you-mean', async () => {
+    const r = await lshdpIn(['table', 'budgets', '--accountant', 'exakt']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('lshdp: error: --accountant: unknown accountant "exakt" (did you mean "exact"?); known: paper, exact, theorem, naive\n');
   });
 
-  it('rejects bad values in one line with exit 2', () => {
+  it('rejects bad values in one line with exit 2', async () => {
     for (const args of [
       ['--d', 'abc'],
       ['--format', 'xml'],
@@ -89,7 +90,7 @@ describe('lshdp table budgets', () => {
       ['--xi', '-1'],
       ['--accountant', 'exakt'],
     ]) {
-      const r = lshdp(['table', 'budgets', ...args]);
+      const r = await lshdpIn(['table', 'budgets', ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^lshdp: error: .+\n$/);
       expect(r.stderr).not.toMatch(STACK_RE);
@@ -101,16 +102,16 @@ describe('lshdp table utility', () => {
   const dir = join(ROOT, 'tests/fixtures/results/small');
   const UTILITY_HEADER = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
 
-  it('prints mean ± se in markdown, csv and latex', () => {
-    const md = lshdp(['table', 'utility', dir]);
+  it('prints mean ± se in markdown, csv and latex', async () => {
+    const md = await lshdpIn(['table', 'utility', dir]);
     expect(md.status).toBe(0);
     expect(md.stdout).toContain('| ml-small | 50 | 10 | 10 | lsh | – | – | – | – | 5 | 0.0750 ± 0.0035 |');
-    const tex = lshdp(['table', 'utility', dir, '--format', 'latex']);
+    const tex = await lshdpIn(['table', 'utility', dir, '--format', 'latex']);
     expect(tex.stdout).toContain('0.0750 $\\pm$ 0.0035');
   });
 
-  it("csv keeps every utility.csv column (epsilon_ldp, fallback included) plus the rounded display columns; json rows use utility.csv's names", () => {
-    const csv = lshdp(['table', 'utility', dir, '--format', 'csv']);
+  it("csv keeps every utility.csv column (epsilon_ldp, fallback included) plus the rounded display columns; json rows use utility.csv's names", async () => {
+    const csv = await lshdpIn(['table', 'utility', dir, '--format', 'csv']);
     expect(csv.status).toBe(0);
     const lines = csv.stdout.trim().split('\n');
     expect(lines[0]).toBe(`${UTILITY_HEADER},utility_loss,recall`);
@@ -118,7 +119,7 @@ describe('lshdp table utility', () => {
     expect(lines).toHaveLength(file.length);
     // full precision: the first 18 columns are utility.csv's cells
     for (const [i, l] of lines.slice(1).entries()) expect(l.split(',').slice(0, 18).join(',')).toBe(file[i + 1]);
-    const json = lshdp(['table', 'utility', dir, '--format', 'json']);
+    const json = await lshdpIn(['table', 'utility', dir, '--format', 'json']);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(file.length - 1);
     expect(Object.keys(rows[0])).toEqual(UTILITY_HEADER.split(','));
@@ -129,28 +130,28 @@ describe('lshdp table utility', () => {
     expect(lap.epsilon_ldp).toBeCloseTo(2 * (lap.epsilon_lap as number), 3);
   });
 
-  it('the md table shows the comparable ε_LDP and names the per-bit and the Laplace ε apart', () => {
-    const md = lshdp(['table', 'utility', dir]).stdout;
+  it('the md table shows the comparable ε_LDP and names the per-bit and the Laplace ε apart', async () => {
+    const md = (await lshdpIn(['table', 'utility', dir])).stdout;
     expect(md.split('\n')[0]).toBe('| dataset | n | κ | k | mechanism | ξ | ε_LDP | ε_bit | ε_Lap | trials | utility loss (mean ± se) | recall (mean ± se) |');
     expect(md).toMatch(/\| ml-small \| 50 \| 10 \| 10 \| lshrr \| 20 \| 41\.96 \| 4\.196 \| – \|/);
     expect(md).toMatch(/\| ml-small \| 50 \| 10 \| 10 \| laplsh \| 20 \| 127\.8 \| – \| 63\.92 \|/);
   });
 
-  it('--mechanisms, --kappa, --k, --n filter the rows in every format', () => {
-    const r = lshdp(['table', 'utility', dir, '--mechanisms', 'lshrr-exact', 'laplsh', '--kappa', '20', '--n', '100', '--k', '10', '--format', 'json']);
+  it('--mechanisms, --kappa, --k, --n filter the rows in every format', async () => {
+    const r = await lshdpIn(['table', 'utility', dir, '--mechanisms', 'lshrr-exact', 'laplsh', '--kappa', '20', '--n', '100', '--k', '10', '--format', 'json']);
     expect(r.status).toBe(0);
     const rows = JSON.parse(r.stdout) as { mechanism: string; kappa: number; n: number }[];
     expect(rows).toHaveLength(2 * 2 * 5); // 2 data sets, 2 labels, 5 ξ
     expect(new Set(rows.map((x) => x.mechanism))).toEqual(new Set(['lshrr-exact', 'laplsh']));
     expect(rows.every((x) => x.kappa === 20 && x.n === 100)).toBe(true);
-    const md = lshdp(['table', 'utility', dir, '--mechanisms', 'lsh', '--kappa', '10,20']).stdout.split('\n\n')[0].trim().split('\n');
+    const md = (await lshdpIn(['table', 'utility', dir, '--mechanisms', 'lsh', '--kappa', '10,20'])).stdout.split('\n\n')[0].trim().split('\n');
     expect(md).toHaveLength(2 + 6); // 3 (data set, n) × 2 κ
-    const bad = lshdp(['table', 'utility', dir, '--k', '5']);
+    const bad = await lshdpIn(['table', 'utility', dir, '--k', '5']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^lshdp: error: --k: 5 not in .*utility\.csv \(it has 10\)\n$/);
   });
 
-  it('a utility.csv of an older lshdp (epsilon, ldp_epsilon) is still read, in the new names', () => {
+  it('a utility.csv of an older lshdp (epsilon, ldp_epsilon) is still read, in the new names', async () => {
     const old = join(mkdtempSync(join(tmpdir(), 'lshdp-old-')), 'old');
     mkdirSync(old);
     writeFileSync(
@@ -161,13 +162,13 @@ describe('lshdp table utility', () => {
         'ml,50,10,10,laplsh,5,31.96,5,40,0.2,0.005,0.1,0.01,,',
       ].join('\n') + '\n',
     );
-    const rows = JSON.parse(lshdp(['table', 'utility', old, '--format', 'json']).stdout);
+    const rows = JSON.parse((await lshdpIn(['table', 'utility', old, '--format', 'json'])).stdout);
     expect(rows[0]).toMatchObject({ mechanism: 'lshrr', base: 'lshrr', accountant: 'paper', epsilon_bit: 1.04909, epsilon_lap: null, epsilon_ldp: 10.4909 });
     expect(rows[1]).toMatchObject({ mechanism: 'laplsh', epsilon_bit: null, epsilon_lap: 31.96, epsilon_ldp: null });
   });
 
-  it('a folder without utility.csv is a one-line error', () => {
-    const r = lshdp(['table', 'utility', join(ROOT, 'tests')]);
+  it('a folder without utility.csv is a one-line error', async () => {
+    const r = await lshdpIn(['table', 'utility', join(ROOT, 'tests')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/utility\.csv: not found/);
     expect(r.stderr).not.toMatch(STACK_RE);

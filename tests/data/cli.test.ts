@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync, readdirSync, existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { lshdp, STACK_RE } from '../helpers/cli.js';
+import { STACK_RE } from '../helpers/cli.js';
+import { type CliRun, lshdpIn } from '../helpers/inproc.js';
 import { FIX } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-cli-data-'));
@@ -11,10 +12,10 @@ function file(name: string, content: string | Buffer): string {
   writeFileSync(p, content);
   return p;
 }
-const inspect = (format: string, f: string, ...extra: string[]) => lshdp(['data', 'inspect', '--format', format, f, '--dims', '2', '--no-cache', ...extra], { cwd: dir });
+const inspect = (format: string, f: string, ...extra: string[]) => lshdpIn(['data', 'inspect', '--format', format, f, '--dims', '2', '--no-cache', ...extra], { cwd: dir });
 
 /** One line on stderr, exit 2, no stack, and the expected text. */
-function expectUserError(r: ReturnType<typeof lshdp>, re: RegExp): void {
+function expectUserError(r: CliRun, re: RegExp): void {
   expect(r.status).toBe(2);
   expect(r.stderr).toMatch(re);
   expect(r.stderr.trim().split('\n').length).toBe(1);
@@ -24,32 +25,33 @@ function expectUserError(r: ReturnType<typeof lshdp>, re: RegExp): void {
 describe('lshdp data inspect: bad input is one clear line, exit 2', () => {
   const header = 'userId,movieId,rating,timestamp\n';
   // the absolute path (the child's working directory is `dir`, as the operating system spells it)
-  it('missing file', () =>
-    expectUserError(inspect('movielens-csv', 'nope.csv'), new RegExp(`^lshdp: error: ${join(realpathSync(dir), 'nope.csv').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm')));
-  it('empty file', () => expectUserError(inspect('movielens-csv', file('empty.csv', '')), /empty\.csv: empty file \(no data rows\)/));
-  it('header only', () => expectUserError(inspect('movielens-csv', file('header.csv', header)), /header\.csv: empty file \(no data rows\)/));
-  it('wrong delimiter', () =>
+  it('missing file', async () =>
+    expectUserError(await inspect('movielens-csv', 'nope.csv'), new RegExp(`^lshdp: error: ${join(realpathSync(dir), 'nope.csv').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file$`, 'm')));
+  it('empty file', async () => expectUserError(await inspect('movielens-csv', file('empty.csv', '')), /empty\.csv: empty file \(no data rows\)/));
+  it('header only', async () => expectUserError(await inspect('movielens-csv', file('header.csv', header)), /header\.csv: empty file \(no data rows\)/));
+  it('wrong delimiter', async () =>
     expectUserError(
-      inspect('movielens-csv', file('semi.csv', 'userId;movieId;rating;timestamp\n1;2;3;4\n')),
+      await inspect('movielens-csv', file('semi.csv', 'userId;movieId;rating;timestamp\n1;2;3;4\n')),
       /semi\.csv:1: expected header userId,movieId,rating,timestamp, found "userId;movieId;rating;timestamp" \(wrong delimiter\?\)/,
     ));
-  it('non-numeric rating', () => expectUserError(inspect('movielens-csv', file('abc.csv', header + '1,2,4.0,5\n1,3,abc,6\n')), /abc\.csv:3: rating "abc" is not a number \(column rating\)/));
-  it('too few fields (u.data) and a truncated last line', () => {
-    expectUserError(inspect('movielens-100k', file('u.data', '1\t2\t3\t4\n1\t3\t4\t5\n1\t2\n')), /u\.data:3: expected 4 tab-separated fields, found 2/);
-    expectUserError(inspect('movielens-csv', file('trunc.csv', header + '1,2,4.0,5\n1,3,4.')), /trunc\.csv:3: expected 4 comma-separated fields, found 3/);
+  it('non-numeric rating', async () =>
+    expectUserError(await inspect('movielens-csv', file('abc.csv', header + '1,2,4.0,5\n1,3,abc,6\n')), /abc\.csv:3: rating "abc" is not a number \(column rating\)/));
+  it('too few fields (u.data) and a truncated last line', async () => {
+    expectUserError(await inspect('movielens-100k', file('u.data', '1\t2\t3\t4\n1\t3\t4\t5\n1\t2\n')), /u\.data:3: expected 4 tab-separated fields, found 2/);
+    expectUserError(await inspect('movielens-csv', file('trunc.csv', header + '1,2,4.0,5\n1,3,4.')), /trunc\.csv:3: expected 4 comma-separated fields, found 3/);
   });
-  it('unknown format', () => expectUserError(inspect('netflix', 'x.csv'), /unknown format "netflix" \(expected one of: movielens-csv, .*interactions, synthetic\)/));
-  it('binary garbage', () => {
+  it('unknown format', async () => expectUserError(await inspect('netflix', 'x.csv'), /unknown format "netflix" \(expected one of: movielens-csv, .*interactions, synthetic\)/));
+  it('binary garbage', async () => {
     const junk = Buffer.alloc(3000);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 131 + 7) % 256;
-    expectUserError(inspect('movielens-csv', file('junk.csv', junk)), /junk\.csv:1: expected header/);
-    expectUserError(inspect('movielens-1m', file('junk.dat', junk)), /junk\.dat:\d+: /);
+    expectUserError(await inspect('movielens-csv', file('junk.csv', junk)), /junk\.csv:1: expected header/);
+    expectUserError(await inspect('movielens-1m', file('junk.dat', junk)), /junk\.dat:\d+: /);
   });
-  it('interactions: a missing column names the header', () =>
-    expectUserError(inspect('interactions', file('i.csv', 'a,b\n1,2\n'), '--user', 'user', '--item', 'b'), /i\.csv:1: column "user" \(user\) not found in header \[a, b\]/));
-  it('--skip-bad-rows skips and reports the lines', () => {
+  it('interactions: a missing column names the header', async () =>
+    expectUserError(await inspect('interactions', file('i.csv', 'a,b\n1,2\n'), '--user', 'user', '--item', 'b'), /i\.csv:1: column "user" \(user\) not found in header \[a, b\]/));
+  it('--skip-bad-rows skips and reports the lines', async () => {
     const f = file('some-bad.csv', header + '1,10,4.0,5\n1,11,x,6\n2,10,3.0,7\n2,11,5.0\n2,12,1.0,8\n1,12,2.0,9\n');
-    const r = lshdp(['data', 'inspect', '--format', 'movielens-csv', f, '--dims', '2', '--no-cache', '--skip-bad-rows', '--json'], { cwd: dir });
+    const r = await lshdpIn(['data', 'inspect', '--format', 'movielens-csv', f, '--dims', '2', '--no-cache', '--skip-bad-rows', '--json'], { cwd: dir });
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.summary.rows_skipped).toBe(2);
@@ -59,8 +61,8 @@ describe('lshdp data inspect: bad input is one clear line, exit 2', () => {
 });
 
 describe('lshdp data inspect output', () => {
-  it('--json: summary, kept/dropped, items in order and the 1-NN distribution', () => {
-    const r = lshdp(['data', 'inspect', '--format', 'movielens-csv', join(FIX, 'ratings.csv'), '--dims', '2,4', '--json', '--center', 'none', '--no-cache']);
+  it('--json: summary, kept/dropped, items in order and the 1-NN distribution', async () => {
+    const r = await lshdpIn(['data', 'inspect', '--format', 'movielens-csv', join(FIX, 'ratings.csv'), '--dims', '2,4', '--json', '--center', 'none', '--no-cache']);
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.summary.users).toBe(5);
@@ -77,9 +79,9 @@ describe('lshdp data inspect output', () => {
     expect(nn.within[0]).toEqual([0.1, 0.8]);
     expect(nn.within[2]).toEqual([0.3, 1]);
   });
-  it('text output and the default cache folder under the working directory', () => {
+  it('text output and the default cache folder under the working directory', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'lshdp-cli-cwd-'));
-    const r = lshdp(['data', 'inspect', '--format', 'movielens-100k', join(FIX, 'u.data'), '--dims', '3'], { cwd });
+    const r = await lshdpIn(['data', 'inspect', '--format', 'movielens-100k', join(FIX, 'u.data'), '--dims', '3'], { cwd });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/users 5, items 4/);
     expect(r.stdout).toMatch(/n = 3: users kept \d+, dropped \d+/);
@@ -88,18 +90,18 @@ describe('lshdp data inspect output', () => {
 });
 
 describe('lshdp synth', () => {
-  it('writes the small preset in the ml-25m format and prints what it wrote', () => {
+  it('writes the small preset in the ml-25m format and prints what it wrote', async () => {
     const out = join(dir, 'synth-small');
-    const r = lshdp(['synth', '--preset', 'small', '--users', '100', '--items', '300', '--ratings', '3000', '--seed', '5', '--out', out]);
+    const r = await lshdpIn(['synth', '--preset', 'small', '--users', '100', '--items', '300', '--ratings', '3000', '--seed', '5', '--out', out]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/100 users, 300 items, 3000 ratings; read it as format movielens-csv/);
     expect(r.stdout).toMatch(/wrote .*ratings\.csv \(3001 lines, \d+ bytes\)/);
     expect(existsSync(join(out, 'ratings.csv'))).toBe(true);
-    const i = lshdp(['data', 'inspect', '--format', 'movielens-csv', join(out, 'ratings.csv'), '--dims', '50', '--no-cache', '--json']);
+    const i = await lshdpIn(['data', 'inspect', '--format', 'movielens-csv', join(out, 'ratings.csv'), '--dims', '50', '--no-cache', '--json']);
     expect(JSON.parse(i.stdout).summary.rows_read).toBe(3000);
   });
-  it('rejects an unknown preset and impossible sizes', () => {
-    expectUserError(lshdp(['synth', '--preset', 'huge', '--out', join(dir, 'x')]), /unknown synthetic preset "huge"/);
-    expectUserError(lshdp(['synth', '--preset', 'small', '--users', '100', '--ratings', '10', '--out', join(dir, 'x')]), /at least users × 20/);
+  it('rejects an unknown preset and impossible sizes', async () => {
+    expectUserError(await lshdpIn(['synth', '--preset', 'huge', '--out', join(dir, 'x')]), /unknown synthetic preset "huge"/);
+    expectUserError(await lshdpIn(['synth', '--preset', 'small', '--users', '100', '--ratings', '10', '--out', join(dir, 'x')]), /at least users × 20/);
   });
 });

@@ -69,10 +69,11 @@ export function expectCleanOutcome(r: CliResult, opts: { json?: boolean; continu
 }
 
 /**
- * Runs of a property: `base` scaled by FUZZ_SCALE (default 1, which gives the 10,000+ cases of the
- * fuzz tier; e.g. FUZZ_SCALE=0.1 for a quick local pass, 10 for a long hunt).
+ * Runs of a property: `base` scaled by FUZZ_SCALE. The default is the tier's: 1 in the full tier
+ * (`npm run test:full`: the 10,000+ cases of the fuzz hunt), 0.1 in the fast tier (`npm test`: the
+ * same properties and generators on a tenth of the cases); FUZZ_SCALE=10 for a long hunt.
  */
 export function runs(base: number): number {
-  const scale = Number(process.env.FUZZ_SCALE ?? '1');
+  const scale = Number(process.env.FUZZ_SCALE ?? (process.env.LSHDP_TEST_TIER === 'full' ? '1' : '0.1'));
   return Math.max(1, Math.round(base * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
 }

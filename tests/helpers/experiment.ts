@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, lshdp } from './cli.js';
+import { lshdpIn } from './inproc.js';
 
 /** A small grid on the built-in synthetic data: 2 exact + 12 trial cells, a few seconds. */
 export const CLI_CONFIG = `name: tiny
@@ -70,4 +71,9 @@ export function runAndSignal(
       resolve({ code, signal: sig, stderr, sentAt });
     });
   });
+}
+
+/** `runIn` without a child process (tests/helpers/inproc.ts): for runs that are not sent signals and load no plugins. */
+export function runInProc(dir: string, args: string[], _timeout?: number, env?: NodeJS.ProcessEnv) {
+  return lshdpIn(args, { cwd: dir, env });
 }

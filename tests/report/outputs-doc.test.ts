@@ -7,7 +7,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { scratch, runIn } from '../helpers/experiment.js';
+import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
@@ -76,39 +76,39 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
   let dir: string;
   let run: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     ({ dir } = scratch(CONFIG, 'docs.yaml'));
-    const r = runIn(dir, ['run', 'docs.yaml', '--out', 'r', '--no-png', '-q']);
+    const r = await runInProc(dir, ['run', 'docs.yaml', '--out', 'r', '--no-png', '-q']);
     if (r.status !== 0) console.log(r.stderr);
     expect(r.status).toBe(0);
-    const s = runIn(dir, ['run', 'docs.yaml', '--out', 'shard', '--shard', '1/2', '-q']);
+    const s = await runInProc(dir, ['run', 'docs.yaml', '--out', 'shard', '--shard', '1/2', '-q']);
     if (s.status !== 0) console.log(s.stderr);
     expect(s.status).toBe(0);
     run = join(dir, 'r');
   }, 240_000);
 
-  it('the parser is not vacuous: the doc has the column lists and a pattern rejects other names', () => {
+  it('the parser is not vacuous: the doc has the column lists and a pattern rejects other names', async () => {
     expect(utilityDoc).toContain('epsilon_ldp');
     expect(utilityDoc.length).toBeGreaterThan(10);
     expect(pathRegex('figures/fig2-<dataset>[-k<k>].{vl.json,svg}').test('figures/fig2-ml-k5.svg')).toBe(true);
     expect(pathRegex('figures/fig2-<dataset>[-k<k>].{vl.json,svg}').test('figures/fig2-ml.png')).toBe(false);
   });
 
-  it('every file of a results folder and of a shard folder is listed', () => {
+  it('every file of a results folder and of a shard folder is listed', async () => {
     const files = filesUnder(run);
     for (const f of ['utility.csv', 'tables/utility-table.csv', 'index.html', 'claims.json']) expect(files).toContain(f);
     expect(undocumented(files, tableAfter('Results folder at a glance'))).toEqual([]);
     expect(undocumented(filesUnder(join(dir, 'shard')), tableAfter('Shard folder'))).toEqual([]);
   });
 
-  it("the run's CSV headers are the documented columns, in order", () => {
+  it("the run's CSV headers are the documented columns, in order", async () => {
     expect(header(join(run, 'utility.csv'))).toEqual(utilityDoc);
     expect(header(join(run, 'nn_distances.csv'))).toEqual(tableAfter('`nn_distances.csv`'));
     expect(header(join(run, 'budgets.csv'))).toEqual(tableAfter('`budgets.csv`'));
     expect(header(join(run, 'tables', 'utility-table.csv'))).toEqual(tableAfter('`tables/utility-table.csv`'));
   });
 
-  it('the JSON files hold documented fields only', () => {
+  it('the JSON files hold documented fields only', async () => {
     const datasets = JSON.parse(readFileSync(join(run, 'datasets.json'), 'utf8')) as Record<string, unknown>[];
     const dsDoc = tableAfter('`datasets.json`');
     for (const d of datasets) expect(Object.keys(d).filter((k) => !dsDoc.includes(k))).toEqual([]);
@@ -121,33 +121,33 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     for (const c of claims.claims) expect(Object.keys(c)).toEqual(tableAfter('`claims.json`'));
   });
 
-  it('table utility and table budgets print the documented names (csv header, json keys)', () => {
-    const csv = runIn(dir, ['table', 'utility', run, '--format', 'csv']);
+  it('table utility and table budgets print the documented names (csv header, json keys)', async () => {
+    const csv = await runInProc(dir, ['table', 'utility', run, '--format', 'csv']);
     expect(csv.stdout.split('\n')[0].split(',')).toEqual(tableAfter('`tables/utility-table.csv`'));
-    const json = JSON.parse(runIn(dir, ['table', 'utility', run, '--format', 'json']).stdout) as Record<string, unknown>[];
+    const json = JSON.parse((await runInProc(dir, ['table', 'utility', run, '--format', 'json'])).stdout) as Record<string, unknown>[];
     for (const row of json) expect(Object.keys(row)).toEqual(utilityDoc);
     const budgetsDoc = tableAfter('`budgets.csv`');
-    const bcsv = runIn(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'csv']);
+    const bcsv = await runInProc(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'csv']);
     expect(bcsv.stdout.split('\n')[0].split(',')).toEqual(budgetsDoc);
-    const bjson = JSON.parse(runIn(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'json']).stdout) as Record<string, unknown>[];
+    const bjson = JSON.parse((await runInProc(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'json'])).stdout) as Record<string, unknown>[];
     for (const row of bjson) expect(Object.keys(row)).toEqual(budgetsDoc);
   });
 
-  it('compare prints the documented columns (csv header, json row keys)', () => {
+  it('compare prints the documented columns (csv header, json row keys)', async () => {
     const doc = tableAfter('`lshdp compare DIR_A DIR_B`');
-    const csv = runIn(dir, ['compare', run, run, '--format', 'csv', '--all']);
+    const csv = await runInProc(dir, ['compare', run, run, '--format', 'csv', '--all']);
     expect(csv.status).toBe(0);
     expect(csv.stdout.split('\n')[0].split(',')).toEqual(doc);
-    const json = JSON.parse(runIn(dir, ['compare', run, run, '--format', 'json', '--all']).stdout) as { rows: Record<string, unknown>[] };
+    const json = JSON.parse((await runInProc(dir, ['compare', run, run, '--format', 'json', '--all'])).stdout) as { rows: Record<string, unknown>[] };
     expect(json.rows.length).toBeGreaterThan(0);
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
   });
 
-  it("audit.csv's columns are the documented ones", () => {
+  it("audit.csv's columns are the documented ones", async () => {
     expect([...AUDIT_CSV_COLUMNS]).toEqual(tableAfter('`audit.csv`'));
   });
 
-  it('the fixture results folder the report tests use is in the documented format', () => {
+  it('the fixture results folder the report tests use is in the documented format', async () => {
     const fx = join(ROOT, 'tests/fixtures/results/small');
     expect(header(join(fx, 'utility.csv'))).toEqual(utilityDoc);
     expect(header(join(fx, 'nn_distances.csv'))).toEqual(tableAfter('`nn_distances.csv`'));
