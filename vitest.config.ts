@@ -16,5 +16,14 @@ export default defineConfig({
     // CLI child process or on worker threads: one worker per core keeps the cores busy
     maxWorkers: Math.max(2, availableParallelism()),
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
+    // `npm run coverage` / `coverage:full`: line coverage of src/, the built dist/ mapped back to
+    // it through its source maps (most CLI tests run the built CLI in-process)
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'dist/**/*.js'],
+      exclude: ['**/*.d.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: full ? 'coverage/full' : 'coverage/fast',
+    },
   },
 });

@@ -158,8 +158,21 @@ export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: Resul
     result: { base: result.base, options: result.options, xi: result.xi },
     privacy: info(result.base).usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
   };
-  return sha256Hex(stableStringify(body));
+  // the input's JSON is the same for every result of a data set: written once, not per result
+  // (thousands of results per run); the hashed text is exactly stableStringify(body)
+  if (input === null || typeof input !== 'object') return sha256Hex(stableStringify(body));
+  let json = inputJson.get(input);
+  if (json === undefined) {
+    json = stableStringify(input);
+    inputJson.set(input, json);
+  }
+  const text = stableStringify({ ...body, input: INPUT_MARK });
+  return sha256Hex(text.replace(INPUT_MARK_JSON, () => json));
 }
+
+const INPUT_MARK = '\u0000input\u0000';
+const INPUT_MARK_JSON = JSON.stringify(INPUT_MARK);
+const inputJson = new WeakMap<object, string>();
 
 /** The seeds a cell draws from (recorded in the manifest for provenance). */
 export function cellSeeds(cfg: ExperimentConfig, cell: Cell): Record<string, string> {

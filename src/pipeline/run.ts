@@ -26,6 +26,8 @@ import { writeResultFiles, writeShardFiles } from '../experiment/machinery/outpu
 import { dryRunLines, planLines, planRun, type RunPlan } from '../experiment/machinery/plan.js';
 import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
 import { CellStore } from '../experiment/machinery/store.js';
+import { forgetOutputsKey, outputsKey, outputsUpToDate, recordOutputsKey } from '../experiment/machinery/upToDate.js';
+import { summaryToJson } from '../data/summaryJson.js';
 import { writeRunReport } from './report.js';
 
 export interface RunOptions {
@@ -114,15 +116,32 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
       process.exit(signalExitCode(sig));
     });
-    const manifest = runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started });
+    const manifest = () => runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started });
     if (opts.shard) {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
-      writeShardFiles(outDir, data.summaries, manifest);
+      writeShardFiles(outDir, data.summaries, manifest());
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
     } else {
-      writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, engine);
-      await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
-      log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+      const report = opts.report !== false;
+      const key = outputsKey({
+        lshdp: LSHDP_VERSION,
+        algorithm: ALGORITHM_VERSION,
+        configHash: setup.configHash,
+        exactHashes: plan.exactHashes,
+        resultHashes: plan.resultHashes,
+        summaries: data.summaries.map(summaryToJson),
+        report,
+        png: opts.png !== false,
+      });
+      if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report)) {
+        log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
+      } else {
+        forgetOutputsKey(outDir);
+        writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest(), engine);
+        await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
+        recordOutputsKey(outDir, key);
+        log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+      }
     }
     return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
   } finally {

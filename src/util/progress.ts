@@ -64,12 +64,9 @@ export interface ProgressOptions {
   schedule?: (tick: () => void, ms: number) => () => void;
 }
 
-const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+import { formatCount } from './format.js';
 
-/** `1260` → `1,260` (always en-US grouping, whatever the locale, so logs compare across machines). */
-export function formatCount(n: number): string {
-  return COUNT.format(n);
-}
+export { formatCount };
 
 /** `65_000` → `1m 05s`; `3_725_000` → `1h 02m`; under a minute `42s`. */
 export function formatDuration(ms: number): string {

@@ -6,6 +6,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { UserError } from '../../util/errors.js';
+import { formatCount } from '../../util/format.js';
 import { expandCells, trialResults } from '../grid.js';
 import type { GridEntry } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
@@ -28,7 +29,7 @@ export interface FolderStatus {
   lines: string[];
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 export function folderStatus(dir: string, opts: { prune?: boolean } = {}): FolderStatus {
   const { manifest, config } = readResultsConfig(dir);
