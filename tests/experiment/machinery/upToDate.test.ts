@@ -9,7 +9,15 @@ const inputs = () => ({
   algorithm: 'a',
   configHash: 'c',
   exactHashes: new Map([['exact_x', 'e1']]),
-  resultHashes: new Map([['trial_x', new Map([['lsh', 'h1'], ['lshrr_xi1', 'h2']])]]),
+  resultHashes: new Map([
+    [
+      'trial_x',
+      new Map([
+        ['lsh', 'h1'],
+        ['lshrr_xi1', 'h2'],
+      ]),
+    ],
+  ]),
   summaries: [{ users: 3 }],
   report: true,
   png: true,
@@ -19,7 +27,15 @@ describe('outputs staleness key', () => {
   it('changes with any result hash, the config, the versions and the flags, not with map order', () => {
     const base = outputsKey(inputs());
     const reordered = inputs();
-    reordered.resultHashes = new Map([['trial_x', new Map([['lshrr_xi1', 'h2'], ['lsh', 'h1']])]]);
+    reordered.resultHashes = new Map([
+      [
+        'trial_x',
+        new Map([
+          ['lshrr_xi1', 'h2'],
+          ['lsh', 'h1'],
+        ]),
+      ],
+    ]);
     expect(outputsKey(reordered)).toBe(base);
     const changes: ((i: ReturnType<typeof inputs>) => void)[] = [
       (i) => i.resultHashes.get('trial_x')!.set('lsh', 'h1b'),
