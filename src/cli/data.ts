@@ -5,6 +5,7 @@ import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
 import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
+import { registerDataFetch } from './dataFetch.js';
 
 interface InspectFlags extends ReaderFlags {
   format?: string;
@@ -20,7 +21,8 @@ interface InspectFlags extends ReaderFlags {
 const DEFAULT_DIMS = [100, 500, 1000];
 
 export function registerData(program: Command): void {
-  const data = program.command('data').description('inspect a data file: users, items, kept/dropped per n, 1-NN distances');
+  const data = program.command('data').description('the data sets: fetch, list and add registry sets; inspect a data file');
+  registerDataFetch(data);
   const inspect = data
     .command('inspect')
     .description('read a data file as the experiments do and summarise it')

@@ -14,6 +14,8 @@ interface RunFlags {
   cache: boolean;
   set?: string[];
   dryRun?: boolean;
+  dataDir?: string;
+  fetch?: boolean;
 }
 
 /** `--set a=1 --set b=2` collects every value, in order. */
@@ -32,6 +34,8 @@ export function registerRun(program: Command): void {
     .option('--set <key=value>', 'override a config value (YAML), e.g. --set kappa=[20,50] --set privacy.xi=[1,5] (repeatable)', collect)
     .option('--dry-run', 'print the grid and how many results would be computed and reused, with a rough time; compute nothing')
     .option('--shard <i/N>', 'compute only shard i of N (combine the folders with lshdp merge)')
+    .option('--data-dir <dir>', 'data folder of the data sets a config names with dataset: (default: $LSHDP_DATA_DIR, else data/)')
+    .option('--fetch', 'fetch the named data sets that are not installed first (lshdp data fetch)')
     .option('--skip-bad-rows', 'skip malformed data rows (reports how many and where) instead of stopping')
     .addOption(cacheDirOption('cache of parsed vectors and exact neighbours'))
     .addOption(noCacheOption())
@@ -42,6 +46,7 @@ export function registerRun(program: Command): void {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
       const shard = o.shard !== undefined ? parseShard(o.shard) : null;
+      if (o.fetch) await fetchMissing(config, o.set ?? [], o.dataDir, o.quiet);
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;
       await runExperiment({
         config,
@@ -57,6 +62,22 @@ export function registerRun(program: Command): void {
         resumeHint,
         overrides: o.set ?? [],
         dryRun: o.dryRun,
+        dataDir: o.dataDir,
       });
     });
+}
+
+/** `run --fetch`: the config's named data sets that are not installed, fetched before the run. */
+async function fetchMissing(config: string, overrides: string[], dataDir: string | undefined, quiet?: boolean): Promise<void> {
+  const [{ loadConfig }, { installState }, { dataFolder, registryEntry }, { fetchNamed }] = await Promise.all([
+    import('../experiment/config.js'),
+    import('../data/fetch/install.js'),
+    import('../data/registry.js'),
+    import('./dataFetchRun.js'),
+  ]);
+  const cfg = loadConfig(config, { overrides, dataDir });
+  const dir = dataFolder(dataDir);
+  const names = [...new Set(cfg.datasets.flatMap((d) => (d.dataset !== undefined ? [d.dataset] : [])))];
+  const missing = names.filter((n) => installState(registryEntry(n)!, dir).state === 'missing');
+  if (missing.length > 0) await fetchNamed(missing, { dataDir: dir, quiet });
 }

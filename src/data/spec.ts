@@ -10,6 +10,8 @@ export type Combine = 'last' | 'sum' | 'count';
 
 export interface DatasetSpec {
   name: string;
+  /** a registry data set (`lshdp data list`): format and paths were filled in from it */
+  dataset?: string;
   format: Format;
   /** Input file (ratings / check-ins). Relative paths are resolved against the working directory. */
   path?: string;

@@ -7,6 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fillRegistryEntries, registryFileProblems } from './config/registryNames.js';
 import { parseDocument } from 'yaml';
 import type { DatasetSpec } from '../data/spec.js';
 import { UserError } from '../util/errors.js';
@@ -29,6 +30,8 @@ export interface ParseOptions {
   cwd?: string;
   /** `--set key=value` overrides (YAML values), applied before validation */
   overrides?: readonly string[];
+  /** the data folder of `dataset:` names (default: LSHDP_DATA_DIR, else data/) */
+  dataDir?: string;
 }
 
 /**
@@ -54,6 +57,8 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   if (input === null || input === undefined) fail(file, ['empty config']);
   if (typeof input !== 'object' || Array.isArray(input)) fail(file, [`must be a mapping of keys (name, datasets, dims, …), got ${typeName(input)}`]);
   for (const o of opts.overrides ?? []) applyOverride(input as Record<string, unknown>, o);
+  const named = fillRegistryEntries(input, opts.dataDir);
+  if (named.length > 0) fail(file, named);
   const parsed = configSchema.safeParse(input);
   if (!parsed.success)
     fail(
@@ -76,6 +81,8 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     ...(d.poi_path !== undefined ? { poi_path: resolve(base, d.poi_path) } : {}),
   }));
   if (opts.checkFiles) {
+    const notInstalled = registryFileProblems(cfg.datasets, opts.dataDir);
+    if (notInstalled.length > 0) fail(file, notInstalled);
     const missing = fileChecks(cfg, (i, key) => given[i][key]);
     if (missing.length > 0) fail(file, missing);
   }
@@ -86,6 +93,12 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
 export function configToDocument(cfg: ExperimentConfig): Record<string, unknown> {
   return {
     ...cfg,
+    // a named data set reruns by its name (its paths depend on the data folder)
+    datasets: cfg.datasets.map((d) => {
+      if (d.dataset === undefined) return d;
+      const { path: _p, poi_path: _q, format: _f, ...rest } = d;
+      return rest;
+    }),
     mechanisms: cfg.mechanisms.map((m) => {
       if (m.module !== undefined) {
         const { [MODULE_HASH_OPTION]: _hash, ...options } = m.options;

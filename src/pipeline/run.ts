@@ -34,6 +34,8 @@ export interface RunOptions {
   config: string;
   /** results folder; default results/<config name> */
   out?: string;
+  /** the data folder of the data sets a config names with `dataset:` */
+  dataDir?: string;
   /** worker threads; default: the number of cores */
   threads?: number;
   force?: boolean;

@@ -35,7 +35,7 @@ describe('lshdp completion', () => {
     expect(spawnSync('bash', ['-n', f]).status).toBe(0);
     expect(bashComplete(f, [''])).toEqual(expect.arrayContaining(['run', 'merge', 'data', 'mechanisms', 'formats', 'completion']));
     expect(bashComplete(f, ['me'])).toEqual(['merge', 'mechanisms']);
-    expect(bashComplete(f, ['data', ''])).toEqual(['inspect']);
+    expect(bashComplete(f, ['data', ''])).toEqual(['fetch', 'list', 'add', 'inspect']);
     expect(bashComplete(f, ['run', 'c.yaml', '--q'])).toEqual(['--quiet']);
     expect(bashComplete(f, ['run', 'c.yaml', '--no-'])).toEqual(['--no-cache', '--no-report', '--no-png']);
     expect(bashComplete(f, ['data', 'inspect', '--format', 'movielens-1'])).toEqual(['movielens-100k', 'movielens-1m', 'movielens-10m']);

@@ -49,6 +49,8 @@ const posInt = z.number().int().min(1);
 
 const datasetSchema = z.strictObject({
   name: safeName,
+  /** a registry data set (src/data/registry.ts): format and paths come from it */
+  dataset: z.string().min(1).optional(),
   format: z.enum(FORMATS),
   path: z.string().min(1).optional(),
   center: z.enum(['user', 'global', 'none']).optional(),

@@ -24,6 +24,8 @@ export interface SetupOptions {
   skipBadRows?: boolean;
   cacheDir?: string | null;
   overrides?: readonly string[];
+  /** the data folder of `dataset:` names */
+  dataDir?: string;
 }
 
 /** What every later stage of a run reads. */
@@ -46,7 +48,7 @@ export function configHashOf(cfg: ExperimentConfig): string {
 }
 
 export function setUpRun(opts: SetupOptions): RunSetup {
-  const cfg = loadConfig(opts.config, { checkFiles: true, overrides: opts.overrides });
+  const cfg = loadConfig(opts.config, { checkFiles: true, overrides: opts.overrides, dataDir: opts.dataDir });
   if (usesNaiveAccountant(accountantsOf(cfg))) process.stderr.write(`${naiveAccountantWarning(opts.config)}\n`);
   // shards default to folders of their own: merge needs each cell in exactly one folder
   const outDir = opts.out ?? join('results', opts.shard ? `${cfg.name}-shard${opts.shard.index}of${opts.shard.count}` : cfg.name);

@@ -1,0 +1,81 @@
+/** The work of `lshdp data fetch | list | add` (loaded when one of them runs). */
+import { join } from 'node:path';
+import { addFiles, fetchDataset, installState, lookUp, sourceUrl } from '../data/fetch/install.js';
+import { REGISTRY, type RegistryEntry } from '../data/registry.js';
+import { formatCount } from '../util/format.js';
+import { createProgress } from '../util/progress.js';
+import { cliIo } from './io.js';
+
+const say = (line: string) => cliIo().err(`lshdp: ${line}\n`);
+
+function terms(entry: RegistryEntry): void {
+  say(`${entry.name}: license: ${entry.license}`);
+  say(`${entry.name}: cite: ${entry.citation}`);
+}
+
+export async function fetchNamed(names: string[], o: { dataDir: string; mirror?: string; force?: boolean; quiet?: boolean }): Promise<void> {
+  // every name checked before anything is downloaded
+  const entries = names.map((n) => lookUp(n));
+  for (const e of entries) sourceUrl(e, o.mirror);
+  for (const entry of entries) {
+    const progress = createProgress({ quiet: o.quiet });
+    let started = false;
+    let lastDone = 0;
+    const result = await fetchDataset(entry.name, {
+      dataDir: o.dataDir,
+      mirror: o.mirror,
+      force: o.force,
+      log: (l) => say(l),
+      onProgress: (done, total) => {
+        if (!started) {
+          started = true;
+          if (!o.quiet) say(`fetching ${entry.name} from ${sourceUrl(entry, o.mirror)} (${total !== null ? `${formatCount(total)} bytes` : entry.size})`);
+          progress.start(`download ${entry.folder}`, total ?? 0, {});
+          progress.increment(done);
+          lastDone = done;
+          return;
+        }
+        progress.increment(done - lastDone);
+        lastDone = done;
+      },
+    }).finally(() => progress.stop());
+    if (!result.installed) {
+      if (!o.quiet) say(`${entry.name} is installed in ${result.folder} (--force fetches it again)`);
+      continue;
+    }
+    if (!o.quiet) terms(entry);
+    say(`installed ${entry.name} in ${result.folder} (verified: ${result.verified})`);
+  }
+}
+
+export async function addNamed(name: string, files: string[], o: { dataDir: string; force?: boolean }): Promise<void> {
+  const result = await addFiles(name, files, { dataDir: o.dataDir, force: o.force });
+  terms(result.entry);
+  say(`installed ${result.entry.name} in ${result.folder} (verified: ${result.verified})`);
+}
+
+export function listDatasets(dataDir: string, json: boolean): string {
+  const rows = REGISTRY.map((e) => {
+    const s = installState(e, dataDir);
+    const state = s.state === 'present' ? (s.verified ? 'present (verified)' : 'present (not verified)') : s.state;
+    return {
+      name: e.name,
+      title: e.title,
+      state,
+      path: join(dataDir, e.folder, e.files[0]!.path),
+      format: e.format,
+      size: e.size,
+      download: e.url ? `lshdp data fetch ${e.name}` : null,
+      obtain: e.obtain ?? null,
+      license: e.license,
+    };
+  });
+  if (json) return JSON.stringify(rows, null, 2) + '\n';
+  const lines = [`data folder: ${dataDir}`, ''];
+  for (const r of rows) {
+    lines.push(`${r.name.padEnd(26)} ${r.state.padEnd(24)} ${r.size.padEnd(20)} ${r.path}`);
+    lines.push(`${''.padEnd(26)} ${r.download ?? `by hand: ${r.obtain}`}`);
+    lines.push(`${''.padEnd(26)} license: ${r.license}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,73 @@
+/**
+ * `datasets: - { name: ml, dataset: movielens-25m }`: a data set named from the registry
+ * (src/data/registry.ts) takes its format and file paths from it, under the data folder
+ * (`--data-dir`, else LSHDP_DATA_DIR, else data/ in the working directory).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { dataFolder, REGISTRY_NAMES, registryEntry } from '../../data/registry.js';
+import { didYouMean } from '../../util/didYouMean.js';
+
+/** Keys a named entry takes from the registry, so it may not give them itself. */
+const FROM_REGISTRY = ['format', 'path', 'poi_path'] as const;
+
+/**
+ * Before validation: fill each named entry's format and its files' absolute paths under the data
+ * folder (the cross-checks then see an entry like any other); the problems of the names.
+ */
+export function fillRegistryEntries(input: unknown, dataDir?: string): string[] {
+  const problems: string[] = [];
+  const datasets = (input as { datasets?: unknown }).datasets;
+  if (!Array.isArray(datasets)) return problems;
+  datasets.forEach((d: unknown, i) => {
+    if (d === null || typeof d !== 'object' || !('dataset' in d)) return;
+    const entry = d as Record<string, unknown>;
+    const name = entry.dataset;
+    if (typeof name !== 'string') return; // the schema says what is wrong with it
+    const known = registryEntry(name);
+    if (!known) {
+      const hint = didYouMean(name, REGISTRY_NAMES);
+      problems.push(`datasets[${i}].dataset: unknown data set "${name}"${hint ? ` (did you mean "${hint}"?)` : ''} (lshdp data list)`);
+      return;
+    }
+    const clash = FROM_REGISTRY.filter((k) => k in entry);
+    if (clash.length > 0) {
+      problems.push(`datasets[${i}]: dataset and ${clash.join(', ')} in one entry: a named data set takes its format and files from the registry (drop ${clash.join(', ')}, or drop dataset)`);
+      return;
+    }
+    entry.format = known.format;
+    Object.assign(entry, registryPaths(known.name, dataDir));
+  });
+  return problems;
+}
+
+interface Named {
+  dataset?: string;
+  path?: string;
+  poi_path?: string;
+}
+
+/** A named set's file paths, absolute, under the data folder. */
+function registryPaths(name: string, dataDir?: string): { path: string; poi_path?: string } {
+  const entry = registryEntry(name)!;
+  const folder = resolve(dataFolder(dataDir), entry.folder);
+  const file = (role: string) => entry.files.find((f) => f.role === role);
+  const main = file('ratings') ?? file('checkins')!;
+  const pois = file('pois');
+  return { path: join(folder, main.path), ...(pois ? { poi_path: join(folder, pois.path) } : {}) };
+}
+
+/** A named entry whose files are not in the data folder: one line with the command that gets them. */
+export function registryFileProblems(datasets: readonly Named[], dataDir?: string): string[] {
+  const problems: string[] = [];
+  datasets.forEach((d, i) => {
+    if (d.dataset === undefined) return;
+    const missing = [d.path, d.poi_path].filter((p): p is string => p !== undefined && !existsSync(p));
+    if (missing.length === 0) return;
+    const entry = registryEntry(d.dataset)!;
+    const dirFlag = dataDir !== undefined ? ` --data-dir ${dataDir}` : '';
+    const how = entry.url ? `run: lshdp data fetch ${entry.name}${dirFlag} (or lshdp run --fetch)` : `obtain it by hand: ${entry.obtain}`;
+    problems.push(`datasets[${i}].dataset: ${entry.name} is not installed in ${dataFolder(dataDir)} (no ${missing.join(', ')}); ${how}`);
+  });
+  return problems;
+}
