@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { UserError } from '../util/errors.js';
 import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
 
 interface RunFlags {
@@ -16,6 +17,7 @@ interface RunFlags {
   dryRun?: boolean;
   dataDir?: string;
   fetch?: boolean;
+  mirror?: string;
 }
 
 /** `--set a=1 --set b=2` collects every value, in order. */
@@ -36,6 +38,7 @@ export function registerRun(program: Command): void {
     .option('--shard <i/N>', 'compute only shard i of N (combine the folders with lshdp merge)')
     .option('--data-dir <dir>', 'data folder of the data sets a config names with dataset: (default: $LSHDP_DATA_DIR, else data/)')
     .option('--fetch', 'fetch the named data sets that are not installed first (lshdp data fetch)')
+    .option('--mirror <base>', 'with --fetch: fetch from BASE followed by the official URL path')
     .option('--skip-bad-rows', 'skip malformed data rows (reports how many and where) instead of stopping')
     .addOption(cacheDirOption('cache of parsed vectors and exact neighbours'))
     .addOption(noCacheOption())
@@ -46,7 +49,8 @@ export function registerRun(program: Command): void {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
       const shard = o.shard !== undefined ? parseShard(o.shard) : null;
-      if (o.fetch) await fetchMissing(config, o.set ?? [], o.dataDir, o.quiet);
+      if (o.fetch) await fetchMissing(config, o.set ?? [], { dataDir: o.dataDir, mirror: o.mirror, quiet: o.quiet });
+      else if (o.mirror !== undefined) throw new UserError('--mirror: only with --fetch');
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;
       await runExperiment({
         config,
@@ -68,16 +72,16 @@ export function registerRun(program: Command): void {
 }
 
 /** `run --fetch`: the config's named data sets that are not installed, fetched before the run. */
-async function fetchMissing(config: string, overrides: string[], dataDir: string | undefined, quiet?: boolean): Promise<void> {
+async function fetchMissing(config: string, overrides: string[], o: { dataDir?: string; mirror?: string; quiet?: boolean }): Promise<void> {
   const [{ loadConfig }, { installState }, { dataFolder, registryEntry }, { fetchNamed }] = await Promise.all([
     import('../experiment/config.js'),
     import('../data/fetch/install.js'),
     import('../data/registry.js'),
     import('./dataFetchRun.js'),
   ]);
-  const cfg = loadConfig(config, { overrides, dataDir });
-  const dir = dataFolder(dataDir);
+  const cfg = loadConfig(config, { overrides, dataDir: o.dataDir });
+  const dir = dataFolder(o.dataDir);
   const names = [...new Set(cfg.datasets.flatMap((d) => (d.dataset !== undefined ? [d.dataset] : [])))];
   const missing = names.filter((n) => installState(registryEntry(n)!, dir).state === 'missing');
-  if (missing.length > 0) await fetchNamed(missing, { dataDir: dir, quiet });
+  if (missing.length > 0) await fetchNamed(missing, { dataDir: dir, mirror: o.mirror, quiet: o.quiet });
 }

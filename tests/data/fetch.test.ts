@@ -56,6 +56,15 @@ describe('lshdp data fetch: the library', () => {
     expect(installState(ENTRY, dir).state).toBe('installed');
   });
 
+  it('two fetches of one set at once (array jobs): one downloads, the other waits for its lock and finds it installed', async () => {
+    const dir = dataDir();
+    server.requests.length = 0;
+    const [a, b] = await Promise.all([fetchDataset('tiny', opts(dir)), fetchDataset('tiny', opts(dir))]);
+    expect([a.installed, b.installed].sort()).toEqual([false, true]);
+    expect(server.requests).toHaveLength(1);
+    expect(strays(dir)).toEqual([]);
+  });
+
   it('--force downloads and installs again', async () => {
     const dir = dataDir();
     await fetchDataset('tiny', opts(dir));
@@ -302,6 +311,16 @@ describe.skipIf(!existsSync(join(SHARED_DATA, 'movielens-latest-small', 'ratings
   it('fetches a repacked archive from a local mirror (verified by the pinned SHA-256), and a config naming the set runs', async () => {
     const ratings = readFileSync(join(SHARED_DATA, 'movielens-latest-small', 'ratings.csv'));
     server.files.set('/datasets/movielens/ml-latest-small.zip', { body: await makeZip({ 'ml-latest-small/ratings.csv': ratings, 'ml-latest-small/README.txt': 'repacked\n' }) });
+    // run --fetch fetches what the config names and is not installed, then runs
+    const first = dataDir();
+    writeFileSync(
+      join(first, 'c.yaml'),
+      'name: named\nseed: 1\ndatasets:\n  - { name: ml, dataset: movielens-latest-small }\ndims: [50]\nqueries: 50\nk: [1]\nkappa: [8]\ntrials: 1\nprivacy: { d: 0.1, delta: 0.01, xi: [5] }\nmechanisms: [exact, lsh, lshrr]\n',
+    );
+    const fetched = await lshdpIn(['run', 'c.yaml', '--fetch', '--mirror', server.base, '--data-dir', 'd', '--out', 'out', '--no-report', '--no-cache', '--threads', '1'], { cwd: first });
+    expect(fetched.status, fetched.stderr).toBe(0);
+    expect(fetched.stderr).toMatch(/installed movielens-latest-small in d\/ml-latest-small/);
+    expect(existsSync(join(first, 'out', 'utility.csv'))).toBe(true);
     const dir = dataDir();
     const r = await lshdpIn(['data', 'fetch', 'movielens-latest-small', '--mirror', `${server.base}/`, '--data-dir', dir]);
     expect(r.status, r.stderr).toBe(0);

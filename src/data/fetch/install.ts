@@ -11,7 +11,7 @@
  * failure nothing is left under the data folder but the partial download.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../util/atomic.js';
@@ -189,23 +189,32 @@ export async function fetchDataset(name: string, opts: InstallOptions): Promise<
     const partDir = join(opts.dataDir, '.lshdp-partial');
     mkdirSync(partDir, { recursive: true });
     const part = join(partDir, basename(new URL(entry.url!).pathname));
-    for (let attempt = 1; ; attempt++) {
-      await download(url, part, { onProgress: opts.onProgress, log: opts.log });
-      try {
-        const result = await installArchive(entry, part, opts);
-        discardPartial(part);
-        return result;
-      } catch (e) {
-        // a mismatch may be a corrupted transfer: once more from zero, then give up
-        if (!(e instanceof ChecksumMismatch) || attempt === 2) {
-          discardPartial(part);
-          throw e;
-        }
-        opts.log?.(`${e.message}; downloading again from the start`);
-        discardPartial(part);
-      }
+    try {
+      return await downloadAndInstall(entry, url, part, opts);
+    } finally {
+      // kept only while it holds a partial download to resume
+      if (readdirSync(partDir).length === 0) rmSync(partDir, { recursive: true, force: true });
     }
   });
+}
+
+async function downloadAndInstall(entry: RegistryEntry, url: string, part: string, opts: InstallOptions): Promise<InstallResult> {
+  for (let attempt = 1; ; attempt++) {
+    await download(url, part, { onProgress: opts.onProgress, log: opts.log });
+    try {
+      const result = await installArchive(entry, part, opts);
+      discardPartial(part);
+      return result;
+    } catch (e) {
+      // a mismatch may be a corrupted transfer: once more from zero, then give up
+      if (!(e instanceof ChecksumMismatch) || attempt === 2) {
+        discardPartial(part);
+        throw e;
+      }
+      opts.log?.(`${e.message}; downloading again from the start`);
+      discardPartial(part);
+    }
+  }
 }
 
 /**
