@@ -2,7 +2,7 @@
 // Called by scripts/bench.mjs: node scripts/bench-stage.mjs STAGE '{"json":"args"}'
 
 import { loadDataset } from '../dist/data/load.js';
-import { exactKnn } from '../dist/knn/exact.js';
+import { exactKnn } from '../dist/knn/angular.js';
 import { drawHyperplanes, projectAll, packSigns, hammingKnn, codeCount, hammingDistance, hammingKernelName, wasmBareScan, tieSeed } from '../dist/lsh/index.js';
 import { evaluateAnswers } from '../dist/experiment/utility.js';
 import { getMechanism } from '../dist/mechanisms/index.js';
@@ -203,6 +203,23 @@ async function main() {
       r[`kappa${kappa}_projectedSeconds`] = projected.seconds;
       r[`kappa${kappa}_directSeconds`] = direct.seconds;
       r[`kappa${kappa}_speedup`] = direct.seconds / projected.seconds;
+    }
+  } else if (stage === 'directional') {
+    // the noise of a trial cell: LapLSH's against VMF's and Purkayastha's (all projected), at ξ = 5
+    const ds = await load([args.n]);
+    const v = ds.vectors.get(args.n);
+    const privacy = { d: 0.1, delta: 0.01 };
+    for (const kappa of args.kappa) {
+      const planes = drawHyperplanes(makeRng('planes'), kappa, args.n);
+      const projections = projectAll(v, planes, kappa);
+      const hashing = { kappa, n: args.n, planes, projections };
+      for (const name of ['laplsh', 'vmf', 'purkayastha']) {
+        const m = getMechanism(name);
+        const eps = m.epsilon(5, kappa, privacy);
+        // the first call factors the planes (shared by the three, as in a cell): warm it
+        m.encode({ vectors: v, hashing, rng: makeRng('warm'), options: {} }, eps);
+        r[`kappa${kappa}_${name}Seconds`] = timed(() => m.encode({ vectors: v, hashing, rng: makeRng('noise'), options: {} }, eps)).seconds;
+      }
     }
   } else {
     throw new Error(`unknown stage ${stage}`);

@@ -32,7 +32,7 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'cell', 'grid-fsq4k', 'grow-xi', 'grow-small', 'grid-fsq', 'threads', 'grid-25m'];
+const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-fsq4k', 'grow-xi', 'grow-small', 'grid-fsq', 'threads', 'grid-25m'];
 // --quick leaves out grow-xi (three runs of the whole shared MovieLens grid)
 const stages = option('stages', ALL.filter((s) => !(quick && s === 'grow-xi')).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
@@ -146,7 +146,7 @@ function timings(n, once) {
 
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
-const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'grid-25m'].includes(s));
+const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'grid-25m'].includes(s));
 if (needsMl) ensureSynth(mlDir, ML);
 if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
 if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);
@@ -219,6 +219,16 @@ for (const stage of stages) {
         `×${r[`kappa${kp}_speedup`].toFixed(1)} vs direct (${r[`kappa${kp}_directSeconds`].toFixed(2)} s)`,
         '',
       );
+    }
+  } else if (stage === 'directional') {
+    const kappa = [10, 50];
+    const r = repeat(runs, () => stageOnce('directional', { spec: mlSpec, cacheDir, n: 1000, kappa }));
+    for (const kp of kappa) {
+      const lap = r[`kappa${kp}_laplshSeconds`];
+      for (const name of ['vmf', 'purkayastha']) {
+        const sec = r[`kappa${kp}_${name}Seconds`];
+        record(`${name} noise κ=${kp}, n=1000 (projected), against LapLSH's`, { seconds: sec, peakRssMB: r.peakRssMB }, `${(sec / lap).toFixed(2)}× LapLSH (${lap.toFixed(2)} s)`, '≤ 1.25×');
+      }
     }
   } else if (stage === 'grid-fsq4k') {
     const cfg = benchConfig('bench-foursquare-4k.yaml', fsq4kSpec, 'bench-fsq4k', { keepGrid: true });

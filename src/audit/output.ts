@@ -56,6 +56,7 @@ export const AUDIT_CSV_COLUMNS = [
   'p_violation_holm',
   'p_sound',
   'p_sound_holm',
+  'loss_sup',
 ] as const;
 
 const cell = (x: unknown): string | number => (x === null || x === undefined ? '' : (x as string | number));
@@ -89,6 +90,7 @@ export function auditCsv(results: readonly AuditResult[]): string {
           cell(r.p_violation_holm),
           cell(r.p_sound),
           cell(r.p_sound_holm),
+          cell(r.loss_sup),
         ]),
       },
       { newline: '\n' },

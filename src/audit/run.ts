@@ -23,6 +23,7 @@
  * Real pairs (within ±band of d) estimate LSHRR's tail at their own distances beside the exact
  * mixture value; they inform, they do not vote (a farther pair legitimately has a larger tail).
  */
+import { euclideanFromAngular } from '../privacy/distance.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
@@ -109,6 +110,9 @@ export interface AuditResult {
   p_violation_holm: number | null;
   p_sound: number | null;
   p_sound_holm: number | null;
+  /** vmf, purkayastha: the analytic supremum of the log-ratio at the pair (c·d₂, c·θ), which the
+   *  accounting makes ξ; null for the others */
+  loss_sup: number | null;
 }
 
 /** One row of audit.json's `real_pairs`: LSHRR's tail on real pairs near d. */
@@ -149,6 +153,21 @@ function drawHashing(rng: Rng, vectors: UserVectors, kappa: number): TrialHashin
   const planes = drawHyperplanes(rng, kappa, vectors.n);
   const projections = projectAll(vectors, planes, kappa);
   return { kappa, n: vectors.n, planes, projections, codes: packSigns(projections, 2, kappa) };
+}
+
+/** The directional mechanisms: their accounting is checked analytically (see `lossSupremum`). */
+const DIRECTIONAL = new Set(['vmf', 'purkayastha']);
+
+/**
+ * The supremum over outputs of the log-ratio of a directional mechanism at two inputs at angular
+ * distance `distance`: c·d₂ (VMF: attained at z along x − x') and c·θ (Purkayastha: at z on the
+ * great circle through x and x', beyond x). Sampling cannot reach a supremum over outputs; the
+ * audit checks the accounting against it and the sampled codes against ξ.
+ */
+export function lossSupremum(base: string, concentration: number, distance: number): number | null {
+  if (base === 'vmf') return concentration * euclideanFromAngular(distance);
+  if (base === 'purkayastha') return concentration * Math.PI * distance;
+  return null;
 }
 
 /** Mechanisms whose output at ε = ∞ is the clean LSH code of the hashing (checked in the tests). */
@@ -248,7 +267,8 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
           : entry.epsilonOf
             ? entry.epsilonOf(xi, kappa)
             : epsilonOnFamily(mechanism, family.disagreement, xi, kappa, privacy, entry.options);
-      const fullDim = entry.name === 'laplsh';
+      // mechanisms that add noise to the vector itself are audited on the full-dimension pair
+      const fullDim = entry.name === 'laplsh' || DIRECTIONAL.has(entry.name);
       rows.push({
         entry,
         mechanism,
@@ -259,8 +279,8 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
         pos: new Float64Array(total),
         neg: new Float64Array(total),
         fullDim,
-        // LapLSH is audited with its direct sampler (equal in distribution to the projected one,
-        // which would need an SVD per sample)
+        // LapLSH, VMF and Purkayastha are audited with their direct samplers (equal in
+        // distribution to the projected ones, which would need an SVD per sample)
         options: fullDim ? { ...entry.options, sampler: 'direct' } : entry.options,
       });
     }
@@ -332,6 +352,9 @@ function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: 
   } else if (claims) {
     pViolation = epsilonLbPValue(counts, bbDelta, row.xi);
   }
+  const sup = eps === null ? null : lossSupremum(base, eps, distance);
+  // an accounting that does not give the loss ξ at distance d is a violation, whatever the samples
+  if (sup !== null && Math.abs(sup - row.xi) > 1e-9 * Math.max(1, row.xi)) pViolation = 0;
   return {
     mechanism: row.entry.label,
     base,
@@ -354,6 +377,7 @@ function rowResult(row: Row, plan: AuditPlan, sel: number, M: number, distance: 
     p_violation_holm: null,
     p_sound: pSound,
     p_sound_holm: null,
+    loss_sup: sup,
   };
 }
 

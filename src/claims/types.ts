@@ -9,7 +9,7 @@ export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-teste
 
 export const VERDICTS: readonly Verdict[] = ['supported', 'contradicted', 'inconclusive', 'not-tested'];
 
-/** The ids of the paper's claims (Sect. 6 and the appendix), in the order they are reported. */
+/** The ids of the claims, in the order they are reported: the paper's (Sect. 6 and the appendix), then lshdp's own. */
 export const CLAIM_IDS = [
   'nn-share',
   'lshrr-beats-laplsh',
@@ -22,6 +22,7 @@ export const CLAIM_IDS = [
   'flip-probability-example',
   'ldp-equivalent',
   'exact-accountant-gain',
+  'lshrr-beats-directional',
 ] as const;
 
 export type ClaimId = (typeof CLAIM_IDS)[number];

@@ -32,6 +32,10 @@ export const UTILITY_COLUMNS = [
   'recall_se',
 ] as const;
 export const UTILITY_HEADER = UTILITY_COLUMNS.join(',');
+/** Appended to utility.csv when the config has a directional mechanism (vmf, purkayastha): its
+ *  concentration c and the distance it is private for (euclidean: vmf, angle: purkayastha). Files
+ *  without them read as before; other configs' files keep their bytes. */
+export const CONCENTRATION_COLUMNS = ['concentration', 'concentration_metric'] as const;
 export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
 export const NN_HEADER = NN_COLUMNS.join(',');
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
@@ -111,7 +115,9 @@ export function accountantOf(m: MechanismEntry): string | null {
  * entry (config order), xi (config order) the mean and standard error over the trials.
  */
 export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecord>, info: (name: string) => MechanismInfo): string {
-  const lines = [UTILITY_HEADER];
+  const directional = cfg.mechanisms.some((m) => info(m.name).epsilonKind === 'concentration');
+  const lines = [directional ? `${UTILITY_HEADER},${CONCENTRATION_COLUMNS.join(',')}` : UTILITY_HEADER];
+  const extra = (mi: MechanismInfo | null, own: number | null) => (!directional ? [] : mi?.epsilonKind === 'concentration' ? [num(own), mi.concentrationMetric ?? ''] : ['', '']);
   const exactEntry = cfg.mechanisms.find((m) => info(m.name).kind === 'exact');
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
@@ -121,7 +127,7 @@ export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecor
         for (const k of cfg.k) {
           const r = exact.rows.find((row) => row.k === k);
           if (!r) throw new UserError(`results store: cell ${exact.key} has no exact row for k=${k}; run again to compute it`);
-          lines.push([ds.name, n, '', k, exactEntry.label, exactEntry.name, '', '', '', '', '', '', 1, q, num(r.loss), '', num(r.recall), ''].join(','));
+          lines.push([ds.name, n, '', k, exactEntry.label, exactEntry.name, '', '', '', '', '', '', 1, q, num(r.loss), '', num(r.recall), '', ...extra(null, null)].join(','));
         }
       }
       for (const kappa of cfg.kappa) {
@@ -150,6 +156,7 @@ export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecor
               num(loss.se),
               num(recall.mean),
               num(recall.se),
+              ...extra(mi, own),
             ].join(','),
           );
         }

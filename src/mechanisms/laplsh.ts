@@ -122,7 +122,7 @@ export function planeFactor(planes: Float64Array, kappa: number, n: number): Flo
 /** The factor of each trial's planes, computed once for all xi of the trial (the SVD was 8% of
  *  trial-cell time when recomputed per xi); dropped with the planes. */
 const factors = new WeakMap<Float64Array, Float64Array>();
-function cachedPlaneFactor(planes: Float64Array, kappa: number, n: number): Float64Array {
+export function cachedPlaneFactor(planes: Float64Array, kappa: number, n: number): Float64Array {
   let us = factors.get(planes);
   if (!us) {
     us = planeFactor(planes, kappa, n);

@@ -5,10 +5,11 @@ import { lshMechanism } from './lsh.js';
 import { lshrrMechanism } from './lshrr.js';
 import { laplshMechanism } from './laplsh.js';
 import { rapporMechanism, rapporVectorMechanism } from './rappor.js';
+import { purkayasthaMechanism, vmfMechanism } from './directional.js';
 
-const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism];
+const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism, vmfMechanism, purkayasthaMechanism];
 
-/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector. */
+/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha. */
 export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }
@@ -26,7 +27,14 @@ export function getMechanism(name: string): Mechanism {
 /** The plain facts of the mechanism of that name (a one-line UserError for an unknown name). */
 export function mechanismInfo(name: string): MechanismInfo {
   const m = getMechanism(name);
-  return { kind: m.kind, usesKappa: m.usesKappa, usesXi: m.usesXi, epsilonKind: m.epsilonKind ?? null, hasFallback: m.hasFallback ?? false };
+  return {
+    kind: m.kind,
+    usesKappa: m.usesKappa,
+    usesXi: m.usesXi,
+    epsilonKind: m.epsilonKind ?? null,
+    hasFallback: m.hasFallback ?? false,
+    ...(m.concentrationMetric ? { concentrationMetric: m.concentrationMetric } : {}),
+  };
 }
 
 /**

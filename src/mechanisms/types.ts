@@ -29,7 +29,9 @@ export interface Mechanism {
   readonly hasFallback?: boolean;
   /** which output column the mechanism's own epsilon belongs to: `epsilon_bit` (per-bit randomized
    *  response, lshrr) or `epsilon_lap` (Laplace, laplsh); absent: neither (its LDP epsilon only) */
-  readonly epsilonKind?: 'bit' | 'lap';
+  readonly epsilonKind?: 'bit' | 'lap' | 'concentration';
+  /** the directional mechanisms (vmf, purkayasta): the distance their concentration is private for */
+  readonly concentrationMetric?: 'euclidean' | 'angle';
   /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
   readonly optionKeys?: readonly string[];
   /** accountants a config may choose with `accountant:` (lshrr: paper, exact, theorem, naive); the
@@ -52,7 +54,9 @@ export interface MechanismInfo {
   usesKappa: boolean;
   usesXi: boolean;
   /** which epsilon column the mechanism's own epsilon goes to: per-bit RR (lshrr), Laplace (laplsh), none */
-  epsilonKind?: 'bit' | 'lap' | null;
+  epsilonKind?: 'bit' | 'lap' | 'concentration' | null;
+  /** vmf: euclidean, purkayastha: angle (the concentration_metric column) */
+  concentrationMetric?: 'euclidean' | 'angle' | null;
   /** whether rows carry a fallback flag (lshrr) */
   hasFallback?: boolean;
 }

@@ -34,3 +34,29 @@ export function laplshEpsilon(xi: number, privacy: PrivacyParams): EpsilonInfo {
   const epsilon = xi / euclideanFromAngular(privacy.d);
   return { epsilon, ldpEpsilon: 2 * epsilon, fallback: false };
 }
+
+/**
+ * von Mises–Fisher (Weggenmann & Kerschbaum 2021): density ∝ exp(c·x·z) on the sphere. The
+ * normaliser does not depend on x, and the log-ratio at x and x' is c·(x − x')·z ≤ c·‖x − x'‖₂
+ * (Cauchy–Schwarz, ‖z‖ = 1), so it is (c·d₂)-private for the Euclidean distance, with δ = 0 for
+ * every pair and every hash function (LSH is post-processing). Budget ξ at angular distance d:
+ * c = ξ / d_euc(d). LDP equivalent 2c (unit vectors are at most 2 apart).
+ */
+export function vmfConcentration(xi: number, privacy: PrivacyParams): EpsilonInfo {
+  checkXi(xi);
+  checkPrivacyParams(privacy.d, privacy.delta);
+  const c = xi / euclideanFromAngular(privacy.d);
+  return { epsilon: c, ldpEpsilon: 2 * c, fallback: false };
+}
+
+/**
+ * Purkayastha (Weggenmann & Kerschbaum 2021): density ∝ exp(−c·θ(x, z)), θ the angle in radians.
+ * By the triangle inequality of angles, θ(x', z) ≤ θ(x, z) + θ(x, x'), so it is (c·θ)-private,
+ * δ = 0. At angular distance d (θ = π·d): c = ξ / (π·d). LDP equivalent π·c (angles are at most π).
+ */
+export function purkayasthaConcentration(xi: number, privacy: PrivacyParams): EpsilonInfo {
+  checkXi(xi);
+  checkPrivacyParams(privacy.d, privacy.delta);
+  const c = xi / (Math.PI * privacy.d);
+  return { epsilon: c, ldpEpsilon: Math.PI * c, fallback: false };
+}

@@ -2,7 +2,7 @@ export { klBernoulli, solveAlpha, checkPrivacyParams, checkKappa } from './kl.js
 export { xiAlpha, deltaAlpha, xiGeneral, worstCaseXi } from './bounds.js';
 export { keepProbability, flipProbability } from './rr.js';
 export { euclideanFromAngular, angularFromEuclidean } from './distance.js';
-export { lshrrEpsilon, laplshEpsilon } from './epsilon.js';
+export { lshrrEpsilon, laplshEpsilon, vmfConcentration, purkayasthaConcentration } from './epsilon.js';
 export { budgetRows, budgetRecord, type BudgetRecord, BUDGET_RECORD_COLUMNS } from './budget.js';
 export {
   ACCOUNTANT_NAMES,

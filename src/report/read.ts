@@ -34,6 +34,10 @@ export interface UtilityRow extends ResultCoordinates {
   utility_loss_se: number | null;
   recall_mean: number | null;
   recall_se: number | null;
+  /** vmf, purkayastha: the concentration c (present when the file has the column) */
+  concentration?: number | null;
+  /** the distance c is private for: euclidean (vmf), angle (purkayastha) */
+  concentration_metric?: string | null;
 }
 
 export interface NnDistanceRow {
@@ -198,6 +202,7 @@ export function readUtilityCsv(file: string): UtilityRow[] {
     epsilon_lap: optNum(t, r, 'epsilon_lap'),
     epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
     ...measures(t, r),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
   }));
 }
 

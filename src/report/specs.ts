@@ -231,7 +231,9 @@ export function seriesStyle(allSeries: string[], shown: string[]): { colors: str
   const at = (m: string) => Math.max(0, allSeries.indexOf(m));
   return {
     colors: shown.map((m) => PALETTE[at(m) % PALETTE.length]),
-    shapes: shown.map((m) => SHAPES[at(m) % SHAPES.length]),
+    // beyond the palette's length the shape shifts by one per round: every (colour, shape) pair
+    // stays distinct for 49 series, and the first 7 keep their looks
+    shapes: shown.map((m) => SHAPES[(at(m) + Math.floor(at(m) / PALETTE.length)) % SHAPES.length]),
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES } from '../../src/audit/defaults.js';
-import { runAudit, scoreSample, type AuditEntry } from '../../src/audit/run.js';
+import { lossSupremum, runAudit, scoreSample, type AuditEntry } from '../../src/audit/run.js';
+import { euclideanFromAngular } from '../../src/privacy/distance.js';
 import { findRealPairs, restrictToSupport, syntheticJaccardPair, syntheticPair } from '../../src/audit/pairs.js';
 import { accountEpsilon } from '../../src/privacy/index.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';
@@ -64,6 +65,42 @@ describe('verdicts at kappa 20, xi 5, d 0.1, delta 0.01 with the default samples
     for (const r of a.results.filter((x) => x.base === 'laplsh' || x.base === 'rappor')) {
       expect([r.delta, r.tail, r.tail_ci]).toEqual([0, null, null]);
     }
+  });
+});
+
+describe('the directional mechanisms in the audit', () => {
+  it('the accounting: the loss supremum at distance d is ξ (c·d₂, c·θ); a doubled concentration is caught; sampled codes stay below ξ', () => {
+    const doubled = {
+      label: 'vmf-doubled',
+      name: 'vmf',
+      options: {},
+      epsilonOf: (xi: number) => {
+        const c = (2 * xi) / euclideanFromAngular(0.1);
+        return { epsilon: c, ldpEpsilon: 2 * c, fallback: false };
+      },
+    };
+    const out = runAudit({
+      seed: 3,
+      d: 0.1,
+      delta: 0.01,
+      kappa: [10],
+      xi: [1, 5],
+      n: 20,
+      samples: 2000,
+      realPairs: [],
+      entries: [{ label: 'vmf', name: 'vmf', options: {} }, { label: 'purkayastha', name: 'purkayastha', options: {} }, doubled],
+    });
+    for (const r of out.results.filter((x) => x.mechanism !== 'vmf-doubled')) {
+      expect(r.loss_sup, r.mechanism).toBeCloseTo(r.xi, 12);
+      expect(r.delta).toBe(0);
+      expect(r.verdict, r.mechanism).not.toBe('violated');
+    }
+    for (const r of out.results.filter((x) => x.mechanism === 'vmf-doubled')) {
+      expect(r.loss_sup).toBeCloseTo(2 * r.xi, 12);
+      expect(r.verdict).toBe('violated');
+    }
+    expect(lossSupremum('purkayastha', 10, 0.1)).toBeCloseTo(Math.PI, 12);
+    expect(lossSupremum('lshrr', 10, 0.1)).toBeNull();
   });
 });
 

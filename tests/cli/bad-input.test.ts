@@ -66,9 +66,13 @@ const CASES: Case[] = [
   {
     name: 'unknown mechanism',
     config: SYNTH.replace('lshrr]', 'lshr]'),
-    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector$/,
+    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha$/,
   },
-  { name: 'option for the wrong mechanism', config: SYNTH.replace('lshrr]', '{name: lshrr, sampler: direct}]'), says: /^c\.yaml: mechanisms\[2\]\.sampler: only laplsh takes a sampler$/ },
+  {
+    name: 'option for the wrong mechanism',
+    config: SYNTH.replace('lshrr]', '{name: lshrr, sampler: direct}]'),
+    says: /^c\.yaml: mechanisms\[2\]\.sampler: only laplsh, vmf, purkayastha take a sampler$/,
+  },
   { name: 'bad option value', config: SYNTH.replace('lshrr]', '{name: laplsh, sampler: fast}]'), says: /^c\.yaml: mechanisms\[2\]\.sampler: must be one of "projected", "direct", got string "fast"$/ },
   {
     name: 'duplicate data set name',

@@ -39,11 +39,11 @@ function highBitsClear(set: CodeSet): boolean {
 }
 
 describe('registry', () => {
-  it('lists the six mechanisms and names the known ones on a typo', () => {
-    expect(listMechanisms().map((m) => m.name)).toEqual(['exact', 'lsh', 'lshrr', 'laplsh', 'rappor', 'rappor-vector']);
+  it('lists the eight mechanisms and names the known ones on a typo', () => {
+    expect(listMechanisms().map((m) => m.name)).toEqual(['exact', 'lsh', 'lshrr', 'laplsh', 'rappor', 'rappor-vector', 'vmf', 'purkayastha']);
     expect(getMechanism('lshrr').usesXi).toBe(true);
     expect(() => getMechanism('lshr')).toThrow(UserError);
-    expect(() => getMechanism('lshr')).toThrow('unknown mechanism "lshr" (known: exact, lsh, lshrr, laplsh, rappor, rappor-vector)');
+    expect(() => getMechanism('lshr')).toThrow('unknown mechanism "lshr" (known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha)');
     expect(getMechanism('exact').kind).toBe('exact');
     expect(getMechanism('lsh').usesXi).toBe(false);
   });

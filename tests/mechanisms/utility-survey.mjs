@@ -3,7 +3,7 @@
 // docs/MECHANISMS.md: how far from a random neighbour is RAPPOR's Bloom-filter Hamming k-NN?
 import { runTrialCell, exactRows } from '../../dist/experiment/trial.js';
 import { sampleQueries } from '../../dist/experiment/queries.js';
-import { exactKnn } from '../../dist/knn/exact.js';
+import { exactKnn } from '../../dist/knn/angular.js';
 import { makeRng } from '../../dist/random/rng.js';
 
 const USERS = 3000,

@@ -32,8 +32,8 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   }
   cfg.mechanisms.forEach((m, i) => {
     const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
-    if (base === 'laplsh' && (cfg.metric ?? 'angular') !== 'angular')
-      problems.push(`mechanisms[${i}]: laplsh adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if ((base === 'laplsh' || base === 'vmf' || base === 'purkayastha') && (cfg.metric ?? 'angular') !== 'angular')
+      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
     if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
@@ -54,7 +54,7 @@ export function crossChecks(cfg: SchemaConfig): string[] {
         .filter((x) => x.optionKeys?.includes(key))
         .map((x) => x.name)
         .join(', ');
-    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} takes a sampler`);
+    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} take a sampler`);
     if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
   });
   if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);

@@ -1,0 +1,205 @@
+/**
+ * The directional-privacy mechanisms of Weggenmann & Kerschbaum (CCS 2021) as LSH baselines: each
+ * user releases the LSH code of z, a draw on the unit sphere around its unit vector x:
+ * - `vmf`: von Mises–Fisher, density ∝ exp(c·x·z), c = ξ / d_euc(d) (Euclidean-metric privacy);
+ * - `purkayastha`: density ∝ exp(−c·θ(x, z)), c = ξ / (π·d) (angular-metric privacy).
+ * Both are δ = 0 for every pair and every hash function: "equal ξ" is the paper's LapLSH sense
+ * (the loss between inputs at distance d is at most ξ), while LSHRR's guarantee is probabilistic
+ * and averaged over the hash seeds (docs/MECHANISMS.md).
+ *
+ * z = w·x + √(1 − w²)·v, w the cosine (src/random/directional.ts) and v uniform on the sphere
+ * orthogonal to x. Only the κ projections W z are needed (sampler `projected`, the default):
+ * with the thin SVD W = U S Vᵀ and g ~ N(0, I_n), v = Pg/‖Pg‖ (P = I − x xᵀ). Split g into its
+ * row-space coordinates a = Vᵀg ~ N(0, I_κ) and the rest g⊥; with p = Vᵀx = (US)⁻¹ Wx (from the
+ * clean projections) and x⊥ = x − V p (‖x⊥‖² = 1 − ‖p‖²): x·g = p·a + ‖x⊥‖·η and
+ * ‖g‖² = ‖a‖² + η² + χ²_{n−κ−1}, η ~ N(0, 1) and the chi-square independent of a. Then
+ * W P g = US·a − Wx·(x·g) and ‖Pg‖² = ‖g‖² − (x·g)²: O(κ²) per user after the trial's shared
+ * factorization, exactly in distribution. Where the row space leaves no room (n ≤ κ + 1) the
+ * direct sampler draws v in R^n. The hyperplanes are the trial's, as for LSH and LSHRR.
+ */
+import { createRequire } from 'node:module';
+import type { Mechanism, MechanismContext } from './types.js';
+import type { EpsilonInfo } from '../privacy/types.js';
+import type { Rng } from '../random/rng.js';
+import { checkOptionKeys } from './options.js';
+import { cleanCodes, userCount } from './common.js';
+import { cachedPlaneFactor } from './laplsh.js';
+import { packSigns } from '../lsh/codes.js';
+import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
+import { chiSquareSource, fillNormal } from '../random/samplers.js';
+import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
+import { purkayasthaConcentration, vmfConcentration } from '../privacy/index.js';
+import { UserError } from '../util/errors.js';
+
+export type DirectionalSampler = 'projected' | 'direct';
+const SAMPLERS: readonly DirectionalSampler[] = ['projected', 'direct'];
+
+/** The cosine w = x·z of one draw, for concentration c on S^{n−1}. */
+type CosineSource = (rng: Rng, n: number, c: number) => () => number;
+
+const require = createRequire(import.meta.url);
+
+/** (US)⁻¹ of each trial's plane factor, computed once for all users and ξ. */
+const inverses = new WeakMap<Float64Array, Float64Array>();
+function factorInverse(us: Float64Array, kappa: number): Float64Array {
+  let inv = inverses.get(us);
+  if (!inv) {
+    const { Matrix, inverse } = require('ml-matrix') as typeof import('ml-matrix');
+    const rows = Array.from({ length: kappa }, (_, a) => Array.from(us.subarray(a * kappa, (a + 1) * kappa)));
+    const m = inverse(new Matrix(rows));
+    inv = new Float64Array(kappa * kappa);
+    for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) inv[a * kappa + b] = m.get(a, b);
+    inverses.set(us, inv);
+  }
+  return inv;
+}
+
+/** p = Vᵀx = (US)⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms). */
+const rowSpaceParts = new WeakMap<Float64Array, { p: Float64Array; p2: Float64Array }>();
+function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number): { p: Float64Array; p2: Float64Array } {
+  let parts = rowSpaceParts.get(projections);
+  if (!parts) {
+    const p = new Float64Array(users * kappa);
+    const p2 = new Float64Array(users);
+    for (let i = 0; i < users; i++) {
+      const base = i * kappa;
+      let sum = 0;
+      for (let r = 0; r < kappa; r++) {
+        let s = 0;
+        for (let b = 0; b < kappa; b++) s += inv[r * kappa + b]! * projections[base + b]!;
+        p[base + r] = s;
+        sum += s * s;
+      }
+      p2[i] = sum;
+    }
+    parts = { p, p2 };
+    rowSpaceParts.set(projections, parts);
+  }
+  return parts;
+}
+
+/** Users per chunk of the projected sampler (as LapLSH's). */
+const CHUNK = 4096;
+
+/**
+ * W z of every user, z drawn on the sphere around x through its κ projections (see above):
+ * Wz = (w − s·(x·g))·Wx + s·US·a with s = √(1 − w²)/‖Pg‖. The draws go user by user; the κ × κ
+ * products of a chunk run in LapLSH's WebAssembly kernel (the same doubles as the JS loop).
+ */
+function projectedDirections(ctx: MechanismContext, cosine: () => number): Float64Array {
+  const { kappa, n, planes, projections } = ctx.hashing;
+  const users = userCount(ctx);
+  const us = cachedPlaneFactor(planes, kappa, n);
+  const { p, p2 } = rowSpacePart(projections, factorInverse(us, kappa), users, kappa);
+  const rest = chiSquareSource(ctx.rng, n - kappa - 1);
+  const usT = new Float64Array(kappa * kappa);
+  for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b]!;
+  const out = new Float64Array(users * kappa);
+  const chunk = Math.min(users, CHUNK);
+  const ws = new Float64Array(chunk * kappa);
+  const scales = new Float64Array(chunk);
+  const eta = new Float64Array(1);
+  for (let start = 0; start < users; start += chunk) {
+    const m = Math.min(chunk, users - start);
+    for (let t = 0; t < m; t++) {
+      const i = start + t;
+      const base = i * kappa;
+      const w = cosine();
+      const a = ws.subarray(t * kappa, (t + 1) * kappa);
+      fillNormal(ctx.rng, a);
+      fillNormal(ctx.rng, eta);
+      let pa = 0;
+      let a2 = 0;
+      for (let r = 0; r < kappa; r++) {
+        pa += p[base + r]! * a[r]!;
+        a2 += a[r]! * a[r]!;
+      }
+      // rounding can push ‖p‖² above 1 for x (nearly) in the row space
+      const xg = pa + Math.sqrt(Math.max(0, 1 - p2[i]!)) * eta[0]!;
+      const pg2 = a2 + eta[0]! * eta[0]! + rest() - xg * xg;
+      const scale = pg2 > 0 ? Math.sqrt(Math.max(0, 1 - w * w) / pg2) : 0;
+      scales[t] = scale;
+      const along = w - scale * xg;
+      for (let r = 0; r < kappa; r++) out[base + r] = along * projections[base + r]!;
+    }
+    const part = out.subarray(start * kappa, (start + m) * kappa);
+    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part)) continue;
+    for (let t = 0; t < m; t++) {
+      const base = t * kappa;
+      for (let r = 0; r < kappa; r++) {
+        let s = 0;
+        for (let b = 0; b < kappa; b++) s += us[r * kappa + b]! * ws[base + b]!;
+        part[base + r] = part[base + r]! + scales[t]! * s;
+      }
+    }
+  }
+  return out;
+}
+
+/** W z of every user, z drawn in R^n (dense x from the sparse row). */
+function directDirections(ctx: MechanismContext, cosine: () => number): Float64Array {
+  const { kappa, n, planes } = ctx.hashing;
+  const { rowPtr, colIdx, values } = ctx.vectors;
+  const users = userCount(ctx);
+  const out = new Float64Array(users * kappa);
+  const x = new Float64Array(n);
+  const z = new Float64Array(n);
+  for (let i = 0; i < users; i++) {
+    x.fill(0);
+    for (let e = rowPtr[i]!; e < rowPtr[i + 1]!; e++) x[colIdx[e]!] = values[e]!;
+    directionAround(ctx.rng, x, cosine(), z);
+    for (let r = 0; r < kappa; r++) {
+      let s = 0;
+      for (let c = 0; c < n; c++) s += planes[r * n + c]! * z[c]!;
+      out[i * kappa + r] = s;
+    }
+  }
+  return out;
+}
+
+function directional(name: string, description: string, metric: 'euclidean' | 'angle', account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource): Mechanism {
+  return {
+    name,
+    description,
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    epsilonKind: 'concentration',
+    concentrationMetric: metric,
+    optionKeys: ['sampler'],
+    epsilon: (xi, _kappa, privacy) => account(xi, privacy),
+    encode(ctx, eps) {
+      checkOptionKeys(name, ctx.options, ['sampler']);
+      const s = ctx.options.sampler ?? 'projected';
+      if (typeof s !== 'string' || !SAMPLERS.includes(s as DirectionalSampler)) {
+        throw new UserError(`mechanism ${name}: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
+      }
+      const c = eps.epsilon;
+      if (c === null || !(c >= 0)) throw new RangeError(`${name} needs a concentration >= 0, got ${c}`);
+      // the limit c → ∞ is z = x: the clean codes
+      if (c === Infinity) {
+        const clean = cleanCodes(ctx.hashing);
+        return { codes: clean.codes.slice(), bits: clean.bits, words: clean.words };
+      }
+      const { kappa, n } = ctx.hashing;
+      const cosine = source(ctx.rng, n, c);
+      const noisy = s === 'projected' && n > kappa + 1 ? projectedDirections(ctx, cosine) : directDirections(ctx, cosine);
+      return packSigns(noisy, userCount(ctx), kappa);
+    },
+  };
+}
+
+export const vmfMechanism: Mechanism = directional('vmf', 'von Mises–Fisher direction around the vector (Euclidean-metric DP), then LSH', 'euclidean', vmfConcentration, vmfCosineSource);
+
+/** The Purkayastha angle θ drawn, its cosine released: the mechanisms share everything else. */
+const purkayasthaCosine: CosineSource = (rng, n, c) => {
+  const angle = purkayasthaAngleSource(rng, n, c);
+  return () => Math.cos(angle());
+};
+export const purkayasthaMechanism: Mechanism = directional(
+  'purkayastha',
+  'Purkayastha direction around the vector (angular-metric DP), then LSH',
+  'angle',
+  purkayasthaConcentration,
+  purkayasthaCosine,
+);
