@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import type { Mechanism, MechanismContext } from './types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Rng } from '../random/rng.js';
-import { checkOptionKeys } from './options.js';
+import { checkOptionKeys, samplerOption } from './options.js';
 import { cleanCodes, userCount } from './common.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packSigns } from '../lsh/codes.js';
@@ -29,10 +29,6 @@ import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { chiSquareSource, fillNormal } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../privacy/index.js';
-import { UserError } from '../util/errors.js';
-
-export type DirectionalSampler = 'projected' | 'direct';
-const SAMPLERS: readonly DirectionalSampler[] = ['projected', 'direct'];
 
 /** The cosine w = x·z of one draw, for concentration c on S^{n−1}. */
 type CosineSource = (rng: Rng, n: number, c: number) => () => number;
@@ -170,10 +166,7 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {
       checkOptionKeys(name, ctx.options, ['sampler']);
-      const s = ctx.options.sampler ?? 'projected';
-      if (typeof s !== 'string' || !SAMPLERS.includes(s as DirectionalSampler)) {
-        throw new UserError(`mechanism ${name}: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
-      }
+      const s = samplerOption(name, ctx.options);
       const c = eps.epsilon;
       if (c === null || !(c >= 0)) throw new RangeError(`${name} needs a concentration >= 0, got ${c}`);
       // the limit c → ∞ is z = x: the clean codes

@@ -1,17 +1,15 @@
 import { createRequire } from 'node:module';
 import type { Mechanism, MechanismContext } from './types.js';
 import type { Rng } from '../random/rng.js';
-import { checkOptionKeys } from './options.js';
+import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
 import { cleanCodes, userCount } from './common.js';
 import { emptyCodes, packSigns } from '../lsh/codes.js';
 import { chiSquareSource, fillNormal, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/index.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
-import { UserError } from '../util/errors.js';
 
-export type LaplaceSampler = 'projected' | 'direct';
-const SAMPLERS: readonly LaplaceSampler[] = ['projected', 'direct'];
+export type LaplaceSampler = NoiseSampler;
 
 /**
  * LapLSH (paper Def. "LapLSH", protocol §4): every user's unit vector gets the multivariate Laplace
@@ -38,7 +36,7 @@ export const laplshMechanism: Mechanism = {
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {
     checkOptionKeys('laplsh', ctx.options, ['sampler']);
-    const sampler = samplerOption(ctx.options);
+    const sampler = samplerOption('laplsh', ctx.options);
     const e = eps.epsilon;
     if (e === null || !(e >= 0)) throw new RangeError(`laplsh needs eps >= 0, got ${e}`);
     const { kappa, n } = ctx.hashing;
@@ -56,14 +54,6 @@ export const laplshMechanism: Mechanism = {
     return packSigns(noisy, users, kappa);
   },
 };
-
-function samplerOption(options: Record<string, unknown>): LaplaceSampler {
-  const s = options.sampler ?? 'projected';
-  if (typeof s !== 'string' || !SAMPLERS.includes(s as LaplaceSampler)) {
-    throw new UserError(`mechanism laplsh: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
-  }
-  return s as LaplaceSampler;
-}
 
 /**
  * One draw of the n-dimensional Laplace noise z = R·u into `out`; returns R (= |z|).

@@ -9,3 +9,16 @@ export function checkOptionKeys(mechanism: string, options: Record<string, unkno
     }
   }
 }
+
+/** How a mechanism that adds noise to the vector draws it: through the κ projections (default) or in R^n. */
+export type NoiseSampler = 'projected' | 'direct';
+const SAMPLERS: readonly NoiseSampler[] = ['projected', 'direct'];
+
+/** The `sampler` option of laplsh, vmf and purkayastha (one line naming the mechanism when bad). */
+export function samplerOption(mechanism: string, options: Record<string, unknown>): NoiseSampler {
+  const s = options.sampler ?? 'projected';
+  if (typeof s !== 'string' || !SAMPLERS.includes(s as NoiseSampler)) {
+    throw new UserError(`mechanism ${mechanism}: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
+  }
+  return s as NoiseSampler;
+}
