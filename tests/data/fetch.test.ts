@@ -222,6 +222,21 @@ describe('lshdp data add', () => {
     );
   });
 
+  it('recognizes renamed files by their first line: the WWW19 check-ins and POIs, the TSMC check-ins', async () => {
+    const dir = dataDir();
+    const src = mkdtempSync(join(tmpdir(), 'lshdp-src-'));
+    writeFileSync(join(src, 'a.txt'), '50756\t4f5e3a72e4b053fd6a4313f6\tTue Apr 03 18:17:18 +0000 2012\t240\n');
+    writeFileSync(join(src, 'b.txt'), '3fd66200f964a52000e71ee3\t40.733596\t-74.003139\tJazz Club\tUS\n');
+    const r = await addFiles('foursquare-www19', [join(src, 'b.txt'), join(src, 'a.txt')], { dataDir: dir });
+    expect(r.installed).toBe(true);
+    expect(readFileSync(join(dir, 'foursquare-www19', 'raw_POIs.txt'), 'utf8')).toMatch(/Jazz Club/);
+    expect(readFileSync(join(dir, 'foursquare-www19', 'raw_Checkins_anonymized.txt'), 'utf8')).toMatch(/^50756/);
+    writeFileSync(join(src, 'c.txt'), '470\t49bbd6c0f964a520f4531fe3\t4bf58dd8d48988d127951735\tArts & Crafts Store\t40.7198\t-74.0025\t-240\tTue Apr 03 18:00:09 +0000 2012\n');
+    await addFiles('foursquare-tsmc2014-nyc', [join(src, 'c.txt')], { dataDir: dir });
+    expect(existsSync(join(dir, 'foursquare-tsmc2014', 'dataset_TSMC2014_NYC.txt'))).toBe(true);
+    await expect(addFiles('foursquare-www19', [join(src, 'a.txt')], { dataDir: dataDir() })).rejects.toThrow(/needs raw_POIs\.txt too/);
+  });
+
   it('takes a downloadable set’s archive fetched by hand, with the same verification', async () => {
     const dir = dataDir();
     const src = mkdtempSync(join(tmpdir(), 'lshdp-src-'));

@@ -11,7 +11,7 @@
  * failure nothing is left under the data folder but the partial download.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../util/atomic.js';
@@ -20,6 +20,7 @@ import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
 import { discardPartial, download } from './download.js';
 import { unzipTo } from './archive.js';
+import { detectFormat } from '../detect.js';
 
 export const INSTALLED_MARKER = '.lshdp-installed.json';
 
@@ -173,6 +174,47 @@ export async function installArchive(entry: RegistryEntry, archive: string, opts
   }
 }
 
+/** The first non-blank line of a file (at most 64 KiB read; BOM and CR dropped). */
+function firstLine(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 16);
+    const got = readSync(fd, buf, 0, buf.length, 0);
+    return (
+      buf
+        .toString('utf8', 0, got)
+        .replace(/^\uFEFF/, '')
+        .split('\n')
+        .map((l) => l.replace(/\r$/, ''))
+        .find((l) => l.trim() !== '') ?? ''
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file renamed by hand, recognized by its first line: the WWW'19 check-ins (four tab-separated
+ * fields) and POIs (five: venue, latitude, longitude, category, country), the TSMC check-ins (eight),
+ * or a file whose detected format is the set's reader (the MovieLens ratings).
+ */
+function roleByContent(entry: RegistryEntry, file: string): RegistryEntry['files'][number] | undefined {
+  const fields = firstLine(file).split('\t');
+  const role = (r: string) => entry.files.find((f) => f.role === r);
+  const num = (x: string | undefined) => x !== undefined && x.trim() !== '' && Number.isFinite(Number(x));
+  if (entry.format === 'foursquare-www19') {
+    if (fields.length === 4) return role('checkins');
+    if (fields.length === 5 && num(fields[1]) && num(fields[2])) return role('pois');
+    return undefined;
+  }
+  if (entry.format === 'foursquare-tsmc') return fields.length === 8 ? role('checkins') : undefined;
+  try {
+    return detectFormat(file).format === entry.format ? (role('ratings') ?? role('checkins')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The archive's bytes or its files did not match: the download is retried once from zero. */
 class ChecksumMismatch extends UserError {}
 
@@ -231,7 +273,7 @@ export async function addFiles(name: string, files: string[], opts: InstallOptio
       return installArchive(entry, files[0]!, opts);
     }
     const roles = files.map((f) => {
-      const match = entry.files.find((r) => basename(r.path).toLowerCase() === basename(f).toLowerCase());
+      const match = entry.files.find((r) => basename(r.path).toLowerCase() === basename(f).toLowerCase()) ?? roleByContent(entry, f);
       if (!match)
         throw new UserError(
           `${f}: not a file of ${entry.name} (expected ${entry.files.map((r) => basename(r.path)).join(', ')}${entry.url ? `, or its archive ${basename(new URL(entry.url).pathname)}` : ''})`,
