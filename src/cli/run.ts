@@ -17,6 +17,8 @@ interface RunFlags {
   dryRun?: boolean;
   dataDir?: string;
   fetch?: boolean;
+  shards?: string;
+  shardBase?: string;
   mirror?: string;
 }
 
@@ -35,7 +37,9 @@ export function registerRun(program: Command): void {
     .addOption(forceOption('recompute every result, and replace the results of a config with another name'))
     .option('--set <key=value>', 'override a config value (YAML), e.g. --set kappa=[20,50] --set privacy.xi=[1,5] (repeatable)', collect)
     .option('--dry-run', 'print the grid and how many results would be computed and reused, with a rough time; compute nothing')
-    .option('--shard <i/N>', 'compute only shard i of N (combine the folders with lshdp merge)')
+    .option('--shard <i/N>', 'compute only shard i of N (combine the folders with lshdp merge); auto: the shard of a Slurm array task or a Kubernetes Indexed Job (with --shards)')
+    .option('--shards <n>', 'with --shard auto: the number of shards N (default: $LSHDP_SHARDS)')
+    .option('--shard-base <b>', 'with --shard auto: the engine index of shard 1 (default 0)')
     .option('--data-dir <dir>', 'data folder of the data sets a config names with dataset: (default: $LSHDP_DATA_DIR, else data/)')
     .option('--fetch', 'fetch the named data sets that are not installed first (lshdp data fetch)')
     .option('--mirror <base>', 'with --fetch: fetch from BASE followed by the official URL path')
@@ -48,7 +52,8 @@ export function registerRun(program: Command): void {
     .action(async (config: string, o: RunFlags) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
-      const shard = o.shard !== undefined ? parseShard(o.shard) : null;
+      if (o.shard !== 'auto' && (o.shards !== undefined || o.shardBase !== undefined)) throw new UserError(`${o.shards !== undefined ? '--shards' : '--shard-base'}: only with --shard auto`);
+      const shard = o.shard === 'auto' ? (await import('../cluster/engineShard.js')).autoShard({ shards: o.shards, base: o.shardBase }) : o.shard !== undefined ? parseShard(o.shard) : null;
       if (o.fetch) await fetchMissing(config, o.set ?? [], { dataDir: o.dataDir, mirror: o.mirror, quiet: o.quiet });
       else if (o.mirror !== undefined) throw new UserError('--mirror: only with --fetch');
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;

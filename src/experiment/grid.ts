@@ -215,6 +215,20 @@ export function assignShards(costs: readonly number[], count: number): Int32Arra
 export interface ShardSpec {
   index: number; // 1-based, as typed on the command line
   count: number;
+  /** `--shard auto`: the engine task that gave the index (src/cluster/engineShard.ts) */
+  task?: EngineTask;
+}
+
+/** What an engine said about the task that runs a shard (recorded in manifest.json's `shard`). */
+export interface EngineTask {
+  engine: 'slurm' | 'kubernetes';
+  /** the variable the index came from */
+  variable: 'SLURM_ARRAY_TASK_ID' | 'JOB_COMPLETION_INDEX';
+  index: number;
+  /** Slurm: SLURM_ARRAY_JOB_ID; Kubernetes: the pod's job name (JOB_NAME) when set */
+  job: string | null;
+  /** Slurm: SLURM_RESTART_COUNT (a requeued task counts up); null elsewhere */
+  restart: number | null;
 }
 
 export function parseShard(text: string): ShardSpec {

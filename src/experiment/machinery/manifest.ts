@@ -3,6 +3,7 @@
  * per-cell seeds and result hashes, timings). Merge checks shards against each other with it, and
  * `lshdp claims`, `status` and `compare` read a folder's effective config from it.
  */
+import type { ShardSpec } from '../grid.js';
 import type { DatasetSummary } from '../../data/types.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { cellSeeds, type Cell } from '../grid.js';
@@ -41,7 +42,7 @@ export interface Manifest {
   skip_bad_rows: boolean;
   inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
   users: { dataset: string; n: number; kept: number; dropped: number }[];
-  shard: { index: number; count: number } | null;
+  shard: ShardSpec | null;
   /** sharded folders merged into this one */
   merged_from?: string[];
   threads: number;

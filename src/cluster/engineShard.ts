@@ -1,0 +1,64 @@
+/**
+ * `lshdp run CONFIG --shard auto --shards N [--shard-base B]`: the shard of a task of an existing
+ * engine, from the index the engine gives it: `SLURM_ARRAY_TASK_ID` (Slurm job arrays) or
+ * `JOB_COMPLETION_INDEX` (Kubernetes Indexed Jobs). Shard i = (index − B) + 1 of N; N always comes
+ * from the flag (or LSHDP_SHARDS), never from the engine's task count, so a task resubmitted alone
+ * (`sbatch --array=2 …`) still computes only its own share. The engine, its index and the job's
+ * identity go into the shard's manifest.
+ */
+import type { EngineTask, ShardSpec } from '../experiment/grid.js';
+
+export type { EngineTask };
+import { UserError } from '../util/errors.js';
+
+export interface AutoShard extends ShardSpec {
+  task: EngineTask;
+}
+
+const INDEX = /^\d+$/;
+
+/** The shard count: --shards, else LSHDP_SHARDS. */
+export function shardCount(flag: string | undefined, env: NodeJS.ProcessEnv): number {
+  const text = flag ?? env.LSHDP_SHARDS;
+  if (text === undefined) throw new UserError("--shard auto: give the number of shards with --shards N (or LSHDP_SHARDS); the engine's task count is not used");
+  if (!INDEX.test(text.trim()) || Number(text) < 1) throw new UserError(`--shards: expected a positive integer, got "${text}"`);
+  return Number(text);
+}
+
+/** The engine's task, or null outside an engine. */
+export function engineTask(env: NodeJS.ProcessEnv): EngineTask | null {
+  const slurm = env.SLURM_ARRAY_TASK_ID;
+  if (slurm !== undefined) {
+    if (!INDEX.test(slurm.trim())) throw new UserError(`--shard auto: SLURM_ARRAY_TASK_ID is "${slurm}", not an array index`);
+    const restart = env.SLURM_RESTART_COUNT;
+    return {
+      engine: 'slurm',
+      variable: 'SLURM_ARRAY_TASK_ID',
+      index: Number(slurm),
+      job: env.SLURM_ARRAY_JOB_ID ?? env.SLURM_JOB_ID ?? null,
+      restart: restart !== undefined && INDEX.test(restart) ? Number(restart) : 0,
+    };
+  }
+  const k8s = env.JOB_COMPLETION_INDEX;
+  if (k8s !== undefined) {
+    if (!INDEX.test(k8s.trim())) throw new UserError(`--shard auto: JOB_COMPLETION_INDEX is "${k8s}", not a completion index`);
+    return { engine: 'kubernetes', variable: 'JOB_COMPLETION_INDEX', index: Number(k8s), job: env.JOB_NAME ?? null, restart: null };
+  }
+  return null;
+}
+
+/** `--shard auto`: shard (index − base) + 1 of `count`, with the task that said so. */
+export function autoShard(opts: { shards?: string; base?: string; env?: NodeJS.ProcessEnv }): AutoShard {
+  const env = opts.env ?? process.env;
+  const count = shardCount(opts.shards, env);
+  const baseText = opts.base ?? '0';
+  if (!INDEX.test(baseText.trim())) throw new UserError(`--shard-base: expected an integer >= 0, got "${baseText}"`);
+  const base = Number(baseText);
+  const task = engineTask(env);
+  if (!task) throw new UserError('--shard auto: no engine index in the environment (SLURM_ARRAY_TASK_ID of a Slurm array task, JOB_COMPLETION_INDEX of a Kubernetes Indexed Job); give --shard i/N');
+  const index = task.index - base + 1;
+  if (index < 1 || index > count) {
+    throw new UserError(`--shard auto: ${task.variable}=${task.index} with --shard-base ${base} gives shard ${index}, outside 1..${count} (--shards ${count})`);
+  }
+  return { index, count, task };
+}
