@@ -7,8 +7,10 @@
  * identity go into the shard's manifest.
  */
 import type { EngineTask, ShardSpec } from '../experiment/grid.js';
+import { engineTask } from '../experiment/machinery/engineTask.js';
 
 export type { EngineTask };
+export { engineTask };
 import { UserError } from '../util/errors.js';
 
 export interface AutoShard extends ShardSpec {
@@ -23,28 +25,6 @@ export function shardCount(flag: string | undefined, env: NodeJS.ProcessEnv): nu
   if (text === undefined) throw new UserError("--shard auto: give the number of shards with --shards N (or LSHDP_SHARDS); the engine's task count is not used");
   if (!INDEX.test(text.trim()) || Number(text) < 1) throw new UserError(`--shards: expected a positive integer, got "${text}"`);
   return Number(text);
-}
-
-/** The engine's task, or null outside an engine. */
-export function engineTask(env: NodeJS.ProcessEnv): EngineTask | null {
-  const slurm = env.SLURM_ARRAY_TASK_ID;
-  if (slurm !== undefined) {
-    if (!INDEX.test(slurm.trim())) throw new UserError(`--shard auto: SLURM_ARRAY_TASK_ID is "${slurm}", not an array index`);
-    const restart = env.SLURM_RESTART_COUNT;
-    return {
-      engine: 'slurm',
-      variable: 'SLURM_ARRAY_TASK_ID',
-      index: Number(slurm),
-      job: env.SLURM_ARRAY_JOB_ID ?? env.SLURM_JOB_ID ?? null,
-      restart: restart !== undefined && INDEX.test(restart) ? Number(restart) : 0,
-    };
-  }
-  const k8s = env.JOB_COMPLETION_INDEX;
-  if (k8s !== undefined) {
-    if (!INDEX.test(k8s.trim())) throw new UserError(`--shard auto: JOB_COMPLETION_INDEX is "${k8s}", not a completion index`);
-    return { engine: 'kubernetes', variable: 'JOB_COMPLETION_INDEX', index: Number(k8s), job: env.JOB_NAME ?? null, restart: null };
-  }
-  return null;
 }
 
 /** `--shard auto`: shard (index − base) + 1 of `count`, with the task that said so. */

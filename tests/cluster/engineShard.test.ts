@@ -40,7 +40,10 @@ describe('--shard auto: the shard of an engine task', () => {
     expect(slurm.status, slurm.stderr).toBe(0);
     const k8s = await runInProc(dir, [...base, '--shard', 'auto', '--out', 'k8s'], undefined, { JOB_COMPLETION_INDEX: '1', LSHDP_SHARDS: '3' });
     expect(k8s.status, k8s.stderr).toBe(0);
-    const cells = (out: string) => readdirSync(join(dir, out, 'cells')).filter((f) => f.endsWith('.json')).sort();
+    const cells = (out: string) =>
+      readdirSync(join(dir, out, 'cells'))
+        .filter((f) => f.endsWith('.json'))
+        .sort();
     expect(cells('explicit').length).toBeGreaterThan(0);
     expect(cells('explicit').length).toBeLessThan(14);
     for (const out of ['slurm', 'k8s']) {

@@ -9,7 +9,11 @@
  * the refusal could not name the other process. Here a lock is stale when its process is gone:
  * same host and the pid is dead, or the pid now belongs to a younger process (Linux: the start time
  * in /proc/<pid>/stat differs). A stale lock (e.g. after SIGKILL) is taken over silently. A lock
- * from another host (a shared file system) cannot be checked and is never taken over.
+ * from another host (a shared file system) cannot be checked, with one exception: a task of a
+ * cluster engine records its identity (Slurm job id, array index, SLURM_RESTART_COUNT; the
+ * Kubernetes job and completion index), and the same task started again (requeued, retried: a
+ * higher restart count, or a Kubernetes pod of the same job and index) takes over the lock of its
+ * earlier attempt, wherever that ran. Any other lock held elsewhere is never taken over.
  */
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -17,6 +21,8 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../util/errors.js';
 import { makeFolderSync } from '../../util/folders.js';
+import type { EngineTask } from '../grid.js';
+import { engineTask } from './engineTask.js';
 
 /** The lock file inside the folder (hidden, so it never makes a results folder look "not empty"). */
 export const FOLDER_LOCK = '.lshdp.lock';
@@ -33,6 +39,8 @@ export interface LockInfo {
   procStart: string | null;
   /** random, so a release removes only its own lock */
   token: string;
+  /** the engine task holding it (src/experiment/machinery/engineTask.ts), when run as one */
+  task?: EngineTask | null;
 }
 
 export interface FolderLock {
@@ -64,8 +72,22 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Is the holder of `info` gone? Only decidable on this host. */
-export function isStale(info: LockInfo): boolean {
+/**
+ * Is the lock of `info` left by an earlier attempt of the engine task `current`? The same engine,
+ * job and index, and (Slurm) a restart count below ours; a Kubernetes pod is replaced, never run
+ * twice at once, under the same job and completion index.
+ */
+export function sameTaskEarlier(info: LockInfo, current: EngineTask | null): boolean {
+  const held = info.task;
+  if (!held || !current) return false;
+  if (held.engine !== current.engine || held.job === null || held.job !== current.job || held.index !== current.index) return false;
+  if (current.engine === 'slurm') return (held.restart ?? 0) < (current.restart ?? 0);
+  return info.pid !== process.pid || info.hostname !== hostname();
+}
+
+/** Is the holder of `info` gone? Decidable on this host, or for an earlier attempt of this engine task. */
+export function isStale(info: LockInfo, current: EngineTask | null = taskOrNull()): boolean {
+  if (sameTaskEarlier(info, current)) return true;
   if (info.hostname !== hostname()) return false;
   if (!Number.isInteger(info.pid) || info.pid <= 0 || !pidAlive(info.pid)) return true;
   if (info.procStart !== null) {
@@ -117,11 +139,28 @@ function refusal(dir: string, info: LockInfo, path: string, flag: string): UserE
  * (SIGKILL, or a signal without a handler) leaves the file behind; its pid is then dead, and the
  * next run takes the stale lock over without a word.
  */
+/** This process's engine task; a malformed engine variable is not the lock's business (`--shard auto` says so). */
+function taskOrNull(): EngineTask | null {
+  try {
+    return engineTask(process.env);
+  } catch {
+    return null;
+  }
+}
+
 export function acquireFolderLock(dir: string, what: string, opts: { flag?: string } = {}): FolderLock {
   const flag = opts.flag ?? '--out';
   const created = makeFolderSync(dir, flag);
   const path = join(resolve(dir), FOLDER_LOCK);
-  const mine: LockInfo = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), command: what, procStart: processStart(process.pid), token: randomBytes(12).toString('hex') };
+  const mine: LockInfo = {
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+    command: what,
+    procStart: processStart(process.pid),
+    token: randomBytes(12).toString('hex'),
+    ...(taskOrNull() ? { task: taskOrNull() } : {}),
+  };
   const text = JSON.stringify(mine) + '\n';
   const nonce = () => `${process.pid}-${randomBytes(4).toString('hex')}`;
 

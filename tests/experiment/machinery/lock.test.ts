@@ -116,6 +116,39 @@ describe('acquireFolderLock', () => {
     );
   });
 
+  it('a requeued engine task takes over the lock of its earlier attempt on another host; any other task is refused', () => {
+    const remote: LockInfo = { pid: 4242, hostname: `${hostname()}-node7`, startedAt: '2026-01-01T00:00:00.000Z', command: 'lshdp run c.yaml', procStart: null, token: 't' };
+    const slurm = (restart: number, index = 2, job = '991') => ({ engine: 'slurm' as const, variable: 'SLURM_ARRAY_TASK_ID' as const, index, job, restart });
+    const held = { ...remote, task: slurm(0) };
+    expect(isStale(held, slurm(1))).toBe(true); // requeued: SLURM_RESTART_COUNT went up
+    expect(isStale(held, slurm(0))).toBe(false); // the same attempt elsewhere: not ours to take
+    expect(isStale(held, slurm(1, 3))).toBe(false); // another array index
+    expect(isStale(held, slurm(1, 2, '992'))).toBe(false); // another job
+    expect(isStale(held, null)).toBe(false); // not an engine task
+    expect(isStale(remote, slurm(1))).toBe(false); // a lock without a task
+    const pod = { engine: 'kubernetes' as const, variable: 'JOB_COMPLETION_INDEX' as const, index: 1, job: 'sweep', restart: null };
+    expect(isStale({ ...remote, task: pod }, pod)).toBe(true); // a replacement pod of the same index
+    expect(isStale({ ...remote, task: { ...pod, job: null } }, { ...pod, job: null })).toBe(false); // no job name: cannot tell
+    // through acquireFolderLock, with the engine's variables in the environment
+    const dir = scratch();
+    writeFileSync(join(dir, FOLDER_LOCK), JSON.stringify(held));
+    const env = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_JOB_ID: '991', SLURM_RESTART_COUNT: '0' };
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      expect(refusalOf(() => acquireFolderLock(dir, 'b'))).toMatch(/pid 4242 on host .*-node7/);
+      process.env.SLURM_RESTART_COUNT = '1';
+      const lock = acquireFolderLock(dir, 'b');
+      expect(readFolderLock(dir)).toMatchObject({ pid: process.pid, task: slurm(1) });
+      lock.release();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('removes a folder it created when released before anything was written', () => {
     const base = scratch();
     acquireFolderLock(join(base, 'a', 'b'), 'x').release();
