@@ -18,6 +18,7 @@ import { registerClaims } from './claims.js';
 import { registerMechanisms } from './mechanisms.js';
 import { registerFormats } from './formats.js';
 import { registerCompletion } from './completion.js';
+import { registerCluster } from './cluster.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerSynth(program);
   registerData(program);
   registerEncode(program);
+  registerCluster(program);
   registerMechanisms(program);
   registerFormats(program);
   registerCompletion(program, buildProgram);

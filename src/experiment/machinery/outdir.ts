@@ -12,6 +12,9 @@ import { checkWritableFolder, makeFolderSync } from '../../util/folders.js';
 // the folder checks live in util/folders.ts (the data layer needs them too); re-exported for the runner
 export { checkWritableFolder, makeFolderSync };
 
+/** What `lshdp cluster` writes into a results folder before its merge (src/cluster). */
+const CLUSTER_LAYOUT = ['cluster', 'cluster.json', 'shards'];
+
 /** Names the config that owns the folder; not a lock (see lock.ts for that). */
 export const OWNER_FILE = 'lshdp-results.json';
 
@@ -55,7 +58,8 @@ export function checkResultsFolder(dir: string, owner: FolderOwner, opts: { forc
     }
     return;
   }
-  const entries = readdirSync(dir).filter((f) => !f.startsWith('.'));
+  // `lshdp cluster` keeps its scripts, record and shard folders inside the results folder
+  const entries = readdirSync(dir).filter((f) => !f.startsWith('.') && !CLUSTER_LAYOUT.includes(f));
   if (entries.length > 0 && !opts.force) {
     throw new UserError(`${dir} is not empty and is not an lshdp results folder; use ${flag} DIR or --force`);
   }
