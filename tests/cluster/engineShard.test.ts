@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { autoShard, engineTask } from '../../src/cluster/engineShard.js';
-import { CLI_CONFIG, runInProc, scratch } from '../helpers/experiment.js';
+import { runInProc, scratch } from '../helpers/experiment.js';
 
 describe('--shard auto: the shard of an engine task', () => {
   it('Slurm arrays and Kubernetes Indexed Jobs: shard (index − base) + 1 of N, N from the flag or LSHDP_SHARDS', () => {
