@@ -5,22 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { lshdpIn } from '../helpers/inproc.js';
-
-interface AuditFile {
-  results: {
-    mechanism: string;
-    accountant: string | null;
-    kappa: number;
-    xi: number;
-    d: number;
-    delta: number | null;
-    verdict: string;
-    tail: number | null;
-    tail_ci: [number, number] | null;
-    epsilon_lb: number;
-    samples: number;
-  }[];
-}
+import type { AuditFile } from '../helpers/audit.js';
 
 describe('lshdp audit (long tier)', () => {
   it('configs/audit.yaml: naive violated at kappa 20, xi 5; paper, exact, theorem sound everywhere', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, STACK_RE } from '../helpers/cli.js';
 import { lshdpIn } from '../helpers/inproc.js';
+import type { AuditFile } from '../helpers/audit.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/data/ratings.csv');
 
@@ -25,22 +26,6 @@ mechanisms: ${mechanisms}
 ${extra}`,
   );
   return file;
-}
-
-interface AuditFile {
-  results: {
-    mechanism: string;
-    accountant: string | null;
-    kappa: number;
-    xi: number;
-    d: number;
-    delta: number | null;
-    verdict: string;
-    tail: number | null;
-    tail_ci: [number, number] | null;
-    epsilon_lb: number;
-    samples: number;
-  }[];
 }
 
 describe('lshdp audit', () => {

@@ -3,28 +3,14 @@ import { getMechanism } from '../../src/mechanisms/registry.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import type { UserVectors } from '../../src/data/types.js';
-import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
-import { getBit, packSigns } from '../../src/lsh/codes.js';
+import { getBit } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
+import { hashingFor, replicated } from '../helpers/mechanisms.js';
 import { euclideanFromAngular } from '../../src/privacy/distance.js';
 import { chiSquareCritical, homogeneity, Z } from '../lsh/stats.js';
-import { vectorsFromDense } from '../lsh/synthetic.js';
 import { quadrature } from '../helpers/distributions.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
-
-function hashingFor(vectors: UserVectors, kappa: number, seed: string): TrialHashing {
-  const planes = drawHyperplanes(makeRng(seed), kappa, vectors.n);
-  const projections = projectAll(vectors, planes, kappa);
-  return { kappa, n: vectors.n, planes, projections, codes: packSigns(projections, vectors.rowPtr.length - 1, kappa) };
-}
-
-/** `copies` users of each dense vector: every copy gets independent noise, i.e. one sample. */
-function replicated(rows: number[][], copies: number): UserVectors {
-  const all: number[][] = [];
-  for (const r of rows) for (let c = 0; c < copies; c++) all.push(r);
-  return vectorsFromDense(all);
-}
 
 function encode(name: string, sampler: string, vectors: UserVectors, hashing: TrialHashing, c: number, seed: string): CodeSet {
   return getMechanism(name).encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: c, ldpEpsilon: null, fallback: false });

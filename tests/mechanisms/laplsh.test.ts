@@ -4,27 +4,15 @@ import { laplaceNoise, laplaceRadius, planeFactor } from '../../src/mechanisms/l
 import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import type { UserVectors } from '../../src/data/types.js';
-import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
-import { getBit, packSigns } from '../../src/lsh/codes.js';
+import { drawHyperplanes } from '../../src/lsh/hyperplanes.js';
+import { getBit } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
+import { hashingFor, replicated } from '../helpers/mechanisms.js';
 import { binomialSe, chiSquareCritical, homogeneity, Z } from '../lsh/stats.js';
-import { clusteredVectors, vectorsFromDense } from '../lsh/synthetic.js';
+import { clusteredVectors } from '../lsh/synthetic.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
 const laplsh = getMechanism('laplsh');
-
-function hashingFor(vectors: UserVectors, kappa: number, seed: string): TrialHashing {
-  const planes = drawHyperplanes(makeRng(seed), kappa, vectors.n);
-  const projections = projectAll(vectors, planes, kappa);
-  return { kappa, n: vectors.n, planes, projections, codes: packSigns(projections, vectors.rowPtr.length - 1, kappa) };
-}
-
-/** `copies` users of each given dense vector: every copy gets independent noise, i.e. one sample. */
-function replicated(rows: number[][], copies: number): UserVectors {
-  const all: number[][] = [];
-  for (const r of rows) for (let c = 0; c < copies; c++) all.push(r);
-  return vectorsFromDense(all);
-}
 
 function encodeWith(sampler: string, vectors: UserVectors, hashing: TrialHashing, eps: number, seed: string): CodeSet {
   return laplsh.encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: eps, ldpEpsilon: 2 * eps, fallback: false });
