@@ -5,7 +5,7 @@
 import type { Command, Option } from 'commander';
 import { UserError } from '../util/errors.js';
 import { FORMATS } from '../data/spec.js';
-import { PRESETS } from '../data/synth.js';
+import { PRESETS } from '../data/presets.js';
 import { cliIo } from './io.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

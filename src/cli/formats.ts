@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { FORMATS, type Format } from '../data/spec.js';
-import { PRESETS } from '../data/synth.js';
+import { PRESETS } from '../data/presets.js';
 import { cliIo } from './io.js';
 
 /** What each data format reads (docs/DATA.md, "Formats"): files, layout, how repeats combine. */

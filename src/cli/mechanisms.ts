@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { listMechanisms } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { cliIo } from './io.js';
 
@@ -17,7 +16,9 @@ export function registerMechanisms(program: Command): void {
     .command('mechanisms')
     .description('list the mechanisms a config can name, with their options and accountants')
     .option('--json', 'print a JSON array')
-    .action((o: { json?: boolean }) => {
+    .action(async (o: { json?: boolean }) => {
+      // the mechanisms (and their samplers) load only when the command runs
+      const { listMechanisms } = await import('../mechanisms/registry.js');
       const ms = listMechanisms();
       if (o.json) {
         const rows = ms.map((m) => ({ name: m.name, description: m.description, options: [...(m.optionKeys ?? [])], accountants: [...(m.accountants ?? [])] }));

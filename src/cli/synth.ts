@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
-import { generateSynthetic, resolveSynthOptions, PRESETS, type SynthOptions } from '../data/synth.js';
+import { PRESETS } from '../data/presets.js';
+import type { SynthOptions } from '../data/synth.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { join } from 'node:path';
 import { cliIo } from './io.js';
@@ -20,7 +21,7 @@ interface SynthFlags {
  * `--users 50` alone keeps the preset's 60,000 ratings, which 50 users cannot hold: suggest a
  * `--ratings` scaled like the preset (per-user count kept), when that value is itself valid.
  */
-function withRatingsHint(e: unknown, o: SynthFlags): unknown {
+function withRatingsHint(e: unknown, o: SynthFlags, resolveSynthOptions: (o: SynthFlags) => SynthOptions): unknown {
   const p = PRESETS[o.preset];
   if (!(e instanceof UserError) || !p || o.ratings !== undefined || (o.users === undefined && o.items === undefined)) return e;
   const users = o.users ?? p.users;
@@ -45,11 +46,13 @@ export function registerSynth(program: Command): void {
     .option('--seed <s>', 'seed', intArg('--seed', 0), 1)
     .addOption(quietOption('no progress bar'))
     .action(async (o: SynthFlags) => {
+      // the generator loads only when the command runs
+      const { generateSynthetic, resolveSynthOptions } = await import('../data/synth.js');
       let opts: SynthOptions;
       try {
         opts = resolveSynthOptions(o);
       } catch (e) {
-        throw withRatingsHint(e, o);
+        throw withRatingsHint(e, o, resolveSynthOptions);
       }
       const out = cliIo().out;
       const t0 = Date.now();
