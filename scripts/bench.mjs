@@ -138,6 +138,13 @@ function wallOnce(args) {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
+/** Wall seconds of one `lshdp ARGS` run. */
+function timedLshdp(args) {
+  const t0 = process.hrtime.bigint();
+  lshdp(args);
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
 /** Median and spread (min–max) of `n` timings. */
 function timings(n, once) {
   const xs = Array.from({ length: n }, once);
@@ -258,11 +265,7 @@ for (const stage of stages) {
         const grow = join(BENCH, 'results', 'grow-xi');
         const fresh = join(BENCH, 'results', 'grow-xi-fresh');
         for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
-        const run = (out, list) => {
-          const t0 = process.hrtime.bigint();
-          lshdp(['run', config, '--out', out, '--quiet', '--no-report', '--threads', '2', ...set(list)]);
-          return Number(process.hrtime.bigint() - t0) / 1e9;
-        };
+        const run = (out, list) => timedLshdp(['run', config, '--out', out, '--quiet', '--no-report', '--threads', '2', ...set(list)]);
         const first = run(grow, xi);
         const added = run(grow, grown);
         const reuse = run(grow, grown);
@@ -301,11 +304,7 @@ for (const stage of stages) {
       const grow = join(BENCH, 'results', 'grow-small');
       const fresh = join(BENCH, 'results', 'grow-small-fresh');
       for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
-      const run = (out, list) => {
-        const t0 = process.hrtime.bigint();
-        lshdp(['run', file, '--out', out, '--quiet', '--no-report', '--threads', '2', '--cache-dir', cacheDir, '--set', `privacy.xi=[${list.join(',')}]`]);
-        return Number(process.hrtime.bigint() - t0) / 1e9;
-      };
+      const run = (out, list) => timedLshdp(['run', file, '--out', out, '--quiet', '--no-report', '--threads', '2', '--cache-dir', cacheDir, '--set', `privacy.xi=[${list.join(',')}]`]);
       const first = run(grow, [1, 2, 5, 10]);
       const added = run(grow, [1, 2, 5, 10, 20]);
       const atOnce = run(fresh, [1, 2, 5, 10, 20]);

@@ -16,6 +16,8 @@ import {
   isLsh,
   isLshrrExact,
   isLshrrPaper,
+  isPurkayastha,
+  isVmf,
   isRapporVector,
   pairedSamples,
   seriesMean,
@@ -499,8 +501,6 @@ const exactGain: ClaimDefinition = {
 };
 
 /** Every claim, in report order (the ids of `CLAIM_IDS`). */
-const isDirectional = (base: string) => (s: Series) => s.base === base;
-
 /**
  * lshdp's own claim (not the paper's): the directional-privacy mechanisms of Weggenmann &
  * Kerschbaum (CCS 2021) at equal ξ. One cell per (LSHRR entry, n, κ, k, ξ > 0) with both a vmf and
@@ -516,8 +516,8 @@ const lshrrBeatsDirectional: ClaimDefinition = {
   angular: true,
   evaluate(ctx) {
     const rr = ctx.series.filter((s) => s.base === 'lshrr');
-    const vmf = ctx.series.filter(isDirectional('vmf'));
-    const purk = ctx.series.filter(isDirectional('purkayastha'));
+    const vmf = ctx.series.filter(isVmf);
+    const purk = ctx.series.filter(isPurkayastha);
     const missing = needs([
       [rr.length > 0, 'an lshrr entry'],
       [vmf.length > 0, 'a vmf entry'],

@@ -40,6 +40,8 @@ export const isLshrrExact = (s: Series): boolean => s.base === 'lshrr' && s.acco
 export const isLaplsh = (s: Series): boolean => s.base === 'laplsh';
 export const isLsh = (s: Series): boolean => s.base === 'lsh';
 export const isRapporVector = (s: Series): boolean => s.base === 'rappor-vector';
+export const isVmf = (s: Series): boolean => s.base === 'vmf';
+export const isPurkayastha = (s: Series): boolean => s.base === 'purkayastha';
 
 /** Sorted distinct values. */
 export function distinct<T extends number>(xs: Iterable<T | null>): T[] {

@@ -37,7 +37,6 @@ function podSpec(plan: K8sPlan, args: string[]) {
         name: 'lshdp',
         image: plan.image,
         args,
-        env: [{ name: 'LSHDP_SHARDS', value: String(plan.shards) }],
         resources: { requests: { cpu: String(plan.cpus) } },
         volumeMounts: [{ name: 'results', mountPath: '/results' }],
       },

@@ -14,13 +14,13 @@
  * what makes the split into a cosine and an orthogonal direction exact.
  */
 import type { Rng } from './rng.js';
-import { fillNormal, gammaSource } from './samplers.js';
+import { fillNormal, gammaSource, requireFinite } from './samplers.js';
 
 function requireDims(n: number): void {
   if (!Number.isInteger(n) || n < 2) throw new RangeError(`the sphere's dimension n must be an integer >= 2, got ${n}`);
 }
 function requireConcentration(c: number): void {
-  if (!Number.isFinite(c) || c < 0) throw new RangeError(`the concentration c must be finite and >= 0, got ${c}`);
+  requireFinite('the concentration c', c, (v) => v >= 0, 'finite and >= 0');
 }
 
 /**

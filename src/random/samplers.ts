@@ -7,7 +7,7 @@ import type { Rng } from './rng.js';
  * user-facing values are validated where they are read (config, CLI).
  */
 
-function requireFinite(name: string, value: number, test: (v: number) => boolean, what: string): void {
+export function requireFinite(name: string, value: number, test: (v: number) => boolean, what: string): void {
   if (!Number.isFinite(value) || !test(value)) throw new RangeError(`${name} must be ${what}, got ${value}`);
 }
 

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 
-/** SHA-256 of a file's bytes, streamed (constant memory). */
-export async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
+/** A digest of a file's bytes, streamed (constant memory). */
+export async function fileDigest(path: string, algorithm: 'sha256' | 'md5'): Promise<string> {
+  const h = createHash(algorithm);
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) h.update(chunk as Buffer);
   return h.digest('hex');
+}
+
+/** SHA-256 of a file's bytes, streamed (constant memory). */
+export function sha256File(path: string): Promise<string> {
+  return fileDigest(path, 'sha256');
 }
 
 export function sha256Hex(text: string | Uint8Array): string {

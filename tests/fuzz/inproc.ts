@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { STACK_RE } from '../helpers/cli.js';
+import { withCapturedOutput } from '../helpers/inproc.js';
 
 export interface CliResult {
   code: number;
@@ -13,30 +14,8 @@ export interface CliResult {
  * that still writes to process.stdout / process.stderr directly (the runner's lines) is captured too.
  */
 export async function cli(args: string[]): Promise<CliResult> {
-  let out = '';
-  let err = '';
-  const stdoutWrite = process.stdout.write;
-  const stderrWrite = process.stderr.write;
-  const capture = (append: (s: string) => void) =>
-    ((chunk: string | Uint8Array) => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof process.stdout.write;
-  const toOut = (s: string): void => {
-    out += s;
-  };
-  const toErr = (s: string): void => {
-    err += s;
-  };
-  process.stdout.write = capture(toOut);
-  process.stderr.write = capture(toErr);
-  try {
-    const code = await main(['node', 'lshdp', ...args], { out: toOut, err: toErr });
-    return { code, out, err };
-  } finally {
-    process.stdout.write = stdoutWrite;
-    process.stderr.write = stderrWrite;
-  }
+  const r = await withCapturedOutput((io) => main(['node', 'lshdp', ...args], io));
+  return { code: r.value, out: r.out, err: r.err };
 }
 
 /** Lines a successful command may print on stderr besides its output: informational `lshdp: …` lines. */

@@ -29,10 +29,13 @@ export function lshdpIn(args: string[], opts: { cwd?: string; env?: NodeJS.Proce
   return call;
 }
 
-async function runOnce(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
-  const main = await builtMain();
-  let stdout = '';
-  let stderr = '';
+/**
+ * Run `body` with everything written to stdout and stderr captured (the CLI's writers and code
+ * that writes to process.stdout / process.stderr directly); the writers are put back after.
+ */
+export async function withCapturedOutput<T>(body: (io: { out: (s: string) => void; err: (s: string) => void }) => Promise<T>): Promise<{ value: T; out: string; err: string }> {
+  let out = '';
+  let err = '';
   const writes = { out: process.stdout.write, err: process.stderr.write };
   const capture = (append: (s: string) => void) =>
     ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -41,12 +44,27 @@ async function runOnce(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
       done?.();
       return true;
     }) as typeof process.stdout.write;
-  const toOut = (s: string): void => {
-    stdout += s;
+  const io = {
+    out: (s: string): void => {
+      out += s;
+    },
+    err: (s: string): void => {
+      err += s;
+    },
   };
-  const toErr = (s: string): void => {
-    stderr += s;
-  };
+  process.stdout.write = capture(io.out);
+  process.stderr.write = capture(io.err);
+  try {
+    const value = await body(io);
+    return { value, out, err };
+  } finally {
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
+  }
+}
+
+async function runOnce(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  const main = await builtMain();
   const cwd = process.cwd();
   const saved = new Map<string, string | undefined>();
   for (const [k, v] of Object.entries(opts.env ?? {})) {
@@ -54,15 +72,11 @@ async function runOnce(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  process.stdout.write = capture(toOut);
-  process.stderr.write = capture(toErr);
   try {
     process.chdir(opts.cwd ?? ROOT);
-    const status = await main(['node', 'lshdp', ...args], { out: toOut, err: toErr });
-    return { status, stdout, stderr };
+    const r = await withCapturedOutput((io) => main(['node', 'lshdp', ...args], io));
+    return { status: r.value, stdout: r.out, stderr: r.err };
   } finally {
-    process.stdout.write = writes.out;
-    process.stderr.write = writes.err;
     process.chdir(cwd);
     for (const [k, v] of saved) {
       if (v === undefined) delete process.env[k];

@@ -7,10 +7,11 @@
  * compressed size beyond 1 MB, or more than 20 GB in all.
  */
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { UserError } from '../../util/errors.js';
+import { formatCount } from '../../util/format.js';
 
 const MAX_RATIO = 100;
 const MAX_TOTAL = 20e9;
@@ -20,7 +21,7 @@ export function entryTarget(root: string, name: string): string | string[] {
   if (name.includes('\\') || isAbsolute(name) || /^[A-Za-z]:/.test(name)) return [`entry "${name}" has an absolute or Windows path`];
   const target = resolve(root, name);
   const rel = relative(resolve(root), target);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) return [`entry "${name}" would be written outside the target folder`];
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [`entry "${name}" would be written outside the target folder`];
   return target;
 }
 
@@ -59,7 +60,7 @@ export async function unzipTo(archive: string, root: string): Promise<string[]> 
           total += entry.uncompressedSize;
           if (entry.uncompressedSize > Math.max(1e6, MAX_RATIO * entry.compressedSize) || total > MAX_TOTAL) {
             throw new UserError(
-              `${label}: entry "${entry.fileName}" unpacks to ${entry.uncompressedSize.toLocaleString('en-US')} bytes from ${entry.compressedSize.toLocaleString('en-US')}: not a data set's archive; refusing it`,
+              `${label}: entry "${entry.fileName}" unpacks to ${formatCount(entry.uncompressedSize)} bytes from ${formatCount(entry.compressedSize)}: not a data set's archive; refusing it`,
             );
           }
           mkdirSync(dirname(target), { recursive: true });

@@ -12,6 +12,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { UserError } from '../../util/errors.js';
+import { formatCount } from '../../util/format.js';
 
 export interface DownloadOptions {
   /** bytes so far and the total when known, after each chunk */
@@ -62,7 +63,7 @@ export async function download(url: string, part: string, opts: DownloadOptions 
     }
   }
   const kept = existsSync(part) ? statSync(part).size : 0;
-  throw new UserError(`${lastError!.message}${kept > 0 ? `; ${kept.toLocaleString('en-US')} bytes kept: run the same command again to resume` : ''}`);
+  throw new UserError(`${lastError!.message}${kept > 0 ? `; ${formatCount(kept)} bytes kept: run the same command again to resume` : ''}`);
 }
 
 async function downloadOnce(url: string, part: string, opts: DownloadOptions): Promise<number> {
@@ -127,7 +128,7 @@ async function downloadOnce(url: string, part: string, opts: DownloadOptions): P
       res.on('close', () => {
         if (failed) return;
         if (res.complete && (total === null || done === total)) ok();
-        else fail(new Interrupted(`${url}: the connection was lost after ${done.toLocaleString('en-US')} bytes${total !== null ? ` of ${total.toLocaleString('en-US')}` : ''}`));
+        else fail(new Interrupted(`${url}: the connection was lost after ${formatCount(done)} bytes${total !== null ? ` of ${formatCount(total)}` : ''}`));
       });
     });
   } finally {

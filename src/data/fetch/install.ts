@@ -11,10 +11,11 @@
  * failure nothing is left under the data folder but the partial download.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../util/atomic.js';
+import { fileDigest, sha256File } from '../../util/hash.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
@@ -83,21 +84,6 @@ function sha256Sync(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** MD5 and SHA-256 of a file in one streamed pass. */
-async function digests(path: string): Promise<{ md5: string; sha256: string }> {
-  const md5 = createHash('md5');
-  const sha = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
-    md5.update(chunk as Buffer);
-    sha.update(chunk as Buffer);
-  }
-  return { md5: md5.digest('hex'), sha256: sha.digest('hex') };
-}
-
-async function sha256File(path: string): Promise<string> {
-  return (await digests(path)).sha256;
-}
-
 /** Run `work` holding the data set's lock (waits for another fetch of the same set to finish). */
 async function withLock<T>(dataDir: string, name: string, work: () => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
@@ -143,7 +129,7 @@ async function checkFiles(entry: RegistryEntry, folder: string, label: string, p
  */
 export async function installArchive(entry: RegistryEntry, archive: string, opts: InstallOptions): Promise<InstallResult> {
   const label = basename(archive);
-  const { md5 } = await digests(archive);
+  const md5 = await fileDigest(archive, 'md5');
   const md5ok = entry.md5 !== undefined && md5 === entry.md5;
   const tmp = join(opts.dataDir, `.lshdp-tmp-${entry.name}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });

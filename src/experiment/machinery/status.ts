@@ -29,8 +29,6 @@ export interface FolderStatus {
   lines: string[];
 }
 
-const fmt = formatCount;
-
 export function folderStatus(dir: string, opts: { prune?: boolean } = {}): FolderStatus {
   const { manifest, config } = readResultsConfig(dir);
   const store = new CellStore(dir);
@@ -96,17 +94,17 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const lines = [
     `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
     `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
-    `results of this config: ${fmt(valid)} of ${fmt(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
+    `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
   ];
   for (const axis of ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial']) {
     const vals = axisList.filter((a) => a.axis === axis);
-    if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${fmt(a.valid)}/${fmt(a.expected)}`).join(', ')}`);
+    if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${formatCount(a.valid)}/${formatCount(a.expected)}`).join(', ')}`);
   }
   if (unused > 0) {
     lines.push(
       opts.prune
-        ? `pruned ${fmt(unused)} results no cell of this config uses${strays.length > 0 ? ` (${strays.length} cell files removed)` : ''}`
-        : `also kept: ${fmt(unused)} results no cell of this config uses (earlier or larger grids, other options); lshdp status ${dir} --prune removes them`,
+        ? `pruned ${formatCount(unused)} results no cell of this config uses${strays.length > 0 ? ` (${strays.length} cell files removed)` : ''}`
+        : `also kept: ${formatCount(unused)} results no cell of this config uses (earlier or larger grids, other options); lshdp status ${dir} --prune removes them`,
     );
   }
   return { dir, name: config.name, shard: manifest.shard, valid, expected, unused, unusedFiles: strays.length, axes: axisList, lines };
