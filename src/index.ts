@@ -90,6 +90,9 @@ export {
   lshrrEpsilon,
   laplshEpsilon,
   budgetRows,
+  directionalBudgetRows,
+  vmfConcentration,
+  purkayasthaConcentration,
   exactEpsilon,
   hockeyStickDelta,
 } from './privacy/index.js';

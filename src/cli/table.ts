@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
+import { didYouMean } from '../util/didYouMean.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
@@ -10,6 +11,19 @@ const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
+
+/** What `table budgets --mechanism` accepts: LSHRR (its accountants) and the directional mechanisms. */
+const BUDGET_MECHANISMS = ['lshrr', 'vmf', 'purkayastha'] as const;
+
+/** A comma- or space-separated list of names; at least one. */
+function nameList(flag: string, values: string[]): string[] {
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0) throw new UserError(`${flag}: no values given`);
+  return names;
+}
 
 function parseFormat(s: string): TableFormat {
   if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
@@ -27,23 +41,36 @@ export function registerTable(program: Command): void {
     .option('--xi <values...>', 'total budgets ξ in extended DP', undefined)
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
     .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
+    .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default lshrr; comma or space separated)`, undefined)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; format: string }) => {
+    .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; mechanism?: string[]; format: string }) => {
       const format = parseFormat(opts.format);
       const d = numberList('--d', opts.d, APPENDIX_GRID.d);
       const kappa = numberList('--kappa', opts.kappa, APPENDIX_GRID.kappa);
       const xi = numberList('--xi', opts.xi, APPENDIX_GRID.xi);
       const delta = numberList('--delta', [opts.delta], [APPENDIX_GRID.delta])[0];
-      const [{ budgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([import('../privacy/index.js'), import('../report/tables.js')]);
+      const mechanisms = nameList('--mechanism', opts.mechanism ?? ['lshrr']).map((m) => {
+        if ((BUDGET_MECHANISMS as readonly string[]).includes(m)) return m;
+        const near = didYouMean(m, BUDGET_MECHANISMS);
+        throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
+      });
+      const [{ budgetRows, directionalBudgetRows, DIRECTIONAL_METRICS, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([
+        import('../privacy/index.js'),
+        import('../report/tables.js'),
+      ]);
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
-      const accountants = (opts.accountant ?? ['paper'])
-        .flatMap((v) => v.split(','))
-        .map((s) => s.trim())
-        .filter((s) => s !== '')
-        .map((a) => parseAccountant(a, '--accountant'));
-      if (accountants.length === 0) throw new UserError('--accountant: no values given');
-      if (accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
-      process.stdout.write(budgetsTable(budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }), format));
+      const accountants = nameList('--accountant', opts.accountant ?? ['paper']).map((a) => parseAccountant(a, '--accountant'));
+      if (opts.accountant && !mechanisms.includes('lshrr')) throw new UserError('--accountant: applies to lshrr only; add lshrr to --mechanism');
+      if (mechanisms.includes('lshrr') && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
+      const rows = mechanisms.includes('lshrr') ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];
+      const directional = directionalBudgetRows({
+        mechanisms: [...new Set(mechanisms)].filter((m) => m !== 'lshrr').map((name) => ({ name, metric: DIRECTIONAL_METRICS[name] })),
+        d,
+        kappa,
+        xi,
+        delta,
+      });
+      process.stdout.write(budgetsTable(rows, format, directional));
     });
 
   const utility = table

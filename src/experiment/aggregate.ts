@@ -5,7 +5,7 @@
 import { csvField } from '../util/csv.js';
 import type { ExperimentConfig, MechanismEntry } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
-import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
+import { BUDGET_RECORD_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS, type BudgetRecord, type DirectionalBudgetRecord } from '../privacy/budget.js';
 import { exactKey, resultSpecs, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './records.js';
 import { UserError } from '../util/errors.js';
@@ -179,13 +179,35 @@ export function nnDistancesCsv(cfg: ExperimentConfig, records: Map<string, CellR
   return lines.join('\n') + '\n';
 }
 
-/** budgets.csv: the rows of `lshdp table budgets` for the accountants the run uses, in its vocabulary. */
-export function budgetsCsv(rows: readonly BudgetRecord[]): string {
-  const lines = [BUDGETS_HEADER];
+/**
+ * budgets.csv: the rows of `lshdp table budgets` for the accountants the run uses, in its
+ * vocabulary. With directional mechanisms (vmf, purkayastha) in the run, their rows follow and
+ * the header gains DIRECTIONAL_BUDGET_COLUMNS (LSHRR's rows say `lshrr` there); the columns that
+ * do not apply to them (accountant, alpha, epsilon_bit, flip, fallback, unbounded, delta_hockey)
+ * are empty. A run without them keeps the file's bytes.
+ */
+export function budgetsCsv(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[] = []): string {
+  const extra = directional.length > 0;
+  const lines = [extra ? `${BUDGETS_HEADER},${DIRECTIONAL_BUDGET_COLUMNS.join(',')}` : BUDGETS_HEADER];
   for (const r of rows) {
-    lines.push(BUDGET_RECORD_COLUMNS.map((c) => (typeof r[c] === 'boolean' ? bool(r[c] as boolean) : typeof r[c] === 'number' ? num(r[c] as number) : r[c] === null ? '' : String(r[c]))).join(','));
+    const cells = BUDGET_RECORD_COLUMNS.map((c) => (typeof r[c] === 'boolean' ? bool(r[c] as boolean) : typeof r[c] === 'number' ? num(r[c] as number) : r[c] === null ? '' : String(r[c])));
+    lines.push((extra ? [...cells, 'lshrr', '', ''] : cells).join(','));
+  }
+  for (const r of directional) {
+    const own: Partial<Record<(typeof BUDGET_RECORD_COLUMNS)[number], string>> = { d: num(r.d), delta: num(r.delta), kappa: num(r.kappa), xi: num(r.xi), epsilon_ldp: num(r.epsilon_ldp) };
+    lines.push([...BUDGET_RECORD_COLUMNS.map((c) => own[c] ?? ''), csvField(r.mechanism), num(r.concentration), r.concentration_metric].join(','));
   }
   return lines.join('\n') + '\n';
+}
+
+/** The config's directional mechanisms (base names, config order) with the metric their concentration is private for. */
+export function directionalMechanismsOf(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): { name: string; metric: 'euclidean' | 'angle' }[] {
+  const out = new Map<string, 'euclidean' | 'angle'>();
+  for (const m of cfg.mechanisms) {
+    const mi = info(m.name);
+    if (mi.epsilonKind === 'concentration' && mi.concentrationMetric) out.set(m.name, mi.concentrationMetric);
+  }
+  return [...out].map(([name, metric]) => ({ name, metric }));
 }
 
 /** The accountants of a config's entries, in config order; the paper's when none says (the paper's table). */

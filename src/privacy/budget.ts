@@ -1,4 +1,6 @@
 import { accountEpsilon } from './accountants.js';
+import type { PrivacyParams } from './types.js';
+import { purkayasthaConcentration, vmfConcentration } from './epsilon.js';
 
 /**
  * One row of budgets.csv and of `lshdp table budgets` (csv/json), named like the file's columns
@@ -85,6 +87,62 @@ export function budgetRows(opts: {
     for (const d of opts.d) {
       for (const xi of opts.xi) {
         for (const kappa of opts.kappa) rows.push(budgetRecord(acc, d, opts.delta, kappa, xi, opts.disagreement));
+      }
+    }
+  }
+  return rows;
+}
+
+/**
+ * One row of budgets.csv's directional section (and of `lshdp table budgets --mechanism vmf,…`):
+ * a mechanism that is (c·m)-private for a metric m on the sphere (vmf: m = d₂, the Euclidean
+ * distance; purkayastha: m = θ, the angle), with δ = 0 for every pair and every hash function.
+ * Its guarantee does not depend on κ (it perturbs the vector, LSH is post-processing); budgets.csv
+ * repeats it per κ so that (mechanism, kappa, xi) joins utility.csv.
+ */
+export interface DirectionalBudgetRecord {
+  mechanism: string;
+  d: number;
+  /** 0: the bound holds for every pair and every hash function (no failure probability) */
+  delta: number;
+  kappa: number;
+  xi: number;
+  /** the concentration c giving loss ξ at distance d: ξ / d₂(d) (euclidean) or ξ / (π d) (angle) */
+  concentration: number;
+  concentration_metric: 'euclidean' | 'angle';
+  /** the LDP equivalent: c times the metric's diameter on the sphere (2 for d₂, π for θ) */
+  epsilon_ldp: number;
+}
+
+/** budgets.csv's columns after BUDGET_RECORD_COLUMNS when a run has directional mechanisms. */
+export const DIRECTIONAL_BUDGET_COLUMNS = ['mechanism', 'concentration', 'concentration_metric'] as const;
+
+/** The directional mechanisms `lshdp table budgets --mechanism` knows, with their metric. */
+export const DIRECTIONAL_METRICS: Readonly<Record<string, 'euclidean' | 'angle'>> = { vmf: 'euclidean', purkayastha: 'angle' };
+
+/**
+ * The directional budget of a (c·metric)-private mechanism at one grid point. `privacy` is the
+ * run's (d, δ) (validated like the other accountants'); the record's δ is 0, the mechanism's own.
+ */
+export function directionalBudgetRecord(mechanism: string, metric: 'euclidean' | 'angle', privacy: PrivacyParams, kappa: number, xi: number): DirectionalBudgetRecord {
+  const e = metric === 'euclidean' ? vmfConcentration(xi, privacy) : purkayasthaConcentration(xi, privacy);
+  return { mechanism, d: privacy.d, delta: 0, kappa, xi, concentration: e.epsilon as number, concentration_metric: metric, epsilon_ldp: e.ldpEpsilon as number };
+}
+
+/** The directional rows: per mechanism (in the given order), d, ξ, κ, like budgetRows. */
+export function directionalBudgetRows(opts: {
+  mechanisms: readonly { name: string; metric: 'euclidean' | 'angle' }[];
+  d: readonly number[];
+  kappa: readonly number[];
+  xi: readonly number[];
+  /** the run's δ (validated; the rows' δ is 0) */
+  delta: number;
+}): DirectionalBudgetRecord[] {
+  const rows: DirectionalBudgetRecord[] = [];
+  for (const m of opts.mechanisms) {
+    for (const d of opts.d) {
+      for (const xi of opts.xi) {
+        for (const kappa of opts.kappa) rows.push(directionalBudgetRecord(m.name, m.metric, { d, delta: opts.delta }, kappa, xi));
       }
     }
   }

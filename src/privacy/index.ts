@@ -3,7 +3,17 @@ export { xiAlpha, deltaAlpha, xiGeneral, worstCaseXi } from './bounds.js';
 export { keepProbability, flipProbability } from './rr.js';
 export { euclideanFromAngular, angularFromEuclidean } from './distance.js';
 export { lshrrEpsilon, laplshEpsilon, vmfConcentration, purkayasthaConcentration } from './epsilon.js';
-export { budgetRows, budgetRecord, type BudgetRecord, BUDGET_RECORD_COLUMNS } from './budget.js';
+export {
+  budgetRows,
+  budgetRecord,
+  type BudgetRecord,
+  BUDGET_RECORD_COLUMNS,
+  directionalBudgetRows,
+  directionalBudgetRecord,
+  type DirectionalBudgetRecord,
+  DIRECTIONAL_BUDGET_COLUMNS,
+  DIRECTIONAL_METRICS,
+} from './budget.js';
 export {
   ACCOUNTANT_NAMES,
   DEFAULT_ACCOUNTANT,

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../util/atomic.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResultsFolder } from './read.js';
+import type { DirectionalBudgetRecord, ResultsFolder } from './read.js';
 import { patchDashLegends } from './specs.js';
 import { escapeHtml, jsonForScript, section, type FigureEntry } from './markup.js';
 import { budgetCells, budgetCellsHeader, formatMeanSe, formatNumber } from './tables.js';
@@ -207,7 +207,28 @@ function budgetsSection(res: ResultsFolder): string {
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
   const rows = res.budgets.map((r) => budgetCells(r, hasHockey, 4));
   const header = budgetCellsHeader(hasHockey).map((h) => (h === 'ε_LDP' ? 'ε_LDP = κε' : h));
-  return table(header, rows, 1);
+  return table(header, rows, 1) + directionalBudgetsHtml(res.directionalBudgets ?? []);
+}
+
+/** What "equal ξ" means when the directional mechanisms stand beside LSHRR (docs/PRIVACY.md). */
+const DIRECTIONAL_EQUAL_XI =
+  "Equal ξ is the paper's LapLSH sense: the privacy loss between two inputs at distance d_θ is at most ξ. VMF (c·d₂-private) and Purkayastha (c·θ-private) give it with δ = 0, for every pair and every hash function, whatever κ; LSHRR's guarantee holds with probability 1 − δ over the hash seeds. Beyond d_θ the guarantees grow differently: up to the LDP equivalents 2c (VMF), πc (Purkayastha) and κε (LSHRR).";
+
+/**
+ * The directional mechanisms' budgets (one row per mechanism, d and ξ: the same for every κ), and
+ * what "equal ξ" means beside LSHRR.
+ */
+function directionalBudgetsHtml(rows: readonly DirectionalBudgetRecord[]): string {
+  if (rows.length === 0) return '';
+  const seen = new Set<string>();
+  const cells: string[][] = [];
+  for (const r of rows) {
+    const key = `${r.mechanism}\u0000${r.d}\u0000${r.xi}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    cells.push([r.mechanism, String(r.d), String(r.xi), r.concentration_metric === 'euclidean' ? 'c·d₂' : 'c·θ', formatNumber(r.concentration, 6), formatNumber(r.epsilon_ldp, 6)]);
+  }
+  return `<h3>Directional mechanisms</h3>\n` + table(['mechanism', 'd_θ', 'ξ', 'private for', 'c', 'ε_LDP'], cells, 1) + `<p class="note">${escapeHtml(DIRECTIONAL_EQUAL_XI)}</p>`;
 }
 
 /** The paper this reproduction follows, cited at the foot of every report. */

@@ -201,8 +201,8 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
   }
   if (res.budgets) {
-    await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? []));
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex', res.directionalBudgets ?? []));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
   }
 }

@@ -12,7 +12,7 @@ import { join, basename } from 'node:path';
 import Papa from 'papaparse';
 import { UserError, fileError } from '../util/errors.js';
 import type { DatasetSummary } from '../data/types.js';
-import { BUDGET_RECORD_COLUMNS, type BudgetRecord } from '../privacy/budget.js';
+import { BUDGET_RECORD_COLUMNS, type BudgetRecord, type DirectionalBudgetRecord } from '../privacy/budget.js';
 
 /**
  * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
@@ -48,7 +48,7 @@ export interface NnDistanceRow {
 }
 
 /** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
-export type { BudgetRecord };
+export type { BudgetRecord, DirectionalBudgetRecord };
 
 export interface ResultsFolder {
   dir: string;
@@ -57,6 +57,8 @@ export interface ResultsFolder {
   utility: UtilityRow[] | null;
   nnDistances: NnDistanceRow[] | null;
   budgets: BudgetRecord[] | null;
+  /** budgets.csv's rows of the directional mechanisms (vmf, purkayastha); null without budgets.csv */
+  directionalBudgets?: DirectionalBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
@@ -258,20 +260,45 @@ export function readBudgetsCsv(file: string): BudgetRecord[] {
       };
     });
   }
-  return t.rows.map((r) => ({
-    accountant: str(t, r, 'accountant'),
-    d: num(t, r, 'd'),
-    delta: num(t, r, 'delta'),
-    kappa: num(t, r, 'kappa'),
-    xi: num(t, r, 'xi'),
-    alpha: optNum(t, r, 'alpha'),
-    epsilon_bit: optNum(t, r, 'epsilon_bit'),
-    flip: num(t, r, 'flip'),
-    epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
-    fallback: optBool(t, r, 'fallback') ?? false,
-    unbounded: optBool(t, r, 'unbounded') ?? false,
-    delta_hockey: optNum(t, r, 'delta_hockey'),
-  }));
+  // a run with directional mechanisms appends their rows (mechanism column ≠ lshrr): read apart
+  return t.rows
+    .filter((r) => !isDirectionalRow(r))
+    .map((r) => ({
+      accountant: str(t, r, 'accountant'),
+      d: num(t, r, 'd'),
+      delta: num(t, r, 'delta'),
+      kappa: num(t, r, 'kappa'),
+      xi: num(t, r, 'xi'),
+      alpha: optNum(t, r, 'alpha'),
+      epsilon_bit: optNum(t, r, 'epsilon_bit'),
+      flip: num(t, r, 'flip'),
+      epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
+      fallback: optBool(t, r, 'fallback') ?? false,
+      unbounded: optBool(t, r, 'unbounded') ?? false,
+      delta_hockey: optNum(t, r, 'delta_hockey'),
+    }));
+}
+
+const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== 'lshrr';
+
+/** The directional mechanisms' rows of budgets.csv (vmf, purkayastha); [] for a file without them. */
+export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord[] {
+  const { table: t } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
+  if (!t.header.has('mechanism')) return [];
+  return t.rows.filter(isDirectionalRow).map((r) => {
+    const metric = str(t, r, 'concentration_metric');
+    if (metric !== 'euclidean' && metric !== 'angle') throw fileError(t.file, r.line, `column concentration_metric: "${metric}" is not euclidean or angle`);
+    return {
+      mechanism: str(t, r, 'mechanism'),
+      d: num(t, r, 'd'),
+      delta: num(t, r, 'delta'),
+      kappa: num(t, r, 'kappa'),
+      xi: num(t, r, 'xi'),
+      concentration: num(t, r, 'concentration'),
+      concentration_metric: metric,
+      epsilon_ldp: num(t, r, 'epsilon_ldp'),
+    };
+  });
 }
 
 function readJson(file: string): unknown {
@@ -321,6 +348,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
     utility: utilityFile ? readUtilityCsv(utilityFile) : null,
     nnDistances: nnFile ? readNnDistancesCsv(nnFile) : null,
     budgets: budgetsFile ? readBudgetsCsv(budgetsFile) : null,
+    directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
     manifest,
   };

@@ -3,7 +3,8 @@
  * paper's appendix (LDP budget κ·ε against ξ). Formats: markdown, CSV, LaTeX, JSON.
  */
 import Papa from 'papaparse';
-import type { UtilityRow, BudgetRecord } from './read.js';
+import type { UtilityRow, BudgetRecord, DirectionalBudgetRecord } from './read.js';
+import { DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
 import { BUDGET_COLUMNS, UTILITY_COLUMNS, uniqueInOrder } from './read.js';
 
 export type TableFormat = 'md' | 'csv' | 'latex' | 'json';
@@ -192,12 +193,79 @@ export function budgetCells(r: BudgetRecord, hasHockey: boolean, flipDigits: num
   ];
 }
 
-export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string {
-  if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
-  if (format === 'csv') {
-    const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
-    return Papa.unparse({ fields: [...BUDGET_COLUMNS], data: rows.map((r) => BUDGET_COLUMNS.map((c) => cell(r[c]))) }, { newline: '\n' }) + '\n';
+/**
+ * budgets.csv's rows as flat records: LSHRR's, then (when there are any) the directional
+ * mechanisms' with `mechanism`, `concentration` and `concentration_metric` (null where a column
+ * does not apply), the file's layout.
+ */
+function flatBudgetRecords(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[]): Record<string, string | number | boolean | null>[] {
+  if (directional.length === 0) return rows.map((r) => ({ ...r }));
+  const none = Object.fromEntries(BUDGET_COLUMNS.map((c) => [c, null])) as Record<string, null>;
+  return [
+    ...rows.map((r) => ({ ...r, mechanism: 'lshrr', concentration: null, concentration_metric: null })),
+    ...directional.map((r) => ({
+      ...none,
+      d: r.d,
+      delta: r.delta,
+      kappa: r.kappa,
+      xi: r.xi,
+      epsilon_ldp: r.epsilon_ldp,
+      mechanism: r.mechanism,
+      concentration: r.concentration,
+      concentration_metric: r.concentration_metric,
+    })),
+  ];
+}
+
+/** The LDP diameter factor and the distance a directional mechanism's concentration is private for, as tables print them. */
+const DIRECTIONAL_WORDS = {
+  euclidean: { metric: 'c·d₂', ldp: '2c', texMetric: '$c\\,d_2$', texLdp: '2c' },
+  angle: { metric: 'c·θ', ldp: 'πc', texMetric: '$c\\,\\theta$', texLdp: '\\pi c' },
+} as const;
+
+/**
+ * The directional mechanisms' section: per d, their concentration c and LDP equivalent per ξ
+ * (one row each; the same for every κ, so κ is not a column), δ = 0.
+ */
+function directionalBudgetSections(rows: readonly DirectionalBudgetRecord[], format: 'md' | 'latex'): string[] {
+  const sections: string[] = [];
+  for (const d of uniqueInOrder(rows.map((r) => r.d))) {
+    const sub = rows.filter((r) => r.d === d);
+    const xis = uniqueInOrder(sub.map((r) => r.xi));
+    const body: string[][] = [];
+    for (const m of uniqueInOrder(sub.map((r) => r.mechanism))) {
+      const of = sub.filter((r) => r.mechanism === m);
+      const words = DIRECTIONAL_WORDS[of[0].concentration_metric];
+      const at = (xi: number) => of.find((r) => r.xi === xi);
+      const [cLabel, ldpLabel] =
+        format === 'md'
+          ? [`${m}: c (${words.metric}-private)`, `${m}: ε_LDP = ${words.ldp}`]
+          : [`${escapeLatex(m)}: $c$ (${words.texMetric}-private)`, `${escapeLatex(m)}: $\\varepsilon_{\\mathrm{LDP}} = ${words.texLdp}$`];
+      body.push([cLabel, ...xis.map((xi) => formatNumber(at(xi)?.concentration ?? NaN))]);
+      body.push([ldpLabel, ...xis.map((xi) => formatNumber(at(xi)?.epsilon_ldp ?? NaN))]);
+    }
+    const title = `directional mechanisms, d_θ = ${d}, δ = 0 (for every pair and every hash function; the same for every κ)`;
+    if (format === 'md') {
+      sections.push(
+        `**${title}**: concentration c giving loss ξ at d_θ, and the LDP equivalent\n\n` + markdownTable(['ξ (extended DP)', ...xis.map(String)], body, ['l', ...xis.map(() => 'r' as const)]),
+      );
+    } else {
+      sections.push(
+        `% ${title.replace('d_θ', 'd_theta').replace('δ', 'delta').replace('κ', 'kappa')}\n` +
+          latexTabular(['Total privacy budget $\\xi$ in XDP', ...xis.map(String)], body, 'l||' + xis.map(() => 'c').join('|')),
+      );
+    }
   }
+  return sections;
+}
+
+export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directional: readonly DirectionalBudgetRecord[] = []): string {
+  if (format === 'json') return JSON.stringify(flatBudgetRecords(rows, directional), null, 2) + '\n';
+  if (format === 'csv') {
+    const fields = directional.length > 0 ? [...BUDGET_COLUMNS, ...DIRECTIONAL_BUDGET_COLUMNS] : [...BUDGET_COLUMNS];
+    return Papa.unparse({ fields, data: flatBudgetRecords(rows, directional).map((r) => fields.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n';
+  }
+  if (rows.length === 0) return directionalBudgetSections(directional, format).join('\n');
   const sections: string[] = [];
   const anyFallback = rows.some((r) => r.fallback);
   const anyUnbounded = rows.some((r) => r.unbounded);
@@ -248,7 +316,7 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
         markdownTable(budgetCellsHeader(hasHockey), long, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r']),
     );
     if (notes.length) sections.push(notes.map(escapeMdNote).join('  \n') + '\n');
-    return sections.join('\n');
+    return [...sections, ...directionalBudgetSections(directional, format)].join('\n');
   }
   sections.push(
     latexTabular(
@@ -272,5 +340,5 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat): string 
       notes.map((n) => `% ${n}`).join('\n') +
       (notes.length ? '\n' : ''),
   );
-  return sections.join('\n');
+  return [...sections, ...directionalBudgetSections(directional, format)].join('\n');
 }

@@ -81,6 +81,42 @@ describe('lshdp table budgets', () => {
     expect(r.stderr).toBe('lshdp: error: --accountant: unknown accountant "exakt" (did you mean "exact"?); known: paper, exact, theorem, naive\n');
   });
 
+  it('--mechanism vmf,purkayastha: c and the LDP equivalent by closed form, δ = 0, the same for every κ', async () => {
+    const j = await lshdpIn(['table', 'budgets', '--mechanism', 'lshrr', 'vmf,purkayastha', '--d', '0.05,0.1', '--kappa', '10,50', '--xi', '0,1,20', '--format', 'json']);
+    expect(j.status, j.stderr).toBe(0);
+    const rows = JSON.parse(j.stdout) as Record<string, number | string | null>[];
+    // LSHRR's rows first, as without --mechanism, then 2 mechanisms × 2 d × 3 ξ × 2 κ
+    expect(rows.filter((r) => r.mechanism === 'lshrr')).toHaveLength(12);
+    const dir = rows.filter((r) => r.mechanism !== 'lshrr');
+    expect(dir).toHaveLength(24);
+    for (const r of dir) {
+      const [d, xi, c] = [r.d as number, r.xi as number, r.concentration as number];
+      expect(r.delta).toBe(0);
+      expect(r.accountant).toBeNull();
+      expect(r.flip).toBeNull();
+      if (r.mechanism === 'vmf') {
+        // (c·d₂)-private: the loss at the chord of angle πd, sqrt(2 − 2cos πd), is ξ; LDP over diameter 2
+        expect(r.concentration_metric).toBe('euclidean');
+        expect(c * Math.sqrt(2 - 2 * Math.cos(Math.PI * d))).toBeCloseTo(xi, 10);
+        expect(r.epsilon_ldp).toBeCloseTo(2 * c, 12);
+      } else {
+        expect(r.concentration_metric).toBe('angle');
+        expect(c * Math.PI * d).toBeCloseTo(xi, 10);
+        expect(r.epsilon_ldp).toBeCloseTo(Math.PI * c, 12);
+      }
+      const other = dir.find((o) => o.mechanism === r.mechanism && o.d === d && o.xi === xi && o.kappa !== r.kappa)!;
+      expect(other.concentration).toBe(c);
+    }
+    // the paper's d = 0.1, ξ = 1: Purkayastha's LDP equivalent is ξ/d = 10 exactly
+    const md = await lshdpIn(['table', 'budgets', '--mechanism', 'vmf,purkayastha', '--d', '0.1', '--xi', '1,5']);
+    expect(md.status, md.stderr).toBe(0);
+    expect(md.stdout).toContain('| purkayastha: ε_LDP = πc | 10 | 50 |');
+    expect(md.stdout).toContain('| vmf: ε_LDP = 2c | 6.392 | 31.96 |');
+    expect(md.stdout).not.toContain('accountant');
+    const csv = await lshdpIn(['table', 'budgets', '--mechanism', 'purkayastha', '--d', '0.1', '--kappa', '10', '--xi', '1', '--format', 'csv']);
+    expect(csv.stdout.trim().split('\n')[1].split(',').slice(-3)).toEqual(['purkayastha', String(1 / (Math.PI * 0.1)), 'angle']);
+  });
+
   it('rejects bad values in one line with exit 2', async () => {
     for (const args of [
       ['--d', 'abc'],
@@ -89,6 +125,8 @@ describe('lshdp table budgets', () => {
       ['--d', '1.5'],
       ['--xi', '-1'],
       ['--accountant', 'exakt'],
+      ['--mechanism', 'purkayasta'],
+      ['--mechanism', 'vmf', '--accountant', 'exact'],
     ]) {
       const r = await lshdpIn(['table', 'budgets', ...args]);
       expect(r.status, args.join(' ')).toBe(2);

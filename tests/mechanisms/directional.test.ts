@@ -175,5 +175,25 @@ describe('vmf and purkayastha on a run (in-process CLI)', () => {
       expect(zero.concentration).toBe(0);
       expect(zero.concentration_metric).toBe(m === 'vmf' ? 'euclidean' : 'angle');
     }
+    // budgets.csv: LSHRR's rows read as before; the directional rows carry the concentration and
+    // LDP equivalent utility.csv's rows of the same (mechanism, κ, ξ) used
+    const { readBudgetsCsv, readDirectionalBudgetsCsv } = await import('../../src/report/read.js');
+    const budgets = join(dir, 'out', 'budgets.csv');
+    expect(readBudgetsCsv(budgets).map((b) => b.accountant)).toEqual(['paper', 'paper', 'paper', 'paper']);
+    const directional = readDirectionalBudgetsCsv(budgets);
+    expect(directional.map((b) => `${b.mechanism}@${b.xi}`)).toEqual(['vmf', 'purkayastha'].flatMap((m) => [0, 20, 200, 5000].map((xi) => `${m}@${xi}`)));
+    for (const b of directional) {
+      const u = at(b.mechanism, b.xi);
+      expect([b.concentration, b.concentration_metric, b.epsilon_ldp, b.kappa, b.delta]).toEqual([u.concentration, u.concentration_metric, u.epsilon_ldp, u.kappa, 0]);
+    }
+    // the report's budgets section and tables/budgets.md show them, with what equal ξ means
+    const { readResultsFolder } = await import('../../src/report/read.js');
+    const { buildHtml } = await import('../../src/report/html.js');
+    const { budgetsTable } = await import('../../src/report/tables.js');
+    const res = readResultsFolder(join(dir, 'out'));
+    const html = buildHtml(res, []);
+    expect(html).toContain('<h3>Directional mechanisms</h3>');
+    expect(html).toContain('Equal ξ is the paper&#39;s LapLSH sense');
+    expect(budgetsTable(res.budgets!, 'md', res.directionalBudgets!)).toContain('| purkayastha: ε_LDP = πc | 0 | 200 | 2000 | 50000 |');
   });
 });

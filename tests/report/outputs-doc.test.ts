@@ -131,6 +131,12 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     expect(bcsv.stdout.split('\n')[0].split(',')).toEqual(budgetsDoc);
     const bjson = JSON.parse((await runInProc(dir, ['table', 'budgets', '--accountant', 'paper,exact', '--format', 'json'])).stdout) as Record<string, unknown>[];
     for (const row of bjson) expect(Object.keys(row)).toEqual(budgetsDoc);
+    // with the directional mechanisms: their documented columns follow
+    const withDirectional = [...budgetsDoc, ...tableAfter('`budgets.csv`: directional mechanisms')];
+    const dcsv = await runInProc(dir, ['table', 'budgets', '--mechanism', 'lshrr,vmf,purkayastha', '--format', 'csv']);
+    expect(dcsv.stdout.split('\n')[0].split(',')).toEqual(withDirectional);
+    const djson = JSON.parse((await runInProc(dir, ['table', 'budgets', '--mechanism', 'lshrr,vmf', '--format', 'json'])).stdout) as Record<string, unknown>[];
+    for (const row of djson) expect(Object.keys(row)).toEqual(withDirectional);
   });
 
   it('compare prints the documented columns (csv header, json row keys)', async () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readBudgetsCsv, readUtilityCsv, BUDGET_COLUMNS } from '../../src/report/read.js';
+import { readBudgetsCsv, readDirectionalBudgetsCsv, readUtilityCsv, BUDGET_COLUMNS } from '../../src/report/read.js';
 import { flipProbability } from '../../src/privacy/rr.js';
 
 function file(name: string, lines: string[]): string {
@@ -29,6 +29,24 @@ describe('reading results files', () => {
       delta_hockey: null,
     });
     expect(rows[1]).toMatchObject({ accountant: 'exact', alpha: null, epsilon_bit: null, epsilon_ldp: null, unbounded: true, delta_hockey: 0 });
+  });
+
+  it("budgets.csv with directional rows: LSHRR's rows read as before, the directional ones apart; a file without them has none", () => {
+    const head = `${BUDGET_COLUMNS.join(',')},mechanism,concentration,concentration_metric`;
+    const f = file('budgets.csv', [
+      head,
+      'paper,0.1,0.01,10,5,0.376605,1.04909,0.259418,10.4909,false,false,,lshrr,,',
+      ',0.1,0,10,5,,,,31.9622,,,,vmf,15.9811,euclidean',
+      ',0.1,0,10,5,,,,50,,,,purkayastha,15.9155,angle',
+    ]);
+    expect(readBudgetsCsv(f).map((r) => r.accountant)).toEqual(['paper']);
+    expect(readDirectionalBudgetsCsv(f)).toEqual([
+      { mechanism: 'vmf', d: 0.1, delta: 0, kappa: 10, xi: 5, concentration: 15.9811, concentration_metric: 'euclidean', epsilon_ldp: 31.9622 },
+      { mechanism: 'purkayastha', d: 0.1, delta: 0, kappa: 10, xi: 5, concentration: 15.9155, concentration_metric: 'angle', epsilon_ldp: 50 },
+    ]);
+    expect(readDirectionalBudgetsCsv(file('budgets.csv', [BUDGET_COLUMNS.join(','), 'paper,0.1,0.01,10,5,0.376605,1.04909,0.259418,10.4909,false,false,']))).toEqual([]);
+    const bad = file('budgets.csv', [head, ',0.1,0,10,5,,,,31.9622,,,,vmf,15.9811,chordal']);
+    expect(() => readDirectionalBudgetsCsv(bad)).toThrow(/budgets\.csv:2: column concentration_metric: "chordal"/);
   });
 
   it('a budgets.csv of an older lshdp (epsilon, ldp_budget) is mapped: paper accountant, flip from ε', () => {

@@ -9,7 +9,8 @@ import type { DatasetSummary } from '../../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { summaryToJson } from '../../data/summaryJson.js';
-import { accountantsOf, budgetsCsv, nnDistancesCsv, utilityCsv } from '../aggregate.js';
+import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv, utilityCsv } from '../aggregate.js';
+import { directionalBudgetRows } from '../../privacy/budget.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { Engine } from './engine.js';
 import type { CellRecord } from '../records.js';
@@ -31,7 +32,8 @@ export function writeResultFiles(
   // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
   // jaccard; the d column keeps the config's distance
   const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
-  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta, disagreement }));
+  const grid = { d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta };
+  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), ...grid, disagreement }), directionalBudgetRows({ mechanisms: directionalMechanismsOf(cfg, info), ...grid }));
   writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
