@@ -149,6 +149,7 @@ export function exactHash(cfg: ExperimentConfig, cell: ExactCell, input: unknown
  * prefix of one answer), never the label, never other results of the cell.
  */
 export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: ResultSpec, input: unknown, info: (name: string) => MechanismInfo): string {
+  const mi = info(result.base);
   const body = {
     algorithm: ALGORITHM_VERSION,
     input,
@@ -156,7 +157,9 @@ export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: Resul
     queries: cfg.queries,
     cell: { dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial },
     result: { base: result.base, options: result.options, xi: result.xi },
-    privacy: info(result.base).usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
+    privacy: mi.usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
+    // a mechanism's own algorithm version: a change to its draws recomputes its results only
+    ...(mi.algorithm ? { mechanism_algorithm: mi.algorithm } : {}),
   };
   // the input's JSON is the same for every result of a data set: written once, not per result
   // (thousands of results per run); the hashed text is exactly stableStringify(body)

@@ -9,11 +9,12 @@
  *
  * z = w·x + √(1 − w²)·v, w the cosine (src/random/directional.ts) and v uniform on the sphere
  * orthogonal to x. Only the κ projections W z are needed (sampler `projected`, the default):
- * with the thin SVD W = U S Vᵀ and g ~ N(0, I_n), v = Pg/‖Pg‖ (P = I − x xᵀ). Split g into its
- * row-space coordinates a = Vᵀg ~ N(0, I_κ) and the rest g⊥; with p = Vᵀx = (US)⁻¹ Wx (from the
- * clean projections) and x⊥ = x − V p (‖x⊥‖² = 1 − ‖p‖²): x·g = p·a + ‖x⊥‖·η and
+ * with the trial's plane factor W = L Qᵀ (L lower triangular, Q with orthonormal columns; shared
+ * with LapLSH, planeFactor) and g ~ N(0, I_n), v = Pg/‖Pg‖ (P = I − x xᵀ). Split g into its
+ * row-space coordinates a = Qᵀg ~ N(0, I_κ) and the rest g⊥; with p = Qᵀx = L⁻¹ Wx (from the
+ * clean projections) and x⊥ = x − Q p (‖x⊥‖² = 1 − ‖p‖²): x·g = p·a + ‖x⊥‖·η and
  * ‖g‖² = ‖a‖² + η² + χ²_{n−κ−1}, η ~ N(0, 1) and the chi-square independent of a. Then
- * W P g = US·a − Wx·(x·g) and ‖Pg‖² = ‖g‖² − (x·g)²: O(κ²) per user after the trial's shared
+ * W P g = L·a − Wx·(x·g) and ‖Pg‖² = ‖g‖² − (x·g)²: O(κ²) per user after the trial's shared
  * factorization, exactly in distribution. Where the row space leaves no room (n ≤ κ + 1) the
  * direct sampler draws v in R^n. The hyperplanes are the trial's, as for LSH and LSHRR.
  */
@@ -35,7 +36,7 @@ type CosineSource = (rng: Rng, n: number, c: number) => () => number;
 
 const require = createRequire(import.meta.url);
 
-/** (US)⁻¹ of each trial's plane factor, computed once for all users and ξ. */
+/** L⁻¹ of each trial's plane factor, computed once for all users and ξ. */
 const inverses = new WeakMap<Float64Array, Float64Array>();
 function factorInverse(us: Float64Array, kappa: number): Float64Array {
   let inv = inverses.get(us);
@@ -50,7 +51,7 @@ function factorInverse(us: Float64Array, kappa: number): Float64Array {
   return inv;
 }
 
-/** p = Vᵀx = (US)⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms). */
+/** p = Qᵀx = L⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms). */
 const rowSpaceParts = new WeakMap<Float64Array, { p: Float64Array; p2: Float64Array }>();
 function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number): { p: Float64Array; p2: Float64Array } {
   let parts = rowSpaceParts.get(projections);
@@ -79,7 +80,7 @@ const CHUNK = 4096;
 
 /**
  * W z of every user, z drawn on the sphere around x through its κ projections (see above):
- * Wz = (w − s·(x·g))·Wx + s·US·a with s = √(1 − w²)/‖Pg‖. The draws go user by user; the κ × κ
+ * Wz = (w − s·(x·g))·Wx + s·L·a with s = √(1 − w²)/‖Pg‖. The draws go user by user; the κ × κ
  * products of a chunk run in LapLSH's WebAssembly kernel (the same doubles as the JS loop).
  */
 function projectedDirections(ctx: MechanismContext, cosine: () => number): Float64Array {
@@ -119,12 +120,13 @@ function projectedDirections(ctx: MechanismContext, cosine: () => number): Float
       for (let r = 0; r < kappa; r++) out[base + r] = along * projections[base + r]!;
     }
     const part = out.subarray(start * kappa, (start + m) * kappa);
-    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part)) continue;
+    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part, true)) continue;
     for (let t = 0; t < m; t++) {
       const base = t * kappa;
       for (let r = 0; r < kappa; r++) {
         let s = 0;
-        for (let b = 0; b < kappa; b++) s += us[r * kappa + b]! * ws[base + b]!;
+        // the factor is lower triangular: b > r adds nothing
+        for (let b = 0; b <= r; b++) s += us[r * kappa + b]! * ws[base + b]!;
         part[base + r] = part[base + r]! + scales[t]! * s;
       }
     }
@@ -162,6 +164,8 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
     usesXi: true,
     epsilonKind: 'concentration',
     concentrationMetric: metric,
+    // 2: the projected sampler works through the Cholesky plane factor (was U·S of the thin SVD)
+    algorithm: '2',
     optionKeys: ['sampler'],
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {

@@ -34,6 +34,7 @@ export function mechanismInfo(name: string): MechanismInfo {
     epsilonKind: m.epsilonKind ?? null,
     hasFallback: m.hasFallback ?? false,
     ...(m.concentrationMetric ? { concentrationMetric: m.concentrationMetric } : {}),
+    ...(m.algorithm ? { algorithm: m.algorithm } : {}),
   };
 }
 

@@ -34,6 +34,13 @@ export interface Mechanism {
   readonly concentrationMetric?: 'euclidean' | 'angle';
   /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
   readonly optionKeys?: readonly string[];
+  /**
+   * The version of this mechanism's own algorithm (its draws and how it turns them into codes).
+   * It enters the hash of this mechanism's results only: bump it when a change alters this
+   * mechanism's numbers, and a run recomputes its results and reuses every other mechanism's.
+   * Absent: the mechanism has had one algorithm (its results' hashes are as before versions).
+   */
+  readonly algorithm?: string;
   /** accountants a config may choose with `accountant:` (lshrr: paper, exact, theorem, naive); the
    *  first is the default. Absent or empty: the mechanism takes no accountant. */
   readonly accountants?: readonly string[];
@@ -59,4 +66,6 @@ export interface MechanismInfo {
   concentrationMetric?: 'euclidean' | 'angle' | null;
   /** whether rows carry a fallback flag (lshrr) */
   hasFallback?: boolean;
+  /** Mechanism.algorithm: the version of the mechanism's own draws, in its results' hashes */
+  algorithm?: string;
 }

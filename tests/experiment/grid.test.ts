@@ -48,6 +48,22 @@ describe('grid', () => {
     expect(trialResults(relabelled, info).map((r) => r.id)).toEqual(results.map((r) => r.id));
   });
 
+  it("a mechanism's own algorithm version changes its results' hashes and no other's", () => {
+    const cfg = parseConfig(FAKE_CONFIG, 'f.yaml');
+    const cell = expandCells(cfg)[1] as TrialCell;
+    const results = trialResults(cfg, info);
+    const bumped = (n: string) => (n === 'laplsh' ? { ...info(n), algorithm: 'draws2' } : info(n));
+    const bumpedTwice = (n: string) => (n === 'laplsh' ? { ...info(n), algorithm: 'draws3' } : info(n));
+    for (const r of results) {
+      const before = resultHash(cfg, cell, r, { x: 1 }, info);
+      const after = resultHash(cfg, cell, r, { x: 1 }, bumped);
+      if (r.base === 'laplsh') {
+        expect(after, r.id).not.toBe(before);
+        expect(resultHash(cfg, cell, r, { x: 1 }, bumpedTwice), r.id).not.toBe(after);
+      } else expect(after, r.id).toBe(before);
+    }
+  });
+
   it('assigns every cell to exactly one shard, deterministically and balanced (LPT bound)', () => {
     const rng = makeRng('shards');
     const costs = Array.from({ length: 57 }, () => 1 + Math.floor(rng() * 100));

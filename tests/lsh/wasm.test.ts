@@ -148,8 +148,26 @@ describe('WebAssembly LapLSH noise products', () => {
       }
       const usT = new Float64Array(kappa * kappa);
       for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b];
+      const start = out.slice();
       expect(wasmLaplaceNoise(usT, ws, scales, m, kappa, out)).toBe(true);
       expect(Buffer.from(out.buffer).equals(Buffer.from(expected.buffer)), `kappa ${kappa}`).toBe(true);
+      // lower triangular: the sums that skip the zeros above the diagonal give the full sums' doubles
+      for (let a = 0; a < kappa; a++) for (let b = a + 1; b < kappa; b++) usT[b * kappa + a] = 0;
+      const lowerExpected = start.slice();
+      for (let t = 0; t < m; t++) {
+        for (let a = 0; a < kappa; a++) {
+          let s = 0;
+          for (let b = 0; b < kappa; b++) s += usT[b * kappa + a] * ws[t * kappa + b];
+          lowerExpected[t * kappa + a] += scales[t] * s;
+        }
+      }
+      const lowerOut = start.slice();
+      expect(wasmLaplaceNoise(usT, ws, scales, m, kappa, lowerOut, true)).toBe(true);
+      expect(Buffer.from(lowerOut.buffer).equals(Buffer.from(lowerExpected.buffer)), `lower, kappa ${kappa}`).toBe(true);
+      // and the full loop over a triangular matrix agrees too (the flag only skips work)
+      const fullOut = start.slice();
+      wasmLaplaceNoise(usT, ws, scales, m, kappa, fullOut);
+      expect(Buffer.from(fullOut.buffer).equals(Buffer.from(lowerExpected.buffer)), `full over lower, kappa ${kappa}`).toBe(true);
     }
   });
 });

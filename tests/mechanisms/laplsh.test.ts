@@ -50,7 +50,7 @@ describe('laplsh noise', () => {
     }
   });
 
-  it('factors the planes: (U S)(U S)ᵀ = W Wᵀ', () => {
+  it('factors the planes: L Lᵀ = W Wᵀ with L lower triangular, positive diagonal', () => {
     const kappa = 6;
     const n = 40;
     const W = drawHyperplanes(makeRng('svd'), kappa, n);
@@ -62,7 +62,9 @@ describe('laplsh noise', () => {
         let mm = 0;
         for (let t = 0; t < kappa; t++) mm += M[a * kappa + t] * M[b * kappa + t];
         expect(Math.abs(ww - mm)).toBeLessThan(1e-9 * n);
+        if (b > a) expect(M[a * kappa + b]).toBe(0);
       }
+      expect(M[a * kappa + a]).toBeGreaterThan(0);
     }
   });
 });

@@ -527,11 +527,13 @@
   ;; LapLSH's projected noise for m users (src/mechanisms/laplsh.ts projectedNoise): for user t and
   ;; row a, out[t][a] += scale[t] * s with s = ((0 + us[a][0] w[t][0]) + us[a][1] w[t][1]) + ...,
   ;; two rows a per f64x2 (usT is us transposed, kappa x kappa), each lane summing in the JS order
-  ;; with a separate multiply and add: the same doubles as the JS loop.
+  ;; with a separate multiply and add: the same doubles as the JS loop. $lower != 0: us is lower
+  ;; triangular (zero above the diagonal), so the rows a, a+1 of a pair stop at b = a+1 (the terms
+  ;; left out are exact zeros: the same values as the JS loop that stops at b = a).
   (func (export "noise") (param $usT i32) (param $ws i32) (param $scales i32) (param $m i32)
-                         (param $kappa i32) (param $out i32)
+                         (param $kappa i32) (param $out i32) (param $lower i32)
     (local $t i32) (local $a i32) (local $b i32) (local $rowBytes i32) (local $pairBytes i32)
-    (local $w i32) (local $o i32) (local $acc v128) (local $s f64) (local $sv v128)
+    (local $w i32) (local $o i32) (local $acc v128) (local $s f64) (local $sv v128) (local $end i32)
     (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
     (local.set $pairBytes (i32.shl (i32.and (local.get $kappa) (i32.const -2)) (i32.const 3)))
     (block $tdone
@@ -546,12 +548,17 @@
             (br_if $adone (i32.ge_u (local.get $a) (local.get $pairBytes)))
             (local.set $acc (v128.const f64x2 0 0))
             (local.set $b (i32.const 0))
+            (local.set $end (local.get $kappa))
+            (if (local.get $lower)
+              (then
+                (local.set $end (i32.add (i32.shr_u (local.get $a) (i32.const 3)) (i32.const 2)))
+                (if (i32.gt_u (local.get $end) (local.get $kappa)) (then (local.set $end (local.get $kappa))))))
             (loop $dot
               (local.set $acc (f64x2.add (local.get $acc)
                 (f64x2.mul (v128.load (i32.add (i32.add (local.get $usT) (i32.mul (local.get $b) (local.get $rowBytes))) (local.get $a)))
                            (f64x2.splat (f64.load (i32.add (local.get $w) (i32.shl (local.get $b) (i32.const 3))))))))
               (local.set $b (i32.add (local.get $b) (i32.const 1)))
-              (br_if $dot (i32.lt_u (local.get $b) (local.get $kappa))))
+              (br_if $dot (i32.lt_u (local.get $b) (local.get $end))))
             (v128.store (i32.add (local.get $o) (local.get $a))
               (f64x2.add (v128.load (i32.add (local.get $o) (local.get $a))) (f64x2.mul (local.get $sv) (local.get $acc))))
             (local.set $a (i32.add (local.get $a) (i32.const 16)))

@@ -25,7 +25,7 @@ interface Exports {
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
-  noise(usT: number, ws: number, scales: number, m: number, kappa: number, out: number): void;
+  noise(usT: number, ws: number, scales: number, m: number, kappa: number, out: number, lower: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -154,9 +154,10 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
  * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh.ts): for user t and
  * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
  * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
- * major). `out` (m x kappa) is updated in place. Returns false without WebAssembly.
+ * major). `lower`: us is lower triangular, and the sums skip its zeros (half the work). `out`
+ * (m x kappa) is updated in place. Returns false without WebAssembly.
  */
-export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array): boolean {
+export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false): boolean {
   const wasm = instance();
   if (!wasm) return false;
   const usAt = 0;
@@ -171,7 +172,7 @@ export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Fl
   new Float64Array(buf, scaleAt, m).set(scales.subarray(0, m));
   const o = new Float64Array(buf, outAt, m * kappa);
   o.set(out.subarray(0, m * kappa));
-  wasm.noise(usAt, wsAt, scaleAt, m, kappa, outAt);
+  wasm.noise(usAt, wsAt, scaleAt, m, kappa, outAt, lower ? 1 : 0);
   out.set(o);
   return true;
 }
