@@ -206,8 +206,13 @@ async function main() {
     }
   } else if (stage === 'directional') {
     // the noise of a trial cell: LapLSH's against VMF's and Purkayastha's (all projected), at ξ = 5
+    // and the whole result of each in a trial cell: the noise, then the Hamming k-NN of the
+    // queries (1000, as the 25M-shaped grid) and the utility
     const ds = await load([args.n]);
     const v = ds.vectors.get(args.n);
+    const users = v.userIds.length;
+    const queries = queriesFor(users, args.queries ?? 1000);
+    const truth = exactKnn(v, queries, 10);
     const privacy = { d: 0.1, delta: 0.01 };
     for (const kappa of args.kappa) {
       const planes = drawHyperplanes(makeRng('planes'), kappa, args.n);
@@ -218,7 +223,10 @@ async function main() {
         const eps = m.epsilon(5, kappa, privacy);
         // the first call factors the planes (shared by the three, as in a cell): warm it
         m.encode({ vectors: v, hashing, rng: makeRng('warm'), options: {} }, eps);
-        r[`kappa${kappa}_${name}Seconds`] = timed(() => m.encode({ vectors: v, hashing, rng: makeRng('noise'), options: {} }, eps)).seconds;
+        const enc = timed(() => m.encode({ vectors: v, hashing, rng: makeRng('noise'), options: {} }, eps));
+        const rest = timed(() => evaluateAnswers(v, queries, truth, hammingKnn(enc.value, queries, 10, tieSeed(1, 'bench', args.n, kappa, 0)), 10, [1, 5, 10]));
+        r[`kappa${kappa}_${name}Seconds`] = enc.seconds;
+        r[`kappa${kappa}_${name}ResultSeconds`] = enc.seconds + rest.seconds;
       }
     }
   } else {

@@ -232,9 +232,16 @@ for (const stage of stages) {
     const r = repeat(runs, () => stageOnce('directional', { spec: mlSpec, cacheDir, n: 1000, kappa }));
     for (const kp of kappa) {
       const lap = r[`kappa${kp}_laplshSeconds`];
+      const lapResult = r[`kappa${kp}_laplshResultSeconds`];
       for (const name of ['vmf', 'purkayastha']) {
         const sec = r[`kappa${kp}_${name}Seconds`];
-        record(`${name} noise κ=${kp}, n=1000 (projected), against LapLSH's`, { seconds: sec, peakRssMB: r.peakRssMB }, `${(sec / lap).toFixed(2)}× LapLSH (${lap.toFixed(2)} s)`, '≤ 1.25×');
+        const result = r[`kappa${kp}_${name}ResultSeconds`];
+        record(
+          `${name} in a trial cell κ=${kp}, n=1000 (noise + k-NN of 1000 queries), against LapLSH's`,
+          { seconds: result, peakRssMB: r.peakRssMB },
+          `${(result / lapResult).toFixed(2)}× LapLSH (${lapResult.toFixed(2)} s); the noise alone ${sec.toFixed(2)} s, ${(sec / lap).toFixed(2)}× LapLSH's (${lap.toFixed(2)} s)`,
+          '≤ 1.25×',
+        );
       }
     }
   } else if (stage === 'grid-fsq4k') {

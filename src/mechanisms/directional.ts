@@ -23,11 +23,12 @@ import type { Mechanism, MechanismContext } from './types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption } from './options.js';
-import { cleanCodes, userCount } from './common.js';
+import { cleanCodes, fillFastNormals, userCount } from './common.js';
+import { zigguratState } from '../random/ziggurat.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packSigns } from '../lsh/codes.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
-import { chiSquareSource, fillNormal } from '../random/samplers.js';
+import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../privacy/index.js';
 
@@ -89,31 +90,34 @@ function projectedDirections(ctx: MechanismContext, cosine: () => number): Float
   const us = cachedPlaneFactor(planes, kappa, n);
   const { p, p2 } = rowSpacePart(projections, factorInverse(us, kappa), users, kappa);
   const rest = chiSquareSource(ctx.rng, n - kappa - 1);
+  // the κ + 1 normals per user (a and η) from the fast generator, seeded from the noise source
+  const normals = zigguratState(ctx.rng);
   const usT = new Float64Array(kappa * kappa);
   for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b]!;
   const out = new Float64Array(users * kappa);
   const chunk = Math.min(users, CHUNK);
   const ws = new Float64Array(chunk * kappa);
   const scales = new Float64Array(chunk);
-  const eta = new Float64Array(1);
+  const etas = new Float64Array(chunk);
   for (let start = 0; start < users; start += chunk) {
     const m = Math.min(chunk, users - start);
+    fillFastNormals(normals, ws.subarray(0, m * kappa));
+    fillFastNormals(normals, etas.subarray(0, m));
     for (let t = 0; t < m; t++) {
       const i = start + t;
       const base = i * kappa;
       const w = cosine();
-      const a = ws.subarray(t * kappa, (t + 1) * kappa);
-      fillNormal(ctx.rng, a);
-      fillNormal(ctx.rng, eta);
+      const at = t * kappa;
       let pa = 0;
       let a2 = 0;
       for (let r = 0; r < kappa; r++) {
-        pa += p[base + r]! * a[r]!;
-        a2 += a[r]! * a[r]!;
+        pa += p[base + r]! * ws[at + r]!;
+        a2 += ws[at + r]! * ws[at + r]!;
       }
+      const eta = etas[t]!;
       // rounding can push ‖p‖² above 1 for x (nearly) in the row space
-      const xg = pa + Math.sqrt(Math.max(0, 1 - p2[i]!)) * eta[0]!;
-      const pg2 = a2 + eta[0]! * eta[0]! + rest() - xg * xg;
+      const xg = pa + Math.sqrt(Math.max(0, 1 - p2[i]!)) * eta;
+      const pg2 = a2 + eta * eta + rest() - xg * xg;
       const scale = pg2 > 0 ? Math.sqrt(Math.max(0, 1 - w * w) / pg2) : 0;
       scales[t] = scale;
       const along = w - scale * xg;
@@ -164,8 +168,9 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
     usesXi: true,
     epsilonKind: 'concentration',
     concentrationMetric: metric,
-    // 2: the projected sampler works through the Cholesky plane factor (was U·S of the thin SVD)
-    algorithm: '2',
+    // 2: the projected sampler works through the Cholesky plane factor (was U·S of the thin SVD);
+    // 3: and draws its κ + 1 normals per user by the ziggurat over xoshiro128++ (was polar, seedrandom)
+    algorithm: '3',
     optionKeys: ['sampler'],
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {

@@ -3,9 +3,10 @@ import type { Mechanism, MechanismContext } from './types.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
-import { cleanCodes, userCount } from './common.js';
+import { cleanCodes, fillFastNormals, userCount } from './common.js';
+import { zigguratState } from '../random/ziggurat.js';
 import { emptyCodes, packSigns } from '../lsh/codes.js';
-import { chiSquareSource, fillNormal, gammaSource, sphereSample } from '../random/samplers.js';
+import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/index.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 
@@ -33,8 +34,9 @@ export const laplshMechanism: Mechanism = {
   usesKappa: true,
   usesXi: true,
   epsilonKind: 'lap',
-  // 2: the projected sampler multiplies by the Cholesky plane factor (was U·S of the thin SVD)
-  algorithm: '2',
+  // 2: the projected sampler multiplies by the Cholesky plane factor (was U·S of the thin SVD);
+  // 3: and draws its kappa normals per user by the ziggurat over xoshiro128++ (was polar, seedrandom)
+  algorithm: '3',
   optionKeys: ['sampler'],
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {
@@ -149,8 +151,10 @@ function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
   const out = projections.slice();
   const radius = laplaceRadius(ctx.rng, n, eps);
   const rest = chiSquareSource(ctx.rng, n - kappa);
-  // Users go by chunks: the draws (in the same order as user by user), then the kappa x kappa
-  // products of the chunk in WebAssembly (the same doubles) or in the JS loop below.
+  // the kappa normals per user from the fast generator, seeded from the trial's noise source
+  const normals = zigguratState(ctx.rng);
+  // Users go by chunks: the chunk's normals, each user's radius and chi-square, then the
+  // kappa x kappa products of the chunk in WebAssembly (the same doubles) or in the JS loop below.
   const chunk = Math.min(users, NOISE_CHUNK);
   const ws = new Float64Array(chunk * kappa);
   const scales = new Float64Array(chunk);
@@ -158,11 +162,11 @@ function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
   for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b];
   for (let start = 0; start < users; start += chunk) {
     const m = Math.min(chunk, users - start);
+    fillFastNormals(normals, ws.subarray(0, m * kappa));
     for (let t = 0; t < m; t++) {
-      const w = ws.subarray(t * kappa, (t + 1) * kappa);
-      fillNormal(ctx.rng, w);
+      const base = t * kappa;
       let w2 = 0;
-      for (let b = 0; b < kappa; b++) w2 += w[b] * w[b];
+      for (let b = 0; b < kappa; b++) w2 += ws[base + b] * ws[base + b];
       scales[t] = radius() / Math.sqrt(w2 + rest());
     }
     const part = out.subarray(start * kappa, (start + m) * kappa);

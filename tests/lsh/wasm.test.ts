@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName, wasmLaplaceNoise, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
+import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { makeRng } from '../../src/random/rng.js';
@@ -168,6 +169,21 @@ describe('WebAssembly LapLSH noise products', () => {
       const fullOut = start.slice();
       wasmLaplaceNoise(usT, ws, scales, m, kappa, fullOut);
       expect(Buffer.from(fullOut.buffer).equals(Buffer.from(lowerExpected.buffer)), `full over lower, kappa ${kappa}`).toBe(true);
+    }
+  });
+
+  it("normals: the JS twin's doubles and final state, through the fast path, the wedges and the tail", () => {
+    const js = zigguratState(makeRng('wasm-normals'));
+    const wasm = js.slice();
+    for (const count of [1, 7, 300_000, 50]) {
+      const a = new Float64Array(count);
+      const b = new Float64Array(count);
+      fillZigguratNormals(js, a);
+      expect(wasmNormals(wasm, b)).toBe(true);
+      expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer)), `count ${count}`).toBe(true);
+      expect(Array.from(wasm), `state after ${count}`).toEqual(Array.from(js));
+      // 300,000 draws reach the tail (rate 5.8e-4) and the wedges (about 1.2%)
+      if (count === 300_000) expect(a.filter((x) => Math.abs(x) > ZIGGURAT_R).length).toBeGreaterThan(100);
     }
   });
 });

@@ -13,6 +13,9 @@
 ;; Memory is laid out by the caller: codes (u32 per user for <= 32 bits, u64 for <= 64 bits, the
 ;; CodeSet words as they are), queries (i32), out (i32, queries x k), heap (k x i64 then k x i32).
 (module
+  ;; Math.exp and Math.log for the normals' rare slow path (the same doubles as src/random/ziggurat.ts)
+  (import "math" "exp" (func $exp (param f64) (result f64)))
+  (import "math" "log" (func $log (param f64) (result f64)))
   (memory (export "memory") 1)
 
   ;; selection state of the current query
@@ -578,6 +581,109 @@
                        (f64.mul (f64x2.extract_lane 0 (local.get $sv)) (local.get $s))))))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $user))))
+
+  ;; Standard normals (src/random/ziggurat.ts, the same doubles as fillZigguratNormals): a
+  ;; xoshiro128++ state (4 x i32 at $st, updated), the ziggurat table (257 f64 at $tab: X[0..128]
+  ;; then RATIO[0..127]) and $count doubles written at $out.
+  (global $x0 (mut i32) (i32.const 0))
+  (global $x1 (mut i32) (i32.const 0))
+  (global $x2 (mut i32) (i32.const 0))
+  (global $x3 (mut i32) (i32.const 0))
+
+  ;; one xoshiro128++ step on the globals
+  (func $next (result i32)
+    (local $r i32) (local $t i32)
+    (local.set $r (i32.add (i32.rotl (i32.add (global.get $x0) (global.get $x3)) (i32.const 7)) (global.get $x0)))
+    (local.set $t (i32.shl (global.get $x1) (i32.const 9)))
+    (global.set $x2 (i32.xor (global.get $x2) (global.get $x0)))
+    (global.set $x3 (i32.xor (global.get $x3) (global.get $x1)))
+    (global.set $x1 (i32.xor (global.get $x1) (global.get $x2)))
+    (global.set $x0 (i32.xor (global.get $x0) (global.get $x3)))
+    (global.set $x2 (i32.xor (global.get $x2) (local.get $t)))
+    (global.set $x3 (i32.rotl (global.get $x3) (i32.const 11)))
+    (local.get $r))
+
+  ;; a uniform double in [0, 1): the upper 27 bits of one word, then the upper 26 of the next
+  (func $uniform (result f64)
+    (local $a f64)
+    (local.set $a (f64.convert_i32_u (i32.shr_u (call $next) (i32.const 5))))
+    (f64.mul (f64.add (f64.mul (local.get $a) (f64.const 67108864))
+                      (f64.convert_i32_u (i32.shr_u (call $next) (i32.const 6))))
+             (f64.const 1.1102230246251565e-16)))
+
+  (func (export "normals") (param $st i32) (param $tab i32) (param $out i32) (param $count i32)
+    (local $k i32) (local $w1 i32) (local $w2 i32) (local $i i32) (local $p i32) (local $t i32)
+    (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
+    (local $u f64) (local $x f64) (local $xi f64) (local $xi1 f64) (local $e f64) (local $y f64)
+    (local $f0 f64) (local $f1 f64)
+    ;; the fast path keeps the state in locals; the slow path (about 1.2% of draws) steps the
+    ;; globals, so the locals are written out before it and read back after it
+    (local.set $a0 (i32.load (local.get $st)))
+    (local.set $a1 (i32.load offset=4 (local.get $st)))
+    (local.set $a2 (i32.load offset=8 (local.get $st)))
+    (local.set $a3 (i32.load offset=12 (local.get $st)))
+    (block $done
+      (loop $draw
+        (br_if $done (i32.ge_u (local.get $k) (local.get $count)))
+        ;; two xoshiro128++ steps, inlined
+        (local.set $w1 (i32.add (i32.rotl (i32.add (local.get $a0) (local.get $a3)) (i32.const 7)) (local.get $a0)))
+        (local.set $t (i32.shl (local.get $a1) (i32.const 9)))
+        (local.set $a2 (i32.xor (local.get $a2) (local.get $a0)))
+        (local.set $a3 (i32.xor (local.get $a3) (local.get $a1)))
+        (local.set $a1 (i32.xor (local.get $a1) (local.get $a2)))
+        (local.set $a0 (i32.xor (local.get $a0) (local.get $a3)))
+        (local.set $a2 (i32.xor (local.get $a2) (local.get $t)))
+        (local.set $a3 (i32.rotl (local.get $a3) (i32.const 11)))
+        (local.set $w2 (i32.add (i32.rotl (i32.add (local.get $a0) (local.get $a3)) (i32.const 7)) (local.get $a0)))
+        (local.set $t (i32.shl (local.get $a1) (i32.const 9)))
+        (local.set $a2 (i32.xor (local.get $a2) (local.get $a0)))
+        (local.set $a3 (i32.xor (local.get $a3) (local.get $a1)))
+        (local.set $a1 (i32.xor (local.get $a1) (local.get $a2)))
+        (local.set $a0 (i32.xor (local.get $a0) (local.get $a3)))
+        (local.set $a2 (i32.xor (local.get $a2) (local.get $t)))
+        (local.set $a3 (i32.rotl (local.get $a3) (i32.const 11)))
+        (local.set $u (f64.mul (f64.add (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $w1) (i32.const 5))) (f64.const 67108864))
+                                        (f64.convert_i32_u (i32.shr_u (local.get $w2) (i32.const 6))))
+                               (f64.const 1.1102230246251565e-16)))
+        (local.set $i (i32.or (i32.and (local.get $w1) (i32.const 31)) (i32.shl (i32.and (local.get $w2) (i32.const 3)) (i32.const 5))))
+        (local.set $p (i32.add (local.get $tab) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $xi (f64.load (local.get $p)))
+        (local.set $x (f64.mul (local.get $u) (local.get $xi)))
+        ;; RATIO[i] sits 129 doubles after X[i]
+        (if (f64.ge (local.get $u) (f64.load offset=1032 (local.get $p)))
+          (then
+            (global.set $x0 (local.get $a0))
+            (global.set $x1 (local.get $a1))
+            (global.set $x2 (local.get $a2))
+            (global.set $x3 (local.get $a3))
+            (if (i32.eqz (local.get $i))
+              (then
+                ;; the tail beyond R
+                (loop $tail
+                  (local.set $e (f64.div (f64.neg (call $log (f64.sub (f64.const 1) (call $uniform)))) (f64.const 3.442619855899)))
+                  (local.set $y (f64.neg (call $log (f64.sub (f64.const 1) (call $uniform)))))
+                  (br_if $tail (f64.lt (f64.mul (f64.const 2) (local.get $y)) (f64.mul (local.get $e) (local.get $e)))))
+                (local.set $x (f64.add (f64.const 3.442619855899) (local.get $e))))
+              (else
+                ;; the wedge: accept under the density, else draw again
+                (local.set $xi1 (f64.load offset=8 (local.get $p)))
+                (local.set $f0 (call $exp (f64.mul (f64.const -0.5) (f64.sub (f64.mul (local.get $xi) (local.get $xi)) (f64.mul (local.get $x) (local.get $x))))))
+                (local.set $f1 (call $exp (f64.mul (f64.const -0.5) (f64.sub (f64.mul (local.get $xi1) (local.get $xi1)) (f64.mul (local.get $x) (local.get $x))))))
+                (local.set $y (f64.add (local.get $f1) (f64.mul (call $uniform) (f64.sub (local.get $f0) (local.get $f1)))))))
+            (local.set $a0 (global.get $x0))
+            (local.set $a1 (global.get $x1))
+            (local.set $a2 (global.get $x2))
+            (local.set $a3 (global.get $x3))
+            ;; a rejected wedge point: draw again ($y is the wedge test's value; the tail leaves it < 1)
+            (br_if $draw (i32.and (i32.ne (local.get $i) (i32.const 0)) (f64.ge (local.get $y) (f64.const 1))))))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3)))
+          (select (f64.neg (local.get $x)) (local.get $x) (i32.and (local.get $w2) (i32.const 4))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $draw)))
+    (i32.store (local.get $st) (local.get $a0))
+    (i32.store offset=4 (local.get $st) (local.get $a1))
+    (i32.store offset=8 (local.get $st) (local.get $a2))
+    (i32.store offset=12 (local.get $st) (local.get $a3)))
 
   ;; Bench baselines (no selection): the sum over queries and users of the distances.
   ;; bare64: u64 codes, i64.popcnt unrolled by 4 (the scalar limit of knn64).

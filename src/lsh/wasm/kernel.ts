@@ -13,6 +13,7 @@
  */
 import type { CodeSet } from '../codes.js';
 import { HAMMING_WASM_BASE64 } from './binary.js';
+import { ZIGGURAT_TABLE } from '../../random/ziggurat.js';
 
 /** The kernel that runs the Hamming scan in this thread. */
 export type HammingKernelName = 'wasm-simd' | 'js';
@@ -26,6 +27,7 @@ interface Exports {
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, out: number, lower: number): void;
+  normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -40,7 +42,8 @@ function instance(): Exports | null {
   try {
     const bytes = Buffer.from(HAMMING_WASM_BASE64, 'base64');
     if (!WebAssembly.validate(bytes)) return cached;
-    cached = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports;
+    // the normals' slow path calls the engine's own exp and log: the JS twin's doubles
+    cached = new WebAssembly.Instance(new WebAssembly.Module(bytes), { math: { exp: Math.exp, log: Math.log } }).exports as unknown as Exports;
   } catch {
     cached = null;
   }
@@ -174,6 +177,27 @@ export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Fl
   o.set(out.subarray(0, m * kappa));
   wasm.noise(usAt, wsAt, scaleAt, m, kappa, outAt, lower ? 1 : 0);
   out.set(o);
+  return true;
+}
+
+/**
+ * `out.length` standard normals from the xoshiro128++ `state` (updated in place), by the ziggurat
+ * of src/random/ziggurat.ts: the same doubles as fillZigguratNormals. Returns false without
+ * WebAssembly (then the caller runs the JS twin).
+ */
+export function wasmNormals(state: Int32Array, out: Float64Array): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  const tableAt = 16;
+  const outAt = align16(tableAt + ZIGGURAT_TABLE.length * 8);
+  reserve(wasm, outAt + out.length * 8);
+  const buf = wasm.memory.buffer;
+  const st = new Int32Array(buf, 0, 4);
+  st.set(state);
+  new Float64Array(buf, tableAt, ZIGGURAT_TABLE.length).set(ZIGGURAT_TABLE);
+  wasm.normals(0, tableAt, outAt, out.length);
+  out.set(new Float64Array(buf, outAt, out.length));
+  state.set(st);
   return true;
 }
 
