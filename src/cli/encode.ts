@@ -12,7 +12,7 @@
 import type { Command } from 'commander';
 import { FORMATS } from '../data/spec.js';
 import { METRICS } from '../lsh/families/types.js';
-import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountants.js';
+import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 import { addReaderOptions } from './readerFlags.js';
 import type { EncodeFlags } from './encodeCommand.js';
 

@@ -9,35 +9,9 @@ import { BUDGET_RECORD_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS, type BudgetRecord, t
 import { exactKey, resultSpecs, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './records.js';
 import { UserError } from '../util/errors.js';
+import { CONCENTRATION_COLUMNS, NN_HEADER, UTILITY_HEADER } from './columns.js';
 
-/** utility.csv's columns, in file order (the report reads them by these names: src/report/read.ts). */
-export const UTILITY_COLUMNS = [
-  'dataset',
-  'n',
-  'kappa',
-  'k',
-  'mechanism',
-  'base',
-  'accountant',
-  'xi',
-  'epsilon_bit',
-  'epsilon_lap',
-  'epsilon_ldp',
-  'fallback',
-  'trials',
-  'queries',
-  'utility_loss_mean',
-  'utility_loss_se',
-  'recall_mean',
-  'recall_se',
-] as const;
-export const UTILITY_HEADER = UTILITY_COLUMNS.join(',');
-/** Appended to utility.csv when the config has a directional mechanism (vmf, purkayastha): its
- *  concentration c and the distance it is private for (euclidean: vmf, angle: purkayastha). Files
- *  without them read as before; other configs' files keep their bytes. */
-export const CONCENTRATION_COLUMNS = ['concentration', 'concentration_metric'] as const;
-export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
-export const NN_HEADER = NN_COLUMNS.join(',');
+export { UTILITY_COLUMNS, UTILITY_HEADER, CONCENTRATION_COLUMNS, NN_COLUMNS, NN_HEADER } from './columns.js';
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
 
 /**

@@ -30,7 +30,7 @@ import { packSigns } from '../lsh/codes.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
-import { purkayasthaConcentration, vmfConcentration } from '../privacy/index.js';
+import { purkayasthaConcentration, vmfConcentration } from '../privacy/epsilon.js';
 
 /** The cosine w = x·z of one draw, for concentration c on S^{n−1}. */
 type CosineSource = (rng: Rng, n: number, c: number) => () => number;

@@ -7,7 +7,7 @@ import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { emptyCodes, packSigns } from '../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
-import { laplshEpsilon } from '../privacy/index.js';
+import { laplshEpsilon } from '../privacy/epsilon.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 
 export type LaplaceSampler = NoiseSampler;

@@ -2,7 +2,8 @@ import type { Mechanism } from './types.js';
 import { checkOptionKeys } from './options.js';
 import { cleanCodes } from './common.js';
 import { copyCodes, flipBits } from './flips.js';
-import { flipProbability, lshrrEpsilon } from '../privacy/index.js';
+import { lshrrEpsilon } from '../privacy/epsilon.js';
+import { flipProbability } from '../privacy/rr.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
 
 /**

@@ -5,7 +5,7 @@ import { checkOptionKeys } from './options.js';
 import { flipBits } from './flips.js';
 import { userCount } from './common.js';
 import { emptyCodes } from '../lsh/codes.js';
-import { flipProbability } from '../privacy/index.js';
+import { flipProbability } from '../privacy/rr.js';
 import { UserError } from '../util/errors.js';
 
 export const DEFAULT_RAPPOR_HASHES = 2;

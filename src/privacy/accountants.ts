@@ -15,14 +15,13 @@
  */
 import { UserError } from '../util/errors.js';
 import { didYouMean } from '../util/didYouMean.js';
+import { ACCOUNTANT_NAMES, type AccountantName } from './accountantNames.js';
 import { checkKappa, solveAlpha } from './kl.js';
 import { flipProbability } from './rr.js';
 import { checkBitProbability, exactEpsilon, hockeyStickDelta, jumpPoint, type ExactEpsilon } from './exactLoss.js';
 
 /** The accountants of LSHRR; `paper` is the default. */
-export const ACCOUNTANT_NAMES = ['paper', 'exact', 'theorem', 'naive'] as const;
-export type AccountantName = (typeof ACCOUNTANT_NAMES)[number];
-export const DEFAULT_ACCOUNTANT: AccountantName = 'paper';
+export { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantName } from './accountantNames.js';
 
 export interface AccountArgs {
   xi: number;

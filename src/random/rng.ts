@@ -1,5 +1,5 @@
-import seedrandom from 'seedrandom';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 
 /** A uniform source on [0, 1). Samplers take one (d3-random's `.source(rng)` pattern). */
 export type Rng = () => number;
@@ -16,7 +16,12 @@ export function deriveSeed(runSeed: number | string, ...parts: (string | number)
     .slice(0, 32);
 }
 
+// seedrandom is loaded at the first generator, so commands that draw nothing do not pay for it
+const require = createRequire(import.meta.url);
+let seedrandomModule: typeof import('seedrandom') | undefined;
+
 /** seedrandom's xor4096 generator: long period, good quality, fast enough for per-bit draws. */
 export function makeRng(seed: string): Rng {
-  return seedrandom.xor4096(seed);
+  seedrandomModule ??= require('seedrandom') as typeof import('seedrandom');
+  return seedrandomModule.xor4096(seed);
 }

@@ -6,7 +6,7 @@
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { ResultCoordinates } from '../experiment/trialValues.js';
-import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/aggregate.js';
+import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
@@ -354,7 +354,4 @@ export function readResultsFolder(dir: string): ResultsFolder {
   };
 }
 
-/** Distinct values in first-seen order (files are written in config order, which we keep). */
-export function uniqueInOrder<T>(xs: Iterable<T>): T[] {
-  return [...new Set(xs)];
-}
+export { uniqueInOrder } from '../util/unique.js';

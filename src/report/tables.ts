@@ -2,10 +2,16 @@
  * Tables of a run: utility loss (mean ± standard error) and the privacy-budget table of the
  * paper's appendix (LDP budget κ·ε against ξ). Formats: markdown, CSV, LaTeX, JSON.
  */
-import Papa from 'papaparse';
+import { createRequire } from 'node:module';
 import type { UtilityRow, BudgetRecord, DirectionalBudgetRecord } from './read.js';
-import { DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
-import { BUDGET_COLUMNS, UTILITY_COLUMNS, uniqueInOrder } from './read.js';
+import { UTILITY_COLUMNS } from '../experiment/columns.js';
+import { BUDGET_RECORD_COLUMNS as BUDGET_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
+import { uniqueInOrder } from '../util/unique.js';
+
+// papaparse writes the CSV tables only: loaded on first use, so `table budgets` in markdown does not pay for it
+const require = createRequire(import.meta.url);
+let papaModule: typeof import('papaparse') | undefined;
+const papa = (): typeof import('papaparse') => (papaModule ??= require('papaparse') as typeof import('papaparse'));
 
 export type TableFormat = 'md' | 'csv' | 'latex' | 'json';
 
@@ -114,7 +120,7 @@ export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
   if (format === 'csv') {
     const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
     return (
-      Papa.unparse(
+      papa().unparse(
         {
           fields: [...UTILITY_COLUMNS, ...UTILITY_DISPLAY_COLUMNS],
           data: rows.map((r) => [
@@ -263,7 +269,7 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directio
   if (format === 'json') return JSON.stringify(flatBudgetRecords(rows, directional), null, 2) + '\n';
   if (format === 'csv') {
     const fields = directional.length > 0 ? [...BUDGET_COLUMNS, ...DIRECTIONAL_BUDGET_COLUMNS] : [...BUDGET_COLUMNS];
-    return Papa.unparse({ fields, data: flatBudgetRecords(rows, directional).map((r) => fields.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n';
+    return papa().unparse({ fields, data: flatBudgetRecords(rows, directional).map((r) => fields.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n';
   }
   if (rows.length === 0) return directionalBudgetSections(directional, format).join('\n');
   const sections: string[] = [];
