@@ -8,6 +8,7 @@ export function mechanismLine(m: Mechanism, width: number): string {
   if (m.optionKeys && m.optionKeys.length > 0) extras.push(`options: ${m.optionKeys.join(', ')}`);
   // the first accountant is the default (Mechanism.accountants)
   if (m.accountants && m.accountants.length > 0) extras.push(`accountant: ${m.accountants.map((a, i) => (i === 0 ? `${a} (default)` : a)).join(', ')}`);
+  if (m.algorithm) extras.push(`algorithm ${m.algorithm}`);
   return `${m.name.padEnd(width)}  ${m.description}${extras.length ? `; ${extras.join('; ')}` : ''}`;
 }
 
@@ -21,7 +22,7 @@ export function registerMechanisms(program: Command): void {
       const { listMechanisms } = await import('../mechanisms/registry.js');
       const ms = listMechanisms();
       if (o.json) {
-        const rows = ms.map((m) => ({ name: m.name, description: m.description, options: [...(m.optionKeys ?? [])], accountants: [...(m.accountants ?? [])] }));
+        const rows = ms.map((m) => ({ name: m.name, description: m.description, options: [...(m.optionKeys ?? [])], accountants: [...(m.accountants ?? [])], algorithm: m.algorithm ?? null }));
         cliIo().out(JSON.stringify(rows, null, 2) + '\n');
         return;
       }

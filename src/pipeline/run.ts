@@ -17,6 +17,7 @@ import type { ShardSpec } from '../experiment/grid.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
 import { computePending, type ComputeContext, type ComputeCounts } from '../experiment/machinery/compute.js';
 import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
+import type { MechanismInfo } from '../mechanisms/types.js';
 import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../experiment/machinery/executor.js';
 import { loadDataSets, type LoadedData } from '../experiment/machinery/load.js';
 import { acquireFolderLock } from '../experiment/machinery/lock.js';
@@ -118,7 +119,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
       process.exit(signalExitCode(sig));
     });
-    const manifest = () => runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started });
+    const manifest = () => runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started, info: (name) => engine.mechanism(name) });
     if (opts.shard) {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeShardFiles(outDir, data.summaries, manifest());
@@ -190,11 +191,19 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string): 
 }
 
 /** manifest.json of this run: versions, the effective config, inputs, the grid with seeds and hashes, timings. */
-function runManifest(configFile: string, setup: RunSetup, plan: RunPlan, data: LoadedData, run: { threads: number; shard: ShardSpec | null; done: ComputeCounts; started: number }): Manifest {
+function runManifest(
+  configFile: string,
+  setup: RunSetup,
+  plan: RunPlan,
+  data: LoadedData,
+  run: { threads: number; shard: ShardSpec | null; done: ComputeCounts; started: number; info: (name: string) => MechanismInfo },
+): Manifest {
   const { cfg } = setup;
+  const versions = Object.fromEntries(cfg.mechanisms.flatMap((m) => (run.info(m.name).algorithm ? [[m.name, run.info(m.name).algorithm as string]] : [])));
   return {
     lshdp: LSHDP_VERSION,
     algorithm: ALGORITHM_VERSION,
+    ...(Object.keys(versions).length > 0 ? { mechanism_algorithms: versions } : {}),
     git_commit: gitCommit(),
     node: process.version,
     // which Hamming kernel this process's workers run (WebAssembly SIMD, scalar, or the JS fallback)

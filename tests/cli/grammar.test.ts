@@ -158,7 +158,11 @@ describe('listing commands', () => {
       if (m.accountants?.length) expect(line).toContain(`accountant: ${m.accountants[0]} (default), ${m.accountants.slice(1).join(', ')}`);
     }
     const j = await cli(['mechanisms', '--json']);
-    expect(JSON.parse(j.out).find((m: { name: string }) => m.name === 'lshrr').accountants).toEqual(['paper', 'exact', 'theorem', 'naive']);
+    const rows = JSON.parse(j.out) as { name: string; accountants: string[]; algorithm: string | null }[];
+    expect(rows.find((m) => m.name === 'lshrr')!.accountants).toEqual(['paper', 'exact', 'theorem', 'naive']);
+    // each mechanism's own algorithm version, where it has one
+    for (const m of listMechanisms()) expect(rows.find((x) => x.name === m.name)!.algorithm).toBe(m.algorithm ?? null);
+    expect(lines.find((l) => l.startsWith('laplsh '))).toContain(`algorithm ${listMechanisms().find((m) => m.name === 'laplsh')!.algorithm}`);
   });
 
   it('lshdp formats: one line per format of src/data/spec.ts', async () => {

@@ -31,6 +31,8 @@ export interface GridEntry {
 export interface Manifest {
   lshdp: string;
   algorithm: string;
+  /** the mechanisms of the config that carry their own algorithm version (Mechanism.algorithm) */
+  mechanism_algorithms?: Record<string, string>;
   git_commit: string | null;
   node: string;
   /** the Hamming k-NN kernel that ran (src/lsh/wasm/kernel.ts); results do not depend on it */
