@@ -4,7 +4,7 @@ import { didYouMean } from '../util/didYouMean.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
-import { numberList } from './options.js';
+import { numberList, splitList } from './options.js';
 import type { TableFormat } from '../report/tables.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
@@ -14,16 +14,6 @@ export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 1
 
 /** What `table budgets --mechanism` accepts: LSHRR (its accountants) and the directional mechanisms. */
 const BUDGET_MECHANISMS = ['lshrr', 'vmf', 'purkayastha'] as const;
-
-/** A comma- or space-separated list of names; at least one. */
-function nameList(flag: string, values: string[]): string[] {
-  const names = values
-    .flatMap((v) => v.split(','))
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (names.length === 0) throw new UserError(`${flag}: no values given`);
-  return names;
-}
 
 function parseFormat(s: string): TableFormat {
   if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
@@ -49,7 +39,7 @@ export function registerTable(program: Command): void {
       const kappa = numberList('--kappa', opts.kappa, APPENDIX_GRID.kappa);
       const xi = numberList('--xi', opts.xi, APPENDIX_GRID.xi);
       const delta = numberList('--delta', [opts.delta], [APPENDIX_GRID.delta])[0];
-      const mechanisms = nameList('--mechanism', opts.mechanism ?? ['lshrr']).map((m) => {
+      const mechanisms = splitList('--mechanism', opts.mechanism ?? ['lshrr']).map((m) => {
         if ((BUDGET_MECHANISMS as readonly string[]).includes(m)) return m;
         const near = didYouMean(m, BUDGET_MECHANISMS);
         throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
@@ -59,7 +49,7 @@ export function registerTable(program: Command): void {
         import('../report/tables.js'),
       ]);
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
-      const accountants = nameList('--accountant', opts.accountant ?? ['paper']).map((a) => parseAccountant(a, '--accountant'));
+      const accountants = splitList('--accountant', opts.accountant ?? ['paper']).map((a) => parseAccountant(a, '--accountant'));
       if (opts.accountant && !mechanisms.includes('lshrr')) throw new UserError('--accountant: applies to lshrr only; add lshrr to --mechanism');
       if (mechanisms.includes('lshrr') && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
       const rows = mechanisms.includes('lshrr') ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];

@@ -150,32 +150,64 @@ export function exactHash(cfg: ExperimentConfig, cell: ExactCell, input: unknown
  */
 export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: ResultSpec, input: unknown, info: (name: string) => MechanismInfo): string {
   const mi = info(result.base);
-  const body = {
-    algorithm: ALGORITHM_VERSION,
-    input,
-    seed: cfg.seed,
-    queries: cfg.queries,
-    cell: { dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial },
-    result: { base: result.base, options: result.options, xi: result.xi },
-    privacy: mi.usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
-    // a mechanism's own algorithm version: a change to its draws recomputes its results only
-    ...(mi.algorithm ? { mechanism_algorithm: mi.algorithm } : {}),
-  };
-  // the input's JSON is the same for every result of a data set: written once, not per result
-  // (thousands of results per run); the hashed text is exactly stableStringify(body)
-  if (input === null || typeof input !== 'object') return sha256Hex(stableStringify(body));
-  let json = inputJson.get(input);
-  if (json === undefined) {
-    json = stableStringify(input);
-    inputJson.set(input, json);
+  // The hashed text is exactly stableStringify of the body below. A run hashes every result of
+  // its grid (tens of thousands), so the text is assembled from parts written once: a template
+  // per (config, input, base) with marks where the cell and the result go, the cell's JSON per
+  // cell and the result's per result spec (stableStringify nests by concatenation, so putting a
+  // part's JSON where its mark's is gives the same text).
+  const parts = templatesOf(cfg);
+  const templateKey = `${result.base}\u0000${mi.usesXi}\u0000${mi.algorithm ?? ''}`;
+  let byInput = parts.get(templateKey);
+  if (!byInput) {
+    byInput = new Map();
+    parts.set(templateKey, byInput);
   }
-  const text = stableStringify({ ...body, input: INPUT_MARK });
-  return sha256Hex(text.replace(INPUT_MARK_JSON, () => json));
+  const inputKey = input !== null && typeof input === 'object' ? input : JSON.stringify(input ?? null);
+  let template = byInput.get(inputKey);
+  if (template === undefined) {
+    const body = {
+      algorithm: ALGORITHM_VERSION,
+      input,
+      seed: cfg.seed,
+      queries: cfg.queries,
+      cell: CELL_MARK,
+      result: RESULT_MARK,
+      privacy: mi.usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
+      // a mechanism's own algorithm version: a change to its draws recomputes its results only
+      ...(mi.algorithm ? { mechanism_algorithm: mi.algorithm } : {}),
+    };
+    template = stableStringify(body);
+    byInput.set(inputKey, template);
+  }
+  let cellJson = cellJsons.get(cell);
+  if (cellJson === undefined) {
+    cellJson = stableStringify({ dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial });
+    cellJsons.set(cell, cellJson);
+  }
+  let resultJson = resultJsons.get(result);
+  if (resultJson === undefined) {
+    resultJson = stableStringify({ base: result.base, options: result.options, xi: result.xi });
+    resultJsons.set(result, resultJson);
+  }
+  return sha256Hex(template.replace(CELL_MARK_JSON, () => cellJson).replace(RESULT_MARK_JSON, () => resultJson));
 }
 
-const INPUT_MARK = '\u0000input\u0000';
-const INPUT_MARK_JSON = JSON.stringify(INPUT_MARK);
-const inputJson = new WeakMap<object, string>();
+const CELL_MARK = '\u0000cell\u0000';
+const CELL_MARK_JSON = JSON.stringify(CELL_MARK);
+const RESULT_MARK = '\u0000result\u0000';
+const RESULT_MARK_JSON = JSON.stringify(RESULT_MARK);
+/** Per config: per (base, usesXi, algorithm) and input, the body's text with the two marks. */
+const templates = new WeakMap<ExperimentConfig, Map<string, Map<unknown, string>>>();
+function templatesOf(cfg: ExperimentConfig): Map<string, Map<unknown, string>> {
+  let m = templates.get(cfg);
+  if (!m) {
+    m = new Map();
+    templates.set(cfg, m);
+  }
+  return m;
+}
+const cellJsons = new WeakMap<TrialCell, string>();
+const resultJsons = new WeakMap<ResultSpec, string>();
 
 /** The seeds a cell draws from (recorded in the manifest for provenance). */
 export function cellSeeds(cfg: ExperimentConfig, cell: Cell): Record<string, string> {

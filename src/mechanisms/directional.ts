@@ -25,6 +25,7 @@ import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption } from './options.js';
 import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
+import { MECHANISM_ALGORITHMS } from './versions.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packSigns } from '../lsh/codes.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
@@ -168,9 +169,8 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
     usesXi: true,
     epsilonKind: 'concentration',
     concentrationMetric: metric,
-    // 2: the projected sampler works through the Cholesky plane factor (was U·S of the thin SVD);
-    // 3: and draws its κ + 1 normals per user by the ziggurat over xoshiro128++ (was polar, seedrandom)
-    algorithm: '3',
+    // its history: src/mechanisms/versions.ts
+    algorithm: MECHANISM_ALGORITHMS[name],
     optionKeys: ['sampler'],
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {

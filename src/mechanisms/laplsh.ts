@@ -5,6 +5,7 @@ import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js'
 import { randomizeAll } from './flips.js';
 import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
+import { MECHANISM_ALGORITHMS } from './versions.js';
 import { emptyCodes, packSigns } from '../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/epsilon.js';
@@ -34,9 +35,8 @@ export const laplshMechanism: Mechanism = {
   usesKappa: true,
   usesXi: true,
   epsilonKind: 'lap',
-  // 2: the projected sampler multiplies by the Cholesky plane factor (was U·S of the thin SVD);
-  // 3: and draws its kappa normals per user by the ziggurat over xoshiro128++ (was polar, seedrandom)
-  algorithm: '3',
+  // its history: src/mechanisms/versions.ts
+  algorithm: MECHANISM_ALGORITHMS.laplsh,
   optionKeys: ['sampler'],
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {

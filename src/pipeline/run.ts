@@ -24,10 +24,11 @@ import { acquireFolderLock } from '../experiment/machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../experiment/machinery/manifest.js';
 import { prepareResultsFolder } from '../experiment/machinery/outdir.js';
 import { writeResultFiles, writeShardFiles } from '../experiment/machinery/outputs.js';
-import { dryRunLines, planLines, planRun, type RunPlan } from '../experiment/machinery/plan.js';
+import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../experiment/machinery/plan.js';
 import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
 import { CellStore } from '../experiment/machinery/store.js';
-import { forgetOutputsKey, outputsKey, outputsUpToDate, recordOutputsKey } from '../experiment/machinery/upToDate.js';
+import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../experiment/machinery/upToDate.js';
+import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { writeRunReport } from './report.js';
 
@@ -89,6 +90,28 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   // Internal hook for the lock test: hold the run once it holds its lock, so the test meets a live
   // lock whatever the machine's speed (a kill ends it). Not a user setting.
   if (lock && process.env.LSHDP_HOLD_AFTER_LOCK === '1') await new Promise<never>(() => setInterval(() => undefined, 60_000));
+  // a folder whose outputs are current by the quick key: done before anything is loaded
+  const report = opts.report !== false;
+  const quick: QuickInputs = {
+    lshdp: LSHDP_VERSION,
+    algorithm: ALGORITHM_VERSION,
+    mechanismAlgorithms: MECHANISM_ALGORITHMS,
+    configHash: setup.configHash,
+    skipBadRows: setup.skipBadRows,
+    report,
+    png: opts.png !== false,
+    inputStamps: stampFiles(cfg.datasets.flatMap((d) => [d.path, d.poi_path].filter((p): p is string => typeof p === 'string'))),
+  };
+  // (the real engine only: an injected one may load other data from the same files)
+  if (lock && !opts.force && !opts.shard && !opts.engine) {
+    const results = quickUpToDate(outDir, quickOutputsKey(outDir, quick), report);
+    if (results !== null) {
+      lock.release();
+      log(`resuming: ${reuseCounts(results, results)} (use --force to recompute all)`);
+      log(`${outDir} is up to date (all ${formatCount(results)} results reused; its tables, claims and figures are unchanged)`);
+      return { outDir, total: results, mine: results, reused: results, computed: 0, cellsComputed: 0 };
+    }
+  }
   const guard = new SignalGuard();
   // while loading nothing is written yet: stop at once
   guard.whenSignalled((sig) => {
@@ -125,7 +148,6 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       writeShardFiles(outDir, data.summaries, manifest());
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
     } else {
-      const report = opts.report !== false;
       const key = outputsKey({
         lshdp: LSHDP_VERSION,
         algorithm: ALGORITHM_VERSION,
@@ -137,12 +159,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
         png: opts.png !== false,
       });
       if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report)) {
+        // current by content: the quick key is recorded for the folder as it is now
+        recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
         log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
       } else {
         forgetOutputsKey(outDir);
         writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest(), engine);
         await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
-        recordOutputsKey(outDir, key);
+        recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
         log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
       }
     }

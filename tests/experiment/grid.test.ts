@@ -48,6 +48,36 @@ describe('grid', () => {
     expect(trialResults(relabelled, info).map((r) => r.id)).toEqual(results.map((r) => r.id));
   });
 
+  it('a result hash is the SHA-256 of stableStringify of its body (the assembled text is that text)', async () => {
+    const { sha256Hex, stableStringify } = await import('../../src/util/hash.js');
+    const { ALGORITHM_VERSION } = await import('../../src/experiment/version.js');
+    const cfg = parseConfig(FAKE_CONFIG.replace('laplsh]', '{name: laplsh, sampler: direct, label: lap-direct}, laplsh]'), 'f.yaml');
+    const versioned = (n: string) => (n === 'laplsh' ? { ...info(n), algorithm: '7' } : info(n));
+    const inputs: unknown[] = [{ spec: { name: 'a', nested: { z: 1, a: [1, { y: 2, b: 3 }] } }, inputs: [{ sha256: 'f', bytes: 3 }] }, null, 'text', 42];
+    for (const lookup of [info, versioned]) {
+      for (const input of inputs) {
+        for (const cell of expandCells(cfg)
+          .filter((c): c is TrialCell => c.kind === 'trial')
+          .slice(0, 3)) {
+          for (const r of trialResults(cfg, lookup)) {
+            const mi = lookup(r.base);
+            const body = {
+              algorithm: ALGORITHM_VERSION,
+              input,
+              seed: cfg.seed,
+              queries: cfg.queries,
+              cell: { dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial },
+              result: { base: r.base, options: r.options, xi: r.xi },
+              privacy: mi.usesXi ? { d: cfg.privacy.d, delta: cfg.privacy.delta } : null,
+              ...(mi.algorithm ? { mechanism_algorithm: mi.algorithm } : {}),
+            };
+            expect(resultHash(cfg, cell, r, input, lookup), `${cell.key} ${r.id}`).toBe(sha256Hex(stableStringify(body)));
+          }
+        }
+      }
+    }
+  });
+
   it("a mechanism's own algorithm version changes its results' hashes and no other's", () => {
     const cfg = parseConfig(FAKE_CONFIG, 'f.yaml');
     const cell = expandCells(cfg)[1] as TrialCell;

@@ -127,11 +127,16 @@ function readStored(
   return { records, pending, total, reused };
 }
 
+/** "reusing R of T results, computing C", as the log says it. */
+export function reuseCounts(reused: number, total: number): string {
+  return `reusing ${formatCount(reused)} of ${formatCount(total)} results, computing ${formatCount(total - reused)}`;
+}
+
 /** What the plan means, for the log: what changed since the last run, what is reused, the shard. */
 export function planLines(setup: RunSetup, plan: RunPlan, shard: ShardSpec | null | undefined): string[] {
   const lines: string[] = [];
   const change = setup.previous?.config ? describeChanges(setup.previous.config, setup.document) : null;
-  const counts = `reusing ${formatCount(plan.reused)} of ${formatCount(plan.total)} results, computing ${formatCount(plan.total - plan.reused)}`;
+  const counts = reuseCounts(plan.reused, plan.total);
   if (change) lines.push(`config changed since the last run: ${change}; ${counts}`);
   else if (plan.reused > 0) lines.push(`resuming: ${counts} (use --force to recompute all)`);
   if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${formatCount(plan.total)} results in ${plan.mine.filter(Boolean).length} of ${plan.cells.length} cells`);

@@ -8,8 +8,15 @@
  *
  * The key is removed before a rebuild starts, so an interrupted rebuild never looks current. The
  * claims are one Holm-corrected family over all cells: any change rebuilds them as a whole.
+ *
+ * Computing that key means loading the data and hashing every result. Beside it the file keeps a
+ * quick key a run checks first, before loading anything: the versions, the effective config, the
+ * output flags, the input files' sizes and modification times and the store's files' (name, size,
+ * modification time). When the quick key matches, nothing the outputs depend on can have changed
+ * (a changed input or cell file changes its size or time), and the run stops there; otherwise it
+ * goes the long way, which decides by content.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { createHash } from 'node:crypto';
@@ -50,6 +57,57 @@ export function outputsKey(i: OutputsInputs): string {
   return h.digest('hex');
 }
 
+/** What the quick key is made of (besides the files it looks at). */
+export interface QuickInputs {
+  lshdp: string;
+  algorithm: string;
+  mechanismAlgorithms: Readonly<Record<string, string>>;
+  configHash: string;
+  skipBadRows: boolean;
+  report: boolean;
+  png: boolean;
+  /** the input files' stamps (stampFiles), taken before the data are read: an input changed
+   *  while a run reads it never looks current afterwards */
+  inputStamps: string;
+}
+
+const stamp = (file: string): string => {
+  try {
+    const s = statSync(file);
+    return `${s.size} ${s.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+};
+
+/** Size and modification time of each file, one line each. */
+export function stampFiles(files: readonly string[]): string {
+  return files.map((f) => `${f} ${stamp(f)}\n`).join('');
+}
+
+/** The quick key of `outDir`: the values, the inputs' stamps and the store's files' stamps now. */
+export function quickOutputsKey(outDir: string, i: QuickInputs): string {
+  const h = createHash('sha256');
+  h.update(stableStringify(i) + '\n');
+  const cells = join(outDir, 'cells');
+  const names = existsSync(cells) ? readdirSync(cells).sort() : [];
+  for (const f of names) h.update(`cell ${f} ${stamp(join(cells, f))}\n`);
+  return h.digest('hex');
+}
+
+/** The number of results of `outDir` when its recorded quick key is `quick` and every output is there; else null. */
+export function quickUpToDate(outDir: string, quick: string, report: boolean): number | null {
+  const file = join(outDir, OUTPUTS_KEY_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const k = JSON.parse(readFileSync(file, 'utf8')) as { quick?: unknown; results?: unknown };
+    if (k.quick !== quick || typeof k.results !== 'number') return null;
+    return expectedFiles(report).every((f) => existsSync(join(outDir, f))) ? k.results : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether `outDir`'s outputs were built from exactly these inputs and are all still there. */
 export function outputsUpToDate(outDir: string, key: string, report: boolean): boolean {
   const file = join(outDir, OUTPUTS_KEY_FILE);
@@ -67,7 +125,8 @@ export function forgetOutputsKey(outDir: string): void {
   rmSync(join(outDir, OUTPUTS_KEY_FILE), { force: true });
 }
 
-/** After every output is written. */
-export function recordOutputsKey(outDir: string, key: string): void {
-  writeFileAtomicSync(join(outDir, OUTPUTS_KEY_FILE), JSON.stringify({ key }) + '\n');
+/** After every output is written (or found current): the key, and the quick key of the folder as it is now. */
+export function recordOutputsKey(outDir: string, key: string, quick?: { inputs: QuickInputs; results: number }): void {
+  const record = quick ? { key, quick: quickOutputsKey(outDir, quick.inputs), results: quick.results } : { key };
+  writeFileAtomicSync(join(outDir, OUTPUTS_KEY_FILE), JSON.stringify(record) + '\n');
 }

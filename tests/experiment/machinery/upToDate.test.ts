@@ -84,3 +84,55 @@ describe('outputs staleness key', () => {
     expect(readFileSync(join(dir, 'r', 'utility.csv'), 'utf8')).not.toBe(before.utility);
   });
 });
+
+describe('the quick key (checked before anything is loaded)', () => {
+  it('a current folder is found current without reading its inputs; a touched input, a lost cell or output, --force go the long way', async () => {
+    const { copyFileSync, mkdtempSync, utimesSync, unlinkSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { ROOT } = await import('../../helpers/cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-quick-'));
+    const data = join(dir, 'ratings.csv');
+    copyFileSync(join(ROOT, 'tests/fixtures/data/ratings.csv'), data);
+    // a whole-second time, so it can be set again exactly below
+    const when = Math.floor(Date.now() / 1000) - 60;
+    utimesSync(data, when, when);
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      `name: quick\nseed: 3\ndatasets:\n  - { name: tiny, format: movielens-csv, path: ratings.csv }\ndims: [4]\nqueries: 0\nk: [1]\nkappa: [8]\ntrials: 2\nprivacy: { d: 0.1, delta: 0.01, xi: [0, 5] }\nmechanisms: [exact, lsh, lshrr, laplsh]\n`,
+    );
+    const args = ['run', 'c.yaml', '--out', 'out', '--threads', '1', '--no-report', '--no-cache'];
+    const run = async (extra: string[] = []) => {
+      const r = await runInProc(dir, [...args, ...extra]);
+      expect(r.status, r.stderr).toBe(0);
+      return r.stderr;
+    };
+    const utility = () => readFileSync(join(dir, 'out', 'utility.csv'), 'utf8');
+    await run();
+    const first = utility();
+    expect((JSON.parse(readFileSync(join(dir, 'out', OUTPUTS_KEY_FILE), 'utf8')) as { results?: number }).results).toBeGreaterThan(0);
+    expect(await run()).toMatch(/resuming: reusing ([\d,]+) of \1 results, computing 0 .*\n.*out is up to date/s);
+    // Proof that the quick way reads no input: other ratings of the same size and time go
+    // unnoticed (the documented limit of a key of sizes and times)...
+    const { size } = statSync(data);
+    const other = readFileSync(data, 'utf8').replace('4.0', '1.0');
+    expect(other.length).toBe(readFileSync(data, 'utf8').length);
+    writeFileSync(data, other);
+    utimesSync(data, when, when);
+    expect(statSync(data).size).toBe(size);
+    expect(await run()).toMatch(/out is up to date/);
+    expect(utility()).toBe(first);
+    // ...while a touched input goes the long way, which reads it and recomputes what it changes
+    const later = new Date(Date.now() + 5000);
+    utimesSync(data, later, later);
+    expect(await run()).toMatch(/wrote out \([1-9][\d,]* results computed/);
+    expect(await run()).toMatch(/out is up to date/);
+    // a lost cell is recomputed, a lost output rebuilt; --force recomputes everything
+    const cell = readdirSync(join(dir, 'out', 'cells')).find((f) => f.startsWith('trial_'))!;
+    unlinkSync(join(dir, 'out', 'cells', cell));
+    expect(await run()).toMatch(/wrote out \([1-9][\d,]* results computed/);
+    rmSync(join(dir, 'out', 'budgets.csv'));
+    expect(await run()).toMatch(/wrote out \(0 results computed/);
+    expect(existsSync(join(dir, 'out', 'budgets.csv'))).toBe(true);
+    expect(await run(['--force'])).toMatch(/wrote out \([1-9][\d,]* results computed/);
+  });
+});
