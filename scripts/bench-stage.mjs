@@ -167,9 +167,15 @@ async function main() {
         const hashing = proj.value;
         for (const name of ['lsh', 'lshrr', 'laplsh']) {
           const mech = getMechanism(name);
+          // the draws a mechanism shares across the ξ of the trial, as runTrialCell keeps them
+          const shared = new Map();
+          const perTrial = (key, make) => {
+            if (!shared.has(key)) shared.set(key, make(makeRng(`shared${name}${key}`)));
+            return shared.get(key);
+          };
           for (const xi of mech.usesXi ? args.xi : [null]) {
             const info = mech.epsilon(xi ?? 0, kappa, privacy, {});
-            const enc = timed(() => mech.encode({ vectors: v, hashing, rng: makeRng(`noise${name}${xi}`), options: {} }, info));
+            const enc = timed(() => mech.encode({ vectors: v, hashing, rng: makeRng(`noise${name}${xi}`), options: {}, perTrial }, info));
             t[name === 'laplsh' ? 'laplsh' : name === 'lshrr' ? 'flips' : 'other'] += enc.seconds;
             const knn = timed(() => hammingKnn(enc.value, queries, kMax, tieSeed(1, 'bench', args.n, kappa, 0)));
             const bare = timed(() => wasmBareScan(enc.value, queries));

@@ -166,7 +166,7 @@ function timings(n, once) {
 
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
-const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'grid-25m'].includes(s));
+const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-25m'].includes(s));
 if (needsMl) ensureSynth(mlDir, ML);
 if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
 if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);

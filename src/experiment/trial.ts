@@ -2,7 +2,7 @@ import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
-import { deriveSeed, makeRng } from '../random/rng.js';
+import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { getFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
@@ -78,7 +78,9 @@ function checkKs(k: number[], users: number): number[] {
  * Evaluates the asked results of one trial cell: hyperplanes from the `planes` seed (data set, n,
  * kappa, trial), projections and clean codes once; then per result fresh noise from the `noise`
  * seed (those and the base mechanism and xi: entries that differ only in options see the same
- * uniforms), and one Hamming k-NN with kMax = the result's largest k, ties broken by keys of
+ * uniforms), draws a mechanism shares across the xi of the trial from the same seed without xi
+ * (MechanismContext.perTrial: LapLSH's noise directions and radii, the directional mechanisms'
+ * orthogonal parts), and one Hamming k-NN with kMax = the result's largest k, ties broken by keys of
  * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
  * of the same answer. A result's numbers depend only on its own identity and the cell, never on
  * which other results are computed with it.
@@ -95,6 +97,16 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
   const distanceFrom = family.distanceFrom(vectors);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
+  // the draws mechanisms share across the xi of this trial (MechanismContext.perTrial)
+  const shared = new Map<string, unknown>();
+  const perTrialOf =
+    (mechanism: string) =>
+    <T>(key: string, make: (rng: Rng) => T): T => {
+      const id = `${mechanism}\u0000${key}`;
+      if (!shared.has(id)) shared.set(id, make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key))));
+      return shared.get(id) as T;
+    };
+
   const out: TrialResult[] = [];
   for (const r of spec.results) {
     const ks = checkKs(r.ks, users);
@@ -106,7 +118,7 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
-    const codes = mech.encode({ vectors, hashing, rng, options: r.options }, eps);
+    const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech.name) }, eps);
     const answers = hammingKnn(codes, queries, kMax, ties);
     const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks, distanceFrom);
     out.push({ id: r.id, eps, ks, loss: Array.from(means.loss), recall: Array.from(means.recall) });

@@ -32,11 +32,48 @@ export function packSigns(projections: Float64Array, users: number, kappa: numbe
   }
   const set = emptyCodes(users, kappa);
   const { codes, words } = set;
+  // a word at a time, each bit as +(v >= 0): no branch on the (random) signs, whose
+  // mispredictions cost four times the rest of the loop
   for (let i = 0; i < users; i++) {
     const base = i * kappa;
     const row = i * words;
-    for (let j = 0; j < kappa; j++) {
-      if (projections[base + j] >= 0) codes[row + (j >>> 5)] |= 1 << (j & 31);
+    for (let w = 0; w < words; w++) {
+      const from = w * 32;
+      const to = Math.min(kappa, from + 32);
+      let word = 0;
+      for (let j = from; j < to; j++) word |= +(projections[base + j] >= 0) << (j - from);
+      codes[row + w] = word;
+    }
+  }
+  return set;
+}
+
+/**
+ * The codes of `along[i]·a + scale[i]·b` (row-major users × kappa, one coefficient pair per user;
+ * `along` null means 1), as packSigns would give for that array, without allocating it: the
+ * noisy projections of LapLSH and the directional mechanisms at one ξ, from their shared draws. A
+ * fresh array of users × kappa doubles costs more to touch for the first time than this loop.
+ */
+export function packCombinedSigns(a: Float64Array, along: Float64Array | null, b: Float64Array, scale: Float64Array, kappa: number): CodeSet {
+  const users = scale.length;
+  if (a.length !== users * kappa || b.length !== users * kappa || (along !== null && along.length !== users)) {
+    throw new RangeError(`packCombinedSigns: expected ${users} users × ${kappa}`);
+  }
+  const set = emptyCodes(users, kappa);
+  const { codes, words } = set;
+  // branch-free bits, a word at a time, as in packSigns
+  for (let i = 0; i < users; i++) {
+    const base = i * kappa;
+    const row = i * words;
+    const s = scale[i];
+    const t = along === null ? 1 : along[i];
+    for (let w = 0; w < words; w++) {
+      const from = w * 32;
+      const to = Math.min(kappa, from + 32);
+      let word = 0;
+      if (along === null) for (let j = from; j < to; j++) word |= +(a[base + j] + s * b[base + j] >= 0) << (j - from);
+      else for (let j = from; j < to; j++) word |= +(t * a[base + j] + s * b[base + j] >= 0) << (j - from);
+      codes[row + w] = word;
     }
   }
   return set;

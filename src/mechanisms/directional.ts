@@ -17,6 +17,11 @@
  * W P g = L·a − Wx·(x·g) and ‖Pg‖² = ‖g‖² − (x·g)²: O(κ²) per user after the trial's shared
  * factorization, exactly in distribution. Where the row space leaves no room (n ≤ κ + 1) the
  * direct sampler draws v in R^n. The hyperplanes are the trial's, as for LSH and LSHRR.
+ *
+ * Everything but the cosine w is drawn once per trial and shared by its ξ (common random
+ * numbers, MechanismContext.perTrial); w is drawn per ξ. Given w the orthogonal part is uniform
+ * whatever w is, so each ξ's draw has exactly its law; results at different ξ are correlated,
+ * trials independent.
  */
 import { createRequire } from 'node:module';
 import type { Mechanism, MechanismContext } from './types.js';
@@ -27,7 +32,7 @@ import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { MECHANISM_ALGORITHMS } from './versions.js';
 import { cachedPlaneFactor } from './laplsh.js';
-import { packSigns } from '../lsh/codes.js';
+import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
@@ -81,24 +86,40 @@ function rowSpacePart(projections: Float64Array, inv: Float64Array, users: numbe
 const CHUNK = 4096;
 
 /**
- * W z of every user, z drawn on the sphere around x through its κ projections (see above):
- * Wz = (w − s·(x·g))·Wx + s·L·a with s = √(1 − w²)/‖Pg‖. The draws go user by user; the κ × κ
- * products of a chunk run in LapLSH's WebAssembly kernel (the same doubles as the JS loop).
+ * The part of every user's draw that does not depend on the concentration, shared by the ξ of a
+ * trial (MechanismContext.perTrial): with ortho = W·(Pg), xg = x·g and pg2 = ‖Pg‖², the draw at
+ * cosine w is Wz = (w − s·xg)·Wx + s·ortho, s = √(1 − w²)/‖Pg‖ (`codesAt`). The direct
+ * sampler stores v = Pg/‖Pg‖ itself (xg = 0, pg2 = 1).
  */
-function projectedDirections(ctx: MechanismContext, cosine: () => number): Float64Array {
+export interface OrthogonalDraws {
+  /** users × κ, row-major */
+  ortho: Float64Array;
+  xg: Float64Array;
+  pg2: Float64Array;
+}
+
+/**
+ * The orthogonal parts through the κ projections (see above): W P g = L·a − Wx·(x·g), and the
+ * −Wx·(x·g) term is folded into `codesAt`'s coefficient of Wx, so ortho = L·a. The draws go
+ * user by user; the κ × κ products of a chunk run in LapLSH's WebAssembly kernel (the same doubles
+ * as the JS loop).
+ */
+function projectedOrthogonal(rng: Rng, ctx: MechanismContext): OrthogonalDraws {
   const { kappa, n, planes, projections } = ctx.hashing;
   const users = userCount(ctx);
   const us = cachedPlaneFactor(planes, kappa, n);
   const { p, p2 } = rowSpacePart(projections, factorInverse(us, kappa), users, kappa);
-  const rest = chiSquareSource(ctx.rng, n - kappa - 1);
-  // the κ + 1 normals per user (a and η) from the fast generator, seeded from the noise source
-  const normals = zigguratState(ctx.rng);
+  const rest = chiSquareSource(rng, n - kappa - 1);
+  // the κ + 1 normals per user (a and η) from the fast generator
+  const normals = zigguratState(rng);
   const usT = new Float64Array(kappa * kappa);
   for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b]!;
-  const out = new Float64Array(users * kappa);
+  const ortho = new Float64Array(users * kappa);
+  const xgs = new Float64Array(users);
+  const pg2s = new Float64Array(users);
   const chunk = Math.min(users, CHUNK);
   const ws = new Float64Array(chunk * kappa);
-  const scales = new Float64Array(chunk);
+  const ones = new Float64Array(chunk).fill(1);
   const etas = new Float64Array(chunk);
   for (let start = 0; start < users; start += chunk) {
     const m = Math.min(chunk, users - start);
@@ -107,7 +128,6 @@ function projectedDirections(ctx: MechanismContext, cosine: () => number): Float
     for (let t = 0; t < m; t++) {
       const i = start + t;
       const base = i * kappa;
-      const w = cosine();
       const at = t * kappa;
       let pa = 0;
       let a2 = 0;
@@ -118,46 +138,60 @@ function projectedDirections(ctx: MechanismContext, cosine: () => number): Float
       const eta = etas[t]!;
       // rounding can push ‖p‖² above 1 for x (nearly) in the row space
       const xg = pa + Math.sqrt(Math.max(0, 1 - p2[i]!)) * eta;
-      const pg2 = a2 + eta * eta + rest() - xg * xg;
-      const scale = pg2 > 0 ? Math.sqrt(Math.max(0, 1 - w * w) / pg2) : 0;
-      scales[t] = scale;
-      const along = w - scale * xg;
-      for (let r = 0; r < kappa; r++) out[base + r] = along * projections[base + r]!;
+      xgs[i] = xg;
+      pg2s[i] = a2 + eta * eta + rest() - xg * xg;
     }
-    const part = out.subarray(start * kappa, (start + m) * kappa);
-    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part, true)) continue;
+    const part = ortho.subarray(start * kappa, (start + m) * kappa);
+    if (wasmLaplaceNoise(usT, ws, ones, m, kappa, part, true)) continue;
     for (let t = 0; t < m; t++) {
       const base = t * kappa;
       for (let r = 0; r < kappa; r++) {
         let s = 0;
         // the factor is lower triangular: b > r adds nothing
         for (let b = 0; b <= r; b++) s += us[r * kappa + b]! * ws[base + b]!;
-        part[base + r] = part[base + r]! + scales[t]! * s;
+        part[base + r] = part[base + r]! + s;
       }
     }
   }
-  return out;
+  return { ortho, xg: xgs, pg2: pg2s };
 }
 
-/** W z of every user, z drawn in R^n (dense x from the sparse row). */
-function directDirections(ctx: MechanismContext, cosine: () => number): Float64Array {
+/** The orthogonal parts drawn in R^n: W v, v uniform on the sphere orthogonal to x (dense x from the sparse row). */
+function directOrthogonal(rng: Rng, ctx: MechanismContext): OrthogonalDraws {
   const { kappa, n, planes } = ctx.hashing;
   const { rowPtr, colIdx, values } = ctx.vectors;
   const users = userCount(ctx);
-  const out = new Float64Array(users * kappa);
+  const ortho = new Float64Array(users * kappa);
   const x = new Float64Array(n);
-  const z = new Float64Array(n);
+  const v = new Float64Array(n);
   for (let i = 0; i < users; i++) {
     x.fill(0);
     for (let e = rowPtr[i]!; e < rowPtr[i + 1]!; e++) x[colIdx[e]!] = values[e]!;
-    directionAround(ctx.rng, x, cosine(), z);
+    // at cosine 0 the draw is v itself
+    directionAround(rng, x, 0, v);
     for (let r = 0; r < kappa; r++) {
       let s = 0;
-      for (let c = 0; c < n; c++) s += planes[r * n + c]! * z[c]!;
-      out[i * kappa + r] = s;
+      for (let c = 0; c < n; c++) s += planes[r * n + c]! * v[c]!;
+      ortho[i * kappa + r] = s;
     }
   }
-  return out;
+  return { ortho, xg: new Float64Array(users), pg2: new Float64Array(users).fill(1) };
+}
+
+/** The codes of W z at the cosines `cosine()` draws (user by user), from the shared orthogonal parts. */
+export function codesAt(projections: Float64Array, draws: OrthogonalDraws, kappa: number, cosine: () => number): CodeSet {
+  const { ortho, xg, pg2 } = draws;
+  const users = xg.length;
+  const along = new Float64Array(users);
+  const scale = new Float64Array(users);
+  for (let i = 0; i < users; i++) {
+    const w = cosine();
+    const q = pg2[i]!;
+    const s = q > 0 ? Math.sqrt(Math.max(0, 1 - w * w) / q) : 0;
+    scale[i] = s;
+    along[i] = w - s * xg[i]!;
+  }
+  return packCombinedSigns(projections, along, ortho, scale, kappa);
 }
 
 function directional(name: string, description: string, metric: 'euclidean' | 'angle', account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource): Mechanism {
@@ -184,9 +218,12 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
         return { codes: clean.codes.slice(), bits: clean.bits, words: clean.words };
       }
       const { kappa, n } = ctx.hashing;
-      const cosine = source(ctx.rng, n, c);
-      const noisy = s === 'projected' && n > kappa + 1 ? projectedDirections(ctx, cosine) : directDirections(ctx, cosine);
-      return packSigns(noisy, userCount(ctx), kappa);
+      // the orthogonal parts are the trial's, shared by every ξ (MechanismContext.perTrial); the
+      // cosines are this ξ's
+      const projected = s === 'projected' && n > kappa + 1;
+      const draw = (rng: Rng) => (projected ? projectedOrthogonal : directOrthogonal)(rng, ctx);
+      const draws = ctx.perTrial ? ctx.perTrial(projected ? 'projected' : 'direct', draw) : draw(ctx.rng);
+      return codesAt(ctx.hashing.projections, draws, kappa, source(ctx.rng, n, c));
     },
   };
 }

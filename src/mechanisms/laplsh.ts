@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
-import type { Mechanism, MechanismContext } from './types.js';
+import type { Mechanism } from './types.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
 import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { MECHANISM_ALGORITHMS } from './versions.js';
-import { emptyCodes, packSigns } from '../lsh/codes.js';
+import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/epsilon.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
@@ -26,6 +27,9 @@ export type LaplaceSampler = NoiseSampler;
  *   with c ~ chi²(n − kappa) independent of w, so W z = R / sqrt(|w|² + c) · L w exactly in
  *   distribution: O(kappa²/2) per user. Falls back to direct when n <= kappa (then there is no
  *   orthogonal complement).
+ * The directions and Gamma(n, 1) radii are drawn once per trial and shared by its xi (common
+ * random numbers, MechanismContext.perTrial): at each eps, W z = (radius / eps)·(W u), exactly the
+ * law above at every eps; a trial's results at different xi are correlated, trials independent.
  * eps = 0 (xi = 0) is infinite noise; its limit is defined as uniformly random bits.
  */
 export const laplshMechanism: Mechanism = {
@@ -55,8 +59,14 @@ export const laplshMechanism: Mechanism = {
       const c = cleanCodes(ctx.hashing);
       return { codes: c.codes.slice(), bits: c.bits, words: c.words };
     }
-    const noisy = sampler === 'projected' && n > kappa ? projectedNoise(ctx, e) : directNoise(ctx, e);
-    return packSigns(noisy, users, kappa);
+    // the directions and radii are the trial's, shared by every eps (MechanismContext.perTrial)
+    const projected = sampler === 'projected' && n > kappa;
+    const draw = (rng: Rng) => (projected ? projectedDraws : directDraws)(rng, ctx.hashing, users);
+    const draws = ctx.perTrial ? ctx.perTrial(projected ? 'projected' : 'direct', draw) : draw(ctx.rng);
+    // the signs of Wx + (radius / eps)·dir
+    const scale = new Float64Array(users);
+    for (let i = 0; i < users; i++) scale[i] = draws.radius[i] / e;
+    return packCombinedSigns(ctx.hashing.projections, null, draws.dir, scale, kappa);
   },
 };
 
@@ -76,24 +86,37 @@ export function laplaceRadius(rng: Rng, n: number, eps: number): () => number {
   return gammaSource(rng, n, 1 / eps);
 }
 
-/** Wx + Wz for every user, z drawn in R^n. */
-function directNoise(ctx: MechanismContext, eps: number): Float64Array {
-  const { kappa, n, planes, projections } = ctx.hashing;
-  const users = userCount(ctx);
-  const out = projections.slice();
-  const z = new Float64Array(n);
-  const radius = laplaceRadius(ctx.rng, n, eps);
+/**
+ * The noise of every user up to its 1/eps scale, the part LapLSH's draws share across the xi of a
+ * trial: W z = (radius_i / eps)·dir_i with dir_i = W u_i (κ per user) and radius_i ~ Gamma(n, 1),
+ * so Gamma(n, 1)/eps ~ Gamma(n, scale 1/eps), the law of protocol §4, at every eps.
+ */
+export interface LaplaceDraws {
+  /** users × κ, row-major: W u of each user's direction u (uniform on the unit sphere of R^n) */
+  dir: Float64Array;
+  /** per user, Gamma(shape n, scale 1) */
+  radius: Float64Array;
+}
+
+/** dir = W u, u drawn in R^n: O(n·κ) per user. */
+export function directDraws(rng: Rng, hashing: TrialHashing, users: number): LaplaceDraws {
+  const { kappa, n, planes } = hashing;
+  const dir = new Float64Array(users * kappa);
+  const radius = new Float64Array(users);
+  const u = new Float64Array(n);
+  const gamma = gammaSource(rng, n, 1);
   for (let i = 0; i < users; i++) {
-    laplaceNoise(ctx.rng, n, radius, z);
+    sphereSample(rng, n, u);
+    radius[i] = gamma();
     const base = i * kappa;
     for (let j = 0; j < kappa; j++) {
       const row = j * n;
       let s = 0;
-      for (let c = 0; c < n; c++) s += planes[row + c] * z[c];
-      out[base + j] += s;
+      for (let c = 0; c < n; c++) s += planes[row + c] * u[c];
+      dir[base + j] = s;
     }
   }
-  return out;
+  return { dir, radius };
 }
 
 // ml-matrix is loaded on first use, so commands that only list mechanisms do not pay for it.
@@ -143,16 +166,16 @@ export function cachedPlaneFactor(planes: Float64Array, kappa: number, n: number
   return us;
 }
 
-/** Wx + Wz for every user through the kappa-dimensional projection of the noise (see above). */
-function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
-  const { kappa, n, planes, projections } = ctx.hashing;
-  const users = userCount(ctx);
+/** dir = W u through the κ-dimensional projection of the direction (see the mechanism): O(κ²/2) per user. */
+export function projectedDraws(rng: Rng, hashing: TrialHashing, users: number): LaplaceDraws {
+  const { kappa, n, planes } = hashing;
   const us = cachedPlaneFactor(planes, kappa, n);
-  const out = projections.slice();
-  const radius = laplaceRadius(ctx.rng, n, eps);
-  const rest = chiSquareSource(ctx.rng, n - kappa);
+  const dir = new Float64Array(users * kappa);
+  const radius = new Float64Array(users);
+  const gamma = gammaSource(rng, n, 1);
+  const rest = chiSquareSource(rng, n - kappa);
   // the kappa normals per user from the fast generator, seeded from the trial's noise source
-  const normals = zigguratState(ctx.rng);
+  const normals = zigguratState(rng);
   // Users go by chunks: the chunk's normals, each user's radius and chi-square, then the
   // kappa x kappa products of the chunk in WebAssembly (the same doubles) or in the JS loop below.
   const chunk = Math.min(users, NOISE_CHUNK);
@@ -167,9 +190,10 @@ function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
       const base = t * kappa;
       let w2 = 0;
       for (let b = 0; b < kappa; b++) w2 += ws[base + b] * ws[base + b];
-      scales[t] = radius() / Math.sqrt(w2 + rest());
+      radius[start + t] = gamma();
+      scales[t] = 1 / Math.sqrt(w2 + rest());
     }
-    const part = out.subarray(start * kappa, (start + m) * kappa);
+    const part = dir.subarray(start * kappa, (start + m) * kappa);
     if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part, true)) continue;
     for (let t = 0; t < m; t++) {
       const base = t * kappa;
@@ -182,8 +206,8 @@ function projectedNoise(ctx: MechanismContext, eps: number): Float64Array {
       }
     }
   }
-  return out;
+  return { dir, radius };
 }
 
-/** Users per chunk of projectedNoise. */
+/** Users per chunk of projectedDraws. */
 const NOISE_CHUNK = 4096;

@@ -10,6 +10,14 @@ export interface MechanismContext {
   /** this mechanism's fresh noise for this trial and xi */
   rng: Rng;
   options: Record<string, unknown>;
+  /**
+   * Draws a mechanism shares across the ξ of one trial (common random numbers): `make` runs once
+   * per trial cell, mechanism and `key`, on a source seeded by the trial and the mechanism but not
+   * by ξ, and every ξ of the trial gets the same value. A result still depends only on its own
+   * identity and the trial: computed alone or beside other ξ, it is the same. Absent (a bare
+   * `encode` call, `lshdp encode`, the audit), `make` runs on `rng`.
+   */
+  perTrial?: <T>(key: string, make: (rng: Rng) => T) => T;
 }
 
 /**

@@ -5,6 +5,8 @@
  * others' reused. Mechanisms without an entry have had one algorithm.
  * - laplsh, vmf, purkayastha 2: the projected samplers use the Cholesky plane factor (was U·S of
  *   the thin SVD); 3: their κ normals per user come from the ziggurat over xoshiro128++ (was the
- *   polar method over seedrandom).
+ *   polar method over seedrandom); 4: the draws that do not depend on ξ (LapLSH's directions and
+ *   Gamma(n, 1) radii, the directional mechanisms' orthogonal parts) are drawn once per trial and
+ *   shared by its ξ (common random numbers; MechanismContext.perTrial).
  */
-export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = { laplsh: '3', vmf: '3', purkayastha: '3' };
+export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = { laplsh: '4', vmf: '4', purkayastha: '4' };

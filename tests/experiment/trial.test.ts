@@ -280,6 +280,24 @@ describe('runTrialCell', () => {
     expect(other).not.toEqual(rows.filter((r) => r.mechanism === 'lshrr' && r.xi === 0));
   });
 
+  it('shares draws across the xi of a trial, yet a result is the same computed alone, beside others or in another order', () => {
+    const noisy = ['laplsh', 'vmf', 'purkayastha'];
+    for (const name of noisy) {
+      for (const options of [{}, { sampler: 'direct' }]) {
+        const together = runCell(spec({ kappa: 12, mechanisms: [{ name, xi: [1, 5, 20], options }] }));
+        const reversed = runCell(spec({ kappa: 12, mechanisms: [{ name, xi: [20, 5, 1], options }] }));
+        for (const xi of [1, 5, 20]) {
+          const alone = runCell(spec({ kappa: 12, mechanisms: [{ name, xi: [xi], options }] }));
+          expect(alone).toEqual(together.filter((r) => r.xi === xi));
+          expect(reversed.filter((r) => r.xi === xi)).toEqual(alone);
+        }
+        // another trial draws other directions
+        const other = runCell(spec({ trial: 1, kappa: 12, mechanisms: [{ name, xi: [5], options }] }));
+        expect(other).not.toEqual(together.filter((r) => r.xi === 5));
+      }
+    }
+  });
+
   it('runs laplsh and rappor, and rejects a k larger than the data allow', () => {
     const out = runCell(
       spec({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
-import { codeCount, emptyCodes, getBit, hammingDistance, packSigns, popcount32 } from '../../src/lsh/codes.js';
+import { codeCount, emptyCodes, getBit, hammingDistance, packCombinedSigns, packSigns, popcount32 } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { binomialSe, Z } from './stats.js';
 import { clusteredVectors, vectorsFromDense } from './synthetic.js';
@@ -72,6 +72,23 @@ describe('packSigns', () => {
       }
     }
     expect(emptyCodes(3, 5).codes.length).toBe(3);
+  });
+
+  it('packCombinedSigns gives the codes of along·a + scale·b computed first, with and without along', () => {
+    const rng = makeRng('combined');
+    const value = () => (rng() < 0.1 ? (rng() < 0.5 ? 0 : -0) : rng() - 0.5);
+    for (const kappa of [1, 10, 32, 33, 64, 70]) {
+      const users = 11;
+      const a = Float64Array.from({ length: users * kappa }, value);
+      const b = Float64Array.from({ length: users * kappa }, value);
+      const scale = Float64Array.from({ length: users }, value);
+      const along = Float64Array.from({ length: users }, value);
+      for (const t of [null, along]) {
+        const full = a.map((x, e) => (t === null ? x : t[Math.floor(e / kappa)] * x) + scale[Math.floor(e / kappa)] * b[e]);
+        expect(packCombinedSigns(a, t, b, scale, kappa)).toEqual(packSigns(full, users, kappa));
+      }
+    }
+    expect(() => packCombinedSigns(new Float64Array(4), null, new Float64Array(3), new Float64Array(2), 2)).toThrow(RangeError);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism } from '../../src/mechanisms/registry.js';
-import { laplaceNoise, laplaceRadius, planeFactor } from '../../src/mechanisms/laplsh.js';
+import { directDraws, laplaceNoise, laplaceRadius, planeFactor, projectedDraws } from '../../src/mechanisms/laplsh.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import type { UserVectors } from '../../src/data/types.js';
@@ -67,6 +67,58 @@ describe('laplsh noise', () => {
       expect(M[a * kappa + a]).toBeGreaterThan(0);
     }
   });
+});
+
+describe('laplsh draws shared by the xi of a trial', () => {
+  // What a trial draws once: radius ~ Gamma(n, 1) (mean n, variance n) and dir = W u, u uniform
+  // on the sphere, so E[dir] = 0 and E[dir dirᵀ] = W Wᵀ / n (E[u uᵀ] = I/n); each checked against
+  // its closed form within Z standard errors estimated from the same sample.
+  const users = 20_000;
+  const n = 60;
+  const kappa = 5;
+  const vectors = replicated([Array.from({ length: n }, (_, c) => (c === 0 ? 1 : 0))], users);
+  const hashing = hashingFor(vectors, kappa, 'shared-draws');
+  const W = hashing.planes;
+  for (const [name, draw] of [
+    ['direct', directDraws],
+    ['projected', projectedDraws],
+  ] as const) {
+    it(`${name}: radius Gamma(n, 1), dir with mean 0 and second moments W Wᵀ / n`, () => {
+      const { dir, radius } = draw(makeRng(`shared-${name}`), hashing, users);
+      let s = 0;
+      let s2 = 0;
+      for (let i = 0; i < users; i++) {
+        s += radius[i];
+        s2 += radius[i] * radius[i];
+      }
+      const mean = s / users;
+      const variance = s2 / users - mean * mean;
+      expect(Math.abs(mean - n)).toBeLessThan(Z * Math.sqrt(n / users));
+      expect(Math.abs(variance - n)).toBeLessThan(Z * Math.sqrt((3 * n * (n + 2) - n * n) / users));
+      for (let a = 0; a < kappa; a++) {
+        let m = 0;
+        let m2 = 0;
+        for (let i = 0; i < users; i++) {
+          m += dir[i * kappa + a];
+          m2 += dir[i * kappa + a] ** 2;
+        }
+        expect(Math.abs(m / users)).toBeLessThan(Z * Math.sqrt((m2 / users - (m / users) ** 2) / users));
+        for (let b = 0; b <= a; b++) {
+          let ww = 0;
+          for (let c = 0; c < n; c++) ww += W[a * n + c] * W[b * n + c];
+          let p = 0;
+          let p2 = 0;
+          for (let i = 0; i < users; i++) {
+            const v = dir[i * kappa + a] * dir[i * kappa + b];
+            p += v;
+            p2 += v * v;
+          }
+          const pm = p / users;
+          expect(Math.abs(pm - ww / n)).toBeLessThan(Z * Math.sqrt((p2 / users - pm * pm) / users));
+        }
+      }
+    });
+  }
 });
 
 describe('laplsh samplers', () => {
