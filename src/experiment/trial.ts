@@ -3,7 +3,8 @@ import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
-import { getFamily, type MetricName } from '../lsh/families/index.js';
+import { BufferPool, type Float64Alloc } from '../util/bufferPool.js';
+import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
@@ -86,14 +87,28 @@ function checkKs(k: number[], users: number): number[] {
  * which other results are computed with it.
  */
 export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[] {
-  const users = vectors.rowPtr.length - 1;
-  const { dataset, n, kappa, trial, runSeed, privacy } = spec;
+  const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
 
   const family = getFamily(spec.metric ?? 'angular');
   if (spec.plugins?.length) registerPlugins(spec.plugins, family.disagreement);
-  const hashing: TrialHashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial));
+  // the cell's big arrays live in the thread's pool, reclaimed when the results are plain numbers
+  const alloc: Float64Alloc = (length) => cellPool.float64(length);
+  try {
+    return evaluateCell(vectors, queries, truth, spec, family, alloc);
+  } finally {
+    cellPool.reclaim();
+  }
+}
+
+/** The thread's buffers for trial cells (one cell at a time per thread). */
+const cellPool = new BufferPool();
+
+function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc): TrialResult[] {
+  const users = vectors.rowPtr.length - 1;
+  const { dataset, n, kappa, trial, runSeed, privacy } = spec;
+  const hashing: TrialHashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
   const distanceFrom = family.distanceFrom(vectors);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
@@ -101,9 +116,9 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
   const shared = new Map<string, unknown>();
   const perTrialOf =
     (mechanism: string) =>
-    <T>(key: string, make: (rng: Rng) => T): T => {
+    <T>(key: string, make: (rng: Rng, alloc: Float64Alloc) => T): T => {
       const id = `${mechanism}\u0000${key}`;
-      if (!shared.has(id)) shared.set(id, make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key))));
+      if (!shared.has(id)) shared.set(id, make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key)), alloc));
       return shared.get(id) as T;
     };
 

@@ -3,6 +3,7 @@ import type { Rng } from '../random/rng.js';
 import { fillNormal } from '../random/samplers.js';
 import { wasmProject } from './wasm/kernel.js';
 import type { CodeSet } from './codes.js';
+import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 
 /** Hyperplanes of one (data set, n, kappa, trial), shared by lsh, lshrr and laplsh. */
 export interface TrialHashing {
@@ -35,7 +36,7 @@ export function drawHyperplanes(rng: Rng, kappa: number, n: number): Float64Arra
  * contiguous row per stored entry of the CSR matrix. Runs in WebAssembly (two columns per f64x2
  * multiply and add, the same doubles) when it is available.
  */
-export function projectAll(vectors: UserVectors, planes: Float64Array, kappa: number, opts: { kernel?: 'auto' | 'js' } = {}): Float64Array {
+export function projectAll(vectors: UserVectors, planes: Float64Array, kappa: number, opts: { kernel?: 'auto' | 'js'; alloc?: Float64Alloc } = {}): Float64Array {
   const n = vectors.n;
   if (planes.length !== kappa * n) {
     throw new RangeError(`planes has ${planes.length} entries, expected kappa*n = ${kappa}*${n}`);
@@ -45,7 +46,8 @@ export function projectAll(vectors: UserVectors, planes: Float64Array, kappa: nu
   for (let j = 0; j < kappa; j++) {
     for (let c = 0; c < n; c++) byColumn[c * kappa + j] = planes[j * n + c];
   }
-  const out = new Float64Array(users * kappa);
+  // zero-filled (the JS loop adds into it)
+  const out = (opts.alloc ?? freshFloat64)(users * kappa);
   const { rowPtr, colIdx, values } = vectors;
   if (opts.kernel !== 'js' && wasmProject(rowPtr, colIdx, values, byColumn, kappa, out)) return out; // same doubles, 2 per op
   for (let i = 0; i < users; i++) {

@@ -33,6 +33,7 @@ import { zigguratState } from '../random/ziggurat.js';
 import { MECHANISM_ALGORITHMS } from './versions.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
+import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
@@ -60,10 +61,10 @@ function factorInverse(us: Float64Array, kappa: number): Float64Array {
 
 /** p = Qᵀx = L⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms). */
 const rowSpaceParts = new WeakMap<Float64Array, { p: Float64Array; p2: Float64Array }>();
-function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number): { p: Float64Array; p2: Float64Array } {
+function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number, alloc: Float64Alloc): { p: Float64Array; p2: Float64Array } {
   let parts = rowSpaceParts.get(projections);
   if (!parts) {
-    const p = new Float64Array(users * kappa);
+    const p = alloc(users * kappa);
     const p2 = new Float64Array(users);
     for (let i = 0; i < users; i++) {
       const base = i * kappa;
@@ -104,17 +105,18 @@ export interface OrthogonalDraws {
  * user by user; the κ × κ products of a chunk run in LapLSH's WebAssembly kernel (the same doubles
  * as the JS loop).
  */
-function projectedOrthogonal(rng: Rng, ctx: MechanismContext): OrthogonalDraws {
+function projectedOrthogonal(rng: Rng, ctx: MechanismContext, alloc: Float64Alloc): OrthogonalDraws {
   const { kappa, n, planes, projections } = ctx.hashing;
   const users = userCount(ctx);
   const us = cachedPlaneFactor(planes, kappa, n);
-  const { p, p2 } = rowSpacePart(projections, factorInverse(us, kappa), users, kappa);
+  const { p, p2 } = rowSpacePart(projections, factorInverse(us, kappa), users, kappa, alloc);
   const rest = chiSquareSource(rng, n - kappa - 1);
   // the κ + 1 normals per user (a and η) from the fast generator
   const normals = zigguratState(rng);
   const usT = new Float64Array(kappa * kappa);
   for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b]!;
-  const ortho = new Float64Array(users * kappa);
+  // zero-filled: the kernel adds into it
+  const ortho = alloc(users * kappa);
   const xgs = new Float64Array(users);
   const pg2s = new Float64Array(users);
   const chunk = Math.min(users, CHUNK);
@@ -157,11 +159,11 @@ function projectedOrthogonal(rng: Rng, ctx: MechanismContext): OrthogonalDraws {
 }
 
 /** The orthogonal parts drawn in R^n: W v, v uniform on the sphere orthogonal to x (dense x from the sparse row). */
-function directOrthogonal(rng: Rng, ctx: MechanismContext): OrthogonalDraws {
+function directOrthogonal(rng: Rng, ctx: MechanismContext, alloc: Float64Alloc): OrthogonalDraws {
   const { kappa, n, planes } = ctx.hashing;
   const { rowPtr, colIdx, values } = ctx.vectors;
   const users = userCount(ctx);
-  const ortho = new Float64Array(users * kappa);
+  const ortho = alloc(users * kappa);
   const x = new Float64Array(n);
   const v = new Float64Array(n);
   for (let i = 0; i < users; i++) {
@@ -221,7 +223,7 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
       // the orthogonal parts are the trial's, shared by every ξ (MechanismContext.perTrial); the
       // cosines are this ξ's
       const projected = s === 'projected' && n > kappa + 1;
-      const draw = (rng: Rng) => (projected ? projectedOrthogonal : directOrthogonal)(rng, ctx);
+      const draw = (rng: Rng, alloc: Float64Alloc = freshFloat64) => (projected ? projectedOrthogonal : directOrthogonal)(rng, ctx, alloc);
       const draws = ctx.perTrial ? ctx.perTrial(projected ? 'projected' : 'direct', draw) : draw(ctx.rng);
       return codesAt(ctx.hashing.projections, draws, kappa, source(ctx.rng, n, c));
     },

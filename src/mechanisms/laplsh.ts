@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Mechanism } from './types.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
+import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
@@ -61,7 +62,7 @@ export const laplshMechanism: Mechanism = {
     }
     // the directions and radii are the trial's, shared by every eps (MechanismContext.perTrial)
     const projected = sampler === 'projected' && n > kappa;
-    const draw = (rng: Rng) => (projected ? projectedDraws : directDraws)(rng, ctx.hashing, users);
+    const draw = (rng: Rng, alloc?: Float64Alloc) => (projected ? projectedDraws : directDraws)(rng, ctx.hashing, users, alloc);
     const draws = ctx.perTrial ? ctx.perTrial(projected ? 'projected' : 'direct', draw) : draw(ctx.rng);
     // the signs of Wx + (radius / eps)·dir
     const scale = new Float64Array(users);
@@ -99,9 +100,9 @@ export interface LaplaceDraws {
 }
 
 /** dir = W u, u drawn in R^n: O(n·κ) per user. */
-export function directDraws(rng: Rng, hashing: TrialHashing, users: number): LaplaceDraws {
+export function directDraws(rng: Rng, hashing: TrialHashing, users: number, alloc: Float64Alloc = freshFloat64): LaplaceDraws {
   const { kappa, n, planes } = hashing;
-  const dir = new Float64Array(users * kappa);
+  const dir = alloc(users * kappa);
   const radius = new Float64Array(users);
   const u = new Float64Array(n);
   const gamma = gammaSource(rng, n, 1);
@@ -167,10 +168,11 @@ export function cachedPlaneFactor(planes: Float64Array, kappa: number, n: number
 }
 
 /** dir = W u through the κ-dimensional projection of the direction (see the mechanism): O(κ²/2) per user. */
-export function projectedDraws(rng: Rng, hashing: TrialHashing, users: number): LaplaceDraws {
+export function projectedDraws(rng: Rng, hashing: TrialHashing, users: number, alloc: Float64Alloc = freshFloat64): LaplaceDraws {
   const { kappa, n, planes } = hashing;
   const us = cachedPlaneFactor(planes, kappa, n);
-  const dir = new Float64Array(users * kappa);
+  // zero-filled: the kernel adds into it
+  const dir = alloc(users * kappa);
   const radius = new Float64Array(users);
   const gamma = gammaSource(rng, n, 1);
   const rest = chiSquareSource(rng, n - kappa);

@@ -1,5 +1,6 @@
 import type { UserVectors } from '../data/types.js';
 import type { Rng } from '../random/rng.js';
+import type { Float64Alloc } from '../util/bufferPool.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
@@ -15,9 +16,10 @@ export interface MechanismContext {
    * per trial cell, mechanism and `key`, on a source seeded by the trial and the mechanism but not
    * by ξ, and every ξ of the trial gets the same value. A result still depends only on its own
    * identity and the trial: computed alone or beside other ξ, it is the same. Absent (a bare
-   * `encode` call, `lshdp encode`, the audit), `make` runs on `rng`.
+   * `encode` call, `lshdp encode`, the audit), `make` runs on `rng`. `alloc` gives the draws'
+   * big arrays their memory: the trial cell's pool (src/util/bufferPool.ts), else fresh arrays.
    */
-  perTrial?: <T>(key: string, make: (rng: Rng) => T) => T;
+  perTrial?: <T>(key: string, make: (rng: Rng, alloc: Float64Alloc) => T) => T;
 }
 
 /**

@@ -16,10 +16,10 @@ export const angularFamily: LshFamily = {
   vectorMechanisms: true,
   dataSpec: (spec) => spec,
   prepare: (vectors) => vectors,
-  hash(data, kappa, seed) {
+  hash(data, kappa, seed, alloc) {
     const users = data.rowPtr.length - 1;
     const planes = drawHyperplanes(makeRng(seed), kappa, data.n);
-    const projections = projectAll(data, planes, kappa);
+    const projections = projectAll(data, planes, kappa, { alloc });
     return { kappa, n: data.n, planes, projections, codes: packSigns(projections, users, kappa) };
   },
   disagreement: (d) => d,

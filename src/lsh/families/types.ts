@@ -3,6 +3,7 @@ import type { UserVectors } from '../../data/types.js';
 import type { ExactKnn } from '../../knn/angular.js';
 import type { CodeSet } from '../codes.js';
 import type { TrialHashing } from '../hyperplanes.js';
+import type { Float64Alloc } from '../../util/bufferPool.js';
 
 /** The metrics lshdp has an LSH family for (config key `metric`). */
 /** The LSH families' names (`metric:` in configs, `--metric`), the paper's first; FAMILIES (index.ts) holds them in this order. */
@@ -33,8 +34,9 @@ export interface LshFamily {
   dataSpec(spec: DatasetSpec): DatasetSpec;
   /** the user data this family works on, from the vectors of `dataSpec` (jaccard: the item sets) */
   prepare(vectors: UserVectors): UserVectors;
-  /** kappa hash functions from `seed`, applied to every user; `codes` is always set */
-  hash(data: UserVectors, kappa: number, seed: string): TrialHashing & { codes: CodeSet };
+  /** kappa hash functions from `seed`, applied to every user; `codes` is always set. `alloc` gives
+   *  the users × κ projections their memory (a trial cell's pool; src/util/bufferPool.ts). */
+  hash(data: UserVectors, kappa: number, seed: string, alloc?: Float64Alloc): TrialHashing & { codes: CodeSet };
   /** per-bit disagreement probability at distance d (angular: d; jaccard: d/2) */
   disagreement(d: number): number;
   /** distance between users i and j, in [0, 1] */
