@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { Mechanism } from '../mechanisms/types.js';
+import type { MechanismFacts } from '../mechanisms/catalog.js';
 import { cliIo } from './io.js';
 
 /** One line per mechanism: name, what it does, the config options it takes and its accountants. */
-export function mechanismLine(m: Mechanism, width: number): string {
+export function mechanismLine(m: MechanismFacts, width: number): string {
   const extras: string[] = [];
   if (m.optionKeys && m.optionKeys.length > 0) extras.push(`options: ${m.optionKeys.join(', ')}`);
   // the first accountant is the default (Mechanism.accountants)
@@ -18,9 +18,9 @@ export function registerMechanisms(program: Command): void {
     .description('list the mechanisms a config can name, with their options and accountants')
     .option('--json', 'print a JSON array')
     .action(async (o: { json?: boolean }) => {
-      // the mechanisms (and their samplers) load only when the command runs
-      const { listMechanisms } = await import('../mechanisms/registry.js');
-      const ms = listMechanisms();
+      // the built-ins' facts only: no sampler, kernel or accountant is loaded to list them
+      const { BUILT_IN_FACTS } = await import('../mechanisms/catalog.js');
+      const ms = BUILT_IN_FACTS;
       if (o.json) {
         const rows = ms.map((m) => ({ name: m.name, description: m.description, options: [...(m.optionKeys ?? [])], accountants: [...(m.accountants ?? [])], algorithm: m.algorithm ?? null }));
         cliIo().out(JSON.stringify(rows, null, 2) + '\n');

@@ -30,7 +30,7 @@ import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption } from './options.js';
 import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
-import { MECHANISM_ALGORITHMS } from './versions.js';
+import { BUILT_IN, type MechanismFacts } from './catalog.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
@@ -196,18 +196,11 @@ export function codesAt(projections: Float64Array, draws: OrthogonalDraws, kappa
   return packCombinedSigns(projections, along, ortho, scale, kappa);
 }
 
-function directional(name: string, description: string, metric: 'euclidean' | 'angle', account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource): Mechanism {
+function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource): Mechanism {
+  const name = facts.name;
   return {
-    name,
-    description,
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    epsilonKind: 'concentration',
-    concentrationMetric: metric,
-    // its history: src/mechanisms/versions.ts
-    algorithm: MECHANISM_ALGORITHMS[name],
-    optionKeys: ['sampler'],
+    // its algorithm's history: src/mechanisms/versions.ts
+    ...facts,
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {
       checkOptionKeys(name, ctx.options, ['sampler']);
@@ -230,17 +223,11 @@ function directional(name: string, description: string, metric: 'euclidean' | 'a
   };
 }
 
-export const vmfMechanism: Mechanism = directional('vmf', 'von Mises–Fisher direction around the vector (Euclidean-metric DP), then LSH', 'euclidean', vmfConcentration, vmfCosineSource);
+export const vmfMechanism: Mechanism = directional(BUILT_IN.vmf, vmfConcentration, vmfCosineSource);
 
 /** The Purkayastha angle θ drawn, its cosine released: the mechanisms share everything else. */
 const purkayasthaCosine: CosineSource = (rng, n, c) => {
   const angle = purkayasthaAngleSource(rng, n, c);
   return () => Math.cos(angle());
 };
-export const purkayasthaMechanism: Mechanism = directional(
-  'purkayastha',
-  'Purkayastha direction around the vector (angular-metric DP), then LSH',
-  'angle',
-  purkayasthaConcentration,
-  purkayasthaCosine,
-);
+export const purkayasthaMechanism: Mechanism = directional(BUILT_IN.purkayastha, purkayasthaConcentration, purkayasthaCosine);

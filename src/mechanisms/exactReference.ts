@@ -1,13 +1,9 @@
 import type { Mechanism } from './types.js';
 import { NO_EPSILON } from './common.js';
+import { BUILT_IN } from './catalog.js';
 
 /** The reference: true angular neighbours, no code (evaluated by exactRows in src/experiment/trial.ts). */
 export const exactMechanism: Mechanism = {
-  name: 'exact',
-  description: 'true angular k-NN (the reference: utility loss 0, recall 1)',
-  kind: 'exact',
-  usesKappa: false,
-  usesXi: false,
-  optionKeys: [],
+  ...BUILT_IN.exact,
   epsilon: () => ({ ...NO_EPSILON }),
 };

@@ -7,7 +7,7 @@ import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js'
 import { randomizeAll } from './flips.js';
 import { cleanCodes, fillFastNormals, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
-import { MECHANISM_ALGORITHMS } from './versions.js';
+import { BUILT_IN } from './catalog.js';
 import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/epsilon.js';
@@ -34,15 +34,8 @@ export type LaplaceSampler = NoiseSampler;
  * eps = 0 (xi = 0) is infinite noise; its limit is defined as uniformly random bits.
  */
 export const laplshMechanism: Mechanism = {
-  name: 'laplsh',
-  description: 'multivariate Laplace noise on the vector, then LSH',
-  kind: 'code',
-  usesKappa: true,
-  usesXi: true,
-  epsilonKind: 'lap',
-  // its history: src/mechanisms/versions.ts
-  algorithm: MECHANISM_ALGORITHMS.laplsh,
-  optionKeys: ['sampler'],
+  // its algorithm's history: src/mechanisms/versions.ts
+  ...BUILT_IN.laplsh,
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {
     checkOptionKeys('laplsh', ctx.options, ['sampler']);

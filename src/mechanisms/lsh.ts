@@ -1,15 +1,11 @@
 import type { Mechanism } from './types.js';
 import { checkOptionKeys } from './options.js';
 import { NO_EPSILON, cleanCodes } from './common.js';
+import { BUILT_IN } from './catalog.js';
 
 /** Vanilla random-projection LSH: the clean kappa-bit codes (no privacy; the paper's baseline). */
 export const lshMechanism: Mechanism = {
-  name: 'lsh',
-  description: 'vanilla random-projection LSH, no noise (non-private baseline)',
-  kind: 'code',
-  usesKappa: true,
-  usesXi: false,
-  optionKeys: [],
+  ...BUILT_IN.lsh,
   epsilon: () => ({ ...NO_EPSILON }),
   encode(ctx) {
     checkOptionKeys('lsh', ctx.options, []);

@@ -4,7 +4,8 @@ import { cleanCodes } from './common.js';
 import { copyCodes, flipBits } from './flips.js';
 import { lshrrEpsilon } from '../privacy/epsilon.js';
 import { flipProbability } from '../privacy/rr.js';
-import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
+import { DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
+import { BUILT_IN } from './catalog.js';
 
 /**
  * LSHRR (paper Def. "LSHRR"): the LSH bits, each flipped independently with probability
@@ -12,15 +13,7 @@ import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant }
  * bits, independent of the input (the random-hash baseline).
  */
 export const lshrrMechanism: Mechanism = {
-  name: 'lshrr',
-  description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
-  kind: 'code',
-  usesKappa: true,
-  usesXi: true,
-  hasFallback: true,
-  epsilonKind: 'bit',
-  optionKeys: [],
-  accountants: ACCOUNTANT_NAMES,
+  ...BUILT_IN.lshrr,
   /**
    * options.accountant (default paper) picks the accountant (src/privacy/accountants.ts); the paper
    * accountant is lshrrEpsilon exactly. Unbounded (exact, (1 − d)^kappa >= 1 − delta): eps =

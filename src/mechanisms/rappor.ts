@@ -7,6 +7,7 @@ import { userCount } from './common.js';
 import { emptyCodes } from '../lsh/codes.js';
 import { flipProbability } from '../privacy/rr.js';
 import { UserError } from '../util/errors.js';
+import { BUILT_IN, type MechanismFacts } from './catalog.js';
 
 export const DEFAULT_RAPPOR_HASHES = 2;
 
@@ -33,18 +34,14 @@ export const DEFAULT_RAPPOR_HASHES = 2;
  * k-NN over these codes is at the random level at every budget. Here eps/(2h) per bit is eps-LDP
  * for the whole vector (two values differ in at most 2h bits), a true LDP guarantee.
  */
-export const rapporMechanism: Mechanism = rapporVariant('rappor', 'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response', 'items');
+export const rapporMechanism: Mechanism = rapporVariant(BUILT_IN.rappor, 'items');
 
-export const rapporVectorMechanism: Mechanism = rapporVariant('rappor-vector', 'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response', 'vector');
+export const rapporVectorMechanism: Mechanism = rapporVariant(BUILT_IN['rappor-vector'], 'vector');
 
-function rapporVariant(name: string, description: string, input: 'items' | 'vector'): Mechanism {
+function rapporVariant(facts: MechanismFacts, input: 'items' | 'vector'): Mechanism {
+  const name = facts.name;
   return {
-    name,
-    description,
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    optionKeys: ['hashes'],
+    ...facts,
     epsilon(xi) {
       if (!(xi >= 0)) throw new UserError(`${name}: xi must be >= 0, got ${xi}`);
       return { epsilon: xi, ldpEpsilon: xi, fallback: false };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism, listMechanisms } from '../../src/mechanisms/registry.js';
+import { BUILT_IN_FACTS } from '../../src/mechanisms/catalog.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
@@ -126,5 +127,16 @@ describe('lshrr', () => {
     expect(noisy.codes).toEqual(hashing.codes!.codes);
     lshrr.encode!(ctxFor(vectors, hashing, 'rr-1'), lshrr.epsilon(1, kappa, PRIVACY));
     expect(hashing.codes!.codes).toEqual(before);
+  });
+});
+
+describe('the catalog of built-in mechanisms', () => {
+  it('holds exactly the registry built-ins, in its order, with every fact of each mechanism object', () => {
+    const ms = listMechanisms();
+    expect(BUILT_IN_FACTS.map((f) => f.name)).toEqual(ms.map((m) => m.name));
+    for (const m of ms) {
+      const { epsilon: _e, encode: _c, ...plain } = m;
+      expect(BUILT_IN_FACTS.find((f) => f.name === m.name)).toEqual(plain);
+    }
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * What the built-in mechanisms are, without their code: names, descriptions and the facts the
+ * grid, the tables and `lshdp mechanisms` read. Each mechanism's module spreads its entry into
+ * its object (the single source), so listing them loads no sampler, kernel or accountant.
+ */
+import type { Mechanism } from './types.js';
+import { MECHANISM_ALGORITHMS } from './versions.js';
+import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
+
+/** The plain part of a Mechanism (everything but `epsilon` and `encode`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode'>;
+
+const facts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
+
+export const BUILT_IN = {
+  exact: facts({ name: 'exact', description: 'true angular k-NN (the reference: utility loss 0, recall 1)', kind: 'exact', usesKappa: false, usesXi: false, optionKeys: [] }),
+  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, optionKeys: [] }),
+  lshrr: facts({
+    name: 'lshrr',
+    description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    hasFallback: true,
+    epsilonKind: 'bit',
+    optionKeys: [],
+    accountants: ACCOUNTANT_NAMES,
+  }),
+  laplsh: facts({
+    name: 'laplsh',
+    description: 'multivariate Laplace noise on the vector, then LSH',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    epsilonKind: 'lap',
+    // its history: src/mechanisms/versions.ts
+    algorithm: MECHANISM_ALGORITHMS.laplsh,
+    optionKeys: ['sampler'],
+  }),
+  rappor: facts({
+    name: 'rappor',
+    description: 'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    optionKeys: ['hashes'],
+  }),
+  'rappor-vector': facts({
+    name: 'rappor-vector',
+    description: 'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    optionKeys: ['hashes'],
+  }),
+  vmf: facts({
+    name: 'vmf',
+    description: 'von Mises–Fisher direction around the vector (Euclidean-metric DP), then LSH',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    epsilonKind: 'concentration',
+    concentrationMetric: 'euclidean',
+    algorithm: MECHANISM_ALGORITHMS.vmf,
+    optionKeys: ['sampler'],
+  }),
+  purkayastha: facts({
+    name: 'purkayastha',
+    description: 'Purkayastha direction around the vector (angular-metric DP), then LSH',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: true,
+    epsilonKind: 'concentration',
+    concentrationMetric: 'angle',
+    algorithm: MECHANISM_ALGORITHMS.purkayastha,
+    optionKeys: ['sampler'],
+  }),
+} as const satisfies Record<string, MechanismFacts>;
+
+/** The built-ins in the canonical order (the registry's). */
+export const BUILT_IN_FACTS: readonly MechanismFacts[] = [
+  BUILT_IN.exact,
+  BUILT_IN.lsh,
+  BUILT_IN.lshrr,
+  BUILT_IN.laplsh,
+  BUILT_IN.rappor,
+  BUILT_IN['rappor-vector'],
+  BUILT_IN.vmf,
+  BUILT_IN.purkayastha,
+];
