@@ -10,7 +10,7 @@ import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
-import { evaluateAnswers } from './utility.js';
+import { evaluateAnswers, evaluateAnswerSets, type AnswerSet } from './utility.js';
 import { UserError } from '../util/errors.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
@@ -122,7 +122,9 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
       return shared.get(id) as T;
     };
 
-  const out: TrialResult[] = [];
+  // every result's answers first, then one evaluation of them all (a user answering a query in
+  // several results has its distance computed once; the means are those of evaluateAnswers)
+  const done: { id: string; eps: EpsilonInfo; set: AnswerSet }[] = [];
   for (const r of spec.results) {
     const ks = checkKs(r.ks, users);
     const kMax = ks[ks.length - 1];
@@ -134,11 +136,16 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
     const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech.name) }, eps);
-    const answers = hammingKnn(codes, queries, kMax, ties);
-    const means = evaluateAnswers(vectors, queries, truth, answers, kMax, ks, distanceFrom);
-    out.push({ id: r.id, eps, ks, loss: Array.from(means.loss), recall: Array.from(means.recall) });
+    done.push({ id: r.id, eps, set: { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } });
   }
-  return out;
+  const means = evaluateAnswerSets(
+    vectors,
+    queries,
+    truth,
+    done.map((d) => d.set),
+    distanceFrom,
+  );
+  return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
 }
 
 /**

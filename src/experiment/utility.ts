@@ -40,6 +40,13 @@ export interface UtilityMeans {
   recall: Float64Array;
 }
 
+/** One result's answers for evaluateAnswerSets: row-major Q × width user indices, nearest first. */
+export interface AnswerSet {
+  answers: Int32Array;
+  width: number;
+  ks: number[];
+}
+
 /**
  * Evaluates answers (row-major Q x width user indices, nearest first; every k <= width is read as
  * the prefix of length k) against the exact neighbours of the same queries. True distances come
@@ -57,64 +64,99 @@ export function evaluateAnswers(
   ks: number[],
   distanceFrom?: (query: number) => (user: number) => number,
 ): UtilityMeans {
-  const Q = queries.length;
-  if (Q === 0) throw new RangeError('no queries to evaluate');
+  return evaluateAnswerSets(vectors, queries, truth, [{ answers, width, ks }], distanceFrom)[0]!;
+}
+
+function checkSet(set: AnswerSet, Q: number, truth: ExactKnn): number {
+  const { ks, width, answers } = set;
   const kMax = Math.max(...ks);
   if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new RangeError(`every k must be a positive integer, got ${ks.join(',')}`);
   if (kMax > width) throw new RangeError(`answers hold ${width} neighbours per query, k = ${kMax} asked`);
   if (kMax > truth.k) throw new RangeError(`the exact neighbours hold k = ${truth.k} per query, k = ${kMax} asked`);
   if (answers.length !== Q * width) throw new RangeError(`answers has ${answers.length} entries, expected ${Q}*${width}`);
+  return kMax;
+}
+
+/**
+ * evaluateAnswers for several results of the same queries at once (the results of one trial
+ * cell): each query's row is prepared once, and a user that answers the query in several results
+ * has its distance computed once (the same double every time). Each result's sums run over the
+ * queries in their order, as evaluateAnswers's: the means are the same to the bit.
+ */
+export function evaluateAnswerSets(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, sets: AnswerSet[], distanceFrom?: (query: number) => (user: number) => number): UtilityMeans[] {
+  const Q = queries.length;
+  if (Q === 0) throw new RangeError('no queries to evaluate');
   if (truth.indices.length !== Q * truth.k) throw new RangeError(`truth has ${truth.indices.length / truth.k} queries, expected ${Q}`);
-  const lossSum = new Float64Array(ks.length);
-  const recallSum = new Float64Array(ks.length);
-  const returnedDist = new Float64Array(kMax);
+  const kMaxes = sets.map((set) => checkSet(set, Q, truth));
+  const lossSums = sets.map((set) => new Float64Array(set.ks.length));
+  const recallSums = sets.map((set) => new Float64Array(set.ks.length));
+  const returnedDist = new Float64Array(Math.max(1, ...kMaxes));
   // The loop reads answers and truth by offset and, for the default angular metric, keeps one dense
   // query row (no closure, no subarray per query: with every user a query, their garbage made
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
+  // memo of the current query's distances: seen[u] === query ordinal + 1 when known[u] holds it
+  const seen = new Int32Array(rowPtr.length - 1);
+  const known = new Float64Array(rowPtr.length - 1);
   let previous = -1;
   for (let qi = 0; qi < Q; qi++) {
-    const a0 = qi * width;
+    const query = queries[qi];
+    let distanceTo: ((user: number) => number) | null = null;
     if (dense) {
-      const query = queries[qi];
       if (previous < 0) densifyRow(vectors, query, dense);
       else {
         for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
         for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = values[p];
       }
       previous = query;
-      for (let i = 0; i < kMax; i++) returnedDist[i] = distanceFromDot(dotDenseRow(dense, vectors, answers[a0 + i]));
-    } else {
-      const distanceTo = (distanceFrom as (query: number) => (user: number) => number)(queries[qi]);
-      for (let i = 0; i < kMax; i++) returnedDist[i] = distanceTo(answers[a0 + i]);
-    }
+    } else distanceTo = (distanceFrom as (query: number) => (user: number) => number)(query);
+    const mark = qi + 1;
     const t0 = qi * truth.k;
-    for (let t = 0; t < ks.length; t++) {
-      const k = ks[t];
-      let r = 0;
-      let td = 0;
-      let hits = 0;
-      for (let i = 0; i < k; i++) {
-        r += returnedDist[i];
-        td += truth.distances[t0 + i];
+    for (let s = 0; s < sets.length; s++) {
+      const { answers, width, ks } = sets[s]!;
+      const kMax = kMaxes[s]!;
+      const a0 = qi * width;
+      for (let i = 0; i < kMax; i++) {
         const u = answers[a0 + i];
-        for (let j = 0; j < k; j++) {
-          if (truth.indices[t0 + j] === u) {
-            hits++;
-            break;
-          }
+        if (seen[u] === mark) returnedDist[i] = known[u];
+        else {
+          const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
+          seen[u] = mark;
+          known[u] = d;
+          returnedDist[i] = d;
         }
       }
-      lossSum[t] += r / k - td / k;
-      recallSum[t] += hits / k;
+      const lossSum = lossSums[s]!;
+      const recallSum = recallSums[s]!;
+      for (let t = 0; t < ks.length; t++) {
+        const k = ks[t];
+        let r = 0;
+        let td = 0;
+        let hits = 0;
+        for (let i = 0; i < k; i++) {
+          r += returnedDist[i];
+          td += truth.distances[t0 + i];
+          const u = answers[a0 + i];
+          for (let j = 0; j < k; j++) {
+            if (truth.indices[t0 + j] === u) {
+              hits++;
+              break;
+            }
+          }
+        }
+        lossSum[t] += r / k - td / k;
+        recallSum[t] += hits / k;
+      }
     }
   }
-  const loss = new Float64Array(ks.length);
-  const recall = new Float64Array(ks.length);
-  for (let t = 0; t < ks.length; t++) {
-    loss[t] = lossSum[t] / Q;
-    recall[t] = recallSum[t] / Q;
-  }
-  return { k: ks.slice(), loss, recall };
+  return sets.map((set, s) => {
+    const loss = new Float64Array(set.ks.length);
+    const recall = new Float64Array(set.ks.length);
+    for (let t = 0; t < set.ks.length; t++) {
+      loss[t] = lossSums[s]![t]! / Q;
+      recall[t] = recallSums[s]![t]! / Q;
+    }
+    return { k: set.ks.slice(), loss, recall };
+  });
 }

@@ -53,8 +53,8 @@ export class BufferPool {
   }
 }
 
-/** Free buffers kept between cells: a cell lends at most four big arrays. */
-const MAX_FREE = 6;
+/** Free buffers kept between cells: a cell lends at most four big arrays (projections, and LapLSH's or the directional mechanisms' draws). */
+const MAX_FREE = 4;
 
 /** A Float64Array allocator: the pool's in a trial cell, `new Float64Array` elsewhere. */
 export type Float64Alloc = (length: number) => Float64Array;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exactRows, runTrialCell, type CellRow } from '../../src/experiment/trial.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
-import { evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
+import { evaluateAnswerSets, evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
 import { angularDistance, exactKnn } from '../../src/knn/angular.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
@@ -180,6 +180,27 @@ describe('utility', () => {
       expected += d.reduce((a, b) => a + b, 0) / width - trueMean(qi, width);
     });
     expect(Math.abs(means.loss[0] - expected / queries.length)).toBeLessThan(1e-12);
+  });
+
+  it('evaluates several answer sets at once exactly as one by one (angular and a generic metric)', () => {
+    const rng = makeRng('answer-sets');
+    const set = (width: number, ks: number[], overlapWith?: Int32Array) => {
+      const answers = new Int32Array(queries.length * width);
+      for (let e = 0; e < answers.length; e++) {
+        // users repeat across sets (the memo's case) and within a row
+        answers[e] = overlapWith && rng() < 0.6 ? overlapWith[e % overlapWith.length]! : Math.floor(rng() * USERS);
+      }
+      return { answers, width, ks };
+    };
+    const a = set(10, [1, 5, 10]);
+    const sets = [a, set(4, [2, 4], a.answers), set(10, [10], a.answers), { answers: truth.indices, width: truth.k, ks: [1, 10] }];
+    const generic = (q: number) => (u: number) => angularDistance(vectors, q, u) * 0.5 + (u % 3) / 7;
+    for (const metric of [undefined, generic]) {
+      const together = evaluateAnswerSets(vectors, queries, truth, sets, metric);
+      sets.forEach((s, i) => expect(together[i]).toEqual(evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks, metric)));
+    }
+    expect(evaluateAnswerSets(vectors, queries, truth, [sets[3]!])[0]!.loss).toEqual(new Float64Array([0, 0]));
+    expect(() => evaluateAnswerSets(vectors, queries, truth, [{ answers: a.answers, width: 10, ks: [11] }])).toThrow(RangeError);
   });
 });
 
