@@ -65,8 +65,9 @@ export const laplshMechanism: Mechanism = {
 };
 
 /**
- * One draw of the n-dimensional Laplace noise z = R·u into `out`; returns R (= |z|).
- * Exported so the radius law (mean n/eps, variance n/eps²) is testable.
+ * One draw of the n-dimensional Laplace noise z = R·u into `out`; returns R (= |z|). A library
+ * function (the law of protocol §4 in R^n, tested on its radius: mean n/eps, variance n/eps²);
+ * the mechanism itself draws only W u and the radius (directDraws, projectedDraws).
  */
 export function laplaceNoise(rng: Rng, n: number, radius: () => number, out: Float64Array): number {
   sphereSample(rng, n, out);
