@@ -88,9 +88,9 @@ const CHUNK = 4096;
 
 /**
  * The part of every user's draw that does not depend on the concentration, shared by the ξ of a
- * trial (MechanismContext.perTrial): with ortho = W·(Pg), xg = x·g and pg2 = ‖Pg‖², the draw at
- * cosine w is Wz = (w − s·xg)·Wx + s·ortho, s = √(1 − w²)/‖Pg‖ (`codesAt`). The direct
- * sampler stores v = Pg/‖Pg‖ itself (xg = 0, pg2 = 1).
+ * trial (MechanismContext.perTrial). Projected: ortho = L·a (so W P g = ortho − Wx·xg), xg = x·g
+ * and pg2 = ‖Pg‖²; the draw at cosine w is Wz = (w − s·xg)·Wx + s·ortho, s = √(1 − w²)/‖Pg‖
+ * (`codesAt`). Direct: ortho = W v with v = Pg/‖Pg‖ itself, xg = 0 and pg2 = 1.
  */
 export interface OrthogonalDraws {
   /** users × κ, row-major */
