@@ -197,7 +197,9 @@ describe('utility', () => {
     const generic = (q: number) => (u: number) => angularDistance(vectors, q, u) * 0.5 + (u % 3) / 7;
     for (const metric of [undefined, generic]) {
       const together = evaluateAnswerSets(vectors, queries, truth, sets, metric);
-      sets.forEach((s, i) => expect(together[i]).toEqual(evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks, metric)));
+      sets.forEach((s, i) => {
+        expect(together[i]).toEqual(evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks, metric));
+      });
     }
     expect(evaluateAnswerSets(vectors, queries, truth, [sets[3]!])[0]!.loss).toEqual(new Float64Array([0, 0]));
     expect(() => evaluateAnswerSets(vectors, queries, truth, [{ answers: a.answers, width: 10, ks: [11] }])).toThrow(RangeError);
