@@ -44,17 +44,20 @@ export function registerTable(program: Command): void {
         const near = didYouMean(m, BUDGET_MECHANISMS);
         throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
       });
-      const [{ budgetRows, directionalBudgetRows, DIRECTIONAL_METRICS, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([
+      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }, { BUILT_IN_FACTS }] = await Promise.all([
         import('../privacy/index.js'),
         import('../report/tables.js'),
+        import('../mechanisms/catalog.js'),
       ]);
+      // the metric each directional mechanism's concentration is private for, from its own facts
+      const metricOf = (name: string) => BUILT_IN_FACTS.find((f) => f.name === name)?.concentrationMetric as 'euclidean' | 'angle';
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
       const accountants = splitList('--accountant', opts.accountant ?? ['paper']).map((a) => parseAccountant(a, '--accountant'));
       if (opts.accountant && !mechanisms.includes('lshrr')) throw new UserError('--accountant: applies to lshrr only; add lshrr to --mechanism');
       if (mechanisms.includes('lshrr') && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
       const rows = mechanisms.includes('lshrr') ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];
       const directional = directionalBudgetRows({
-        mechanisms: [...new Set(mechanisms)].filter((m) => m !== 'lshrr').map((name) => ({ name, metric: DIRECTIONAL_METRICS[name] })),
+        mechanisms: [...new Set(mechanisms)].filter((m) => m !== 'lshrr').map((name) => ({ name, metric: metricOf(name) })),
         d,
         kappa,
         xi,

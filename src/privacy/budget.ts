@@ -117,9 +117,6 @@ export interface DirectionalBudgetRecord {
 /** budgets.csv's columns after BUDGET_RECORD_COLUMNS when a run has directional mechanisms. */
 export const DIRECTIONAL_BUDGET_COLUMNS = ['mechanism', 'concentration', 'concentration_metric'] as const;
 
-/** The directional mechanisms `lshdp table budgets --mechanism` knows, with their metric. */
-export const DIRECTIONAL_METRICS: Readonly<Record<string, 'euclidean' | 'angle'>> = { vmf: 'euclidean', purkayastha: 'angle' };
-
 /**
  * The directional budget of a (c·metric)-private mechanism at one grid point. `privacy` is the
  * run's (d, δ) (validated like the other accountants'); the record's δ is 0, the mechanism's own.

@@ -12,7 +12,6 @@ export {
   directionalBudgetRecord,
   type DirectionalBudgetRecord,
   DIRECTIONAL_BUDGET_COLUMNS,
-  DIRECTIONAL_METRICS,
 } from './budget.js';
 export {
   ACCOUNTANT_NAMES,
