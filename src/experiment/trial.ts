@@ -10,7 +10,7 @@ import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
-import { evaluateAnswers, evaluateAnswerSets, type AnswerSet } from './utility.js';
+import { distanceMemo, evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
@@ -105,6 +105,34 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
 /** The thread's buffers for trial cells (one cell at a time per thread). */
 const cellPool = new BufferPool();
 
+/**
+ * The thread's distance memos (utility.ts DistanceMemo), one per (data set, n) group, known by its
+ * exact neighbours (one object per group and metric in a thread). The trial cells of a group answer
+ * a query with many of the same users (its near neighbours, and at small ξ the rest), so the cells
+ * of a grid compute each distance once instead of once per cell. Bounded: at most MEMO_ENTRIES
+ * (query, user) entries per thread (12 bytes each), the oldest group's memo dropped first; a group
+ * larger than that is evaluated cell by cell as before.
+ */
+const MEMO_ENTRIES = 2_000_000;
+const memos = new Map<ExactKnn, { vectors: UserVectors; metric: MetricName; memo: DistanceMemo }>();
+function memoFor(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined {
+  const size = queries.length * (vectors.rowPtr.length - 1);
+  if (size > MEMO_ENTRIES) return undefined;
+  const entry = memos.get(truth);
+  if (entry && entry.vectors === vectors && entry.metric === metric && entry.memo.known.length === size) return entry.memo;
+  memos.delete(truth);
+  let total = size;
+  for (const e of memos.values()) total += e.memo.known.length;
+  for (const [key, e] of memos) {
+    if (total <= MEMO_ENTRIES) break;
+    total -= e.memo.known.length;
+    memos.delete(key);
+  }
+  const memo = distanceMemo(queries.length, vectors.rowPtr.length - 1);
+  memos.set(truth, { vectors, metric, memo });
+  return memo;
+}
+
 function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc): TrialResult[] {
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
@@ -144,6 +172,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     truth,
     done.map((d) => d.set),
     distanceFrom,
+    memoFor(vectors, queries, truth, spec.metric ?? 'angular'),
   );
   return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
 }

@@ -78,12 +78,34 @@ function checkSet(set: AnswerSet, Q: number, truth: ExactKnn): number {
 }
 
 /**
+ * The distances from every query of a (data set, n) group to the users it has met as an answer,
+ * kept across the trial cells of the group (Q × users; seen 1 where known holds the distance).
+ * A distance is the same double whichever cell computes it, so the means do not depend on it.
+ */
+export interface DistanceMemo {
+  seen: Int32Array;
+  known: Float64Array;
+}
+
+/** An empty memo for `queries` queries over `users` users. */
+export function distanceMemo(queries: number, users: number): DistanceMemo {
+  return { seen: new Int32Array(queries * users), known: new Float64Array(queries * users) };
+}
+
+/**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
  * has its distance computed once (the same double every time). Each result's sums run over the
  * queries in their order, as evaluateAnswers's: the means are the same to the bit.
  */
-export function evaluateAnswerSets(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, sets: AnswerSet[], distanceFrom?: (query: number) => (user: number) => number): UtilityMeans[] {
+export function evaluateAnswerSets(
+  vectors: UserVectors,
+  queries: Int32Array,
+  truth: ExactKnn,
+  sets: AnswerSet[],
+  distanceFrom?: (query: number) => (user: number) => number,
+  memo?: DistanceMemo,
+): UtilityMeans[] {
   const Q = queries.length;
   if (Q === 0) throw new RangeError('no queries to evaluate');
   if (truth.indices.length !== Q * truth.k) throw new RangeError(`truth has ${truth.indices.length / truth.k} queries, expected ${Q}`);
@@ -96,9 +118,14 @@ export function evaluateAnswerSets(vectors: UserVectors, queries: Int32Array, tr
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
-  // memo of the current query's distances: seen[u] === query ordinal + 1 when known[u] holds it
-  const seen = new Int32Array(rowPtr.length - 1);
-  const known = new Float64Array(rowPtr.length - 1);
+  // memo of the distances: seen[u] === query ordinal + 1 when known[qi * stride + u] holds the
+  // distance from query qi to user u. Without a memo from the caller, one row reused per query
+  // (stride 0); with one, every (query, user) distance the calls have computed.
+  const users = rowPtr.length - 1;
+  if (memo && (memo.known.length !== Q * users || memo.seen.length !== Q * users)) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
+  const seen = memo ? memo.seen : new Int32Array(users);
+  const known = memo ? memo.known : new Float64Array(users);
+  const stride = memo ? users : 0;
   let previous = -1;
   for (let qi = 0; qi < Q; qi++) {
     const query = queries[qi];
@@ -111,7 +138,8 @@ export function evaluateAnswerSets(vectors: UserVectors, queries: Int32Array, tr
       }
       previous = query;
     } else distanceTo = (distanceFrom as (query: number) => (user: number) => number)(query);
-    const mark = qi + 1;
+    const mark = memo ? 1 : qi + 1;
+    const row = qi * stride;
     const t0 = qi * truth.k;
     for (let s = 0; s < sets.length; s++) {
       const { answers, width, ks } = sets[s]!;
@@ -119,11 +147,11 @@ export function evaluateAnswerSets(vectors: UserVectors, queries: Int32Array, tr
       const a0 = qi * width;
       for (let i = 0; i < kMax; i++) {
         const u = answers[a0 + i];
-        if (seen[u] === mark) returnedDist[i] = known[u];
+        if (seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
-          seen[u] = mark;
-          known[u] = d;
+          seen[row + u] = mark;
+          known[row + u] = d;
           returnedDist[i] = d;
         }
       }

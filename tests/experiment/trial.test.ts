@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exactRows, runTrialCell, type CellRow } from '../../src/experiment/trial.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
-import { evaluateAnswerSets, evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
+import { distanceMemo, evaluateAnswerSets, evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
 import { angularDistance, exactKnn } from '../../src/knn/angular.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
@@ -203,6 +203,27 @@ describe('utility', () => {
     }
     expect(evaluateAnswerSets(vectors, queries, truth, [sets[3]!])[0]!.loss).toEqual(new Float64Array([0, 0]));
     expect(() => evaluateAnswerSets(vectors, queries, truth, [{ answers: a.answers, width: 10, ks: [11] }])).toThrow(RangeError);
+    // a memo kept across calls (the cells of a group) gives the same means, whatever came before
+    for (const metric of [undefined, generic]) {
+      const memo = distanceMemo(queries.length, USERS);
+      const first = evaluateAnswerSets(vectors, queries, truth, sets.slice(0, 2), metric, memo);
+      const filled = memo.seen.reduce((s, v) => s + v, 0);
+      expect(filled).toBeGreaterThan(0);
+      const later = evaluateAnswerSets(vectors, queries, truth, sets.slice(1), metric, memo);
+      sets.forEach((s, i) => {
+        const alone = evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks, metric);
+        if (i < 2) expect(first[i]).toEqual(alone);
+        if (i >= 1) expect(later[i - 1]).toEqual(alone);
+      });
+      // every distance the memo holds is the one computed from scratch
+      for (let e = 0; e < memo.seen.length; e += 7) {
+        if (!memo.seen[e]) continue;
+        const q = queries[Math.floor(e / USERS)]!;
+        const u = e % USERS;
+        expect(memo.known[e]).toBe(metric ? generic(q)(u) : angularDistance(vectors, q, u));
+      }
+    }
+    expect(() => evaluateAnswerSets(vectors, queries, truth, sets, undefined, distanceMemo(queries.length, USERS - 1))).toThrow(RangeError);
   });
 });
 
