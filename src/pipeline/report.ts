@@ -21,3 +21,10 @@ export async function writeRunReport(outDir: string, opts: ReportOptions): Promi
     await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet });
   }
 }
+
+/** Starts loading the modules writeRunReport will import (their loading then overlaps other work). */
+export function prefetchReportModules(report: boolean): void {
+  // a failure to load shows where the module is used; here it is only a head start
+  import('../claims/index.js').catch(() => undefined);
+  if (report) import('../report/index.js').catch(() => undefined);
+}

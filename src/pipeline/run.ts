@@ -30,7 +30,7 @@ import { CellStore } from '../experiment/machinery/store.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../experiment/machinery/upToDate.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import { summaryToJson } from '../data/summaryJson.js';
-import { writeRunReport } from './report.js';
+import { prefetchReportModules, writeRunReport } from './report.js';
 
 export interface RunOptions {
   config: string;
@@ -118,6 +118,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     process.stderr.write(`lshdp: interrupted by ${sig} while loading the data; nothing was written\n`);
     process.exit(signalExitCode(sig));
   });
+  // the workers start now and load their engine while this thread loads the data and plans
+  let executor: Executor | null = opts.dryRun ? null : startWorkers(opts, setup);
   try {
     const engine = opts.engine ?? (await loadRealEngine());
     const progress = createProgress({ quiet: opts.quiet });
@@ -133,7 +135,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     // the results folder (nothing was written before this point)
     prepareResultsFolder(outDir, setup.owner, { force: opts.force });
     store.ensure();
-    const executor = makeExecutor(opts, setup, plan, engine, log);
+    executor = fitExecutor(executor, setup, plan, engine, log);
+    // the claims' modules (and the report's) load while the workers compute, not after them
+    if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
     const done = await computeStage({ cfg, plan, data, engine, executor, store, progress, guard, cacheDir: setup.cacheDir }, outDir, hint);
     // every result is stored: a signal now only cuts the rebuild of files short
@@ -142,49 +146,80 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
       process.exit(signalExitCode(sig));
     });
-    const manifest = () => runManifest(opts.config, setup, plan, data, { threads: executor.threads, shard: opts.shard ?? null, done, started, info: (name) => engine.mechanism(name) });
+    const threads = executor.threads;
+    const manifest = () => runManifest(opts.config, setup, plan, data, { threads, shard: opts.shard ?? null, done, started, info: (name) => engine.mechanism(name) });
     if (opts.shard) {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeShardFiles(outDir, data.summaries, manifest());
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
-    } else {
-      const key = outputsKey({
-        lshdp: LSHDP_VERSION,
-        algorithm: ALGORITHM_VERSION,
-        configHash: setup.configHash,
-        exactHashes: plan.exactHashes,
-        resultHashes: plan.resultHashes,
-        summaries: data.summaries.map(summaryToJson),
-        report,
-        png: opts.png !== false,
-      });
-      if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report)) {
-        // current by content: the quick key is recorded for the folder as it is now
-        recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
-        log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
-      } else {
-        forgetOutputsKey(outDir);
-        writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest(), engine);
-        await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
-        recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
-        log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
-      }
-    }
+    } else await outputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log);
     return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
   } finally {
+    // on every path, errors included: live workers would keep the process from exiting
+    await executor?.close();
     guard.dispose();
     lock?.release();
   }
 }
 
-/** Worker threads (no more than pending cells or 4 per core), or this thread when there is no worker script. */
-function makeExecutor(opts: RunOptions, setup: RunSetup, plan: RunPlan, engine: Engine, log: (line: string) => void): Executor {
+/**
+ * The outputs of a whole grid: the CSVs, claims, figures and report, rebuilt unless the folder's
+ * outputs key says they are current; the quick key is recorded for the next run.
+ */
+async function outputsStage(
+  opts: RunOptions,
+  setup: RunSetup,
+  run: { plan: RunPlan; data: LoadedData; done: ComputeCounts; quick: QuickInputs; engine: Engine; manifest: () => Manifest },
+  log: (line: string) => void,
+): Promise<void> {
+  const { cfg, outDir } = setup;
+  const { plan, data, done, quick } = run;
+  const report = opts.report !== false;
+  const key = outputsKey({
+    lshdp: LSHDP_VERSION,
+    algorithm: ALGORITHM_VERSION,
+    configHash: setup.configHash,
+    exactHashes: plan.exactHashes,
+    resultHashes: plan.resultHashes,
+    summaries: data.summaries.map(summaryToJson),
+    report,
+    png: opts.png !== false,
+  });
+  if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report)) {
+    // current by content: the quick key is recorded for the folder as it is now
+    recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
+    log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
+    return;
+  }
+  forgetOutputsKey(outDir);
+  writeResultFiles(outDir, cfg, plan.records, data.summaries, run.manifest(), run.engine);
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
+  recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
+  log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+}
+
+/** More workers than this, far more than cores, only cost start-up time and memory. */
+const maxUsefulWorkers = () => 4 * availableParallelism();
+
+/**
+ * Worker threads, started before the data load so that their start (their modules and the
+ * WebAssembly kernel, ~0.15 s) overlaps it; null when there is no worker script (cells then run
+ * in this thread).
+ */
+function startWorkers(opts: RunOptions, setup: RunSetup): WorkerPool | null {
   const workerUrl = opts.workerUrl === undefined ? defaultWorkerUrl() : opts.workerUrl;
-  // more workers than pending cells, or far more than cores, only cost start-up time and memory
-  const maxUseful = 4 * availableParallelism();
-  const workers = Math.max(1, Math.min(setup.threads, plan.cellsTodo.length, maxUseful));
-  if (setup.threads > maxUseful) log(`--threads ${setup.threads}: using ${workers} worker threads (at most 4 per core; results do not depend on it)`);
-  return workerUrl ? new WorkerPool(workers, { workerUrl, engineModule: opts.engineModule }) : new InProcessExecutor(engine);
+  return workerUrl ? new WorkerPool(Math.min(setup.threads, maxUsefulWorkers()), { workerUrl, engineModule: opts.engineModule }) : null;
+}
+
+/** The started workers, no more than pending cells (at least one), or this thread when there are none. */
+function fitExecutor(started: Executor | null, setup: RunSetup, plan: RunPlan, engine: Engine, log: (line: string) => void): Executor {
+  const workers = Math.max(1, Math.min(setup.threads, plan.cellsTodo.length, maxUsefulWorkers()));
+  if (setup.threads > maxUsefulWorkers()) log(`--threads ${setup.threads}: using ${workers} worker threads (at most 4 per core; results do not depend on it)`);
+  if (started instanceof WorkerPool) {
+    started.trim(workers);
+    return started;
+  }
+  return new InProcessExecutor(engine);
 }
 
 /**
@@ -210,7 +245,8 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string): 
     throw e;
   } finally {
     progress.stop();
-    await executor.close();
+    // the workers wind down while the outputs are written; the run awaits them at its end
+    void executor.close();
   }
 }
 

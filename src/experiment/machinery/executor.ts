@@ -135,17 +135,26 @@ function rebuildError(e: { name: string; message: string; stack?: string }): Err
 }
 
 export class WorkerPool implements Executor {
-  readonly threads: number;
+  private size: number;
   private readonly workers: Worker[] = [];
   private readonly busy: (Pending | null)[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 0;
+  private sentData = false;
   private aborted: Error | null = null;
+  /** per worker, settled once it has booted (or exited), and once it has exited */
+  private readonly booted = new Map<Worker, Promise<void>>();
+  private readonly exited = new Map<Worker, Promise<void>>();
+  /** workers trimmed away, ending */
+  private readonly retired: Promise<void>[] = [];
 
   constructor(size: number, opts: { workerUrl: URL; engineModule?: string }) {
-    this.threads = size;
+    this.size = size;
     for (let i = 0; i < size; i++) {
       const w = new Worker(opts.workerUrl, { workerData: { engineModule: opts.engineModule ?? null } });
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      this.exited.set(w, exited);
+      this.booted.set(w, Promise.race([exited, new Promise<void>((resolve) => w.on('message', (msg: { type: string }) => msg.type === 'ready' && resolve()))]));
       w.on('message', (msg: { type: string; id: number; result?: unknown; ms?: number; error?: { name: string; message: string; stack?: string } }) => this.onMessage(i, msg));
       w.on('error', (e) => this.abort(e instanceof Error ? e : new Error(String(e))));
       w.on('exit', (code) => {
@@ -156,7 +165,21 @@ export class WorkerPool implements Executor {
     }
   }
 
+  get threads(): number {
+    return this.size;
+  }
+
+  /** Ends the workers beyond the first `size` (before any data or task was sent: they hold none). */
+  trim(size: number): void {
+    if (size >= this.size) return;
+    if (this.nextId > 0 || this.sentData) throw new Error('WorkerPool.trim: only before the first data or task');
+    for (const w of this.workers.splice(size)) this.retired.push(this.end(w));
+    this.busy.length = size;
+    this.size = size;
+  }
+
   private broadcast(msg: unknown): void {
+    this.sentData = true;
     if (this.aborted) return;
     for (const w of this.workers) w.postMessage(msg);
   }
@@ -205,16 +228,38 @@ export class WorkerPool implements Executor {
   abort(reason: Error): void {
     if (this.aborted) return;
     this.aborted = reason;
-    for (const w of this.workers) void w.terminate();
+    for (const w of this.workers) void this.end(w);
     const pending = [...this.busy.filter((p): p is Pending => p !== null), ...this.queue];
     this.queue.length = 0;
     this.busy.fill(null);
     for (const p of pending) p.reject(reason);
   }
 
+  /**
+   * Ends a worker once it has booted: asked to close, it ends by itself a moment later (see
+   * worker.ts), and is terminated only if it has not within 10 s. A thread torn down while V8
+   * still starts it up or optimizes its code in the background can abort the whole process.
+   */
+  private async end(w: Worker): Promise<void> {
+    await within(10_000, this.booted.get(w)!);
+    w.postMessage({ type: 'close' });
+    await within(10_000, this.exited.get(w)!);
+    await w.terminate();
+  }
+
   async close(): Promise<void> {
     if (!this.aborted) this.aborted = new InterruptedError('SIGTERM', 'executor closed');
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all([...this.workers.map((w) => this.end(w)), ...this.retired]);
+  }
+}
+
+/** `p`, or nothing after `ms` milliseconds, whichever comes first. */
+async function within(ms: number, p: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -18,12 +18,19 @@ type Message =
   | { type: 'data'; key: string; vectors: UserVectors; queries: Int32Array }
   | { type: 'truth'; key: string; truth: ExactKnn }
   | { type: 'drop'; key: string }
-  | { type: 'task'; id: number; task: Task };
+  | { type: 'task'; id: number; task: Task }
+  | { type: 'close' };
 
 const port = parentPort!;
+/** How long an idle worker waits before it ends (see 'close'). */
+const CLOSE_GRACE_MS = 50;
 const groups = new Map<string, Group>();
 const engineModule = (workerData as { engineModule: string | null } | null)?.engineModule ?? null;
 const enginePromise: Promise<ComputeEngine> = engineModule ? import(engineModule).then((m: { createEngine: () => ComputeEngine | Promise<ComputeEngine> }) => m.createEngine()) : loadComputeEngine();
+// booted (engine loaded or failed: a task then reports the failure): the pool ends a worker only
+// after this, since ending one in the middle of its start-up can abort the whole process
+const booted = () => port.postMessage({ type: 'ready' });
+enginePromise.then(booted, booted);
 
 // messages are handled strictly in arrival order (data before the tasks that read it)
 let chain: Promise<void> = Promise.resolve();
@@ -43,6 +50,13 @@ async function handle(msg: Message): Promise<void> {
     }
     case 'drop':
       groups.delete(msg.key);
+      return;
+    case 'close':
+      // End by letting the event loop run dry, a moment after the last task: V8 may still be
+      // optimizing that task's code in the background, and a thread torn down under such a job
+      // (terminate(), or an exit right away) can abort the whole process (Node 20:
+      // "Assertion failed: (data.first) != nullptr" in NodePlatform::ForIsolate).
+      setTimeout(() => port.close(), CLOSE_GRACE_MS);
       return;
     case 'task': {
       try {

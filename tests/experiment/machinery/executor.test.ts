@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkerPool, InProcessExecutor, shareArray, type Task } from '../../../src/experiment/machinery/executor.js';
+import { WorkerPool, InProcessExecutor, shareArray, type ExactResult, type Task } from '../../../src/experiment/machinery/executor.js';
 import { InterruptedError, UserError } from '../../../src/util/errors.js';
 import { ROOT } from '../../helpers/cli.js';
 import type { TrialCellSpec } from '../../../src/experiment/trial.js';
@@ -83,6 +83,27 @@ describe.skipIf(!existsSync(WORKER))('worker pool', () => {
       await pool.close();
       await local.close();
     }
+  });
+
+  it('started before the plan, trims to the cells there are and ends its workers by themselves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-pool-'));
+    const mod = join(dir, 'fake-engine.mjs');
+    writeFileSync(mod, FAKE_ENGINE_JS);
+    const pool = new WorkerPool(3, { workerUrl: pathToFileURL(WORKER), engineModule: pathToFileURL(mod).href });
+    const codes: number[] = [];
+    for (const w of (pool as unknown as { workers: import('node:worker_threads').Worker[] }).workers) w.on('exit', (code) => codes.push(code));
+    // trimmed while the workers may still be starting: the extra ones end once they have booted
+    pool.trim(1);
+    expect(pool.threads).toBe(1);
+    const { vectors, queries } = data();
+    pool.setData('d_n7', vectors, queries);
+    expect(() => pool.trim(0)).toThrow(/before the first data/);
+    const exact = (await pool.run({ kind: 'exact', key: 'exact_d_n7', k: 3, ks: [1, 3] })).result as ExactResult;
+    pool.setTruth('d_n7', exact.truth);
+    expect((await pool.run(trial(4, 0))).result).toHaveLength(2);
+    await pool.close();
+    // every worker ended by itself (exit code 0), none terminated (exit code 1)
+    expect(codes).toEqual([0, 0, 0]);
   });
 
   it('shareArray puts a copy in shared memory', () => {
