@@ -228,7 +228,8 @@ export class WorkerPool implements Executor {
   abort(reason: Error): void {
     if (this.aborted) return;
     this.aborted = reason;
-    for (const w of this.workers) void this.end(w);
+    // a worker in the middle of a cell would read the request to close only after it: stop it now
+    this.workers.forEach((w, i) => void (this.busy[i] ? w.terminate() : this.end(w)));
     const pending = [...this.busy.filter((p): p is Pending => p !== null), ...this.queue];
     this.queue.length = 0;
     this.busy.fill(null);
