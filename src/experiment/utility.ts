@@ -118,9 +118,9 @@ export function evaluateAnswerSets(
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
-  // memo of the distances: seen[u] === query ordinal + 1 when known[qi * stride + u] holds the
-  // distance from query qi to user u. Without a memo from the caller, one row reused per query
-  // (stride 0); with one, every (query, user) distance the calls have computed.
+  // memo of the distances: seen[row + u] === mark when known[row + u] holds the distance from
+  // query qi to user u. Without a memo from the caller, one row reused by every query (stride 0,
+  // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls.
   const users = rowPtr.length - 1;
   if (memo && (memo.known.length !== Q * users || memo.seen.length !== Q * users)) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
   const seen = memo ? memo.seen : new Int32Array(users);

@@ -135,7 +135,6 @@ function rebuildError(e: { name: string; message: string; stack?: string }): Err
 }
 
 export class WorkerPool implements Executor {
-  private size: number;
   private readonly workers: Worker[] = [];
   private readonly busy: (Pending | null)[] = [];
   private readonly queue: Pending[] = [];
@@ -145,11 +144,10 @@ export class WorkerPool implements Executor {
   /** per worker, settled once it has booted (or exited), and once it has exited */
   private readonly booted = new Map<Worker, Promise<void>>();
   private readonly exited = new Map<Worker, Promise<void>>();
-  /** workers trimmed away, ending */
-  private readonly retired: Promise<void>[] = [];
+  /** per worker, its ending once asked for (trimmed, aborted or closed: asked once) */
+  private readonly ending = new Map<Worker, Promise<void>>();
 
   constructor(size: number, opts: { workerUrl: URL; engineModule?: string }) {
-    this.size = size;
     for (let i = 0; i < size; i++) {
       const w = new Worker(opts.workerUrl, { workerData: { engineModule: opts.engineModule ?? null } });
       const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
@@ -166,16 +164,15 @@ export class WorkerPool implements Executor {
   }
 
   get threads(): number {
-    return this.size;
+    return this.workers.length;
   }
 
   /** Ends the workers beyond the first `size` (before any data or task was sent: they hold none). */
   trim(size: number): void {
-    if (size >= this.size) return;
+    if (size >= this.workers.length) return;
     if (this.nextId > 0 || this.sentData) throw new Error('WorkerPool.trim: only before the first data or task');
-    for (const w of this.workers.splice(size)) this.retired.push(this.end(w));
+    for (const w of this.workers.splice(size)) void this.end(w);
     this.busy.length = size;
-    this.size = size;
   }
 
   private broadcast(msg: unknown): void {
@@ -241,16 +238,24 @@ export class WorkerPool implements Executor {
    * worker.ts), and is terminated only if it has not within 10 s. A thread torn down while V8
    * still starts it up or optimizes its code in the background can abort the whole process.
    */
-  private async end(w: Worker): Promise<void> {
-    await within(10_000, this.booted.get(w)!);
-    w.postMessage({ type: 'close' });
-    await within(10_000, this.exited.get(w)!);
-    await w.terminate();
+  private end(w: Worker): Promise<void> {
+    let ending = this.ending.get(w);
+    if (!ending) {
+      ending = (async () => {
+        await within(10_000, this.booted.get(w)!);
+        w.postMessage({ type: 'close' });
+        await within(10_000, this.exited.get(w)!);
+        await w.terminate();
+      })();
+      this.ending.set(w, ending);
+    }
+    return ending;
   }
 
   async close(): Promise<void> {
     if (!this.aborted) this.aborted = new InterruptedError('SIGTERM', 'executor closed');
-    await Promise.all([...this.workers.map((w) => this.end(w)), ...this.retired]);
+    // the trimmed workers too: every worker this pool started
+    await Promise.all([...this.booted.keys()].map((w) => this.end(w)));
   }
 }
 
