@@ -3,7 +3,7 @@ import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { MechanismContext } from './types.js';
 import { packSigns } from '../lsh/codes.js';
-import { wasmNormals } from '../lsh/wasm/kernel.js';
+import { wasmNormals, wasmProjectDense } from '../lsh/wasm/kernel.js';
 import { fillZigguratNormals } from '../random/ziggurat.js';
 
 /**
@@ -27,3 +27,34 @@ export function userCount(ctx: MechanismContext): number {
 
 /** The EpsilonInfo of mechanisms without a privacy parameter (exact, lsh). */
 export const NO_EPSILON: EpsilonInfo = Object.freeze({ epsilon: null, ldpEpsilon: null, fallback: false });
+
+/** Users per chunk of the direct samplers' projections (their dense draws, chunk × n doubles). */
+const DIRECT_CHUNK = 256;
+
+/**
+ * W v_i of every user for the direct samplers (n ≤ κ + 1, draws in R^n): `drawUser(i, v)` writes
+ * user i's v (length n), in user order, so the random stream is the one a user-by-user loop reads;
+ * the κ × n products of each chunk run in the WebAssembly kernel, the same doubles as the JS loop
+ * (Σ_c planes[r][c] · v[c] in c order). Returns `out` (users × κ).
+ */
+export function projectDirectDraws(hashing: TrialHashing, users: number, out: Float64Array, drawUser: (i: number, v: Float64Array<ArrayBuffer>) => void): Float64Array {
+  const { kappa, n, planes } = hashing;
+  const chunk = Math.max(1, Math.min(users, DIRECT_CHUNK));
+  const vs = new Float64Array(chunk * n);
+  const planesT = new Float64Array(n * kappa);
+  for (let r = 0; r < kappa; r++) for (let c = 0; c < n; c++) planesT[c * kappa + r] = planes[r * n + c]!;
+  for (let start = 0; start < users; start += chunk) {
+    const m = Math.min(chunk, users - start);
+    for (let t = 0; t < m; t++) drawUser(start + t, vs.subarray(t * n, (t + 1) * n));
+    const part = out.subarray(start * kappa, (start + m) * kappa);
+    if (wasmProjectDense(planesT, vs, m, kappa, n, part)) continue;
+    for (let t = 0; t < m; t++) {
+      for (let r = 0; r < kappa; r++) {
+        let s = 0;
+        for (let c = 0; c < n; c++) s += planes[r * n + c]! * vs[t * n + c]!;
+        part[t * kappa + r] = s;
+      }
+    }
+  }
+  return out;
+}

@@ -28,7 +28,7 @@ import type { Mechanism, MechanismContext } from './types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption } from './options.js';
-import { cleanCodes, fillFastNormals, userCount } from './common.js';
+import { cleanCodes, fillFastNormals, projectDirectDraws, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { BUILT_IN, type MechanismFacts } from './catalog.js';
 import { cachedPlaneFactor } from './laplsh.js';
@@ -160,23 +160,16 @@ function projectedOrthogonal(rng: Rng, ctx: MechanismContext, alloc: Float64Allo
 
 /** The orthogonal parts drawn in R^n: W v, v uniform on the sphere orthogonal to x (dense x from the sparse row). */
 function directOrthogonal(rng: Rng, ctx: MechanismContext, alloc: Float64Alloc): OrthogonalDraws {
-  const { kappa, n, planes } = ctx.hashing;
+  const { n } = ctx.hashing;
   const { rowPtr, colIdx, values } = ctx.vectors;
   const users = userCount(ctx);
-  const ortho = alloc(users * kappa);
   const x = new Float64Array(n);
-  const v = new Float64Array(n);
-  for (let i = 0; i < users; i++) {
+  const ortho = projectDirectDraws(ctx.hashing, users, alloc(users * ctx.hashing.kappa), (i, v) => {
     x.fill(0);
     for (let e = rowPtr[i]!; e < rowPtr[i + 1]!; e++) x[colIdx[e]!] = values[e]!;
     // at cosine 0 the draw is v itself
     directionAround(rng, x, 0, v);
-    for (let r = 0; r < kappa; r++) {
-      let s = 0;
-      for (let c = 0; c < n; c++) s += planes[r * n + c]! * v[c]!;
-      ortho[i * kappa + r] = s;
-    }
-  }
+  });
   return { ortho, xg: new Float64Array(users), pg2: new Float64Array(users).fill(1) };
 }
 

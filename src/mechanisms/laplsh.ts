@@ -5,7 +5,7 @@ import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
-import { cleanCodes, fillFastNormals, userCount } from './common.js';
+import { cleanCodes, fillFastNormals, projectDirectDraws, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { BUILT_IN } from './catalog.js';
 import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
@@ -95,22 +95,13 @@ export interface LaplaceDraws {
 
 /** dir = W u, u drawn in R^n: O(n·κ) per user. */
 export function directDraws(rng: Rng, hashing: TrialHashing, users: number, alloc: Float64Alloc = freshFloat64): LaplaceDraws {
-  const { kappa, n, planes } = hashing;
-  const dir = alloc(users * kappa);
+  const { kappa, n } = hashing;
   const radius = new Float64Array(users);
-  const u = new Float64Array(n);
   const gamma = gammaSource(rng, n, 1);
-  for (let i = 0; i < users; i++) {
+  const dir = projectDirectDraws(hashing, users, alloc(users * kappa), (i, u) => {
     sphereSample(rng, n, u);
     radius[i] = gamma();
-    const base = i * kappa;
-    for (let j = 0; j < kappa; j++) {
-      const row = j * n;
-      let s = 0;
-      for (let c = 0; c < n; c++) s += planes[row + c] * u[c];
-      dir[base + j] = s;
-    }
-  }
+  });
   return { dir, radius };
 }
 

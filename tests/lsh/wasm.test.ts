@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmScan } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmScan } from '../../src/lsh/wasm/kernel.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -169,6 +169,33 @@ describe('WebAssembly LapLSH noise products', () => {
       const fullOut = start.slice();
       wasmLaplaceNoise(usT, ws, scales, m, kappa, fullOut);
       expect(Buffer.from(fullOut.buffer).equals(Buffer.from(lowerExpected.buffer)), `full over lower, kappa ${kappa}`).toBe(true);
+    }
+  });
+
+  it("projectDense: W v of dense vectors, the JS loop's doubles (κ odd and even, n above, at and below κ), into a dirty out", () => {
+    const rng = makeRng('wasm-project-dense');
+    for (const [kappa, n, m] of [
+      [5, 9, 7],
+      [10, 50, 33],
+      [50, 50, 256],
+      [51, 20, 3],
+      [1, 1, 1],
+    ]) {
+      const planes = new Float64Array(kappa * n).map(() => (rng() - 0.5) * 4);
+      const vs = new Float64Array(m * n).map(() => (rng() < 0.2 ? 0 : (rng() - 0.5) * 10));
+      const expected = new Float64Array(m * kappa);
+      for (let t = 0; t < m; t++) {
+        for (let r = 0; r < kappa; r++) {
+          let s = 0;
+          for (let c = 0; c < n; c++) s += planes[r * n + c] * vs[t * n + c];
+          expected[t * kappa + r] = s;
+        }
+      }
+      const planesT = new Float64Array(n * kappa);
+      for (let r = 0; r < kappa; r++) for (let c = 0; c < n; c++) planesT[c * kappa + r] = planes[r * n + c];
+      const out = new Float64Array(m * kappa).fill(Number.NaN);
+      expect(wasmProjectDense(planesT, vs, m, kappa, n, out)).toBe(true);
+      expect(Buffer.from(out.buffer).equals(Buffer.from(expected.buffer)), `kappa ${kappa}, n ${n}`).toBe(true);
     }
   });
 

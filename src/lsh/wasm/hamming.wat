@@ -533,16 +533,20 @@
   ;; with a separate multiply and add: the same doubles as the JS loop. $lower != 0: us is lower
   ;; triangular (zero above the diagonal), so the rows a, a+1 of a pair stop at b = a+1 (the terms
   ;; left out are exact zeros: the same values as the JS loop that stops at b = a).
+  ;; $cols: the length of each user's w (kappa for the noise; n for projections W v, usT then
+  ;; being W transposed, n x kappa, with $lower 0).
   (func (export "noise") (param $usT i32) (param $ws i32) (param $scales i32) (param $m i32)
-                         (param $kappa i32) (param $out i32) (param $lower i32)
+                         (param $kappa i32) (param $cols i32) (param $out i32) (param $lower i32)
     (local $t i32) (local $a i32) (local $b i32) (local $rowBytes i32) (local $pairBytes i32)
     (local $w i32) (local $o i32) (local $acc v128) (local $s f64) (local $sv v128) (local $end i32)
+    (local $colBytes i32)
     (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
+    (local.set $colBytes (i32.shl (local.get $cols) (i32.const 3)))
     (local.set $pairBytes (i32.shl (i32.and (local.get $kappa) (i32.const -2)) (i32.const 3)))
     (block $tdone
       (loop $user
         (br_if $tdone (i32.ge_u (local.get $t) (local.get $m)))
-        (local.set $w (i32.add (local.get $ws) (i32.mul (local.get $t) (local.get $rowBytes))))
+        (local.set $w (i32.add (local.get $ws) (i32.mul (local.get $t) (local.get $colBytes))))
         (local.set $o (i32.add (local.get $out) (i32.mul (local.get $t) (local.get $rowBytes))))
         (local.set $sv (f64x2.splat (f64.load (i32.add (local.get $scales) (i32.shl (local.get $t) (i32.const 3))))))
         (local.set $a (i32.const 0))
@@ -551,7 +555,7 @@
             (br_if $adone (i32.ge_u (local.get $a) (local.get $pairBytes)))
             (local.set $acc (v128.const f64x2 0 0))
             (local.set $b (i32.const 0))
-            (local.set $end (local.get $kappa))
+            (local.set $end (local.get $cols))
             (if (local.get $lower)
               (then
                 (local.set $end (i32.add (i32.shr_u (local.get $a) (i32.const 3)) (i32.const 2)))
@@ -575,7 +579,7 @@
                 (f64.mul (f64.load (i32.add (i32.add (local.get $usT) (i32.mul (local.get $b) (local.get $rowBytes))) (local.get $a)))
                          (f64.load (i32.add (local.get $w) (i32.shl (local.get $b) (i32.const 3)))))))
               (local.set $b (i32.add (local.get $b) (i32.const 1)))
-              (br_if $dot1 (i32.lt_u (local.get $b) (local.get $kappa))))
+              (br_if $dot1 (i32.lt_u (local.get $b) (local.get $cols))))
             (f64.store (i32.add (local.get $o) (local.get $a))
               (f64.add (f64.load (i32.add (local.get $o) (local.get $a)))
                        (f64.mul (f64x2.extract_lane 0 (local.get $sv)) (local.get $s))))))

@@ -26,7 +26,7 @@ interface Exports {
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
-  noise(usT: number, ws: number, scales: number, m: number, kappa: number, out: number, lower: number): void;
+  noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
@@ -161,21 +161,36 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
  * (m x kappa) is updated in place. Returns false without WebAssembly.
  */
 export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false): boolean {
+  return rowProducts(usT, ws, scales, m, kappa, kappa, out, lower);
+}
+
+/**
+ * The κ projections of m dense vectors: out[t·kappa + a] = Σ_c planes[a][c] · vs[t·cols + c], the
+ * sum in c order from 0 with a separate multiply and add (the JS loop's doubles; the noise kernel
+ * with every scale 1 onto zeros, both exact). `planesT` is the κ x cols matrix transposed (cols x
+ * kappa). The direct samplers' W v (src/mechanisms/directional.ts, laplsh.ts). `out` (m x kappa)
+ * is overwritten. Returns false without WebAssembly.
+ */
+export function wasmProjectDense(planesT: Float64Array, vs: Float64Array, m: number, kappa: number, cols: number, out: Float64Array): boolean {
+  return rowProducts(planesT, vs, new Float64Array(m).fill(1), m, kappa, cols, out.fill(0, 0, m * kappa), false);
+}
+
+function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, cols: number, out: Float64Array, lower: boolean): boolean {
   const wasm = instance();
   if (!wasm) return false;
   const usAt = 0;
   const wsAt = align16(usT.length * 8);
-  const scaleAt = align16(wsAt + m * kappa * 8);
+  const scaleAt = align16(wsAt + m * cols * 8);
   const outAt = align16(scaleAt + m * 8);
   const need = outAt + m * kappa * 8;
   reserve(wasm, need);
   const buf = wasm.memory.buffer;
   new Float64Array(buf, usAt, usT.length).set(usT);
-  new Float64Array(buf, wsAt, m * kappa).set(ws.subarray(0, m * kappa));
+  new Float64Array(buf, wsAt, m * cols).set(ws.subarray(0, m * cols));
   new Float64Array(buf, scaleAt, m).set(scales.subarray(0, m));
   const o = new Float64Array(buf, outAt, m * kappa);
   o.set(out.subarray(0, m * kappa));
-  wasm.noise(usAt, wsAt, scaleAt, m, kappa, outAt, lower ? 1 : 0);
+  wasm.noise(usAt, wsAt, scaleAt, m, kappa, cols, outAt, lower ? 1 : 0);
   out.set(o);
   return true;
 }
