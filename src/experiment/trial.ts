@@ -1,5 +1,5 @@
 import type { UserVectors } from '../data/types.js';
-import type { ExactKnn } from '../knn/angular.js';
+import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
@@ -107,24 +107,24 @@ const cellPool = new BufferPool();
 
 /**
  * The thread's distance memos (utility.ts DistanceMemo), one per (data set, n) group, known by its
- * exact neighbours (one object per group and metric in a thread). The trial cells of a group answer
- * a query with many of the same users (its near neighbours, and at small ξ the rest), so the cells
- * of a grid compute each distance once instead of once per cell. Bounded: at most MEMO_ENTRIES
- * (query, user) entries per thread (12 bytes each), the oldest group's memo dropped first; a group
- * larger than that is evaluated cell by cell as before.
+ * exact neighbours (one object per group and metric in a thread), for the groups whose exact
+ * neighbours do not bring every distance (ExactKnn.all: the run asks for it on angular groups).
+ * The trial cells of a group answer a query with many of the same users (its near neighbours, and
+ * at small ξ the rest), so the cells of a grid compute each distance once instead of once per
+ * cell. Bounded: at most ALL_DISTANCES_MAX (query, user) entries per thread (12 bytes each), the
+ * oldest group's memo dropped first; a group larger than that is evaluated cell by cell.
  */
-const MEMO_ENTRIES = 2_000_000;
 const memos = new Map<ExactKnn, { vectors: UserVectors; metric: MetricName; memo: DistanceMemo }>();
 function memoFor(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined {
   const size = queries.length * (vectors.rowPtr.length - 1);
-  if (size > MEMO_ENTRIES) return undefined;
+  if (size > ALL_DISTANCES_MAX) return undefined;
   const entry = memos.get(truth);
   if (entry && entry.vectors === vectors && entry.metric === metric && entry.memo.known.length === size) return entry.memo;
   memos.delete(truth);
   let total = size;
   for (const e of memos.values()) total += e.memo.known.length;
   for (const [key, e] of memos) {
-    if (total <= MEMO_ENTRIES) break;
+    if (total <= ALL_DISTANCES_MAX) break;
     total -= e.memo.known.length;
     memos.delete(key);
   }
@@ -172,7 +172,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     truth,
     done.map((d) => d.set),
     distanceFrom,
-    memoFor(vectors, queries, truth, spec.metric ?? 'angular'),
+    (spec.metric ?? 'angular') === 'angular' && truth.all?.length === queries.length * users ? { seen: null, known: truth.all } : memoFor(vectors, queries, truth, spec.metric ?? 'angular'),
   );
   return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
 }

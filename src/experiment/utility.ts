@@ -79,11 +79,12 @@ function checkSet(set: AnswerSet, Q: number, truth: ExactKnn): number {
 
 /**
  * The distances from every query of a (data set, n) group to the users it has met as an answer,
- * kept across the trial cells of the group (Q × users; seen 1 where known holds the distance).
- * A distance is the same double whichever cell computes it, so the means do not depend on it.
+ * kept across the trial cells of the group (Q × users; seen 1 where known holds the distance), or
+ * to every user (seen null: known complete, e.g. the exact neighbours' ExactKnn.all). A distance
+ * is the same double whichever cell computes it, so the means do not depend on it.
  */
 export interface DistanceMemo {
-  seen: Int32Array;
+  seen: Int32Array | null;
   known: Float64Array;
 }
 
@@ -120,17 +121,21 @@ export function evaluateAnswerSets(
   const { rowPtr, colIdx, values } = vectors;
   // memo of the distances: seen[row + u] === mark when known[row + u] holds the distance from
   // query qi to user u. Without a memo from the caller, one row reused by every query (stride 0,
-  // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls.
+  // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls; with a
+  // complete one (seen null), every known[row + u] holds it and no distance is computed.
   const users = rowPtr.length - 1;
-  if (memo && (memo.known.length !== Q * users || memo.seen.length !== Q * users)) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
-  const seen = memo ? memo.seen : new Int32Array(users);
+  if (memo && (memo.known.length !== Q * users || (memo.seen && memo.seen.length !== Q * users))) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
+  const complete = memo?.seen === null;
+  const seen = memo ? (memo.seen ?? new Int32Array(0)) : new Int32Array(users);
   const known = memo ? memo.known : new Float64Array(users);
   const stride = memo ? users : 0;
   let previous = -1;
   for (let qi = 0; qi < Q; qi++) {
     const query = queries[qi];
     let distanceTo: ((user: number) => number) | null = null;
-    if (dense) {
+    if (complete) {
+      // nothing to compute
+    } else if (dense) {
       if (previous < 0) densifyRow(vectors, query, dense);
       else {
         for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
@@ -147,7 +152,7 @@ export function evaluateAnswerSets(
       const a0 = qi * width;
       for (let i = 0; i < kMax; i++) {
         const u = answers[a0 + i];
-        if (seen[row + u] === mark) returnedDist[i] = known[row + u];
+        if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
           seen[row + u] = mark;

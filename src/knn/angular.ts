@@ -18,7 +18,19 @@ export interface ExactKnn {
   indices: Int32Array;
   /** row-major Q × k angular distances in [0, 1], ascending within a row */
   distances: Float64Array;
+  /**
+   * When asked for (exactKnn's `all`): row-major Q × users, the distance from each query to every
+   * user, the very doubles of distanceFromDot(dotDenseRow(...)) (see the module comment), so the
+   * utility loss can read them instead of computing them (src/experiment/utility.ts).
+   */
+  all?: Float64Array;
 }
+
+/**
+ * The most (query, user) distances a run keeps per (data set, n) group: ExactKnn.all from the
+ * exact neighbours, else a memo per thread (src/experiment/trial.ts); 2M doubles = 16 MB.
+ */
+export const ALL_DISTANCES_MAX = 2_000_000;
 
 /** Angular distance of two unit vectors from their dot product. */
 export function distanceFromDot(dot: number): number {
@@ -108,7 +120,7 @@ const DENSE_FACTOR = 4;
  * distance 0.5 — an ascending scan for the smallest-index users sharing no item (dot 0, distance
  * exactly 0.5, eligible like any other user).
  */
-export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): ExactKnn {
+export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, options: { all?: boolean } = {}): ExactKnn {
   const numUsers = vectors.rowPtr.length - 1;
   if (!Number.isInteger(k) || k < 1) throw new UserError(`k-NN: k must be a positive integer, got ${k}`);
   if (numUsers - 1 < k) {
@@ -128,6 +140,9 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
   const Q = queries.length;
   const indices = new Int32Array(Q * k);
   const distances = new Float64Array(Q * k);
+  // every dot is at hand here: the whole row of distances costs one acos per user sharing an item
+  const all = options.all ? new Float64Array(Q * numUsers) : null;
+  const half = distanceFromDot(0);
 
   for (let t = 0; t < Q; t++) {
     const q = queries[t]!;
@@ -147,6 +162,7 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
         const qv = values[p]!;
         for (let s = postPtr[c]!, sEnd = postPtr[c + 1]!; s < sEnd; s++) dot[postUser[s]!] += qv * postValue[s]!;
       }
+      if (all) for (let u = 0, row = t * numUsers; u < numUsers; u++) all[row + u] = distanceFromDot(dot[u]!);
       let worstDot = -Infinity; // meaningful only when the heap is full
       for (let u = 0; u < numUsers; u++) {
         if (u === q) continue;
@@ -174,6 +190,12 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
         dot[u] += qv * postValue[s]!;
       }
     }
+    if (all) {
+      // a user sharing no item has dot +0 in dotDenseRow too: distance exactly 0.5
+      const row = t * numUsers;
+      all.fill(half, row, row + numUsers);
+      for (let a = 0; a < nTouched; a++) all[row + touched[a]!] = distanceFromDot(dot[touched[a]!]!);
+    }
     let worstDot = -Infinity; // meaningful only when the heap is full
     for (let a = 0; a < nTouched; a++) {
       const u = touched[a]!;
@@ -184,7 +206,6 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
       if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
     }
     // Users sharing no item with the query: distance exactly 0.5; smallest indices first.
-    const half = distanceFromDot(0);
     if (best.accepts(half, 0)) {
       for (let u = 0; u < numUsers; u++) {
         if (u === q || stamp[u] === mark) continue;
@@ -194,7 +215,7 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number): 
     }
     best.drain(indices, distances, t * k);
   }
-  return { k, indices, distances };
+  return all ? { k, indices, distances, all } : { k, indices, distances };
 }
 
 /** The angular distance from one query to any user, computed as exactKnn does (densifyRow +

@@ -207,7 +207,7 @@ describe('utility', () => {
     for (const metric of [undefined, generic]) {
       const memo = distanceMemo(queries.length, USERS);
       const first = evaluateAnswerSets(vectors, queries, truth, sets.slice(0, 2), metric, memo);
-      const filled = memo.seen.reduce((s, v) => s + v, 0);
+      const filled = memo.seen!.reduce((s, v) => s + v, 0);
       expect(filled).toBeGreaterThan(0);
       const later = evaluateAnswerSets(vectors, queries, truth, sets.slice(1), metric, memo);
       sets.forEach((s, i) => {
@@ -216,14 +216,37 @@ describe('utility', () => {
         if (i >= 1) expect(later[i - 1]).toEqual(alone);
       });
       // every distance the memo holds is the one computed from scratch
-      for (let e = 0; e < memo.seen.length; e += 7) {
-        if (!memo.seen[e]) continue;
+      for (let e = 0; e < memo.seen!.length; e += 7) {
+        if (!memo.seen![e]) continue;
         const q = queries[Math.floor(e / USERS)]!;
         const u = e % USERS;
         expect(memo.known[e]).toBe(metric ? generic(q)(u) : angularDistance(vectors, q, u));
       }
     }
     expect(() => evaluateAnswerSets(vectors, queries, truth, sets, undefined, distanceMemo(queries.length, USERS - 1))).toThrow(RangeError);
+    // a complete memo (the exact neighbours' distances to every user) gives the same means, and is
+    // what the evaluation reads: a complete memo of other numbers gives other means
+    const all = exactKnn(vectors, queries, 10, { all: true }).all!;
+    const complete = evaluateAnswerSets(vectors, queries, truth, sets, undefined, { seen: null, known: all });
+    sets.forEach((s, i) => {
+      expect(complete[i]).toEqual(evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks));
+    });
+    const other = evaluateAnswerSets(vectors, queries, truth, sets, undefined, { seen: null, known: all.map((d) => d / 2) });
+    expect(other[0]!.loss).not.toEqual(complete[0]!.loss);
+  });
+
+  it("runTrialCell gives the same numbers with the exact neighbours' distances to every user as without", () => {
+    const results = [
+      { id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [1, 5, 10] },
+      { id: 'lshrr', base: 'lshrr', options: {}, xi: 2, ks: [1, 10] },
+      { id: 'laplsh', base: 'laplsh', options: {}, xi: 5, ks: [10] },
+    ];
+    const cellSpec = { dataset: 'synthetic', n: N, kappa: 12, trial: 0, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: RUN_SEED };
+    const withAll = runTrialCell(vectors, queries, { ...truth, all: exactKnn(vectors, queries, 10, { all: true }).all }, cellSpec);
+    expect(withAll).toEqual(runTrialCell(vectors, queries, truth, cellSpec));
+    // a table of other numbers is read (so the equality above is not vacuous)
+    const wrong = runTrialCell(vectors, queries, { ...truth, all: new Float64Array(queries.length * USERS) }, cellSpec);
+    expect(wrong[0]!.loss).not.toEqual(withAll[0]!.loss);
   });
 });
 

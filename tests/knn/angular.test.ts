@@ -92,6 +92,31 @@ describe('exactKnn', () => {
     });
   }
 
+  it("all: every query row of distances to every user is dotDenseRow's, bit for bit, on both paths", () => {
+    for (const c of cases) {
+      const v = randomVectors(makeRng(c.seed), c.users, c.n, c.maxNnz, c.dup);
+      // every other user as a query, in a shuffled order (rows follow the queries)
+      const queries = Int32Array.from({ length: Math.ceil(c.users / 2) }, (_, i) => (i * 37 + 5) % c.users);
+      const res = exactKnn(v, queries, c.k, { all: true });
+      const plain = exactKnn(v, queries, c.k);
+      expect(plain.all).toBeUndefined();
+      expect(Array.from(res.indices)).toEqual(Array.from(plain.indices));
+      expect(res.all!.length).toBe(queries.length * c.users);
+      const dense = new Float64Array(v.n);
+      let halves = 0;
+      for (let t = 0; t < queries.length; t++) {
+        densifyRow(v, queries[t]!, dense);
+        for (let u = 0; u < c.users; u++) {
+          const d = dotDenseRow(dense, v, u);
+          const ref = Math.acos(Math.min(1, Math.max(-1, d))) / Math.PI;
+          expect(Object.is(res.all![t * c.users + u], ref), `${c.seed} query ${queries[t]} user ${u}`).toBe(true);
+          if (ref === 0.5) halves++;
+        }
+      }
+      expect(halves).toBeGreaterThan(0);
+    }
+  });
+
   it('returns duplicates of the query first (distance 0), by smaller index', () => {
     const v = randomVectors(makeRng('dup'), 30, 10, 3, 0);
     // make users 5, 17 and 22 identical to user 9

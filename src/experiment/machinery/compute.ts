@@ -5,7 +5,7 @@
  * killed run keeps all but the cells in flight.
  */
 import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/angular.js';
+import { ALL_DISTANCES_MAX, type ExactKnn } from '../../knn/angular.js';
 import type { Progress } from '../../util/progress.js';
 import { formatCount } from '../../util/format.js';
 import { InterruptedError } from '../../util/errors.js';
@@ -70,7 +70,7 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   const users = vectors.rowPtr.length - 1;
   const queries = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
   executor.setData(gk, vectors, queries);
-  const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries);
+  const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users);
   const exactCell = group.find((c) => c.kind === 'exact');
   if (exactCell) {
     const rows = engine.exactRows(vectors, queries, truth, plan.ks, cfg.metric);
@@ -114,16 +114,25 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   executor.drop(gk);
 }
 
-/** The group's true neighbours: from the k-NN cache, or computed with the queries split over the threads. */
-async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, queries: Int32Array): Promise<{ truth: ExactKnn; exactMs: number }> {
+/**
+ * The group's true neighbours: from the k-NN cache, or computed with the queries split over the
+ * threads. Angular groups of at most ALL_DISTANCES_MAX (query, user) pairs come with every
+ * query's distance to every user (ExactKnn.all), which the trial cells' utility reads instead of
+ * computing them in every thread; a cached file without them is computed again.
+ */
+async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, queries: Int32Array, users: number): Promise<{ truth: ExactKnn; exactMs: number }> {
   const { cfg, plan, executor, cacheDir } = ctx;
+  const wantAll = (cfg.metric ?? 'angular') === 'angular' && queries.length * users <= ALL_DISTANCES_MAX;
   const cachePath = cacheDir ? knnCachePath(cacheDir, { algorithm: ALGORITHM_VERSION, input: plan.inputs.get(first.dataset), n: first.n, queries: cfg.queries, seed: cfg.seed, k: plan.kmax }) : null;
   const cached = cachePath ? readKnnCache(cachePath, queries, plan.kmax) : null;
-  if (cached) return { truth: cached, exactMs: 0 };
+  if (cached?.all && cached.all.length !== queries.length * users) delete cached.all;
+  if (cached && (!wantAll || cached.all)) return { truth: cached, exactMs: 0 };
   // split the queries over the threads; joined in query order, the answer is the same
   const parts = Math.max(1, Math.min(executor.threads, queries.length));
   const at = (p: number) => Math.round((p * queries.length) / parts);
-  const outs = await Promise.all(Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: plan.kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric })));
+  const outs = await Promise.all(
+    Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: plan.kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric, all: wantAll })),
+  );
   const truth = concatExact(
     outs.map((o) => (o.result as ExactResult).truth),
     plan.kmax,

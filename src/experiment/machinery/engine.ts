@@ -24,7 +24,8 @@ export interface LoadOptions {
 export interface Engine {
   loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset>;
   sampleQueries(users: number, queries: number, runSeed: number, dataset: string, n: number): Int32Array;
-  exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard'): ExactKnn;
+  /** `all`: also each query's distance to every user (ExactKnn.all), where the metric gives it */
+  exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
   mechanism(name: string): MechanismInfo;
@@ -38,7 +39,7 @@ export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCel
 export async function loadComputeEngine(): Promise<ComputeEngine> {
   const [families, trial] = await Promise.all([import('../../lsh/families/index.js'), import('../trial.js')]);
   return {
-    exactKnn: (v, q, k, metric) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k),
+    exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
     runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
   };

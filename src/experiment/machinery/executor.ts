@@ -14,8 +14,9 @@ import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
 import type { ComputeEngine } from './engine.js';
 
 export type Task =
-  /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole range */
-  { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard' } | { kind: 'trial'; key: string; spec: TrialCellSpec };
+  /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole
+   *  range; `all`: with every query's distance to every user (ExactKnn.all) */
+  { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard'; all?: boolean } | { kind: 'trial'; key: string; spec: TrialCellSpec };
 
 export interface ExactResult {
   truth: ExactKnn;
@@ -65,9 +66,9 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
     if (task.from !== undefined || task.to !== undefined) {
       // one slice of the queries: each query's neighbours do not depend on the others
       const slice = data.queries.subarray(task.from ?? 0, task.to ?? data.queries.length);
-      return { truth: engine.exactKnn(data.vectors, slice, task.k, task.metric), rows: [] };
+      return { truth: engine.exactKnn(data.vectors, slice, task.k, task.metric, task.all), rows: [] };
     }
-    const truth = engine.exactKnn(data.vectors, data.queries, task.k, task.metric);
+    const truth = engine.exactKnn(data.vectors, data.queries, task.k, task.metric, task.all);
     return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks, task.metric) };
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
@@ -185,7 +186,9 @@ export class WorkerPool implements Executor {
     this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries) });
   }
   setTruth(key: string, truth: ExactKnn): void {
-    this.broadcast({ type: 'truth', key, truth: { k: truth.k, indices: shareArray(truth.indices), distances: shareArray(truth.distances) } });
+    const shared: ExactKnn = { k: truth.k, indices: shareArray(truth.indices), distances: shareArray(truth.distances) };
+    if (truth.all) shared.all = shareArray(truth.all);
+    this.broadcast({ type: 'truth', key, truth: shared });
   }
   drop(key: string): void {
     this.broadcast({ type: 'drop', key });
@@ -280,5 +283,13 @@ export function concatExact(parts: ExactKnn[], k: number): ExactKnn {
     distances.set(p.distances, at);
     at += p.indices.length;
   }
-  return { k, indices, distances };
+  if (parts.length === 0 || !parts.every((p) => p.all)) return { k, indices, distances };
+  // the rows of distances to every user, joined in shared memory (posted to every worker as is)
+  const all = new Float64Array(new SharedArrayBuffer(parts.reduce((sum, p) => sum + p.all!.length, 0) * 8));
+  at = 0;
+  for (const p of parts) {
+    all.set(p.all!, at);
+    at += p.all!.length;
+  }
+  return { k, indices, distances, all };
 }

@@ -2,18 +2,20 @@
  * A compact binary cache of exact k-NN answers, one file per (data hash, n, queries, seed, k):
  *
  *   bytes 0..7   magic "LSHDPKNN"
- *   uint32 LE    format version (1)
+ *   uint32 LE    format version (2; version 1 files, without the last section, are still read)
  *   uint32 LE    number of queries Q
  *   uint32 LE    k
- *   uint32 LE    0 (reserved)
+ *   uint32 LE    U: the users of the distances to every user, 0 when absent (version 1: 0)
  *   int32  LE    Q query user indices
  *   int32  LE    Q*k neighbour indices, row-major
  *   float64 LE   Q*k angular distances, row-major
+ *   float64 LE   Q*U distances from each query to every user, row-major (ExactKnn.all; only U > 0)
  *
  * The file name is a hash of everything that determines the answer, so a changed input never
  * reuses a stale file; a truncated or foreign file is ignored and recomputed.
  */
 import { readFileSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
@@ -21,6 +23,9 @@ import type { ExactKnn } from '../../knn/angular.js';
 
 const MAGIC = 'LSHDPKNN';
 const HEADER = 24;
+const VERSION = 2;
+/** Whether a Float64Array's bytes are already the file's little-endian doubles. */
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 export function knnCachePath(cacheDir: string, identity: unknown): string {
   return join(cacheDir, `knn-${sha256Hex(stableStringify(identity)).slice(0, 40)}.bin`);
@@ -29,32 +34,47 @@ export function knnCachePath(cacheDir: string, identity: unknown): string {
 export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
   const q = queries.length;
   const k = truth.k;
-  const buf = Buffer.alloc(HEADER + 4 * q + 4 * q * k + 8 * q * k);
+  const users = truth.all ? truth.all.length / q : 0;
+  const buf = Buffer.alloc(HEADER + 4 * q + 4 * q * k + 8 * q * k + 8 * q * users);
   buf.write(MAGIC, 0, 'latin1');
-  buf.writeUInt32LE(1, 8);
+  buf.writeUInt32LE(VERSION, 8);
   buf.writeUInt32LE(q, 12);
   buf.writeUInt32LE(k, 16);
-  buf.writeUInt32LE(0, 20);
+  buf.writeUInt32LE(users, 20);
   let off = HEADER;
   for (let i = 0; i < q; i++, off += 4) buf.writeInt32LE(queries[i], off);
   for (let i = 0; i < q * k; i++, off += 4) buf.writeInt32LE(truth.indices[i], off);
   for (let i = 0; i < q * k; i++, off += 8) buf.writeDoubleLE(truth.distances[i], off);
+  if (truth.all) {
+    if (LITTLE_ENDIAN) buf.set(new Uint8Array(truth.all.buffer, truth.all.byteOffset, truth.all.byteLength), off);
+    else for (let i = 0; i < truth.all.length; i++) buf.writeDoubleLE(truth.all[i], off + 8 * i);
+  }
   return buf;
 }
 
-/** The cached answer, or null when the file is absent, truncated, foreign or for other queries. */
+/**
+ * The cached answer, or null when the file is absent, truncated, foreign or for other queries.
+ * The distances to every user (when the file has them) come in shared memory, ready for the workers.
+ */
 export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn | null {
-  if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC || buf.readUInt32LE(8) !== 1) return null;
+  if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC) return null;
+  const version = buf.readUInt32LE(8);
+  if (version !== 1 && version !== VERSION) return null;
   const q = buf.readUInt32LE(12);
   if (q !== queries.length || buf.readUInt32LE(16) !== k) return null;
-  if (buf.length !== HEADER + 4 * q + 4 * q * k + 8 * q * k) return null;
+  const users = version === 1 ? 0 : buf.readUInt32LE(20);
+  if (buf.length !== HEADER + 4 * q + 4 * q * k + 8 * q * k + 8 * q * users) return null;
   let off = HEADER;
   for (let i = 0; i < q; i++, off += 4) if (buf.readInt32LE(off) !== queries[i]) return null;
   const indices = new Int32Array(q * k);
   const distances = new Float64Array(q * k);
   for (let i = 0; i < q * k; i++, off += 4) indices[i] = buf.readInt32LE(off);
   for (let i = 0; i < q * k; i++, off += 8) distances[i] = buf.readDoubleLE(off);
-  return { k, indices, distances };
+  if (users === 0) return { k, indices, distances };
+  const all = new Float64Array(new SharedArrayBuffer(8 * q * users));
+  if (LITTLE_ENDIAN) new Uint8Array(all.buffer).set(buf.subarray(off, off + 8 * q * users));
+  else for (let i = 0; i < all.length; i++) all[i] = buf.readDoubleLE(off + 8 * i);
+  return { k, indices, distances, all };
 }
 
 export function readKnnCache(path: string, queries: Int32Array, k: number): ExactKnn | null {

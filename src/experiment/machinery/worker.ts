@@ -67,7 +67,7 @@ async function handle(msg: Message): Promise<void> {
         if ('truth' in result) {
           port.postMessage(
             { type: 'done', id: msg.id, result, ms },
-            [result.truth.indices.buffer as ArrayBuffer, result.truth.distances.buffer as ArrayBuffer].filter((b) => !(b instanceof SharedArrayBuffer)),
+            [result.truth.indices.buffer, result.truth.distances.buffer, result.truth.all?.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer),
           );
         } else {
           port.postMessage({ type: 'done', id: msg.id, result, ms });

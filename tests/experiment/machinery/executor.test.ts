@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkerPool, InProcessExecutor, shareArray, type ExactResult, type Task } from '../../../src/experiment/machinery/executor.js';
+import { WorkerPool, InProcessExecutor, concatExact, shareArray, type ExactResult, type Task } from '../../../src/experiment/machinery/executor.js';
 import { InterruptedError, UserError } from '../../../src/util/errors.js';
 import { ROOT } from '../../helpers/cli.js';
 import type { TrialCellSpec } from '../../../src/experiment/trial.js';
@@ -112,5 +112,23 @@ describe.skipIf(!existsSync(WORKER))('worker pool', () => {
     expect(s.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(Array.from(s)).toEqual([1.5, -2, 3]);
     expect(shareArray(s)).toBe(s);
+  });
+});
+
+describe('concatExact', () => {
+  const part = (from: number, rows: number, users: number, all: boolean) => ({
+    k: 2,
+    indices: Int32Array.from({ length: rows * 2 }, (_, i) => from * 2 + i),
+    distances: Float64Array.from({ length: rows * 2 }, (_, i) => (from * 2 + i) / 10),
+    ...(all ? { all: Float64Array.from({ length: rows * users }, (_, i) => from * users + i) } : {}),
+  });
+
+  it('joins the query slices in order, the distances to every user in shared memory when every slice has them', () => {
+    const joined = concatExact([part(0, 2, 5, true), part(2, 3, 5, true)], 2);
+    expect(Array.from(joined.indices)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(Array.from(joined.distances)).toEqual(Array.from({ length: 10 }, (_, i) => i / 10));
+    expect(Array.from(joined.all!)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(joined.all!.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(concatExact([part(0, 2, 5, true), part(2, 3, 5, false)], 2).all).toBeUndefined();
   });
 });

@@ -27,4 +27,26 @@ describe('exact k-NN cache', () => {
     expect(readKnnCache(path, queries, 2)).toBeNull();
     expect(Buffer.from(encodeKnn(queries, truth)).equals(buf)).toBe(true);
   });
+
+  it('keeps the distances to every user (in shared memory), and still reads a version 1 file without them', () => {
+    const users = 13;
+    const all = Float64Array.from({ length: 3 * users }, (_, i) => (i === 4 ? -0 : Math.sin(i) / 3 + 0.5));
+    const buf = Buffer.from(encodeKnn(queries, { ...truth, all }));
+    expect(buf.length).toBe(24 + 4 * 3 + 4 * 6 + 8 * 6 + 8 * 3 * users);
+    expect(buf.readUInt32LE(8)).toBe(2);
+    expect(buf.readUInt32LE(20)).toBe(users);
+    const back = decodeKnn(buf, queries, 2)!;
+    expect(back.all!.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.from(back.all!.buffer).equals(Buffer.from(all.buffer))).toBe(true);
+    expect(Array.from(back.distances)).toEqual(Array.from(truth.distances));
+    expect(decodeKnn(buf.subarray(0, buf.length - 8), queries, 2)).toBeNull();
+    // version 1: no users field (0) and no last section
+    const v1 = Buffer.from(encodeKnn(queries, truth));
+    v1.writeUInt32LE(1, 8);
+    const old = decodeKnn(v1, queries, 2)!;
+    expect(old.all).toBeUndefined();
+    expect(Array.from(old.indices)).toEqual(Array.from(truth.indices));
+    v1.writeUInt32LE(3, 8);
+    expect(decodeKnn(v1, queries, 2)).toBeNull();
+  });
 });
