@@ -9,12 +9,13 @@
  *   int32  LE    Q query user indices
  *   int32  LE    Q*k neighbour indices, row-major
  *   float64 LE   Q*k angular distances, row-major
- *   float64 LE   Q*U distances from each query to every user, row-major (ExactKnn.all; only U > 0)
+ *   (U > 0: zero bytes up to a multiple of 8, then)
+ *   float64 LE   Q*U distances from each query to every user, row-major (ExactKnn.all)
  *
  * The file name is a hash of everything that determines the answer, so a changed input never
  * reuses a stale file; a truncated or foreign file is ignored and recomputed.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
@@ -31,11 +32,14 @@ export function knnCachePath(cacheDir: string, identity: unknown): string {
   return join(cacheDir, `knn-${sha256Hex(stableStringify(identity)).slice(0, 40)}.bin`);
 }
 
+/** Where the distances to every user start: after the header and the answers, 8-byte aligned. */
+const allOffset = (q: number, k: number): number => (HEADER + 4 * q + 4 * q * k + 8 * q * k + 7) & ~7;
+
 export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
   const q = queries.length;
   const k = truth.k;
   const users = truth.all ? truth.all.length / q : 0;
-  const buf = Buffer.alloc(HEADER + 4 * q + 4 * q * k + 8 * q * k + 8 * q * users);
+  const buf = Buffer.alloc(users > 0 ? allOffset(q, k) + 8 * q * users : HEADER + 4 * q + 4 * q * k + 8 * q * k);
   buf.write(MAGIC, 0, 'latin1');
   buf.writeUInt32LE(VERSION, 8);
   buf.writeUInt32LE(q, 12);
@@ -46,6 +50,7 @@ export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
   for (let i = 0; i < q * k; i++, off += 4) buf.writeInt32LE(truth.indices[i], off);
   for (let i = 0; i < q * k; i++, off += 8) buf.writeDoubleLE(truth.distances[i], off);
   if (truth.all) {
+    off = allOffset(q, k);
     if (LITTLE_ENDIAN) buf.set(new Uint8Array(truth.all.buffer, truth.all.byteOffset, truth.all.byteLength), off);
     else for (let i = 0; i < truth.all.length; i++) buf.writeDoubleLE(truth.all[i], off + 8 * i);
   }
@@ -54,7 +59,8 @@ export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
 
 /**
  * The cached answer, or null when the file is absent, truncated, foreign or for other queries.
- * The distances to every user (when the file has them) come in shared memory, ready for the workers.
+ * The distances to every user (when the file has them) are read in place when `buf` lies in
+ * shared memory (readKnnCache), ready for the workers; else copied into shared memory.
  */
 export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn | null {
   if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC) return null;
@@ -63,7 +69,7 @@ export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn
   const q = buf.readUInt32LE(12);
   if (q !== queries.length || buf.readUInt32LE(16) !== k) return null;
   const users = version === 1 ? 0 : buf.readUInt32LE(20);
-  if (buf.length !== HEADER + 4 * q + 4 * q * k + 8 * q * k + 8 * q * users) return null;
+  if (buf.length !== (users > 0 ? allOffset(q, k) + 8 * q * users : HEADER + 4 * q + 4 * q * k + 8 * q * k)) return null;
   let off = HEADER;
   for (let i = 0; i < q; i++, off += 4) if (buf.readInt32LE(off) !== queries[i]) return null;
   const indices = new Int32Array(q * k);
@@ -71,16 +77,34 @@ export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn
   for (let i = 0; i < q * k; i++, off += 4) indices[i] = buf.readInt32LE(off);
   for (let i = 0; i < q * k; i++, off += 8) distances[i] = buf.readDoubleLE(off);
   if (users === 0) return { k, indices, distances };
+  off = allOffset(q, k);
+  const inPlace = LITTLE_ENDIAN && buf.buffer instanceof SharedArrayBuffer && (buf.byteOffset + off) % 8 === 0;
+  if (inPlace) return { k, indices, distances, all: new Float64Array(buf.buffer, buf.byteOffset + off, q * users) };
   const all = new Float64Array(new SharedArrayBuffer(8 * q * users));
   if (LITTLE_ENDIAN) new Uint8Array(all.buffer).set(buf.subarray(off, off + 8 * q * users));
   else for (let i = 0; i < all.length; i++) all[i] = buf.readDoubleLE(off + 8 * i);
   return { k, indices, distances, all };
 }
 
+/** The cached answer of `path` (decodeKnn), read straight into shared memory (one copy of the
+ *  distances to every user, which the workers then read without copies of their own). */
 export function readKnnCache(path: string, queries: Int32Array, k: number): ExactKnn | null {
   let buf: Buffer;
   try {
-    buf = readFileSync(path);
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      buf = Buffer.from(new SharedArrayBuffer(size));
+      let at = 0;
+      while (at < size) {
+        const got = readSync(fd, buf, at, size - at, at);
+        if (got === 0) break;
+        at += got;
+      }
+      if (at < size) return null;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }

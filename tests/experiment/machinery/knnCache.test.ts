@@ -32,7 +32,8 @@ describe('exact k-NN cache', () => {
     const users = 13;
     const all = Float64Array.from({ length: 3 * users }, (_, i) => (i === 4 ? -0 : Math.sin(i) / 3 + 0.5));
     const buf = Buffer.from(encodeKnn(queries, { ...truth, all }));
-    expect(buf.length).toBe(24 + 4 * 3 + 4 * 6 + 8 * 6 + 8 * 3 * users);
+    // the answers end at byte 108: 4 bytes of padding put the doubles at 112
+    expect(buf.length).toBe(112 + 8 * 3 * users);
     expect(buf.readUInt32LE(8)).toBe(2);
     expect(buf.readUInt32LE(20)).toBe(users);
     const back = decodeKnn(buf, queries, 2)!;
@@ -40,6 +41,14 @@ describe('exact k-NN cache', () => {
     expect(Buffer.from(back.all!.buffer).equals(Buffer.from(all.buffer))).toBe(true);
     expect(Array.from(back.distances)).toEqual(Array.from(truth.distances));
     expect(decodeKnn(buf.subarray(0, buf.length - 8), queries, 2)).toBeNull();
+    // read from a file: in place, in shared memory
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-knn-'));
+    const path = join(dir, 'all.bin');
+    expect(writeKnnCache(path, queries, { ...truth, all })).toBe(true);
+    const read = readKnnCache(path, queries, 2)!;
+    expect(read.all!.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(read.all!.byteOffset).toBe(112);
+    expect(Buffer.from(read.all!.buffer, 112).equals(Buffer.from(all.buffer))).toBe(true);
     // version 1: no users field (0) and no last section
     const v1 = Buffer.from(encodeKnn(queries, truth));
     v1.writeUInt32LE(1, 8);
