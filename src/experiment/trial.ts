@@ -133,6 +133,12 @@ function memoFor(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, met
   return memo;
 }
 
+/** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo. */
+function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined {
+  if (metric === 'angular' && truth.all?.length === queries.length * (vectors.rowPtr.length - 1)) return { seen: null, known: truth.all };
+  return memoFor(vectors, queries, truth, metric);
+}
+
 function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc): TrialResult[] {
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
@@ -172,7 +178,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     truth,
     done.map((d) => d.set),
     distanceFrom,
-    (spec.metric ?? 'angular') === 'angular' && truth.all?.length === queries.length * users ? { seen: null, known: truth.all } : memoFor(vectors, queries, truth, spec.metric ?? 'angular'),
+    groupDistances(vectors, queries, truth, spec.metric ?? 'angular'),
   );
   return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
 }

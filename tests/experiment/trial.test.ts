@@ -157,6 +157,31 @@ describe('utility', () => {
     expect(recallAtK([4, 9, 2], [2, 4, 7], 1)).toBe(0);
   });
 
+  it('gives per query exactly the means of utilityLoss and recallAtK (repeated users in answers and truth, users outside it)', () => {
+    const rng = makeRng('utility-reference');
+    const width = 10;
+    const answers = Int32Array.from({ length: queries.length * width }, (_, e) => (rng() < 0.5 ? truth.indices[e]! : Math.floor(rng() * USERS)));
+    // a truth whose rows repeat users (the evaluation must count a user once, by its first place)
+    const indices = truth.indices.slice();
+    for (let qi = 0; qi < queries.length; qi += 3) indices[qi * truth.k + 4] = indices[qi * truth.k + 1]!;
+    const odd = { ...truth, indices };
+    const ks = [1, 3, 5, 10];
+    for (const t of [truth, odd]) {
+      const means = evaluateAnswers(vectors, queries, t, answers, width, ks);
+      ks.forEach((k, i) => {
+        let loss = 0;
+        let recall = 0;
+        for (let qi = 0; qi < queries.length; qi++) {
+          const returned = Array.from(answers.subarray(qi * width, qi * width + k), (u) => angularDistance(vectors, queries[qi]!, u));
+          loss += utilityLoss(returned, t.distances.subarray(qi * t.k, qi * t.k + k), k);
+          recall += recallAtK(answers.subarray(qi * width, qi * width + k), t.indices.subarray(qi * t.k, qi * t.k + k), k);
+        }
+        expect(means.loss[i]).toBe(loss / queries.length);
+        expect(means.recall[i]).toBe(recall / queries.length);
+      });
+    }
+  });
+
   it('gives the exact mechanism loss exactly 0 and recall 1', () => {
     const rows = exactRows(vectors, queries, truth, [10, 1, 5]);
     expect(rows.map((r) => r.k)).toEqual([1, 5, 10]);
