@@ -93,20 +93,6 @@ export function distanceMemo(queries: number, users: number): DistanceMemo {
   return { seen: new Int32Array(queries * users), known: new Float64Array(queries * users) };
 }
 
-/** Places of users in one query's true list (evaluateAnswerSets): place[u] is valid where mark[u]
- *  is the query's stamp. Kept by the thread and stamped afresh per query, so nothing is cleared. */
-const places = { mark: new Int32Array(0), place: new Int32Array(0), stamp: 0 };
-function reservePlaces(users: number): void {
-  if (places.mark.length < users || places.stamp > 2_000_000_000) {
-    places.mark = new Int32Array(Math.max(users, places.mark.length));
-    places.place = new Int32Array(places.mark.length);
-    places.stamp = 0;
-  }
-}
-function nextStamp(): number {
-  return ++places.stamp;
-}
-
 /**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
@@ -128,12 +114,12 @@ export function evaluateAnswerSets(
   const lossSums = sets.map((set) => new Float64Array(set.ks.length));
   const recallSums = sets.map((set) => new Float64Array(set.ks.length));
   const returnedDist = new Float64Array(Math.max(1, ...kMaxes));
+  const placeOf = new Int32Array(returnedDist.length);
   // The loop reads answers and truth by offset and, for the default angular metric, keeps one dense
   // query row (no closure, no subarray per query: with every user a query, their garbage made
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
-  reservePlaces(rowPtr.length - 1);
   // memo of the distances: seen[row + u] === mark when known[row + u] holds the distance from
   // query qi to user u. Without a memo from the caller, one row reused by every query (stride 0,
   // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls; with a
@@ -161,20 +147,22 @@ export function evaluateAnswerSets(
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
-    // each user's first place in the query's true list: recall@k counts the returned users placed
-    // below k, what recallAtK's nested loop counts (a user is in the first k iff its first place is)
-    const stamp = nextStamp();
-    for (let j = truth.k - 1; j >= 0; j--) {
-      const u = truth.indices[t0 + j];
-      places.mark[u] = stamp;
-      places.place[u] = j;
-    }
     for (let s = 0; s < sets.length; s++) {
       const { answers, width, ks } = sets[s]!;
       const kMax = kMaxes[s]!;
       const a0 = qi * width;
       for (let i = 0; i < kMax; i++) {
         const u = answers[a0 + i];
+        // the answer's first place in the true list (kMax when not among its first kMax): recall@k
+        // counts the answers placed below k, what recallAtK's nested loop counts, in one search
+        let place = kMax;
+        for (let j = 0; j < kMax; j++) {
+          if (truth.indices[t0 + j] === u) {
+            place = j;
+            break;
+          }
+        }
+        placeOf[i] = place;
         if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
@@ -193,8 +181,7 @@ export function evaluateAnswerSets(
         for (let i = 0; i < k; i++) {
           r += returnedDist[i];
           td += truth.distances[t0 + i];
-          const u = answers[a0 + i];
-          if (places.mark[u] === stamp && places.place[u] < k) hits++;
+          if (placeOf[i] < k) hits++;
         }
         lossSum[t] += r / k - td / k;
         recallSum[t] += hits / k;

@@ -34,7 +34,7 @@ import { BUILT_IN, type MechanismFacts } from './catalog.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
-import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
+import { wasmLaplaceNoise, wasmProjectDense } from '../lsh/wasm/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../privacy/epsilon.js';
@@ -59,22 +59,32 @@ function factorInverse(us: Float64Array, kappa: number): Float64Array {
   return inv;
 }
 
-/** p = Qᵀx = L⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms). */
+/** p = Qᵀx = L⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms).
+ *  The κ × κ products run in the WebAssembly kernel by chunks of users (the JS loop's doubles). */
 const rowSpaceParts = new WeakMap<Float64Array, { p: Float64Array; p2: Float64Array }>();
 function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number, alloc: Float64Alloc): { p: Float64Array; p2: Float64Array } {
   let parts = rowSpaceParts.get(projections);
   if (!parts) {
     const p = alloc(users * kappa);
     const p2 = new Float64Array(users);
-    for (let i = 0; i < users; i++) {
-      const base = i * kappa;
-      let sum = 0;
-      for (let r = 0; r < kappa; r++) {
-        let s = 0;
-        for (let b = 0; b < kappa; b++) s += inv[r * kappa + b]! * projections[base + b]!;
-        p[base + r] = s;
-        sum += s * s;
+    const invT = new Float64Array(kappa * kappa);
+    for (let r = 0; r < kappa; r++) for (let b = 0; b < kappa; b++) invT[b * kappa + r] = inv[r * kappa + b]!;
+    for (let start = 0; start < users; start += CHUNK) {
+      const m = Math.min(CHUNK, users - start);
+      const part = p.subarray(start * kappa, (start + m) * kappa);
+      if (wasmProjectDense(invT, projections.subarray(start * kappa, (start + m) * kappa), m, kappa, kappa, part)) continue;
+      for (let t = 0; t < m; t++) {
+        const base = (start + t) * kappa;
+        for (let r = 0; r < kappa; r++) {
+          let s = 0;
+          for (let b = 0; b < kappa; b++) s += inv[r * kappa + b]! * projections[base + b]!;
+          part[t * kappa + r] = s;
+        }
       }
+    }
+    for (let i = 0; i < users; i++) {
+      let sum = 0;
+      for (let r = 0; r < kappa; r++) sum += p[i * kappa + r]! * p[i * kappa + r]!;
       p2[i] = sum;
     }
     parts = { p, p2 };
