@@ -28,33 +28,46 @@ export function userCount(ctx: MechanismContext): number {
 /** The EpsilonInfo of mechanisms without a privacy parameter (exact, lsh). */
 export const NO_EPSILON: EpsilonInfo = Object.freeze({ epsilon: null, ldpEpsilon: null, fallback: false });
 
+/** The rows × cols matrix `a` (row-major) transposed: cols × rows, as the kernel's products read it. */
+export function transposed(a: Float64Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = a[r * cols + c]!;
+  return t;
+}
+
+/**
+ * out (m × rows) = A · v_t for m dense vectors v_t (m × cols, row-major): in the WebAssembly
+ * kernel, else in the JS loop; the same doubles (Σ_c A[r][c] · v[c] in c order from 0). `aT` is
+ * transposed(A).
+ */
+export function denseProducts(a: Float64Array, aT: Float64Array, rows: number, cols: number, vs: Float64Array, m: number, out: Float64Array): void {
+  if (wasmProjectDense(aT, vs, m, rows, cols, out)) return;
+  for (let t = 0; t < m; t++) {
+    for (let r = 0; r < rows; r++) {
+      let s = 0;
+      for (let c = 0; c < cols; c++) s += a[r * cols + c]! * vs[t * cols + c]!;
+      out[t * rows + r] = s;
+    }
+  }
+}
+
 /** Users per chunk of the direct samplers' projections (their dense draws, chunk × n doubles). */
 const DIRECT_CHUNK = 256;
 
 /**
  * W v_i of every user for the direct samplers (n ≤ κ + 1, draws in R^n): `drawUser(i, v)` writes
  * user i's v (length n), in user order, so the random stream is the one a user-by-user loop reads;
- * the κ × n products of each chunk run in the WebAssembly kernel, the same doubles as the JS loop
- * (Σ_c planes[r][c] · v[c] in c order). Returns `out` (users × κ).
+ * the κ × n products of each chunk go through denseProducts. Returns `out` (users × κ).
  */
 export function projectDirectDraws(hashing: TrialHashing, users: number, out: Float64Array, drawUser: (i: number, v: Float64Array<ArrayBuffer>) => void): Float64Array {
   const { kappa, n, planes } = hashing;
   const chunk = Math.max(1, Math.min(users, DIRECT_CHUNK));
   const vs = new Float64Array(chunk * n);
-  const planesT = new Float64Array(n * kappa);
-  for (let r = 0; r < kappa; r++) for (let c = 0; c < n; c++) planesT[c * kappa + r] = planes[r * n + c]!;
+  const planesT = transposed(planes, kappa, n);
   for (let start = 0; start < users; start += chunk) {
     const m = Math.min(chunk, users - start);
     for (let t = 0; t < m; t++) drawUser(start + t, vs.subarray(t * n, (t + 1) * n));
-    const part = out.subarray(start * kappa, (start + m) * kappa);
-    if (wasmProjectDense(planesT, vs, m, kappa, n, part)) continue;
-    for (let t = 0; t < m; t++) {
-      for (let r = 0; r < kappa; r++) {
-        let s = 0;
-        for (let c = 0; c < n; c++) s += planes[r * n + c]! * vs[t * n + c]!;
-        part[t * kappa + r] = s;
-      }
-    }
+    denseProducts(planes, planesT, kappa, n, vs, m, out.subarray(start * kappa, (start + m) * kappa));
   }
   return out;
 }

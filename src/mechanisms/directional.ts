@@ -28,13 +28,13 @@ import type { Mechanism, MechanismContext } from './types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption } from './options.js';
-import { cleanCodes, fillFastNormals, projectDirectDraws, userCount } from './common.js';
+import { cleanCodes, denseProducts, fillFastNormals, projectDirectDraws, transposed, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { BUILT_IN, type MechanismFacts } from './catalog.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
-import { wasmLaplaceNoise, wasmProjectDense } from '../lsh/wasm/kernel.js';
+import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../privacy/epsilon.js';
@@ -60,27 +60,17 @@ function factorInverse(us: Float64Array, kappa: number): Float64Array {
 }
 
 /** p = Qᵀx = L⁻¹Wx of every user and ‖p‖², once per trial (shared by every ξ and both mechanisms).
- *  The κ × κ products run in the WebAssembly kernel by chunks of users (the JS loop's doubles). */
+ *  The κ × κ products go by chunks of users through denseProducts (the JS loop's doubles). */
 const rowSpaceParts = new WeakMap<Float64Array, { p: Float64Array; p2: Float64Array }>();
 function rowSpacePart(projections: Float64Array, inv: Float64Array, users: number, kappa: number, alloc: Float64Alloc): { p: Float64Array; p2: Float64Array } {
   let parts = rowSpaceParts.get(projections);
   if (!parts) {
     const p = alloc(users * kappa);
     const p2 = new Float64Array(users);
-    const invT = new Float64Array(kappa * kappa);
-    for (let r = 0; r < kappa; r++) for (let b = 0; b < kappa; b++) invT[b * kappa + r] = inv[r * kappa + b]!;
+    const invT = transposed(inv, kappa, kappa);
     for (let start = 0; start < users; start += CHUNK) {
       const m = Math.min(CHUNK, users - start);
-      const part = p.subarray(start * kappa, (start + m) * kappa);
-      if (wasmProjectDense(invT, projections.subarray(start * kappa, (start + m) * kappa), m, kappa, kappa, part)) continue;
-      for (let t = 0; t < m; t++) {
-        const base = (start + t) * kappa;
-        for (let r = 0; r < kappa; r++) {
-          let s = 0;
-          for (let b = 0; b < kappa; b++) s += inv[r * kappa + b]! * projections[base + b]!;
-          part[t * kappa + r] = s;
-        }
-      }
+      denseProducts(inv, invT, kappa, kappa, projections.subarray(start * kappa, (start + m) * kappa), m, p.subarray(start * kappa, (start + m) * kappa));
     }
     for (let i = 0; i < users; i++) {
       let sum = 0;
@@ -123,8 +113,7 @@ function projectedOrthogonal(rng: Rng, ctx: MechanismContext, alloc: Float64Allo
   const rest = chiSquareSource(rng, n - kappa - 1);
   // the κ + 1 normals per user (a and η) from the fast generator
   const normals = zigguratState(rng);
-  const usT = new Float64Array(kappa * kappa);
-  for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b]!;
+  const usT = transposed(us, kappa, kappa);
   // zero-filled: the kernel adds into it
   const ortho = alloc(users * kappa);
   const xgs = new Float64Array(users);

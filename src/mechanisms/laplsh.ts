@@ -5,7 +5,7 @@ import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import type { Rng } from '../random/rng.js';
 import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
 import { randomizeAll } from './flips.js';
-import { cleanCodes, fillFastNormals, projectDirectDraws, userCount } from './common.js';
+import { cleanCodes, fillFastNormals, projectDirectDraws, transposed, userCount } from './common.js';
 import { zigguratState } from '../random/ziggurat.js';
 import { BUILT_IN } from './catalog.js';
 import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
@@ -168,8 +168,7 @@ export function projectedDraws(rng: Rng, hashing: TrialHashing, users: number, a
   const chunk = Math.min(users, NOISE_CHUNK);
   const ws = new Float64Array(chunk * kappa);
   const scales = new Float64Array(chunk);
-  const usT = new Float64Array(kappa * kappa);
-  for (let a = 0; a < kappa; a++) for (let b = 0; b < kappa; b++) usT[b * kappa + a] = us[a * kappa + b];
+  const usT = transposed(us, kappa, kappa);
   for (let start = 0; start < users; start += chunk) {
     const m = Math.min(chunk, users - start);
     fillFastNormals(normals, ws.subarray(0, m * kappa));

@@ -32,14 +32,18 @@ export function knnCachePath(cacheDir: string, identity: unknown): string {
   return join(cacheDir, `knn-${sha256Hex(stableStringify(identity)).slice(0, 40)}.bin`);
 }
 
-/** Where the distances to every user start: after the header and the answers, 8-byte aligned. */
-const allOffset = (q: number, k: number): number => (HEADER + 4 * q + 4 * q * k + 8 * q * k + 7) & ~7;
+/** Where the answers end: after the header, the queries, the neighbours and their distances. */
+const answersEnd = (q: number, k: number): number => HEADER + 4 * q + 4 * q * k + 8 * q * k;
+/** Where the distances to every user start: after the answers, 8-byte aligned. */
+const allOffset = (q: number, k: number): number => (answersEnd(q, k) + 7) & ~7;
+/** The length of a file with `users` distances per query to every user (0: none). */
+const fileLength = (q: number, k: number, users: number): number => (users > 0 ? allOffset(q, k) + 8 * q * users : answersEnd(q, k));
 
 export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
   const q = queries.length;
   const k = truth.k;
   const users = truth.all ? truth.all.length / q : 0;
-  const buf = Buffer.alloc(users > 0 ? allOffset(q, k) + 8 * q * users : HEADER + 4 * q + 4 * q * k + 8 * q * k);
+  const buf = Buffer.alloc(fileLength(q, k, users));
   buf.write(MAGIC, 0, 'latin1');
   buf.writeUInt32LE(VERSION, 8);
   buf.writeUInt32LE(q, 12);
@@ -69,7 +73,7 @@ export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn
   const q = buf.readUInt32LE(12);
   if (q !== queries.length || buf.readUInt32LE(16) !== k) return null;
   const users = version === 1 ? 0 : buf.readUInt32LE(20);
-  if (buf.length !== (users > 0 ? allOffset(q, k) + 8 * q * users : HEADER + 4 * q + 4 * q * k + 8 * q * k)) return null;
+  if (buf.length !== fileLength(q, k, users)) return null;
   let off = HEADER;
   for (let i = 0; i < q; i++, off += 4) if (buf.readInt32LE(off) !== queries[i]) return null;
   const indices = new Int32Array(q * k);
