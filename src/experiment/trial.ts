@@ -10,6 +10,9 @@ import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
+import { BUILT_IN } from '../mechanisms/catalog.js';
+import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
+import type { CodeSet } from '../lsh/codes.js';
 import { distanceMemo, evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
 
@@ -62,6 +65,22 @@ export interface CellRow {
   recall: number;
 }
 
+/** Named arrays of a trial cell's setup (its hashing and the draws shared across ξ). */
+export type SetupArrays = Map<string, Float64Array | Uint32Array>;
+
+/**
+ * Where a trial cell's setup is kept between runs (src/experiment/machinery/setupCache.ts): the
+ * hashing (planes, clean projections and codes) and the draws built-in mechanisms share across
+ * the ξ of the trial (MechanismContext.perTrial), exactly as computed. A cell set up from it gives
+ * the same numbers bit for bit, so a run that adds ξ to a grid pays for its new results only.
+ */
+export interface TrialSetupStore {
+  /** the arrays kept for this cell, or null */
+  read(): SetupArrays | null;
+  /** keep these arrays for this cell (best effort) */
+  write(arrays: SetupArrays): void;
+}
+
 /** The xi part of the seed cell of mechanisms without a budget (lsh). */
 const NO_XI = 'none';
 
@@ -86,7 +105,7 @@ function checkKs(k: number[], users: number): number[] {
  * of the same answer. A result's numbers depend only on its own identity and the cell, never on
  * which other results are computed with it.
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
@@ -96,7 +115,7 @@ export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: E
   // the cell's big arrays live in the thread's pool, reclaimed when the results are plain numbers
   const alloc: Float64Alloc = (length) => cellPool.float64(length);
   try {
-    return evaluateCell(vectors, queries, truth, spec, family, alloc);
+    return evaluateCell(vectors, queries, truth, spec, family, alloc, setup);
   } finally {
     cellPool.reclaim();
   }
@@ -139,10 +158,17 @@ function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactK
   return memoFor(vectors, queries, truth, metric);
 }
 
-function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc): TrialResult[] {
+function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc, setup?: TrialSetupStore): TrialResult[] {
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
-  const hashing: TrialHashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
+  // the setup kept by an earlier run of this cell, and what this run adds to it
+  const saved = setup?.read() ?? null;
+  const fresh: SetupArrays = new Map();
+  let hashing = saved ? hashingFrom(saved, kappa, n, users) : null;
+  if (!hashing) {
+    hashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
+    if (setup) addHashing(fresh, hashing);
+  }
   const distanceFrom = family.distanceFrom(vectors);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
@@ -152,7 +178,15 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     (mechanism: string) =>
     <T>(key: string, make: (rng: Rng, alloc: Float64Alloc) => T): T => {
       const id = `${mechanism}\u0000${key}`;
-      if (!shared.has(id)) shared.set(id, make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key)), alloc));
+      if (!shared.has(id)) {
+        const tag = drawsTag(mechanism, key);
+        let value = tag && saved ? drawsFrom(saved, tag) : undefined;
+        if (value === undefined) {
+          value = make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key)), alloc);
+          if (tag && setup) addDraws(fresh, tag, value);
+        }
+        shared.set(id, value);
+      }
       return shared.get(id) as T;
     };
 
@@ -180,7 +214,59 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     distanceFrom,
     groupDistances(vectors, queries, truth, spec.metric ?? 'angular'),
   );
+  if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
   return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
+}
+
+/** The kept hashing of a cell, or null when absent or not of this cell's shape. */
+function hashingFrom(saved: SetupArrays, kappa: number, n: number, users: number): TrialHashing | null {
+  const planes = saved.get('hash/planes');
+  const projections = saved.get('hash/projections');
+  const codes = saved.get('hash/codes');
+  const shape = saved.get('hash/shape');
+  if (!(planes instanceof Float64Array && projections instanceof Float64Array && codes instanceof Uint32Array && shape instanceof Float64Array && shape.length === 2)) return null;
+  const [bits, words] = [shape[0]!, shape[1]!];
+  if (codes.length !== users * words || (planes.length !== 0 && planes.length !== kappa * n) || (projections.length !== 0 && projections.length !== users * kappa)) return null;
+  const set: CodeSet = { codes, bits, words };
+  return { kappa, n, planes, projections, codes: set };
+}
+
+function addHashing(fresh: SetupArrays, hashing: TrialHashing): void {
+  // codes are computed on demand where a family leaves them out: then nothing is kept
+  if (!hashing.codes) return;
+  fresh.set('hash/planes', hashing.planes);
+  fresh.set('hash/projections', hashing.projections);
+  fresh.set('hash/codes', hashing.codes.codes);
+  fresh.set('hash/shape', Float64Array.of(hashing.codes.bits, hashing.codes.words));
+}
+
+/**
+ * The name prefix of a built-in mechanism's shared draws, with its algorithm version
+ * (src/mechanisms/versions.ts), so that a change to its draws never reads old ones; null for a
+ * plugin (its code can change without a version), whose draws are not kept.
+ */
+function drawsTag(mechanism: string, key: string): string | null {
+  if (!Object.hasOwn(BUILT_IN, mechanism)) return null;
+  return `draw/${mechanism}/${MECHANISM_ALGORITHMS[mechanism] ?? '1'}/${key}/`;
+}
+
+/** The kept draws under `tag` as an object of their fields, or undefined. */
+function drawsFrom(saved: SetupArrays, tag: string): unknown {
+  let out: Record<string, Float64Array | Uint32Array> | undefined;
+  for (const [name, a] of saved) {
+    if (!name.startsWith(tag)) continue;
+    out ??= {};
+    out[name.slice(tag.length)] = a;
+  }
+  return out;
+}
+
+/** Keeps draws that are an object of typed arrays (LapLSH's, the directional mechanisms'); others are not kept. */
+function addDraws(fresh: SetupArrays, tag: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return;
+  const fields = Object.entries(value);
+  if (fields.length === 0 || !fields.every(([, a]) => a instanceof Float64Array || a instanceof Uint32Array)) return;
+  for (const [field, a] of fields) fresh.set(tag + field, a as Float64Array | Uint32Array);
 }
 
 /**

@@ -18,6 +18,7 @@ import { ALGORITHM_VERSION } from '../version.js';
 import type { Engine } from './engine.js';
 import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
+import { setupCachePath } from './setupCache.js';
 import type { LoadedData } from './load.js';
 import type { RunPlan } from './plan.js';
 import { STORE_FORMAT, type CellStore } from './store.js';
@@ -102,7 +103,8 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
       .sort((a, b) => cost(b.c) - cost(a.c) || a.i - b.i)
       .map(async ({ c }) => {
         const todo = plan.pending.get(c.key)!;
-        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo) });
+        const setup = ctx.cacheDir ? setupCachePath(ctx.cacheDir, setupIdentity(ctx, c)) : undefined;
+        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo), ...(setup ? { setup } : {}) });
         const rec = mergeTrialRecord(plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
         store.write(rec);
         plan.records.set(c.key, rec);
@@ -139,6 +141,12 @@ async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, que
   );
   if (cachePath) writeKnnCache(cachePath, queries, truth);
   return { truth, exactMs: outs.reduce((sum, o) => sum + o.ms, 0) };
+}
+
+/** What determines a trial cell's setup (its hashing and shared draws): not its results or queries. */
+function setupIdentity(ctx: ComputeContext, c: TrialCell): unknown {
+  const { cfg, plan } = ctx;
+  return { setup: 1, algorithm: ALGORITHM_VERSION, input: plan.inputs.get(c.dataset), dataset: c.dataset, n: c.n, kappa: c.kappa, trial: c.trial, seed: cfg.seed, metric: cfg.metric ?? 'angular' };
 }
 
 /** The stored record of a trial cell with freshly computed results merged in (other results kept). */

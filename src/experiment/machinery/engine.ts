@@ -10,7 +10,7 @@ import type { ExactKnn } from '../../knn/angular.js';
 import type { Progress } from '../../util/progress.js';
 import type { MechanismInfo } from '../../mechanisms/types.js';
 
-import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
+import type { CellRow, TrialCellSpec, TrialResult, TrialSetupStore } from '../trial.js';
 import type { BudgetRecord } from '../../privacy/budget.js';
 
 export interface LoadOptions {
@@ -27,7 +27,8 @@ export interface Engine {
   /** `all`: also each query's distance to every user (ExactKnn.all), where the metric gives it */
   exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
-  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec): TrialResult[];
+  /** `setup`: where the cell's setup is kept between runs (src/experiment/machinery/setupCache.ts) */
+  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore): TrialResult[];
   mechanism(name: string): MechanismInfo;
   /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
   budgetRows(args: { accountants: readonly string[]; d: number[]; kappa: number[]; xi: number[]; delta: number; disagreement?: (d: number) => number }): BudgetRecord[];
@@ -41,7 +42,7 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
   return {
     exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
-    runTrialCell: (v, q, t, spec) => trial.runTrialCell(v, q, t, spec),
+    runTrialCell: (v, q, t, spec, setup) => trial.runTrialCell(v, q, t, spec, setup),
   };
 }
 

@@ -12,11 +12,13 @@ import type { ExactKnn } from '../../knn/angular.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
 import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
 import type { ComputeEngine } from './engine.js';
+import { fileSetupStore } from './setupCache.js';
 
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole
    *  range; `all`: with every query's distance to every user (ExactKnn.all) */
-  { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard'; all?: boolean } | { kind: 'trial'; key: string; spec: TrialCellSpec };
+  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard'; all?: boolean }
+  | { kind: 'trial'; key: string; spec: TrialCellSpec /** the cell's setup cache file (setupCache.ts), when kept */; setup?: string };
 
 export interface ExactResult {
   truth: ExactKnn;
@@ -72,7 +74,7 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
     return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks, task.metric) };
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
-  return engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec);
+  return engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, task.setup ? fileSetupStore(task.setup) : undefined);
 }
 
 export class InProcessExecutor implements Executor {

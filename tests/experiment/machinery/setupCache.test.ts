@@ -1,0 +1,146 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeSetup, encodeSetup, fileSetupStore, readSetup, setupCachePath, SETUP_CACHE_MAX_BYTES, writeSetup } from '../../../src/experiment/machinery/setupCache.js';
+import { runTrialCell, type SetupArrays, type TrialCellSpec, type TrialSetupStore } from '../../../src/experiment/trial.js';
+import { sampleQueries } from '../../../src/experiment/queries.js';
+import { exactKnn } from '../../../src/knn/angular.js';
+import { clusteredVectors } from '../../lsh/synthetic.js';
+
+const fresh = () => mkdtempSync(join(tmpdir(), 'lshdp-setup-'));
+
+describe('trial setup cache file', () => {
+  const arrays: SetupArrays = new Map<string, Float64Array | Uint32Array>([
+    ['hash/planes', Float64Array.from([0.1, -0, Math.PI, -1e-300, Number.MIN_VALUE])],
+    ['hash/codes', Uint32Array.from([0, 1, 0xffffffff])],
+    ['draw/laplsh/4/projected/radius', new Float64Array(0)],
+    ['draw/vmf/4/projected/ortho', Float64Array.from({ length: 7 }, (_, i) => Math.sin(i) / 3)],
+  ]);
+
+  it('round-trips every array bit for bit (names, types, order; -0 and subnormals included)', () => {
+    const back = decodeSetup(encodeSetup(arrays))!;
+    expect([...back.keys()]).toEqual([...arrays.keys()]);
+    for (const [name, a] of arrays) {
+      const b = back.get(name)!;
+      expect(b.constructor).toBe(a.constructor);
+      expect(Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(Buffer.from(a.buffer, a.byteOffset, a.byteLength))).toBe(true);
+      expect(b.byteOffset % 8).toBe(0);
+    }
+    expect(Object.is(back.get('hash/planes')![1], -0)).toBe(true);
+  });
+
+  it('rejects truncated, extended or foreign bytes, and an absent file', () => {
+    const buf = encodeSetup(arrays);
+    expect(decodeSetup(buf.subarray(0, buf.length - 8))).toBeNull();
+    expect(decodeSetup(Buffer.concat([buf, Buffer.alloc(8)]))).toBeNull();
+    expect(decodeSetup(Buffer.from('LSHDPKNN' + 'x'.repeat(40)))).toBeNull();
+    const badToc = Buffer.from(buf);
+    badToc.write('{', 16, 'utf8');
+    expect(decodeSetup(badToc)).toBeNull();
+    const dir = fresh();
+    expect(readSetup(join(dir, 'absent.bin'))).toBeNull();
+    const path = setupCachePath(dir, { n: 1 });
+    writeFileSync(path, 'garbage');
+    expect(readSetup(path)).toBeNull();
+  });
+
+  it('names a file by the identity and writes it atomically; a setup over the size cap is not kept', () => {
+    const dir = fresh();
+    const path = setupCachePath(dir, { n: 10, kappa: 4 });
+    expect(setupCachePath(dir, { kappa: 4, n: 10 })).toBe(path);
+    expect(setupCachePath(dir, { n: 10, kappa: 5 })).not.toBe(path);
+    expect(writeSetup(path, arrays)).toBe(true);
+    expect(readFileSync(path).equals(encodeSetup(arrays))).toBe(true);
+    expect(readdirSync(dir)).toEqual([path.slice(dir.length + 1)]);
+    const big = join(dir, 'big.bin');
+    expect(writeSetup(big, new Map([['x', new Float64Array(SETUP_CACHE_MAX_BYTES / 8 + 1)]]))).toBe(false);
+    expect(existsSync(big)).toBe(false);
+  });
+});
+
+describe('trial cells set up from the cache', () => {
+  const USERS = 300;
+  const N = 60;
+  const vectors = clusteredVectors({ users: USERS, n: N, clusters: 6, seed: 'setup-cache' });
+  const queries = sampleQueries(USERS, 60, 3, 'synthetic', N);
+  const truth = exactKnn(vectors, queries, 10);
+  const result = (base: string, xi: number | null, options: Record<string, unknown> = {}) => ({ id: `${base}|${xi}|${JSON.stringify(options)}`, base, options, xi, ks: [1, 10] });
+  const cell = (kappa: number, results: TrialCellSpec['results']): TrialCellSpec => ({ dataset: 'synthetic', n: N, kappa, trial: 1, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: 3 });
+  // every kind of setup: hashing, LapLSH's projected (n > κ) and direct (n ≤ κ) draws, the directional ones
+  const mechanisms = (xi: number) => [result('lsh', null), result('lshrr', xi), result('laplsh', xi), result('vmf', xi), result('purkayastha', xi), result('laplsh', xi, { sampler: 'direct' })];
+
+  /** A store in memory that counts its reads and writes. */
+  function memoryStore(): TrialSetupStore & { kept: SetupArrays | null; writes: number } {
+    const s = {
+      kept: null as SetupArrays | null,
+      writes: 0,
+      read: () => (s.kept ? decodeSetup(encodeSetup(s.kept)) : null),
+      write: (a: SetupArrays) => {
+        s.kept = decodeSetup(encodeSetup(a));
+        s.writes++;
+      },
+    };
+    return s;
+  }
+
+  for (const kappa of [12, 60]) {
+    it(`gives the numbers of a cell set up from scratch (κ = ${kappa}${kappa >= N ? ', the direct samplers' : ''}), and a grown cell those of the grown cell at once`, () => {
+      const store = memoryStore();
+      const first = runTrialCell(vectors, queries, truth, cell(kappa, mechanisms(2)), store);
+      expect(first).toEqual(runTrialCell(vectors, queries, truth, cell(kappa, mechanisms(2))));
+      expect(store.writes).toBe(1);
+      const names = [...store.kept!.keys()];
+      expect(names).toEqual(expect.arrayContaining(['hash/planes', 'hash/projections', 'hash/codes', 'hash/shape']));
+      expect(names.some((n) => n.startsWith('draw/laplsh/4/'))).toBe(true);
+      expect(names.some((n) => n.startsWith('draw/vmf/4/'))).toBe(true);
+      expect(names.some((n) => n.startsWith('draw/purkayastha/4/'))).toBe(true);
+      // another xi from the kept setup: the numbers of that xi computed from scratch, and nothing new to keep
+      const grown = runTrialCell(vectors, queries, truth, cell(kappa, mechanisms(7)), store);
+      expect(grown).toEqual(runTrialCell(vectors, queries, truth, cell(kappa, mechanisms(7))));
+      expect(store.writes).toBe(1);
+    });
+  }
+
+  it('reads what it keeps: a kept setup of other numbers changes the results (the equalities above are not vacuous)', () => {
+    const store = memoryStore();
+    const asked = cell(12, [result('lshrr', 5), result('laplsh', 5), result('vmf', 5)]);
+    const right = runTrialCell(vectors, queries, truth, asked, store);
+    const planted = new Map(store.kept!);
+    // other projections (and codes) and other LapLSH and vMF draws
+    const swap = (name: string) => {
+      const a = planted.get(name) as Float64Array | Uint32Array;
+      const b = a.slice();
+      const row = a.length / USERS;
+      for (let u = 0; u < USERS; u++) b.set(a.subarray(((u + 1) % USERS) * row, (((u + 1) % USERS) + 1) * row), u * row);
+      planted.set(name, b);
+    };
+    for (const name of planted.keys()) if (name === 'hash/codes' || name.endsWith('/dir') || name.endsWith('/ortho')) swap(name);
+    store.kept = planted;
+    const wrong = runTrialCell(vectors, queries, truth, asked, store);
+    for (let i = 0; i < right.length; i++) expect(wrong[i]!.loss).not.toEqual(right[i]!.loss);
+  });
+
+  it('adds the draws of a mechanism the kept setup lacks, and ignores a setup of another shape', () => {
+    const store = memoryStore();
+    runTrialCell(vectors, queries, truth, cell(12, [result('lshrr', 1)]), store);
+    expect([...store.kept!.keys()].some((n) => n.startsWith('draw/'))).toBe(false);
+    const asked = cell(12, [result('laplsh', 1)]);
+    expect(runTrialCell(vectors, queries, truth, asked, store)).toEqual(runTrialCell(vectors, queries, truth, asked));
+    expect(store.writes).toBe(2);
+    expect([...store.kept!.keys()].some((n) => n.startsWith('draw/laplsh/'))).toBe(true);
+    // a setup of κ = 12 offered to a κ = 20 cell is not used: computed afresh and replaced
+    const other = cell(20, [result('lshrr', 1)]);
+    expect(runTrialCell(vectors, queries, truth, other, store)).toEqual(runTrialCell(vectors, queries, truth, other));
+    expect(store.writes).toBe(3);
+    expect((store.kept!.get('hash/projections') as Float64Array).length).toBe(USERS * 20);
+  });
+
+  it('keeps the setup in a file through fileSetupStore', () => {
+    const path = setupCachePath(fresh(), { cell: 1 });
+    const asked = cell(12, mechanisms(3));
+    const first = runTrialCell(vectors, queries, truth, asked, fileSetupStore(path));
+    expect(existsSync(path)).toBe(true);
+    expect(runTrialCell(vectors, queries, truth, asked, fileSetupStore(path))).toEqual(first);
+  });
+});
