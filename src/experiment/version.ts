@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,12 +18,20 @@ export const LSHDP_VERSION: string = (require('../../package.json') as { version
 // RR flips with 0.35 < p < 1/2 drawn as fair bits masked by geometric keeps (same law, other draws)
 export const ALGORITHM_VERSION = `${LSHDP_VERSION}+algo3`;
 
-/** The git commit of this lshdp checkout, or null when it is not a git checkout. */
-export function gitCommit(): string | null {
-  try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
-    return out.toString().trim() || null;
-  } catch {
-    return null;
-  }
+let commit: Promise<string | null> | undefined;
+
+/**
+ * The git commit of this lshdp checkout, or null when it is not a git checkout. Asked once per
+ * process, without blocking: a run asks at its start and reads the answer for its manifest at its
+ * end (a blocking `git rev-parse` cost ~50 ms of every run).
+ */
+export function gitCommit(): Promise<string | null> {
+  commit ??= new Promise((resolve) => {
+    try {
+      execFile('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, timeout: 5000 }, (err, out) => resolve(err ? null : out.toString().trim() || null));
+    } catch {
+      resolve(null);
+    }
+  });
+  return commit;
 }

@@ -118,6 +118,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     process.stderr.write(`lshdp: interrupted by ${sig} while loading the data; nothing was written\n`);
     process.exit(signalExitCode(sig));
   });
+  // asked now, read for the manifest at the end
+  const gitCommitOfRun = gitCommit();
   // the workers start now and load their engine while this thread loads the data and plans
   let executor: Executor | null = opts.dryRun ? null : startWorkers(opts, setup);
   try {
@@ -147,7 +149,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       process.exit(signalExitCode(sig));
     });
     const threads = executor.threads;
-    const manifest = () => runManifest(opts.config, setup, plan, data, { threads, shard: opts.shard ?? null, done, started, info: (name) => engine.mechanism(name) });
+    const commit = await gitCommitOfRun;
+    const manifest = () => runManifest(opts.config, setup, plan, data, { threads, shard: opts.shard ?? null, done, started, commit, info: (name) => engine.mechanism(name) });
     if (opts.shard) {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeShardFiles(outDir, data.summaries, manifest());
@@ -256,7 +259,7 @@ function runManifest(
   setup: RunSetup,
   plan: RunPlan,
   data: LoadedData,
-  run: { threads: number; shard: ShardSpec | null; done: ComputeCounts; started: number; info: (name: string) => MechanismInfo },
+  run: { threads: number; shard: ShardSpec | null; done: ComputeCounts; started: number; commit: string | null; info: (name: string) => MechanismInfo },
 ): Manifest {
   const { cfg } = setup;
   const versions = Object.fromEntries(cfg.mechanisms.flatMap((m) => (run.info(m.name).algorithm ? [[m.name, run.info(m.name).algorithm as string]] : [])));
@@ -264,7 +267,7 @@ function runManifest(
     lshdp: LSHDP_VERSION,
     algorithm: ALGORITHM_VERSION,
     ...(Object.keys(versions).length > 0 ? { mechanism_algorithms: versions } : {}),
-    git_commit: gitCommit(),
+    git_commit: run.commit,
     node: process.version,
     // which Hamming kernel this process's workers run (WebAssembly SIMD, scalar, or the JS fallback)
     kernel: hammingKernelName(),
