@@ -352,7 +352,12 @@ for (const stage of stages) {
     };
     once(); // warm the caches
     const r = repeat(gridRuns, once);
-    record('grow a 3-s synthetic grid (foursquare-nyc, n 1000, κ 50, 3 trials) by one ξ', r, `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept)`, '≤ 0.5×');
+    record(
+      'grow a 3-s synthetic grid (foursquare-nyc, n 1000, κ 50, 3 trials) by one ξ',
+      r,
+      `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept)`,
+      '≤ 0.5×',
+    );
   } else if (stage === 'grid-fsq') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
     gridOnce(cfg); // warm the vector cache, so the row measures the grid

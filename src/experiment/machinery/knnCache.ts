@@ -15,10 +15,10 @@
  * The file name is a hash of everything that determines the answer, so a changed input never
  * reuses a stale file; a truncated or foreign file is ignored and recomputed.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
+import { readWholeFileInto } from '../../util/readInto.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
 import type { ExactKnn } from '../../knn/angular.js';
 
@@ -93,26 +93,8 @@ export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn
 /** The cached answer of `path` (decodeKnn), read straight into shared memory (one copy of the
  *  distances to every user, which the workers then read without copies of their own). */
 export function readKnnCache(path: string, queries: Int32Array, k: number): ExactKnn | null {
-  let buf: Buffer;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      buf = Buffer.from(new SharedArrayBuffer(size));
-      let at = 0;
-      while (at < size) {
-        const got = readSync(fd, buf, at, size - at, at);
-        if (got === 0) break;
-        at += got;
-      }
-      if (at < size) return null;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-  return decodeKnn(buf, queries, k);
+  const buf = readWholeFileInto(path, (size) => Buffer.from(new SharedArrayBuffer(size)));
+  return buf ? decodeKnn(buf, queries, k) : null;
 }
 
 /** Best effort: a cache that cannot be written only costs a recomputation next time. */

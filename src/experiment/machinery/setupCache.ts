@@ -16,10 +16,10 @@
  * a truncated or foreign file is ignored. Writes are best effort (a cache that cannot be written
  * costs a recomputation next time) and only for cells of at most SETUP_CACHE_MAX_BYTES.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
+import { readWholeFileInto } from '../../util/readInto.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
 import type { SetupArrays, TrialSetupStore } from '../trial.js';
 
@@ -119,27 +119,11 @@ let scratch = new ArrayBuffer(0);
  * which is the next trial cell (a cell reads its setup once, at its start).
  */
 export function readSetup(path: string): SetupArrays | null {
-  let buf: Buffer;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
-      buf = Buffer.from(scratch, 0, size);
-      let at = 0;
-      while (at < size) {
-        const got = readSync(fd, buf, at, size - at, at);
-        if (got === 0) break;
-        at += got;
-      }
-      if (at < size) return null;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-  return decodeSetup(buf);
+  const buf = readWholeFileInto(path, (size) => {
+    if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
+    return Buffer.from(scratch, 0, size);
+  });
+  return buf ? decodeSetup(buf) : null;
 }
 
 /** Best effort; false when the setup is larger than SETUP_CACHE_MAX_BYTES or cannot be written. */
