@@ -10,8 +10,8 @@ import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
+import type { Mechanism } from '../mechanisms/types.js';
 import { BUILT_IN } from '../mechanisms/catalog.js';
-import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { distanceMemo, evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
@@ -175,11 +175,12 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
   // the draws mechanisms share across the xi of this trial (MechanismContext.perTrial)
   const shared = new Map<string, unknown>();
   const perTrialOf =
-    (mechanism: string) =>
+    (mech: Mechanism) =>
     <T>(key: string, make: (rng: Rng, alloc: Float64Alloc) => T): T => {
+      const mechanism = mech.name;
       const id = `${mechanism}\u0000${key}`;
       if (!shared.has(id)) {
-        const tag = drawsTag(mechanism, key);
+        const tag = drawsTag(mech, key);
         let value = tag && saved ? drawsFrom(saved, tag) : undefined;
         if (value === undefined) {
           value = make(makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mechanism, 'per-trial', key)), alloc);
@@ -203,7 +204,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
-    const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech.name) }, eps);
+    const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech) }, eps);
     done.push({ id: r.id, eps, set: { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } });
   }
   const means = evaluateAnswerSets(
@@ -241,13 +242,14 @@ function addHashing(fresh: SetupArrays, hashing: TrialHashing): void {
 }
 
 /**
- * The name prefix of a built-in mechanism's shared draws, with its algorithm version
- * (src/mechanisms/versions.ts), so that a change to its draws never reads old ones; null for a
- * plugin (its code can change without a version), whose draws are not kept.
+ * The name prefix of a built-in mechanism's shared draws, with its own algorithm version
+ * (Mechanism.algorithm, src/mechanisms/versions.ts), so that a change to its draws never reads old
+ * ones; null for any other mechanism (a plugin's code can change without a version), whose draws
+ * are not kept.
  */
-function drawsTag(mechanism: string, key: string): string | null {
-  if (!Object.hasOwn(BUILT_IN, mechanism)) return null;
-  return `draw/${mechanism}/${MECHANISM_ALGORITHMS[mechanism] ?? '1'}/${key}/`;
+function drawsTag(mech: Mechanism, key: string): string | null {
+  if (!Object.hasOwn(BUILT_IN, mech.name) || getMechanism(mech.name) !== mech) return null;
+  return `draw/${mech.name}/${mech.algorithm ?? '1'}/${key}/`;
 }
 
 /** The kept draws under `tag` as an object of their fields, or undefined. */

@@ -7,6 +7,7 @@ import { runTrialCell, type SetupArrays, type TrialCellSpec, type TrialSetupStor
 import { sampleQueries } from '../../../src/experiment/queries.js';
 import { exactKnn } from '../../../src/knn/angular.js';
 import { clusteredVectors } from '../../lsh/synthetic.js';
+import { getMechanism, registerMechanism, unregisterMechanism } from '../../../src/mechanisms/registry.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'lshdp-setup-'));
 
@@ -134,6 +135,30 @@ describe('trial cells set up from the cache', () => {
     expect(runTrialCell(vectors, queries, truth, other, store)).toEqual(runTrialCell(vectors, queries, truth, other));
     expect(store.writes).toBe(3);
     expect((store.kept!.get('hash/projections') as Float64Array).length).toBe(USERS * 20);
+  });
+
+  it("keeps no draws of a mechanism that is not built in (a plugin's, or a built-in's registered under another key), and gives its numbers", () => {
+    const laplsh = getMechanism('laplsh');
+    registerMechanism({ ...laplsh, name: 'laplsh-copy' });
+    // named like the built-in, registered under another key: not the built-in's code
+    registerMechanism({ ...laplsh }, 'laplsh-alias');
+    try {
+      const drawNames = (store: ReturnType<typeof memoryStore>) => [...store.kept!.keys()].filter((n) => n.startsWith('draw/'));
+      for (const base of ['laplsh-copy', 'laplsh-alias']) {
+        const store = memoryStore();
+        const asked = cell(12, [result(base, 2)]);
+        expect(runTrialCell(vectors, queries, truth, asked, store)).toEqual(runTrialCell(vectors, queries, truth, asked));
+        expect(store.kept!.has('hash/projections')).toBe(true);
+        expect(drawNames(store), base).toEqual([]);
+      }
+      // the built-in itself keeps them, under its algorithm version
+      const store = memoryStore();
+      runTrialCell(vectors, queries, truth, cell(12, [result('laplsh', 2)]), store);
+      expect(drawNames(store)).toEqual([`draw/laplsh/${laplsh.algorithm}/projected/dir`, `draw/laplsh/${laplsh.algorithm}/projected/radius`]);
+    } finally {
+      unregisterMechanism('laplsh-copy');
+      unregisterMechanism('laplsh-alias');
+    }
   });
 
   it('keeps the setup in a file through fileSetupStore', () => {
