@@ -256,6 +256,12 @@ describe('utility', () => {
     sets.forEach((s, i) => {
       expect(complete[i]).toEqual(evaluateAnswers(vectors, queries, truth, s.answers, s.width, s.ks));
     });
+    // one set of one answer per query reads its rows at random; many sets read each row through
+    // first (a cache matter only): both give the means of evaluateAnswers
+    const oneAnswer = { answers: sets[0]!.answers, width: sets[0]!.width, ks: [1] };
+    expect(evaluateAnswerSets(vectors, queries, truth, [oneAnswer], undefined, { seen: null, known: all })[0]).toEqual(
+      evaluateAnswers(vectors, queries, truth, oneAnswer.answers, oneAnswer.width, [1]),
+    );
     const other = evaluateAnswerSets(vectors, queries, truth, sets, undefined, { seen: null, known: all.map((d) => d / 2) });
     expect(other[0]!.loss).not.toEqual(complete[0]!.loss);
   });
