@@ -13,14 +13,22 @@ export interface Series extends ResultCoordinates {
   byTrial: Map<number, number>;
 }
 
+// (a run's claims group tens of thousands of values: a joined key, not JSON, per value; the
+// separator cannot occur in a name, and null and a number print apart)
 function seriesKey(v: TrialValue): string {
-  return JSON.stringify([v.dataset, v.n, v.kappa, v.k, v.mechanism, v.xi]);
+  return `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.k}\u0000${v.mechanism}\u0000${v.xi}`;
 }
 
 /** Group per-trial values into series, in first-seen order. */
 export function groupSeries(values: readonly TrialValue[]): Series[] {
   const map = new Map<string, Series>();
+  let last: Series | undefined;
   for (const v of values) {
+    // a series' trials usually come one after another: the key only when the series changes
+    if (last && last.n === v.n && last.kappa === v.kappa && last.k === v.k && last.xi === v.xi && last.mechanism === v.mechanism && last.dataset === v.dataset) {
+      last.byTrial.set(v.trial, v.loss);
+      continue;
+    }
     const key = seriesKey(v);
     let s = map.get(key);
     if (!s) {
@@ -28,6 +36,7 @@ export function groupSeries(values: readonly TrialValue[]): Series[] {
       map.set(key, s);
     }
     s.byTrial.set(v.trial, v.loss);
+    last = s;
   }
   return [...map.values()];
 }

@@ -3,7 +3,7 @@
  * `writeClaims` (a results folder → claims.json and tables/claims.md) and the renderers.
  */
 export { evaluateClaims, DEFAULT_ALPHA } from './evaluate.js';
-export { writeClaims, readClaimsInput, claimsConfigOf, parseAlpha, type WriteClaimsOptions, type WrittenClaims } from './write.js';
+export { writeClaims, readClaimsInput, claimsInputOf, claimsConfigOf, parseAlpha, type WriteClaimsOptions, type WrittenClaims } from './write.js';
 export { claimsJson, claimsMarkdown, verdictCounts } from './format.js';
 export { CLAIMS } from './definitions.js';
 export { CLAIM_IDS, VERDICTS, type ClaimId, type ClaimResult, type ClaimsConfig, type ClaimsInput, type ClaimsOptions, type Population, type Verdict } from './types.js';

@@ -4,7 +4,9 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readResultsConfig, readTrialValues } from '../experiment/machinery/readFolder.js';
+import { readResultsConfig, readTrialValues, trialValuesOf } from '../experiment/machinery/readFolder.js';
+import type { Manifest } from '../experiment/machinery/manifest.js';
+import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
@@ -33,13 +35,27 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
 export function readClaimsInput(dir: string): ClaimsInput {
   const { config, values, nn } = readTrialValues(dir);
   const { manifest } = readResultsConfig(dir);
-  const population: Population[] = (manifest.users ?? []).map((u) => ({ dataset: u.dataset, n: u.n, users: u.kept }));
-  return { config: claimsConfigOf(config), values, nn, population };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+}
+
+/**
+ * The same from what a run holds in memory when it writes the folder (its config, every record of
+ * the grid and its manifest), without reading the folder back: the very values, so the same claims.
+ */
+export function claimsInputOf(config: ExperimentConfig, records: Map<string, CellRecord>, manifest: Pick<Manifest, 'users'>, dir: string): ClaimsInput {
+  const { values, nn } = trialValuesOf(config, records, dir);
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+}
+
+function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {
+  return (manifest.users ?? []).map((u) => ({ dataset: u.dataset, n: u.n, users: u.kept }));
 }
 
 export interface WriteClaimsOptions {
   /** family-wise level of each claim (default 0.05) */
   alpha?: number;
+  /** the folder's claims input when the caller holds it (claimsInputOf); default: read from the folder */
+  input?: ClaimsInput;
 }
 
 export interface WrittenClaims {
@@ -61,7 +77,7 @@ export function parseAlpha(s: string | undefined): number {
 /** Evaluate the claims of results folder `dir` and write claims.json and tables/claims.md. */
 export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): WrittenClaims {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
-  const results = evaluateClaims(readClaimsInput(dir), { alpha });
+  const results = evaluateClaims(opts.input ?? readClaimsInput(dir), { alpha });
   const json = claimsJson(results);
   const markdown = claimsMarkdown(results, alpha);
   writeFileAtomicSync(join(dir, 'claims.json'), json);

@@ -59,7 +59,14 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
   if (manifest.shard) {
     throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
   }
-  const records = readRecords(dir, config);
+  return { config, ...trialValuesOf(config, readRecords(dir, config), dir) };
+}
+
+/**
+ * The per-trial values and true 1-NN distances of a whole grid's records (a folder's, or a run's
+ * in memory: the same records give the same values). `dir` names the folder in errors.
+ */
+export function trialValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>, dir: string): { values: TrialValue[]; nn: NnDistance[] } {
   const values: TrialValue[] = [];
   const nn: NnDistance[] = [];
   const exactEntry = config.mechanisms.find((m) => mechanismInfo(m.name).kind === 'exact');
@@ -98,5 +105,5 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
       }
     }
   }
-  return { config, values, nn };
+  return { values, nn };
 }
