@@ -74,6 +74,12 @@ describe.skipIf(!existsSync(WORKER))('worker pool', () => {
       // a user error in a worker stays a user error, and the pool keeps working
       await expect(pool.run(trial(13, 0))).rejects.toThrow(new UserError('bad kappa 13'));
       expect((await pool.run(trial(4, 0))).result).toEqual(fromLocal[0]);
+      // a worker is handed its next task before it finishes one: the task queued behind a user
+      // error on the same worker still completes (worker 0: kappa 13, then kappa 6)
+      const [bad, other, behind] = await Promise.allSettled([pool.run(trial(13, 0)), pool.run(trial(4, 1)), pool.run(trial(6, 2))]);
+      expect(bad.status === 'rejected' && bad.reason).toEqual(new UserError('bad kappa 13'));
+      expect(other.status === 'fulfilled' && other.value.result).toEqual(fromLocal[1]);
+      expect(behind.status === 'fulfilled' && behind.value.result).toEqual(fromLocal[5]);
       // abort rejects what is pending and what comes after
       const pending = Promise.all(tasks.map((t) => pool.run(t)));
       pool.abort(new InterruptedError('SIGINT'));
