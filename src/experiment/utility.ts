@@ -207,13 +207,16 @@ export function evaluateAnswerSets(
     }
   }
   _touchSink = touched;
-  return sets.map((set, s) => {
-    const loss = new Float64Array(set.ks.length);
-    const recall = new Float64Array(set.ks.length);
-    for (let t = 0; t < set.ks.length; t++) {
-      loss[t] = lossSums[s]![t]! / Q;
-      recall[t] = recallSums[s]![t]! / Q;
-    }
-    return { k: set.ks.slice(), loss, recall };
-  });
+  return sets.map((set, s) => meansOf(set.ks, lossSums[s]!, recallSums[s]!, Q));
+}
+
+/** Per-k means from the sums over Q queries. */
+function meansOf(ks: number[], lossSum: Float64Array, recallSum: Float64Array, Q: number): UtilityMeans {
+  const loss = new Float64Array(ks.length);
+  const recall = new Float64Array(ks.length);
+  for (let t = 0; t < ks.length; t++) {
+    loss[t] = lossSum[t]! / Q;
+    recall[t] = recallSum[t]! / Q;
+  }
+  return { k: ks.slice(), loss, recall };
 }

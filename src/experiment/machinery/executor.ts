@@ -227,9 +227,11 @@ export class WorkerPool implements Executor {
   }
 
   private onMessage(i: number, msg: { type: string; id: number; result?: unknown; ms?: number; error?: { name: string; message: string; stack?: string } }): void {
-    const at = this.busy[i].findIndex((p) => p.id === msg.id);
+    // (a trimmed worker has no list: it only ever says it has booted)
+    const posted = this.busy[i];
+    const at = posted ? posted.findIndex((p) => p.id === msg.id) : -1;
     if (at < 0) return;
-    const p = this.busy[i].splice(at, 1)[0]!;
+    const p = posted.splice(at, 1)[0]!;
     if (msg.type === 'done') p.resolve({ result: msg.result as ExactResult | TrialResult[], ms: msg.ms ?? 0 });
     else {
       const err = rebuildError(msg.error ?? { name: 'Error', message: 'worker failed' });
