@@ -1,7 +1,8 @@
 /**
  * The last stage of a run or a merge: the paper's claims tested on the folder's results, then the
- * figures, tables and index.html. Both read only the files the machinery wrote, so `lshdp claims`,
- * `lshdp plot` and `lshdp report` rebuild the same from the folder alone.
+ * figures, tables and index.html. They read the files the machinery wrote (a run hands the claims
+ * the very records it wrote instead), so `lshdp claims`, `lshdp plot` and `lshdp report` rebuild
+ * the same from the folder alone.
  */
 import type { ClaimsInput } from '../claims/types.js';
 
