@@ -13,13 +13,13 @@ export interface ReportOptions {
   quiet?: boolean;
   log?: (line: string) => void;
   /** the claims' input when the caller holds it in memory (a run); default: read from the folder */
-  claimsInput?: () => ClaimsInput;
+  claimsInput?: ClaimsInput;
 }
 
 export async function writeRunReport(outDir: string, opts: ReportOptions): Promise<void> {
   // the claims before the report, which shows them first; both modules load only when used
   const claims = await import('../claims/index.js');
-  const written = claims.writeClaims(outDir, { input: opts.claimsInput?.() });
+  const written = claims.writeClaims(outDir, { input: opts.claimsInput });
   if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
   if (opts.report !== false) {
     const report = await import('../report/index.js');
