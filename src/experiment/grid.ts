@@ -149,12 +149,68 @@ export function exactHash(cfg: ExperimentConfig, cell: ExactCell, input: unknown
  * prefix of one answer), never the label, never other results of the cell.
  */
 export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: ResultSpec, input: unknown, info: (name: string) => MechanismInfo): string {
-  const mi = info(result.base);
   // The hashed text is exactly stableStringify of the body below. A run hashes every result of
   // its grid (tens of thousands), so the text is assembled from parts written once: a template
   // per (config, input, base) with marks where the cell and the result go, the cell's JSON per
   // cell and the result's per result spec (stableStringify nests by concatenation, so putting a
   // part's JSON where its mark's is gives the same text).
+  return sha256Hex(
+    templateOf(cfg, result, input, info)
+      .replace(CELL_MARK_JSON, () => cellJsonOf(cell))
+      .replace(RESULT_MARK_JSON, () => resultJsonOf(result)),
+  );
+}
+
+/**
+ * Every result hash of the given trial cells (cell key → result id → resultHash), as a run's plan
+ * needs them: each result's text is split once around the cell's place, so a hash costs one
+ * concatenation and the SHA-256 (the same text as resultHash; profiled, the per-result assembly
+ * was most of the plan of a growth of the shared MovieLens grid: 7,800 results).
+ */
+export function trialResultHashes(
+  cfg: ExperimentConfig,
+  cells: readonly TrialCell[],
+  results: readonly ResultSpec[],
+  inputOf: (dataset: string) => unknown,
+  info: (name: string) => MechanismInfo,
+): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  const splitByInput = new Map<unknown, ({ head: string; tail: string } | null)[]>();
+  for (const cell of cells) {
+    const input = inputOf(cell.dataset);
+    let split = splitByInput.get(input);
+    if (!split) {
+      split = results.map((r) => splitAroundCell(templateOf(cfg, r, input, info), resultJsonOf(r)));
+      splitByInput.set(input, split);
+    }
+    const cellJson = cellJsonOf(cell);
+    // (a cell whose JSON holds the result's mark would be replaced differently: assembled as resultHash does)
+    const plain = !cellJson.includes(RESULT_MARK_JSON);
+    const hashes = new Map<string, string>();
+    results.forEach((r, i) => {
+      const parts = split[i];
+      hashes.set(r.id, parts && plain ? sha256Hex(parts.head + cellJson + parts.tail) : resultHash(cfg, cell, r, input, info));
+    });
+    out.set(cell.key, hashes);
+  }
+  return out;
+}
+
+/**
+ * The template's text before the cell's mark, and after it with the result's JSON in place: the
+ * text resultHash assembles is head + cellJson + tail whenever the first result mark follows the
+ * first cell mark (stableStringify sorts "cell" before "result"); null otherwise.
+ */
+function splitAroundCell(template: string, resultJson: string): { head: string; tail: string } | null {
+  const c = template.indexOf(CELL_MARK_JSON);
+  const r = template.indexOf(RESULT_MARK_JSON);
+  if (c < 0 || r < c + CELL_MARK_JSON.length) return null;
+  return { head: template.slice(0, c), tail: template.slice(c + CELL_MARK_JSON.length, r) + resultJson + template.slice(r + RESULT_MARK_JSON.length) };
+}
+
+/** The body's text of a result with the two marks, per config, (base, usesXi, algorithm) and input. */
+function templateOf(cfg: ExperimentConfig, result: ResultSpec, input: unknown, info: (name: string) => MechanismInfo): string {
+  const mi = info(result.base);
   const parts = templatesOf(cfg);
   const templateKey = `${result.base}\u0000${mi.usesXi}\u0000${mi.algorithm ?? ''}`;
   let byInput = parts.get(templateKey);
@@ -179,17 +235,25 @@ export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: Resul
     template = stableStringify(body);
     byInput.set(inputKey, template);
   }
+  return template;
+}
+
+function cellJsonOf(cell: TrialCell): string {
   let cellJson = cellJsons.get(cell);
   if (cellJson === undefined) {
     cellJson = stableStringify({ dataset: cell.dataset, n: cell.n, kappa: cell.kappa, trial: cell.trial });
     cellJsons.set(cell, cellJson);
   }
+  return cellJson;
+}
+
+function resultJsonOf(result: ResultSpec): string {
   let resultJson = resultJsons.get(result);
   if (resultJson === undefined) {
     resultJson = stableStringify({ base: result.base, options: result.options, xi: result.xi });
     resultJsons.set(result, resultJson);
   }
-  return sha256Hex(template.replace(CELL_MARK_JSON, () => cellJson).replace(RESULT_MARK_JSON, () => resultJson));
+  return resultJson;
 }
 
 const CELL_MARK = '\u0000cell\u0000';

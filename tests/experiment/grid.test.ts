@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parseConfig } from '../../src/experiment/config.js';
-import { expandCells, assignShards, exactHash, parseShard, resultHash, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
+import { expandCells, assignShards, exactHash, parseShard, resultHash, trialResultHashes, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
 import { makeRng } from '../../src/random/rng.js';
 import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
@@ -74,8 +74,25 @@ describe('grid', () => {
             expect(resultHash(cfg, cell, r, input, lookup), `${cell.key} ${r.id}`).toBe(sha256Hex(stableStringify(body)));
           }
         }
+        // the plan's batch: every hash as resultHash's, for every trial cell
+        const cells = expandCells(cfg).filter((c): c is TrialCell => c.kind === 'trial');
+        const results = trialResults(cfg, lookup);
+        const batch = trialResultHashes(cfg, cells, results, () => input, lookup);
+        expect([...batch.keys()]).toEqual(cells.map((c) => c.key));
+        for (const cell of cells) {
+          expect([...batch.get(cell.key)!.keys()]).toEqual(results.map((r) => r.id));
+          for (const r of results) expect(batch.get(cell.key)!.get(r.id), `${cell.key} ${r.id}`).toBe(resultHash(cfg, cell, r, input, lookup));
+        }
       }
     }
+    // a data set whose name holds the result's mark (resultHash's second replace meets it first): the fallback gives resultHash's hash
+    const odd = { ...(expandCells(cfg).find((c) => c.kind === 'trial') as TrialCell), dataset: '\u0000result\u0000', key: 'odd' };
+    const r0 = trialResults(cfg, info)[0]!;
+    expect(
+      trialResultHashes(cfg, [odd], [r0], () => null, info)
+        .get('odd')!
+        .get(r0.id),
+    ).toBe(resultHash(cfg, odd, r0, null, info));
   });
 
   it("a mechanism's own algorithm version changes its results' hashes and no other's", () => {

@@ -4,7 +4,7 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../config/schema.js';
-import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, resultHash, trialResults, type Cell, type ResultSpec, type ShardSpec } from '../grid.js';
+import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, trialResultHashes, trialResults, type Cell, type ResultSpec, type ShardSpec, type TrialCell } from '../grid.js';
 import type { CellRecord } from '../records.js';
 import type { MechanismInfo } from '../../mechanisms/types.js';
 import { formatCount } from '../../util/format.js';
@@ -58,11 +58,9 @@ export function planRun(setup: RunSetup, data: LoadedData, info: (name: string) 
   const queriesOf = (c: Cell) => (cfg.queries === 0 ? usersOf(c) : Math.min(cfg.queries, usersOf(c)));
   const inputs = new Map<string, unknown>(data.summaries.map((s) => [s.name, inputIdentity(cfg, s.name, s, skipBadRows || cfg.datasets.find((d) => d.name === s.name)!.skip_bad_rows === true)]));
   const exactHashes = new Map<string, string>();
-  const resultHashes = new Map<string, Map<string, string>>();
-  for (const c of cells) {
-    if (c.kind === 'exact') exactHashes.set(c.key, exactHash(cfg, c, inputs.get(c.dataset)));
-    else resultHashes.set(c.key, new Map(results.map((r) => [r.id, resultHash(cfg, c, r, inputs.get(c.dataset), info)])));
-  }
+  for (const c of cells) if (c.kind === 'exact') exactHashes.set(c.key, exactHash(cfg, c, inputs.get(c.dataset)));
+  const trialCells = cells.filter((c): c is TrialCell => c.kind === 'trial');
+  const resultHashes = trialResultHashes(cfg, trialCells, results, (dataset) => inputs.get(dataset), info);
   const fullCost = (c: Cell, variants: number) => estimateCost(cfg, c, usersOf(c), queriesOf(c), variants);
   const shard = opts.shard ?? null;
   const shardOf = shard
