@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { InterruptedError } from '../util/errors.js';
+import { InterruptedError, UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
@@ -27,6 +27,7 @@ import { writeResultFiles, writeShardFiles } from '../experiment/machinery/outpu
 import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../experiment/machinery/plan.js';
 import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
 import { CellStore } from '../experiment/machinery/store.js';
+import { pruneSetupCache, setupCacheBudget } from '../experiment/machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../experiment/machinery/upToDate.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import { summaryToJson } from '../data/summaryJson.js';
@@ -85,6 +86,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
   const setup = setUpRun(opts);
   const { cfg, outDir } = setup;
+  const setupBudget = setup.cacheDir ? cacheBudgetOf() : 0;
   // one run per folder at a time (a dry run only reads)
   const lock = opts.dryRun ? null : acquireFolderLock(outDir, `lshdp run ${opts.config}`);
   // Internal hook for the lock test: hold the run once it holds its lock, so the test meets a live
@@ -142,6 +144,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
     const done = await computeStage({ cfg, plan, data, engine, executor, store, progress, guard, cacheDir: setup.cacheDir }, outDir, hint);
+    if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
     guard.whenSignalled((sig) => {
       store.removeTemporaries(process.pid);
@@ -202,6 +205,29 @@ async function outputsStage(
   await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir) });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+}
+
+/** The setup cache's budget (LSHDP_SETUP_CACHE_MB), read before anything is done so a bad value stops the run at once. */
+function cacheBudgetOf(): number {
+  try {
+    return setupCacheBudget();
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
+}
+
+/**
+ * Keeps the trial setups of the cache folder within their budget after a run computed cells: the
+ * least recently used go first, never one this run used or wrote (times from 2 s before its start:
+ * some file systems keep modification times to the second or two).
+ */
+function pruneSetups(cacheDir: string, budget: number, started: number, log: (line: string) => void): void {
+  const { removed, bytes } = pruneSetupCache(cacheDir, budget, started - 2000);
+  if (removed > 0) {
+    log(
+      `${cacheDir}: removed ${formatCount(removed)} least recently used trial setups (${(bytes / 1048576).toFixed(0)} MB) to keep them within ${(budget / 1048576).toFixed(0)} MB (LSHDP_SETUP_CACHE_MB)`,
+    );
+  }
 }
 
 /** More workers than this, far more than cores, only cost start-up time and memory. */

@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
+import { UserError } from '../../src/util/errors.js';
 
 const CONFIG = (xi: number[]) => `name: setups
 seed: 5
@@ -40,6 +41,39 @@ describe('the trial setup cache in a run (real engine, in this thread)', () => {
     await run('once', null);
     for (const file of ['utility.csv', 'claims.json']) {
       expect(readFileSync(join(dir, 'grown', file), 'utf8'), file).toBe(readFileSync(join(dir, 'once', file), 'utf8'));
+    }
+  });
+
+  it('keeps the setups within LSHDP_SETUP_CACHE_MB: the least recently used of other runs go, its own stay; a bad value stops the run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-setups-'));
+    const cache = join(dir, 'cache');
+    const config = join(dir, 'setups.yaml');
+    writeFileSync(config, CONFIG([1, 4]));
+    const lines: string[] = [];
+    const run = () => runExperiment({ config, out: join(dir, 'out'), report: false, quiet: true, cacheDir: cache, workerUrl: null, log: (l) => lines.push(l) });
+    const saved = process.env.LSHDP_SETUP_CACHE_MB;
+    try {
+      process.env.LSHDP_SETUP_CACHE_MB = 'many';
+      await expect(run()).rejects.toThrow(UserError);
+      await expect(run()).rejects.toThrow(/LSHDP_SETUP_CACHE_MB must be a number of megabytes >= 0, got "many"/);
+      // two setups of earlier runs, used an hour and a day ago, 1 MB each, in a 1 MB budget
+      process.env.LSHDP_SETUP_CACHE_MB = '1';
+      mkdirSync(cache, { recursive: true });
+      const old = ['d', 'e'].map((x) => join(cache, `setup-${x.repeat(40)}.bin`));
+      old.forEach((p, i) => {
+        writeFileSync(p, Buffer.alloc(1024 * 1024));
+        const used = new Date(Date.now() - (i === 0 ? 3_600_000 : 86_400_000));
+        utimesSync(p, used, used);
+      });
+      await run();
+      const setups = readdirSync(cache).filter((f) => f.startsWith('setup-'));
+      // both old ones went (the run's own two, a few KB, fit beside neither), the run's two stay
+      expect(setups).toHaveLength(2);
+      expect(setups.some((f) => old.some((p) => p.endsWith(f)))).toBe(false);
+      expect(lines.some((l) => /removed 2 least recently used trial setups \(2 MB\) to keep them within 1 MB \(LSHDP_SETUP_CACHE_MB\)/.test(l))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.LSHDP_SETUP_CACHE_MB;
+      else process.env.LSHDP_SETUP_CACHE_MB = saved;
     }
   });
 });

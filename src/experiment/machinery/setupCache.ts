@@ -15,7 +15,12 @@
  * reuses a stale file (the draws' entries carry their mechanism's algorithm version: trial.ts);
  * a truncated or foreign file is ignored. Writes are best effort (a cache that cannot be written
  * costs a recomputation next time) and only for cells of at most SETUP_CACHE_MAX_BYTES.
+ *
+ * The files together are kept within a budget (pruneSetupCache, after each run that computed
+ * cells): a read marks a file as used (its modification time), and the least recently used go
+ * first, never one the run itself used or wrote.
  */
+import { readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic.js';
@@ -123,7 +128,76 @@ export function readSetup(path: string): SetupArrays | null {
     if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
     return Buffer.from(scratch, 0, size);
   });
-  return buf ? decodeSetup(buf) : null;
+  const arrays = buf ? decodeSetup(buf) : null;
+  if (arrays) markUsed(path);
+  return arrays;
+}
+
+/** Marks a kept file as used now (its modification time: access times are often not kept). Best effort. */
+function markUsed(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // a read-only cache is still a cache
+  }
+}
+
+/** The default budget of the setup files of a cache folder (LSHDP_SETUP_CACHE_MB overrides it). */
+export const SETUP_CACHE_BUDGET_MB = 2048;
+
+/** The budget in bytes: LSHDP_SETUP_CACHE_MB when set (a number of MB, 0 keeps only a run's own), else the default. */
+export function setupCacheBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.LSHDP_SETUP_CACHE_MB;
+  if (raw === undefined || raw.trim() === '') return SETUP_CACHE_BUDGET_MB * 1024 * 1024;
+  const mb = Number(raw);
+  if (!Number.isFinite(mb) || mb < 0) throw new RangeError(`LSHDP_SETUP_CACHE_MB must be a number of megabytes >= 0, got ${JSON.stringify(raw)}`);
+  return mb * 1024 * 1024;
+}
+
+/**
+ * Deletes the least recently used setup files of `cacheDir` (oldest modification time first)
+ * until they hold at most `budget` bytes, sparing every file used or written at or after
+ * `usedSince` (epoch ms: the run's own, which may alone exceed the budget). Other files of the
+ * folder are never touched. A file another run reads meanwhile is only recomputed there (the
+ * cache is best effort). Returns what was removed.
+ */
+export function pruneSetupCache(cacheDir: string, budget: number, usedSince: number): { removed: number; bytes: number } {
+  let names: string[];
+  try {
+    names = readdirSync(cacheDir).filter((f) => f.startsWith('setup-') && f.endsWith('.bin'));
+  } catch {
+    return { removed: 0, bytes: 0 };
+  }
+  const files: { path: string; size: number; used: number }[] = [];
+  let total = 0;
+  for (const name of names) {
+    try {
+      const st = statSync(join(cacheDir, name));
+      files.push({ path: join(cacheDir, name), size: st.size, used: st.mtimeMs });
+      total += st.size;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let removed = 0;
+  let bytes = 0;
+  if (total <= budget) return { removed, bytes };
+  files.sort((a, b) => a.used - b.used || (a.path < b.path ? -1 : 1));
+  for (const f of files) {
+    if (total <= budget || f.used >= usedSince) break;
+    try {
+      unlinkSync(f.path);
+      removed++;
+      bytes += f.size;
+    } catch (e) {
+      // gone meanwhile (no longer counted), or not ours to delete (kept)
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') total -= f.size;
+      continue;
+    }
+    total -= f.size;
+  }
+  return { removed, bytes };
 }
 
 /** Best effort; false when the setup is larger than SETUP_CACHE_MAX_BYTES or cannot be written. */

@@ -1,8 +1,19 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeSetup, encodeSetup, fileSetupStore, readSetup, setupCachePath, SETUP_CACHE_MAX_BYTES, writeSetup } from '../../../src/experiment/machinery/setupCache.js';
+import {
+  decodeSetup,
+  encodeSetup,
+  fileSetupStore,
+  pruneSetupCache,
+  readSetup,
+  setupCacheBudget,
+  setupCachePath,
+  SETUP_CACHE_BUDGET_MB,
+  SETUP_CACHE_MAX_BYTES,
+  writeSetup,
+} from '../../../src/experiment/machinery/setupCache.js';
 import { runTrialCell, type SetupArrays, type TrialCellSpec, type TrialSetupStore } from '../../../src/experiment/trial.js';
 import { sampleQueries } from '../../../src/experiment/queries.js';
 import { exactKnn } from '../../../src/knn/angular.js';
@@ -167,5 +178,69 @@ describe('trial cells set up from the cache', () => {
     const first = runTrialCell(vectors, queries, truth, asked, fileSetupStore(path));
     expect(existsSync(path)).toBe(true);
     expect(runTrialCell(vectors, queries, truth, asked, fileSetupStore(path))).toEqual(first);
+  });
+});
+
+describe('the setup cache budget', () => {
+  const MB = 1024 * 1024;
+  // five setup files of 1..5 MB, used 50..10 minutes ago (the largest the least recently), and two other files
+  function folder(): { dir: string; names: string[]; now: number } {
+    const dir = fresh();
+    const now = Date.now();
+    const names = [1, 2, 3, 4, 5].map((i) => `setup-${String(i).repeat(40)}.bin`);
+    names.forEach((name, i) => {
+      writeFileSync(join(dir, name), Buffer.alloc((i + 1) * MB));
+      const used = new Date(now - (10 + 10 * i) * 60_000);
+      utimesSync(join(dir, name), used, used);
+    });
+    writeFileSync(join(dir, 'knn-x.bin'), Buffer.alloc(20 * MB));
+    writeFileSync(join(dir, 'setup-notes.txt'), 'not a setup');
+    return { dir, names, now };
+  }
+  const present = (dir: string) => readdirSync(dir).sort();
+
+  it('removes the least recently used setups until they fit, and nothing else', () => {
+    const { dir, names, now } = folder();
+    // 15 MB of setups in a 9 MB budget: the 5 MB (oldest) and 4 MB ones go, 6 MB stay
+    expect(pruneSetupCache(dir, 9 * MB, now)).toEqual({ removed: 2, bytes: 9 * MB });
+    expect(present(dir)).toEqual(['knn-x.bin', names[0], names[1], names[2], 'setup-notes.txt'].sort());
+    // within the budget: nothing to do
+    expect(pruneSetupCache(dir, 6 * MB, now)).toEqual({ removed: 0, bytes: 0 });
+    // a budget of 0 empties the setups, the other files stay
+    expect(pruneSetupCache(dir, 0, now)).toEqual({ removed: 3, bytes: 6 * MB });
+    expect(present(dir)).toEqual(['knn-x.bin', 'setup-notes.txt']);
+  });
+
+  it('never removes a setup used since the given time, even over the budget', () => {
+    const { dir, names, now } = folder();
+    // used 25 minutes ago or later: the 1, 2 MB (10, 20 min) stay though the budget is 0
+    expect(pruneSetupCache(dir, 0, now - 25 * 60_000)).toEqual({ removed: 3, bytes: 12 * MB });
+    expect(present(dir).filter((f) => f.endsWith('.bin') && f.startsWith('setup-'))).toEqual([names[0], names[1]]);
+    expect(pruneSetupCache(join(dir, 'absent'), 0, now)).toEqual({ removed: 0, bytes: 0 });
+  });
+
+  it('a read marks a setup as used, so the ones a run reads are the last to go', () => {
+    const dir = fresh();
+    const [a, b] = ['a', 'b'].map((x) => join(dir, `setup-${x.repeat(40)}.bin`));
+    for (const p of [a, b]) {
+      expect(writeSetup(p, new Map([['hash/codes', Uint32Array.from({ length: 1000 }, (_, i) => i)]]))).toBe(true);
+      utimesSync(p, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    }
+    const before = Date.now();
+    expect(readSetup(a)).not.toBeNull();
+    expect(statSync(a).mtimeMs).toBeGreaterThanOrEqual(before - 1000);
+    expect(statSync(b).mtimeMs).toBeLessThan(before - 3_000_000);
+    // room for one of the two: the one not read goes
+    pruneSetupCache(dir, statSync(a).size, before - 1000);
+    expect(existsSync(a)).toBe(true);
+    expect(existsSync(b)).toBe(false);
+  });
+
+  it('reads its budget from LSHDP_SETUP_CACHE_MB, and refuses a value that is not a size', () => {
+    expect(setupCacheBudget({})).toBe(SETUP_CACHE_BUDGET_MB * MB);
+    expect(setupCacheBudget({ LSHDP_SETUP_CACHE_MB: ' ' })).toBe(SETUP_CACHE_BUDGET_MB * MB);
+    expect(setupCacheBudget({ LSHDP_SETUP_CACHE_MB: '0' })).toBe(0);
+    expect(setupCacheBudget({ LSHDP_SETUP_CACHE_MB: '1.5' })).toBe(1.5 * MB);
+    for (const bad of ['-1', 'lots', 'Infinity']) expect(() => setupCacheBudget({ LSHDP_SETUP_CACHE_MB: bad }), bad).toThrow(/LSHDP_SETUP_CACHE_MB must be a number of megabytes/);
   });
 });
