@@ -44,7 +44,7 @@ export function registerRun(program: Command): void {
     .option('--fetch', 'fetch the named data sets that are not installed first (lshdp data fetch)')
     .option('--mirror <base>', 'with --fetch: fetch from BASE followed by the official URL path')
     .option('--skip-bad-rows', 'skip malformed data rows (reports how many and where) instead of stopping')
-    .addOption(cacheDirOption('cache of parsed vectors and exact neighbours'))
+    .addOption(cacheDirOption('cache of parsed vectors, exact neighbours and trial setups (setups kept within $LSHDP_SETUP_CACHE_MB megabytes, default 2048)'))
     .addOption(noCacheOption())
     .option('--no-report', 'do not build figures, tables and index.html')
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
