@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
-import { ExitStatus, isUserError, InterruptedError } from '../util/errors.js';
+import { InterruptedError } from '../util/errors.js';
+import { describeFailure } from './failure.js';
 import { type CliIo, cliIo, processIo, withCliIo } from './io.js';
 import { registerRun } from './run.js';
 import { registerMerge } from './merge.js';
@@ -112,48 +113,8 @@ async function run(argv: string[]): Promise<number> {
       out.err(`lshdp: ${e.message}\n`);
       return e.signal === 'SIGINT' ? 130 : 143;
     }
-    if (e instanceof ExitStatus) {
-      out.err(`lshdp: ${e.message}\n`);
-      return e.exitCode;
-    }
-    if (isUserError(e)) {
-      out.err(`lshdp: error: ${e.message}\n`);
-      if (debug) out.err(`${e.stack}\n`);
-      return e.exitCode;
-    }
-    const fsMessage = describeFsError(e);
-    if (fsMessage) {
-      out.err(`lshdp: error: ${fsMessage}\n`);
-      if (debug) out.err(`${(e as Error).stack}\n`);
-      return 2;
-    }
-    const err = e as Error;
-    out.err(`lshdp: internal error: ${err?.message ?? String(e)}\n`);
-    if (debug) out.err(`${err?.stack}\n`);
-    else out.err('lshdp: (this is a bug; run again with --debug for the stack trace)\n');
-    return 1;
+    const failure = describeFailure(e, debug);
+    out.err(failure.text);
+    return failure.code;
   }
-}
-
-/** File-system problems the user can fix (a path that is a folder, a file in the way, a name too
- *  long, no permission): one line naming the path, not an internal error. */
-const FS_PROBLEMS: Record<string, string> = {
-  EISDIR: 'is a folder, not a file',
-  ENOTDIR: 'a parent is a file, not a folder',
-  EEXIST: 'already exists and is not a folder',
-  ENAMETOOLONG: 'name too long',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ELOOP: 'too many symbolic links (a loop?)',
-  ENOENT: 'no such file or folder',
-  ENOSPC: 'no space left on the device',
-  EROFS: 'read-only file system',
-};
-
-export function describeFsError(e: unknown): string | null {
-  const err = e as NodeJS.ErrnoException;
-  if (!err || typeof err !== 'object' || typeof err.code !== 'string') return null;
-  const problem = FS_PROBLEMS[err.code];
-  if (!problem) return null;
-  return err.path ? `${err.path}: ${problem}` : `${problem} (${err.syscall ?? err.code})`;
 }

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import type { RunOptions } from '../pipeline/run.js';
 import { UserError } from '../util/errors.js';
+import { describeFailure } from './failure.js';
+import { cliIo } from './io.js';
 import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
 
 interface RunFlags {
@@ -20,6 +23,7 @@ interface RunFlags {
   shards?: string;
   shardBase?: string;
   mirror?: string;
+  watch?: boolean;
 }
 
 /** `--set a=1 --set b=2` collects every value, in order. */
@@ -49,6 +53,7 @@ export function registerRun(program: Command): void {
     .option('--no-report', 'do not build figures, tables and index.html')
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
+    .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
     .action(async (config: string, o: RunFlags) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
@@ -56,8 +61,9 @@ export function registerRun(program: Command): void {
       const shard = o.shard === 'auto' ? (await import('../cluster/engineShard.js')).autoShard({ shards: o.shards, base: o.shardBase }) : o.shard !== undefined ? parseShard(o.shard) : null;
       if (o.fetch) await fetchMissing(config, o.set ?? [], { dataDir: o.dataDir, mirror: o.mirror, quiet: o.quiet });
       else if (o.mirror !== undefined) throw new UserError('--mirror: only with --fetch');
+      if (o.watch && (o.dryRun || shard)) throw new UserError(`--watch: not with ${o.dryRun ? '--dry-run' : '--shard'}`);
       const resumeHint = `run the same command again: lshdp ${process.argv.slice(2).join(' ')}`;
-      await runExperiment({
+      const options: RunOptions = {
         config,
         out: o.out,
         threads: o.threads,
@@ -72,7 +78,14 @@ export function registerRun(program: Command): void {
         overrides: o.set ?? [],
         dryRun: o.dryRun,
         dataDir: o.dataDir,
-      });
+      };
+      if (!o.watch) {
+        await runExperiment(options);
+        return;
+      }
+      const { watchExperiment } = await import('../pipeline/watch.js');
+      const debug = process.argv.includes('--debug');
+      await watchExperiment(options, { onFailure: (e) => cliIo().err(describeFailure(e, debug).text) });
     });
 }
 

@@ -56,6 +56,11 @@ export interface RunOptions {
   workerUrl?: URL | null;
   /** module the workers import `createEngine()` from instead of the real engine (tests) */
   engineModule?: string;
+  /**
+   * worker threads the caller owns and keeps between runs (`--watch`): used as they are (not
+   * trimmed, not closed at the end); after a failed run they may be aborted (WorkerPool.usable)
+   */
+  pool?: WorkerPool;
   /** informational lines (default: stderr unless quiet) */
   log?: (line: string) => void;
   /** how to run this again, printed on interruption */
@@ -123,7 +128,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   // asked now, read for the manifest at the end
   const gitCommitOfRun = gitCommit();
   // the workers start now and load their engine while this thread loads the data and plans
-  let executor: Executor | null = opts.dryRun ? null : startWorkers(opts, setup);
+  let executor: Executor | null = opts.dryRun ? null : (opts.pool ?? startWorkers(opts, setup));
+  const owned = !opts.pool;
   try {
     const engine = opts.engine ?? (await loadRealEngine());
     const progress = createProgress({ quiet: opts.quiet });
@@ -139,11 +145,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     // the results folder (nothing was written before this point)
     prepareResultsFolder(outDir, setup.owner, { force: opts.force });
     store.ensure();
-    executor = fitExecutor(executor, setup, plan, engine, log);
+    if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
     // the claims' modules (and the report's) load while the workers compute, not after them
     if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
-    const done = await computeStage({ cfg, plan, data, engine, executor, store, progress, guard, cacheDir: setup.cacheDir }, outDir, hint);
+    const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
     guard.whenSignalled((sig) => {
@@ -151,7 +157,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
       process.exit(signalExitCode(sig));
     });
-    const threads = executor.threads;
+    const threads = executor!.threads;
     const commit = await gitCommitOfRun;
     const manifest = () => runManifest(opts.config, setup, plan, data, { threads, shard: opts.shard ?? null, done, started, commit, info: (name) => engine.mechanism(name) });
     if (opts.shard) {
@@ -161,8 +167,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     } else await outputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log);
     return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
   } finally {
-    // on every path, errors included: live workers would keep the process from exiting
-    await executor?.close();
+    // on every path, errors included: live workers would keep the process from exiting (a pool
+    // the caller owns stays open for its next run)
+    if (owned) await executor?.close();
     guard.dispose();
     lock?.release();
   }
@@ -239,8 +246,14 @@ const maxUsefulWorkers = () => 4 * availableParallelism();
  * in this thread).
  */
 function startWorkers(opts: RunOptions, setup: RunSetup): WorkerPool | null {
+  return startWorkerPool({ ...opts, threads: setup.threads });
+}
+
+/** A pool of `threads` workers (default: the cores; at most 4 per core), or null when there is no worker script. */
+export function startWorkerPool(opts: Pick<RunOptions, 'threads' | 'workerUrl' | 'engineModule'>): WorkerPool | null {
   const workerUrl = opts.workerUrl === undefined ? defaultWorkerUrl() : opts.workerUrl;
-  return workerUrl ? new WorkerPool(Math.min(setup.threads, maxUsefulWorkers()), { workerUrl, engineModule: opts.engineModule }) : null;
+  const threads = opts.threads ?? availableParallelism();
+  return workerUrl ? new WorkerPool(Math.min(threads, maxUsefulWorkers()), { workerUrl, engineModule: opts.engineModule }) : null;
 }
 
 /** The started workers, no more than pending cells (at least one), or this thread when there are none. */
@@ -258,7 +271,7 @@ function fitExecutor(started: Executor | null, setup: RunSetup, plan: RunPlan, e
  * The compute stage. A signal aborts the workers; on any stop the finished cells stay in the store
  * and the error says how far the run got and how to resume.
  */
-async function computeStage(ctx: ComputeContext, outDir: string, hint: string): Promise<ComputeCounts> {
+async function computeStage(ctx: ComputeContext, outDir: string, hint: string, owned: boolean): Promise<ComputeCounts> {
   const { plan, executor, store, guard, progress } = ctx;
   const done: ComputeCounts = { computed: 0, cellsComputed: 0 };
   guard.whenSignalled((sig) => executor.abort(new InterruptedError(sig)));
@@ -278,7 +291,7 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string): 
   } finally {
     progress.stop();
     // the workers wind down while the outputs are written; the run awaits them at its end
-    void executor.close();
+    if (owned) void executor.close();
   }
 }
 

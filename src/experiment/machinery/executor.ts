@@ -174,6 +174,11 @@ export class WorkerPool implements Executor {
     return this.workers.length;
   }
 
+  /** False once aborted or closed: such a pool runs no more tasks (a caller that keeps one makes a new one). */
+  get usable(): boolean {
+    return this.aborted === null;
+  }
+
   /** Ends the workers beyond the first `size` (before any data or task was sent: they hold none). */
   trim(size: number): void {
     if (size >= this.workers.length) return;
