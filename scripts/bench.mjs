@@ -12,9 +12,10 @@
 // 4,000-user Foursquare-shaped set, configs/bench-foursquare-4k.yaml, 2 threads), grid-25m (the
 // paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid on a 10,000-user
 // Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread), grow-xi
-// (the shared MovieLens grid grown by one xi in its folder vs. at once; skipped without the data).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+// (the shared MovieLens grid grown by one xi in its folder vs. at once, and in a `run --watch`
+// process; skipped without the data), grow-small (the same on a 3-second synthetic grid).
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
@@ -175,6 +176,62 @@ function timings(n, once) {
   return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
 }
 
+/**
+ * Growth in a `lshdp run --watch` process: the grid of `base` is computed (or found) in `out`,
+ * then `n` times, a second after the last run as a person editing the file would (the watch warms
+ * its modules meanwhile), the config is grown to `grown` and the time to the end of the run taken;
+ * between two, the folder is put back to the base grid while the watch waits. `config(list)` is
+ * the config's text for a list of ξ. Seconds of each growth, and whether the last folder's
+ * utility.csv is `expected`'s.
+ */
+async function watchGrowths({ config, file, out, base, grown, n, expected, args = [] }) {
+  writeFileSync(file, config(base));
+  rmSync(out, { recursive: true, force: true });
+  const child = spawn(process.execPath, [BIN, 'run', file, '--out', out, '--no-report', '--threads', '2', '--watch', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let text = '';
+  let waiting = null;
+  let watching = 0;
+  child.stderr.on('data', (d) => {
+    text += d;
+    const count = text.split('\n').filter((l) => l.startsWith('watching ')).length;
+    if (count > watching) {
+      watching = count;
+      const w = waiting;
+      waiting = null;
+      w?.();
+    }
+  });
+  const ended = new Promise((_, fail) => child.on('exit', () => fail(new Error(`the watch ended:\n${text}`))));
+  ended.catch(() => undefined);
+  const next = () => Promise.race([new Promise((ok) => (waiting = ok)), ended]);
+  const pause = () => new Promise((ok) => setTimeout(ok, 1000));
+  const saved = `${out}-base`;
+  try {
+    await next();
+    rmSync(saved, { recursive: true, force: true });
+    cpSync(out, saved, { recursive: true });
+    const seconds = [];
+    let same = false;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        rmSync(out, { recursive: true, force: true });
+        cpSync(saved, out, { recursive: true });
+        writeFileSync(file, config(base));
+        await next();
+      }
+      await pause();
+      const t0 = process.hrtime.bigint();
+      writeFileSync(file, config(grown));
+      await next();
+      seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
+      same = readFileSync(join(out, 'utility.csv'), 'utf8') === readFileSync(expected, 'utf8');
+    }
+    return { seconds, same };
+  } finally {
+    child.kill('SIGINT');
+  }
+}
+
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
 const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-25m'].includes(s));
@@ -318,6 +375,24 @@ for (const stage of stages) {
         '≤ 0.3×',
       );
       record('  same grid again (reuses everything)', { seconds: r.reuse, peakRssMB: Number.NaN }, '', '≤ 0.5 s');
+      // the same growth in a process that stays warm between runs (run --watch)
+      const absolute = { ...cfg, datasets: cfg.datasets.map((d) => ({ ...d, path: join(ROOT, 'configs', d.path) })) };
+      const w = await watchGrowths({
+        config: (list) => stringify({ ...absolute, privacy: { ...absolute.privacy, xi: list } }),
+        file: join(BENCH, 'grow-xi-watch.yaml'),
+        out: join(BENCH, 'results', 'grow-xi-watch'),
+        base: xi,
+        grown,
+        n: Math.max(3, runs),
+        expected: join(BENCH, 'results', 'grow-xi-fresh', 'utility.csv'),
+      });
+      const wm = median(w.seconds.slice(1));
+      record(
+        `  the same growth in a \`run --watch\` process`,
+        { seconds: wm, peakRssMB: Number.NaN, secondsMin: Math.min(...w.seconds.slice(1)), secondsMax: Math.max(...w.seconds.slice(1)) },
+        `${(wm / r.atOnce).toFixed(2)}× the grown grid at once (${(wm / r.atOnceKept).toFixed(2)}× with the setups kept); the watch's first growth ${w.seconds[0].toFixed(2)} s (${(w.seconds[0] / r.atOnce).toFixed(2)}×); utility.csv ${w.same ? 'identical' : 'DIFFERENT'}`,
+        '≤ 0.3×',
+      );
     }
   } else if (stage === 'grow-small') {
     // Growing a grid of about 3 s by one xi: the fixed cost of a run against its new work.
@@ -356,6 +431,23 @@ for (const stage of stages) {
       'grow a 3-s synthetic grid (foursquare-nyc, n 1000, κ 50, 3 trials) by one ξ',
       r,
       `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept)`,
+      '≤ 0.5×',
+    );
+    const w = await watchGrowths({
+      config: (list) => stringify({ ...cfg, privacy: { ...cfg.privacy, xi: list } }),
+      file: join(BENCH, 'grow-small-watch.yaml'),
+      out: join(BENCH, 'results', 'grow-small-watch'),
+      base: [1, 2, 5, 10],
+      grown: [1, 2, 5, 10, 20],
+      n: Math.max(3, runs),
+      expected: join(BENCH, 'results', 'grow-small-fresh', 'utility.csv'),
+      args: ['--cache-dir', cacheDir],
+    });
+    const wm = median(w.seconds.slice(1));
+    record(
+      '  the same growth in a `run --watch` process',
+      { seconds: wm, peakRssMB: Number.NaN, secondsMin: Math.min(...w.seconds.slice(1)), secondsMax: Math.max(...w.seconds.slice(1)) },
+      `${(wm / r.atOnce).toFixed(2)}× the grown grid at once (${(wm / r.atOnceKept).toFixed(2)}× with the setups kept); the watch's first growth ${w.seconds[0].toFixed(2)} s; utility.csv ${w.same ? 'identical' : 'DIFFERENT'}`,
       '≤ 0.5×',
     );
   } else if (stage === 'grid-fsq') {

@@ -11,6 +11,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { InterruptedError } from '../util/errors.js';
 import type { WorkerPool } from '../experiment/machinery/executor.js';
 import { runExperiment, startWorkerPool, type RunOptions } from './run.js';
+import { prefetchReportModules } from './report.js';
 
 export interface WatchOptions {
   /** a run that failed (its error), reported by the caller; the watch goes on */
@@ -40,6 +41,10 @@ export async function watchExperiment(opts: RunOptions, w: WatchOptions): Promis
         w.onFailure(e);
       }
       if (w.signal?.aborted) return;
+      // while it waits, what the next run will need and a run that found its folder current
+      // never loaded: the engine and the claims' (and report's) modules
+      if (!opts.engine) void import('../experiment/machinery/engine.js').then((m) => m.loadRealEngine()).catch(() => undefined);
+      prefetchReportModules(opts.report !== false);
       log(`watching ${opts.config} for changes (Ctrl-C to stop)`);
       if (!(await changed(opts.config, text, w))) return;
       log(`${opts.config} changed: running again`);
