@@ -21,6 +21,22 @@ mechanisms: [exact, lsh, lshrr, laplsh]
 `;
 export const CLI_CELLS = 14;
 
+/** A one-cell-per-trial grid on the built-in synthetic data (n 30, κ 8, 2 trials), grown along ξ: well under a second a run. */
+export function smallGrid(name: string, seed: number, mechanisms: string[]) {
+  return (xi: number[]) => `name: ${name}
+seed: ${seed}
+datasets:
+  - { name: a, format: synthetic, preset: small }
+dims: [30]
+queries: 20
+k: [1, 5]
+kappa: [8]
+trials: 2
+privacy: { d: 0.1, delta: 0.01, xi: [${xi.join(', ')}] }
+mechanisms: [${mechanisms.join(', ')}]
+`;
+}
+
 export function scratch(config = CLI_CONFIG, file = 'tiny.yaml'): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), 'lshdp-cli-'));
   writeFileSync(join(dir, file), config);

@@ -3,20 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, utime
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
+import { smallGrid } from '../helpers/experiment.js';
 import { UserError } from '../../src/util/errors.js';
 
-const CONFIG = (xi: number[]) => `name: setups
-seed: 5
-datasets:
-  - { name: a, format: synthetic, preset: small }
-dims: [30]
-queries: 20
-k: [1, 5]
-kappa: [8]
-trials: 2
-privacy: { d: 0.1, delta: 0.01, xi: [${xi.join(', ')}] }
-mechanisms: [exact, lsh, lshrr, laplsh, vmf]
-`;
+const CONFIG = smallGrid('setups', 5, ['exact', 'lsh', 'lshrr', 'laplsh', 'vmf']);
 
 describe('the trial setup cache in a run (real engine, in this thread)', () => {
   it('keeps one setup per trial cell; a grown grid from the kept setups equals the grown grid at once without them, byte for byte', async () => {

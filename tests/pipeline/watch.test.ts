@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
+import { smallGrid } from '../helpers/experiment.js';
 import { watchExperiment } from '../../src/pipeline/watch.js';
 import { UserError } from '../../src/util/errors.js';
 import { WorkerPool } from '../../src/experiment/machinery/executor.js';
@@ -11,18 +12,7 @@ import { ROOT } from '../helpers/cli.js';
 
 const WORKER = join(ROOT, 'dist', 'experiment', 'machinery', 'worker.js');
 
-const CONFIG = (xi: number[]) => `name: watched
-seed: 3
-datasets:
-  - { name: a, format: synthetic, preset: small }
-dims: [30]
-queries: 20
-k: [1, 5]
-kappa: [8]
-trials: 2
-privacy: { d: 0.1, delta: 0.01, xi: [${xi.join(', ')}] }
-mechanisms: [exact, lsh, lshrr, laplsh]
-`;
+const CONFIG = smallGrid('watched', 3, ['exact', 'lsh', 'lshrr', 'laplsh']);
 
 /** Lines of a log, and a promise of the next line that matches. */
 function lineLog() {
