@@ -1,10 +1,11 @@
 /**
  * `lshdp run CONFIG --watch`: the run, then the run again each time the config file changes, in
  * one process that stays warm. Every run is an ordinary `lshdp run` (the same plan, store and
- * files, so each folder is byte for byte what a fresh process writes), but the modules, the
- * compiled code and the worker threads outlive it: a run that adds a ξ to a grid then costs
- * little more than its new results (docs/SPEED.md). A run that fails (a config edited into an
- * error, say) is reported and the watch goes on; an interrupted run ends the watch.
+ * files, so its CSVs and claims are byte for byte what a fresh process writes; the manifest
+ * records each run's own timings), but the modules, the compiled code and the worker threads
+ * outlive it: a run that adds a ξ to a grid then costs little more than its new results
+ * (docs/SPEED.md). A run that fails (a config edited into an error, say) is reported and the
+ * watch goes on; an interrupted run ends the watch.
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
