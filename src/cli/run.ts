@@ -54,7 +54,7 @@ export function registerRun(program: Command): void {
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
-    .action(async (config: string, o: RunFlags) => {
+    .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
       if (o.shard !== 'auto' && (o.shards !== undefined || o.shardBase !== undefined)) throw new UserError(`${o.shards !== undefined ? '--shards' : '--shard-base'}: only with --shard auto`);
@@ -84,7 +84,8 @@ export function registerRun(program: Command): void {
         return;
       }
       const { watchExperiment } = await import('../pipeline/watch.js');
-      const debug = process.argv.includes('--debug');
+      // the program's own --debug (the argv main was given, not this process's: main runs in-process too)
+      const debug = cmd.optsWithGlobals<{ debug?: boolean }>().debug === true;
       await watchExperiment(options, { onFailure: (e) => cliIo().err(describeFailure(e, debug).text) });
     });
 }
