@@ -63,7 +63,7 @@ export { lshMechanism } from './mechanisms/lsh.js';
 export { lshrrMechanism } from './mechanisms/lshrr.js';
 export { laplshMechanism } from './mechanisms/laplsh.js';
 export { rapporMechanism, rapporVectorMechanism } from './mechanisms/rappor.js';
-export { flipBits, copyCodes } from './mechanisms/flips.js';
+export { flipBits, flipBitsOnGrid, copyCodes } from './mechanisms/flips.js';
 export {
   loadPlugin,
   pluginMechanism,
@@ -85,6 +85,8 @@ export {
   worstCaseXi,
   keepProbability,
   flipProbability,
+  realizedFlipProbability,
+  realizedPerBitEpsilon,
   euclideanFromAngular,
   angularFromEuclidean,
   lshrrEpsilon,

@@ -8,7 +8,7 @@ import { planRead, readInteractions } from '../data/load.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import type { Mechanism } from '../mechanisms/types.js';
-import { flipProbability } from '../privacy/rr.js';
+import { realizedFlipProbability } from '../privacy/rr.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { UserError } from '../util/errors.js';
 import { LSHDP_VERSION } from '../experiment/version.js';
@@ -98,7 +98,8 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
       epsilon_bit: jsonNumber(eps.epsilon),
       epsilon_ldp: jsonNumber(eps.ldpEpsilon),
       fallback: mech.usesXi ? eps.fallback : null,
-      flip: mech.name === 'lshrr' && eps.epsilon !== null ? flipProbability(eps.epsilon) : null,
+      // the flip probability the bits realize (1/(1+e^eps) rounded up to the 2^-32 grid with a margin)
+      flip: mech.name === 'lshrr' && eps.epsilon !== null ? realizedFlipProbability(eps.epsilon) : null,
       statement: statement(family.name, mech, budgeted, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
     },
     noise: plan.noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',

@@ -22,6 +22,8 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     hasFallback: true,
+    // its history: src/mechanisms/versions.ts
+    algorithm: MECHANISM_ALGORITHMS.lshrr,
     epsilonKind: 'bit',
     optionKeys: [],
     accountants: ACCOUNTANT_NAMES,

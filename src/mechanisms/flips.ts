@@ -31,10 +31,28 @@ export function randomizeAll(set: CodeSet, rng: Rng): void {
 }
 
 /**
- * Bitwise randomized response in place: each used bit of each code flips independently with
- * probability p (paper Def. "bitwise RR"; protocol §4). p = 1/2 draws 32 fair bits per word; small
- * p skips geometrically over the users*bits stream; p in (0.35, 1/2) masks fair bits with
- * geometrically drawn keeps; otherwise one uniform per bit.
+ * Bitwise randomized response in place: each used bit of each code flips with probability about p
+ * (paper Def. "bitwise RR"; protocol §4). p = 1/2 draws 32 fair bits per word; small p skips
+ * geometrically over the users*bits stream; p in (0.35, 1/2) masks fair bits with geometrically
+ * drawn keeps; otherwise one uniform per bit.
+ *
+ * What each path realizes, for a uniform source U = k/2^32 (seedrandom's xor4096, treated as ideal):
+ * - p = 1/2: each bit is one bit of the uniform word k: exactly independent fair bits.
+ * - one uniform per bit (p in [0.3, 0.35], p > 1/2): flips iff U < p, i.e. k < p·2^32: exactly
+ *   independent Bernoulli(⌈p·2^32⌉/2^32) bits, in [p, p + 2^-32).
+ * - geometric skips (p < 0.3): a gap is G = ⌊ln(1 − U)/ln(1 − p)⌋ in doubles. log1p (≤ 1 ulp),
+ *   ln(1 − p) (≤ 1 ulp) and the quotient (1/2 ulp) move the threshold g·|ln(1 − p)| ≤ 32 ln 2 by a
+ *   relative < 2^-50, far less than one step of k, so P(G ≥ g) is within 2^-31 of (1 − p)^g at every
+ *   g. The bits are not independent: given the past, a bit flips with the hazard
+ *   h(a) = 1 − P(G ≥ a + 1)/P(G ≥ a) at the age a since the last flip (across users too), and
+ *   |h(a) − p| ≤ 2^-30/P(G ≥ a), which is small while (1 − p)^a ≫ 2^-30 but grows without bound:
+ *   no gap exceeds 32 ln 2/|ln(1 − p)|, after which a flip is certain. No per-bit ε bound holds
+ *   for this path uniformly, only one in total variation from the ideal law.
+ * - masked fair coins (p in (0.35, 1/2)): flip = fair bit AND NOT keep, the keeps from the geometric
+ *   path at r = 1 − 2p (exact in doubles): given the keeps' past, a bit flips with probability
+ *   (1 − h_r(a))/2, within 2^-31/P(G ≥ a) of p; the same caveat.
+ * LSHRR therefore flips through flipBitsOnGrid (exact, with its margin: src/privacy/rr.ts); RAPPOR
+ * still uses this function.
  */
 export function flipBits(set: CodeSet, p: number, rng: Rng): void {
   if (!(p >= 0 && p <= 1)) throw new RangeError(`flip probability must be in [0, 1], got ${p}`);
@@ -69,6 +87,58 @@ export function flipBits(set: CodeSet, p: number, rng: Rng): void {
     const row = i * words;
     for (let j = 0; j < bits; j++) {
       if (rng() < p) codes[row + (j >>> 5)] ^= 1 << (j & 31);
+    }
+  }
+}
+
+/**
+ * 32 independent bits, each 1 with probability exactly t/2^32 (0 < t < 2^32 an integer): bit i is
+ * [k_i < t] for a uniform 32-bit k_i, compared from its top bit down and drawn lazily, one uniform
+ * word per level for all 32 columns at once: at a level where t's bit is 1 a column whose bit is 0
+ * is decided below t (1), at a 0 bit a column with bit 1 is decided above (0); a column equal to t
+ * down to t's lowest set bit is not below it. Each column's bits are fair and independent of the
+ * others' (a uniform on the 2^-32 grid has 32 independent fair bits), so the law is exact; the
+ * loop ends when no column is undecided: about log2(32) + 1.3 ≈ 6 words per 32 bits on average.
+ */
+export function bernoulliWord(t: number, rng: Rng): number {
+  let below = 0;
+  let undecided = 0xffffffff;
+  const lowest = Math.clz32(1) - Math.clz32(t & -t); // index of t's lowest set bit
+  for (let level = 31; level >= lowest && undecided !== 0; level--) {
+    const r = randomWord(rng);
+    if ((t >>> level) & 1) {
+      below |= undecided & ~r;
+      undecided &= r;
+    } else {
+      undecided &= ~r;
+    }
+  }
+  return below >>> 0;
+}
+
+/**
+ * Bitwise randomized response in place with a flip probability on the 2^-32 grid (p = T/2^32,
+ * 0 <= T <= 2^31): each used bit flips independently with probability exactly p (bernoulliWord, for
+ * a uniform source of 2^-32 resolution: seedrandom's xor4096 as makeRng builds it), the law LSHRR's
+ * accounting assumes (src/privacy/rr.ts); p = 1/2 draws fair words. Unlike flipBits' geometric and
+ * masked paths, whose bits are neither exactly Bernoulli(p) nor independent (see there).
+ */
+export function flipBitsOnGrid(set: CodeSet, p: number, rng: Rng): void {
+  const t = p * 4294967296;
+  if (!(p >= 0 && p <= 0.5 && Number.isInteger(t))) throw new RangeError(`flip probability must be a multiple of 2^-32 in [0, 1/2], got ${p}`);
+  if (p === 0) return;
+  if (p === 0.5) {
+    randomizeAll(set, rng);
+    return;
+  }
+  const { codes, words, bits } = set;
+  const users = words === 0 ? 0 : codes.length / words;
+  const mask = lastWordMask(bits);
+  for (let i = 0; i < users; i++) {
+    const row = i * words;
+    for (let w = 0; w < words; w++) {
+      const used = w === words - 1 ? mask : 0xffffffff;
+      codes[row + w] ^= bernoulliWord(t, rng) & used;
     }
   }
 }

@@ -1,5 +1,5 @@
 export type { Mechanism, MechanismContext, MechanismInfo } from './types.js';
 export { getMechanism, listMechanisms, mechanismInfo } from './registry.js';
-export { flipBits, randomizeAll, copyCodes } from './flips.js';
+export { flipBits, flipBitsOnGrid, randomizeAll, copyCodes } from './flips.js';
 export { laplaceNoise, laplaceRadius, planeFactor, type LaplaceSampler } from './laplsh.js';
 export { DEFAULT_RAPPOR_HASHES } from './rappor.js';

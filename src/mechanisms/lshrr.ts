@@ -1,15 +1,16 @@
 import type { Mechanism } from './types.js';
 import { checkOptionKeys } from './options.js';
 import { cleanCodes } from './common.js';
-import { copyCodes, flipBits } from './flips.js';
+import { copyCodes, flipBitsOnGrid } from './flips.js';
 import { lshrrEpsilon } from '../privacy/epsilon.js';
-import { flipProbability } from '../privacy/rr.js';
+import { realizedFlipProbability } from '../privacy/rr.js';
 import { DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
 import { BUILT_IN } from './catalog.js';
 
 /**
  * LSHRR (paper Def. "LSHRR"): the LSH bits, each flipped independently with probability
- * 1/(1+e^eps), eps the per-bit budget from xi (protocol §5). xi = 0 gives eps = 0: uniformly random
+ * 1/(1+e^eps) rounded up, with a margin, to a multiple of 2^-32 (realizedFlipProbability), eps the
+ * per-bit budget from xi (protocol §5). xi = 0 gives eps = 0: uniformly random
  * bits, independent of the input (the random-hash baseline).
  */
 export const lshrrMechanism: Mechanism = {
@@ -29,7 +30,9 @@ export const lshrrMechanism: Mechanism = {
     checkOptionKeys('lshrr', ctx.options, ['accountant']);
     if (eps.epsilon === null || !(eps.epsilon >= 0)) throw new RangeError(`lshrr needs a per-bit eps >= 0, got ${eps.epsilon}`);
     const codes = copyCodes(cleanCodes(ctx.hashing));
-    flipBits(codes, flipProbability(eps.epsilon), ctx.rng);
+    // exactly Bernoulli(q') per bit, q' a margin above 1/(1+e^eps): the realized per-bit eps is
+    // strictly below eps, so never above a jump point xi/j of the exact accountant (privacy/rr.ts)
+    flipBitsOnGrid(codes, realizedFlipProbability(eps.epsilon), ctx.rng);
     return codes;
   },
 };

@@ -8,5 +8,8 @@
  *   polar method over seedrandom); 4: the draws that do not depend on ξ (LapLSH's directions and
  *   Gamma(n, 1) radii, the directional mechanisms' orthogonal parts) are drawn once per trial and
  *   shared by its ξ (common random numbers; MechanismContext.perTrial).
+ * - lshrr 2: exact Bernoulli(T/2^32) flips, 32 bits per word (flipBitsOnGrid), T/2^32 a margin above
+ *   1/(1+e^eps) (realizedFlipProbability): the realized per-bit eps is strictly below the
+ *   accountant's, never above a jump point (was flipBits' geometric, masked and per-bit paths).
  */
-export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = { laplsh: '4', vmf: '4', purkayastha: '4' };
+export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = { laplsh: '4', vmf: '4', purkayastha: '4', lshrr: '2' };

@@ -1,6 +1,6 @@
 export { klBernoulli, solveAlpha, checkPrivacyParams, checkKappa } from './kl.js';
 export { xiAlpha, deltaAlpha, xiGeneral, worstCaseXi } from './bounds.js';
-export { keepProbability, flipProbability } from './rr.js';
+export { keepProbability, flipProbability, realizedFlipProbability, realizedPerBitEpsilon } from './rr.js';
 export { euclideanFromAngular, angularFromEuclidean } from './distance.js';
 export { lshrrEpsilon, laplshEpsilon, vmfConcentration, purkayasthaConcentration } from './epsilon.js';
 export {

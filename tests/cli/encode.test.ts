@@ -10,7 +10,7 @@ import { packSigns } from '../../src/lsh/codes.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 import { jaccardFamily, loadFamilyData } from '../../src/lsh/families/index.js';
 import { codeToHex, hexToBits } from '../../src/encode/releaseFiles.js';
-import { lshrrEpsilon, flipProbability } from '../../src/privacy/index.js';
+import { lshrrEpsilon, flipProbability, realizedFlipProbability } from '../../src/privacy/index.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 
 let dir = '';
@@ -99,7 +99,10 @@ describe('lshdp encode', () => {
     expect(crypto.status).toBe(0);
     expect(crypto.stderr).toBe('');
     const eps = lshrrEpsilon(12, 40, { d: 0.1, delta: 0.01 }).epsilon!;
-    const flip = flipProbability(eps);
+    // the release records the flip probability the bits realize: 1/(1+e^eps) rounded up to 2^-32
+    const flip = realizedFlipProbability(eps);
+    expect(flip).toBeGreaterThan(flipProbability(eps));
+    expect(flip - flipProbability(eps)).toBeLessThan(2 ** -32 + 1e-12);
     const clean = readCodes(join(dir, 'lsh', 'codes.csv'));
     for (const [out, z] of [
       ['rr', 4.5],

@@ -186,11 +186,11 @@ describe('vmf and purkayastha on a run (in-process CLI)', () => {
       const u = at(b.mechanism, b.xi);
       expect([b.concentration, b.concentration_metric, b.epsilon_ldp, b.kappa, b.delta]).toEqual([u.concentration, u.concentration_metric, u.epsilon_ldp, u.kappa, 0]);
     }
-    // the manifest names the versions of the mechanisms' own draws (lsh and lshrr have none)
+    // the manifest names the versions of the mechanisms' own draws (lsh has none; lshrr 2: src/mechanisms/versions.ts)
     const { readFileSync } = await import('node:fs');
     const manifest = JSON.parse(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8')) as { mechanism_algorithms?: Record<string, string> };
     const { getMechanism } = await import('../../src/mechanisms/registry.js');
-    expect(manifest.mechanism_algorithms).toEqual({ vmf: getMechanism('vmf').algorithm, purkayastha: getMechanism('purkayastha').algorithm });
+    expect(manifest.mechanism_algorithms).toEqual({ lshrr: getMechanism('lshrr').algorithm, vmf: getMechanism('vmf').algorithm, purkayastha: getMechanism('purkayastha').algorithm });
     // the report's budgets section and tables/budgets.md show them, with what equal ξ means
     const { readResultsFolder } = await import('../../src/report/read.js');
     const { buildHtml } = await import('../../src/report/html.js');
