@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { realizedPerBitEpsilon } from '../../src/privacy/rr.js';
 import { accountEpsilon, budgetRows, exactEpsilon, exactTail, hockeyStickDelta, lshrrEpsilon, naiveAccountantWarning, parseAccountant, tailLimit, xiGeneral } from '../../src/privacy/index.js';
 import { jumpPoint, productAtMost } from '../../src/privacy/exactLoss.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -75,10 +79,13 @@ describe('exact accountant', () => {
     const exact = KAPPAS.map((kappa) => accountEpsilon('exact', { xi: 5, kappa, p: 0.1, delta: DELTA }).epsilonBit);
     expect(paper.map((e) => e.toFixed(3))).toEqual(['1.049', '0.710', '0.400']);
     expect(exact.map((e) => e.toFixed(3))).toEqual(['1.667', '1.083', '0.714']);
-    // kappa 10 sits exactly on the jump point 5/3: never above it
-    expect(exact[0]).toBeLessThanOrEqual(5 / 3);
+    // kappa 10 sits on the jump point 5/3 (never above it), and the flips LSHRR realizes there are
+    // strictly below it by the margin of src/privacy/rr.ts (proved in rational arithmetic in rr.test.ts)
     expect(productAtMost(exact[0], 3, 5)).toBe(true);
-    expect(exact[0]).toBeGreaterThan((5 / 3) * (1 - 1e-15));
+    const realized = realizedPerBitEpsilon(exact[0]);
+    expect(realized).toBeLessThan(exact[0]);
+    expect(realized * 3).toBeLessThan(5);
+    expect(productAtMost(realized, 3, 5 - 2 ** -40)).toBe(true);
   });
 
   it('jump points are never rounded above xi/j', () => {
@@ -272,18 +279,32 @@ describe('paper, theorem and naive accountants', () => {
     expect(accountEpsilon('theorem', { xi: 5, kappa: 4, p: 0.1, delta: DELTA }).fallback).toBe(false);
   });
 
-  it('naive ignores delta; exact is at most it or above the paper', () => {
+  it('naive ignores delta and breaks it on the shipped audit grid; exact is between the paper and naive and keeps it', () => {
     const n1 = accountEpsilon('naive', { xi: 5, kappa: 20, p: 0.1, delta: 0.01 });
     const n2 = accountEpsilon('naive', { xi: 5, kappa: 20, p: 0.1, delta: 1e-6 });
     expect(n1.epsilonBit).toBe(2.5);
     expect(n2.epsilonBit).toBe(2.5);
-    for (const kappa of KAPPAS) {
-      for (const xi of XIS) {
-        const paper = accountEpsilon('paper', { xi, kappa, p: 0.1, delta: DELTA }).epsilonBit;
-        const exact = accountEpsilon('exact', { xi, kappa, p: 0.1, delta: DELTA }).epsilonBit;
-        expect(exact).toBeGreaterThanOrEqual(paper); // the exact answer is the largest valid eps
+    const audit = parse(readFileSync(join(import.meta.dirname, '..', '..', 'configs', 'audit.yaml'), 'utf8'));
+    const { d, delta } = audit.privacy as { d: number; delta: number };
+    let rows = 0;
+    let differing = 0;
+    for (const kappa of audit.kappa as number[]) {
+      for (const xi of audit.privacy.xi as number[]) {
+        const tag = `kappa=${kappa} xi=${xi}`;
+        const at = (name: string) => accountEpsilon(name, { xi, kappa, p: d, delta }).epsilonBit;
+        const [paper, exact, naive] = [at('paper'), at('exact'), at('naive')];
+        rows++;
+        expect(exact, tag).toBeGreaterThanOrEqual(paper); // the exact answer is the largest valid eps
+        // the tails from the definition (bruteTail), at the accountant's eps and at what the flips realize
+        for (const eps of [exact, realizedPerBitEpsilon(exact)]) expect(bruteTail(kappa, d, eps, xi), tag).toBeLessThanOrEqual(delta);
+        if (naive === exact) continue;
+        differing++;
+        expect(naive, tag).toBeGreaterThan(exact);
+        for (const eps of [naive, realizedPerBitEpsilon(naive)]) expect(bruteTail(kappa, d, eps, xi), `naive ${tag}`).toBeGreaterThan(delta);
       }
     }
+    expect(rows).toBeGreaterThanOrEqual(15);
+    expect(differing).toBe(rows); // every naive row of the shipped grid is broken
     expect(naiveAccountantWarning('configs/audit.yaml')).toMatch(/^lshdp: warning: configs\/audit\.yaml uses the naive accountant[^\n]*$/);
   });
 
