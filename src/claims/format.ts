@@ -39,7 +39,7 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
   const lines = [
     '# Claims of the paper on this run',
     '',
-    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent), **inconclusive** otherwise, **not-tested** when the grid cannot test it.`,
+    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent by its own TOST at α, an intersection–union test, which needs no correction; its side against keeps Holm), **inconclusive** otherwise, **not-tested** when the grid cannot test it.`,
     '',
   ];
   const datasets = [...new Set(results.map((r) => r.dataset))];

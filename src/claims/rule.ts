@@ -6,6 +6,11 @@
  * - contradicted: some cell is significant against the claim;
  * - supported: none is against and at least one is for (equivalence claims: every cell is shown
  *   equivalent);
+ * Equivalence claims ("every cell is equivalent") are an intersection–union test: the claim's null
+ * ("some cell is not equivalent") is the union of the cells' nulls, rejected at level α exactly when
+ * every cell's TOST rejects at α (Berger 1982), so their "for" p-values are NOT Holm-corrected (the
+ * correction would only cost power). Their "against" side ("some cell is beyond the margin") is a
+ * union of cell tests and keeps Holm.
  * - inconclusive: otherwise; not-tested: no cell at all (the caller names what is missing).
  */
 import type { TestKind } from '../stats/tTests.js';
@@ -30,6 +35,7 @@ export interface CellTest {
 }
 
 export interface ScoredCell extends CellTest {
+  /** the "for" p-value after Holm (equivalence claims: the cell's own TOST p-value, no correction) */
   pForHolm: number;
   pAgainstHolm: number;
   isFor: boolean;
@@ -43,16 +49,17 @@ export interface FamilyOutcome {
   forCount: number;
   againstCount: number;
   zeroVariance: number;
+  /** how the "for" side was decided (equivalence: intersection–union, no correction) */
+  mode: FamilyMode;
 }
 
 export type FamilyMode = 'directional' | 'equivalence';
 
-/** Holm over the family in both directions, then the verdict rule above. */
+/** Holm over the family in both directions (equivalence: against only), then the verdict rule above. */
 export function familyVerdict(cells: readonly CellTest[], alpha: number, mode: FamilyMode = 'directional'): FamilyOutcome {
-  const hFor = holm(
-    cells.map((c) => c.pFor),
-    alpha,
-  );
+  const pFor = cells.map((c) => c.pFor);
+  // intersection–union: each cell's TOST at level alpha as it stands (see the file comment)
+  const hFor = mode === 'equivalence' ? { adjusted: pFor, rejected: pFor.map((p) => p <= alpha) } : holm(pFor, alpha);
   const hAgainst = holm(
     cells.map((c) => c.pAgainst),
     alpha,
@@ -78,6 +85,7 @@ export function familyVerdict(cells: readonly CellTest[], alpha: number, mode: F
     forCount,
     againstCount,
     zeroVariance: cells.filter((c) => c.zeroVariance).length,
+    mode,
   };
 }
 
@@ -94,9 +102,9 @@ export function formatDiff(x: number): string {
   return x > 0 ? `+${s}` : s.replace('-', '−');
 }
 
-function cellNote(c: ScoredCell, p: number): string {
+function cellNote(c: ScoredCell, p: number, label = 'Holm p'): string {
   const shown = formatP(p);
-  return `${c.where} (Δ = ${formatDiff(c.diff)}, Holm p ${shown.startsWith('<') ? shown.replace('<', '< ') : `= ${shown}`})`;
+  return `${c.where} (Δ = ${formatDiff(c.diff)}, ${label} ${shown.startsWith('<') ? shown.replace('<', '< ') : `= ${shown}`})`;
 }
 
 /**
@@ -104,7 +112,8 @@ function cellNote(c: ScoredCell, p: number): string {
  * and the strongest cells each way (at most `show`).
  */
 export function describeFamily(out: FamilyOutcome, words: { forWord: string; againstWord: string; tests: string }, alpha: number, show = 2): string {
-  const parts = [`${words.forWord} in ${out.forCount} of ${out.tested} cells, ${words.againstWord} in ${out.againstCount} (${words.tests}, Holm at α = ${alpha})`];
+  const correction = out.mode === 'equivalence' ? `each cell's TOST at α = ${alpha}, all needed (intersection–union, no correction); against: Holm at α = ${alpha}` : `Holm at α = ${alpha}`;
+  const parts = [`${words.forWord} in ${out.forCount} of ${out.tested} cells, ${words.againstWord} in ${out.againstCount} (${words.tests}, ${correction})`];
   if (out.zeroVariance > 0) {
     parts.push(`${out.zeroVariance} cell${out.zeroVariance === 1 ? '' : 's'} without variance (no evidence either way, p = 1)`);
   }
@@ -121,7 +130,7 @@ export function describeFamily(out: FamilyOutcome, words: { forWord: string; aga
     parts.push(
       `strongest for: ${pro
         .slice(0, show)
-        .map((c) => cellNote(c, c.pForHolm))
+        .map((c) => cellNote(c, c.pForHolm, out.mode === 'equivalence' ? 'p' : 'Holm p'))
         .join('; ')}`,
     );
   return parts.join('; ');

@@ -44,6 +44,24 @@ describe('familyVerdict', () => {
     expect(familyVerdict([cell(0.001, 1), cell(1, 0.001)], 0.05, 'equivalence').verdict).toBe('contradicted');
   });
 
+  it('equivalence is an intersection–union test: each cell at α, no Holm (which would lose these cells)', () => {
+    // four cells each shown equivalent at p = 0.03 < α: Holm would adjust them to 0.12 and leave the
+    // claim inconclusive; the intersection–union rule rejects "some cell is not equivalent" at α
+    const family = [cell(0.03, 0.97), cell(0.03, 0.97), cell(0.04, 0.96), cell(0.049, 0.95)];
+    expect(familyVerdict(family, 0.05, 'directional').forCount).toBe(0); // what Holm gives
+    const out = familyVerdict(family, 0.05, 'equivalence');
+    expect(out.forCount).toBe(4);
+    expect(out.verdict).toBe('supported');
+    expect(out.cells.map((c) => c.pForHolm)).toEqual([0.03, 0.03, 0.04, 0.049]);
+    // one cell at p = 0.051 is not shown equivalent: the claim is not supported
+    expect(familyVerdict([...family, cell(0.051, 0.95)], 0.05, 'equivalence').verdict).toBe('inconclusive');
+    // the side against keeps Holm: 0.03 among 3 cells is 0.09 > α, not contradicted
+    expect(familyVerdict([cell(0.001, 1), cell(0.001, 1), cell(0.97, 0.03)], 0.05, 'equivalence').verdict).toBe('inconclusive');
+    const text = describeFamily(out, { forWord: 'equivalent', againstWord: 'beyond', tests: 'TOST' }, 0.05);
+    expect(text).toContain("equivalent in 4 of 4 cells, beyond in 0 (TOST, each cell's TOST at α = 0.05, all needed (intersection–union, no correction); against: Holm at α = 0.05)");
+    expect(text).toContain('(Δ = −0.01, p = 0.03)');
+  });
+
   it('an empty family is not-tested', () => {
     expect(familyVerdict([], 0.05).verdict).toBe('not-tested');
   });
