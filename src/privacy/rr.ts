@@ -34,9 +34,10 @@ export function flipProbability(eps: number): number {
  * - T = ⌈2^32 · that⌉ (×2^32 is exact) only rounds up: q' ≥ q·(1 + 2^-41), q' < q·(1 + 2^-39) + 2^-32:
  *   the path's law is exactly Bernoulli(q'), at most 2^-32 + 2^-39·q above the margin-free q.
  * Hence the realized per-bit ε' = ln((1 − q')/q') < eps, by at least ln(q'/q) ≥ ln(1 + 2^-41) in
- * absolute terms (ε(q) − ε(q') = ∫ ds/(s(1 − s)) over [q, q'] ≥ ln(q'/q)), so an eps at a jump point ξ/j of the exact
- * accountant gives ε'·j < ξ strictly: no score crosses ξ that did not at eps, and the exact tail at
- * ε' is at most the one at eps (tests/privacy/rr.test.ts proves this in rational arithmetic).
+ * absolute terms (ε(q) − ε(q') = ∫ ds/(s(1 − s)) over [q, q'] ≥ ln(q'/q)), so an eps at a jump
+ * point ξ/j of the exact accountant gives ε'·j < ξ strictly: no score crosses ξ that did not at
+ * eps, and the exact tail at ε' is at most the one at eps (tests/privacy/rr.test.ts proves this in
+ * rational arithmetic).
  * Clamps: T ≥ 1 for finite eps (q' ≥ 2^-32: ε' ≤ 32 ln 2 ≈ 22.18 even when eps is larger), T ≤ 2^31
  * (q' = 1/2: ε' = 0, the random-hash baseline); eps = Infinity gives T = 0 (no flips).
  */
