@@ -52,7 +52,7 @@ export function readClaimsJson(dir: string): ClaimResult[] | null {
 function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   if (r.id === 'flip-probability-example' || r.id === 'ldp-equivalent') return '#budgets';
   const fig = r.id === 'nn-share' ? 'Fig. 1' : 'Fig. 2';
-  // "Fig. 2: <data set>", possibly followed by ", k = 5 (part 1 of 2)": the first such figure
+  // "Fig. 2: <data set>", possibly followed by ", k = 5": the first such figure
   const title = `${fig}: ${r.dataset}`;
   const f = figures.find((x) => x.title === title || x.title.startsWith(`${title}, `));
   return f ? `#${f.id}` : null;
