@@ -364,8 +364,9 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
 export function patchDashLegends<T>(vgSpec: T): T {
   const legends = (vgSpec as { legends?: Record<string, unknown>[] }).legends ?? [];
   for (const lg of legends) {
-    // a legend with a stroke scale draws its samples in their own colours: leave it as it is
-    if (!('strokeDash' in lg) || 'stroke' in lg) continue;
+    // a legend with a shape scale (Fig. 2's) draws its own samples, markers and the baseline's
+    // dashed line, in their colours: leave it as it is
+    if (!('strokeDash' in lg) || 'shape' in lg) continue;
     if (!lg.encode) lg.encode = {};
     const encode = lg.encode as Record<string, { update?: Record<string, unknown> }>;
     encode.symbols ??= {};

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import AjvModule from 'ajv';
 import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type UtilityRow } from '../../src/report/read.js';
-import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, PALETTE, SHAPES, BASELINE_DASH, BASELINE_SYMBOL } from '../../src/report/specs.js';
+import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, PALETTE, SHAPES, BASELINE_DASH, BASELINE_SYMBOL, patchDashLegends } from '../../src/report/specs.js';
 import { compile } from 'vega-lite';
 import { figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
@@ -226,6 +226,13 @@ describe('Vega-Lite specs', () => {
     expect(samples[0]).toContain(`stroke="${PALETTE[0]}"`);
     expect(samples[1]).toContain('stroke-dasharray="1,0"');
     expect(samples[1]).toMatch(/d="M-[\d.]+,-[\d.]+h[\d.]+v[\d.]+h-[\d.]+Z"/);
+  });
+
+  it("the dash-legend patch gives dash-only legends a visible stroke and leaves Fig. 2's merged legend its colours", () => {
+    const vg = (legend: Record<string, unknown>) => patchDashLegends({ legends: [legend] }).legends[0] as { encode?: { symbols?: { update?: Record<string, unknown> } } };
+    expect(vg({ strokeDash: 'strokeDash', stroke: 'color' }).encode?.symbols?.update?.stroke).toEqual({ value: '#333' });
+    expect(vg({ strokeDash: 'strokeDash', stroke: 'color', shape: 'shape' }).encode).toBeUndefined();
+    expect(vg({ fill: 'color' }).encode).toBeUndefined();
   });
 
   it('renders to SVG with the paper-term axis titles, panel labels and legend in DejaVu Sans', async () => {
