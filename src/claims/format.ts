@@ -24,6 +24,22 @@ function escapeMd(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+/**
+ * The evidence behind a claim's verdict, e.g. "1 of 36 cells for, none against": "supported"
+ * needs only one significant cell and none against, so no view prints the word without it.
+ * Every view (terminal, tables/claims.md, the report's badge) takes it from here.
+ */
+export function claimShare(r: Pick<ClaimResult, 'cells_tested' | 'cells_for' | 'cells_against'>): string {
+  if (r.cells_tested === 0) return 'no cell tested';
+  const against = r.cells_against === 0 ? 'none' : String(r.cells_against);
+  return `${r.cells_for} of ${r.cells_tested} ${r.cells_tested === 1 ? 'cell' : 'cells'} for, ${against} against`;
+}
+
+/** The verdict with its share, e.g. "supported (1 of 36 cells for, none against)". */
+export function verdictWithShare(r: Pick<ClaimResult, 'verdict' | 'cells_tested' | 'cells_for' | 'cells_against'>): string {
+  return `${r.verdict} (${claimShare(r)})`;
+}
+
 /** "3 supported, 1 contradicted, …" over the verdicts present. */
 export function verdictCounts(results: readonly ClaimResult[]): string {
   const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
@@ -39,7 +55,7 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
   const lines = [
     '# Claims of the paper on this run',
     '',
-    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent by its own TOST at α, an intersection–union test, which needs no correction; its side against keeps Holm), **inconclusive** otherwise, **not-tested** when the grid cannot test it.`,
+    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent by its own TOST at α, an intersection–union test, which needs no correction; its side against keeps Holm), **inconclusive** otherwise, **not-tested** when the grid cannot test it. Each verdict is printed with its share of the cells (for, against, of those tested).`,
     '',
   ];
   const datasets = [...new Set(results.map((r) => r.dataset))];
@@ -48,7 +64,7 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
     lines.push(`## ${escapeMd(ds)} (${verdictCounts(rows)})`, '');
     lines.push('| claim | verdict | cells tested | for | against | detail |', '| --- | --- | ---: | ---: | ---: | --- |');
     for (const r of rows) {
-      lines.push(`| ${r.id} | ${r.verdict} | ${r.cells_tested} | ${r.cells_for} | ${r.cells_against} | ${escapeMd(r.detail)} |`);
+      lines.push(`| ${r.id} | ${verdictWithShare(r)} | ${r.cells_tested} | ${r.cells_for} | ${r.cells_against} | ${escapeMd(r.detail)} |`);
     }
     lines.push('');
   }

@@ -11,7 +11,7 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';
-import { claimsJson, claimsMarkdown, verdictCounts } from './format.js';
+import { claimsJson, claimsMarkdown, verdictCounts, verdictWithShare } from './format.js';
 import type { ClaimResult, ClaimsConfig, ClaimsInput, Population } from './types.js';
 
 /** The parts of an experiment config the claims read (the run's metric applies to every data set). */
@@ -83,8 +83,11 @@ export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): Written
   writeFileAtomicSync(join(dir, 'claims.json'), json);
   writeFileAtomicSync(join(dir, 'tables', 'claims.md'), markdown);
   const datasets = [...new Set(results.map((r) => r.dataset))];
+  // a decided claim is listed with its share of cells: "supported" alone reads stronger than one cell of 36
+  const decided = results.filter((r) => r.verdict === 'supported' || r.verdict === 'contradicted');
   const lines = [
     `lshdp: claims (α = ${alpha}): ${datasets.map((ds) => `${ds}: ${verdictCounts(results.filter((r) => r.dataset === ds))}`).join('; ')}`,
+    ...decided.map((r) => `lshdp:   ${datasets.length > 1 ? `${r.dataset}: ` : ''}${r.id}: ${verdictWithShare(r)}`),
     'lshdp: wrote claims.json and tables/claims.md',
   ];
   return { results, json, markdown, lines };

@@ -4,7 +4,7 @@ import { UserError } from '../util/errors.js';
 import { FORMATS, type DatasetSpec } from '../data/spec.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
-import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
+import { addReaderOptions, delimiterArg, readerSpec, type ReaderFlags } from './readerFlags.js';
 import { registerDataFetch } from './dataFetch.js';
 
 interface InspectFlags extends ReaderFlags {
@@ -39,7 +39,7 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       // the readers and the k-NN load only when the command runs
-      const [{ detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
+      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
         import('../data/detect.js'),
         import('../knn/inspect.js'),
         import('../data/summaryJson.js'),
@@ -47,14 +47,23 @@ export function registerData(program: Command): void {
       ]);
       let format = o.format;
       let detected: string | null = null;
+      let entry: string | null = null;
+      // a flag's column as a config writes it: an index without a header, else the name
+      const columnOf = (c: string | undefined) => (c !== undefined && o.header === false && /^\d+$/.test(c) ? Number(c) : c);
       if (format === undefined) {
         if (!file) throw new UserError('data inspect: give a FILE, or --format synthetic --preset NAME');
         const d = detectFormat(file, { user: o.user, item: o.item, poi: o.poi });
         format = d.format;
         if (d.delimiter !== undefined && o.delimiter === undefined) o.delimiter = d.delimiter;
-        o.user ??= d.user;
-        o.item ??= d.item;
+        if (d.header === false) o.header = false;
+        const flag = (c: string | number | undefined) => (c === undefined ? undefined : String(c));
+        o.user ??= flag(d.user);
+        o.item ??= flag(d.item);
+        o.value ??= flag(d.value);
         detected = `format ${d.format}, detected from ${d.why} (give --format to choose another)`;
+        // the data set entry a config needs for this file: the keys are not obvious for interactions
+        if (d.format === 'interactions')
+          entry = configEntry(file, { ...d, delimiter: o.delimiter === undefined ? undefined : delimiterArg(o.delimiter), user: columnOf(o.user), item: columnOf(o.item), value: columnOf(o.value) });
       }
       if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
       if (format !== 'synthetic' && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
@@ -76,6 +85,7 @@ export function registerData(program: Command): void {
         throw e;
       });
       if (detected && !o.quiet) cliIo().err(`lshdp: ${detected}\n`);
+      if (entry && !o.quiet) cliIo().err(`lshdp: as a config's data set entry (a relative path resolves against the config file's folder): ${entry}\n`);
       cliIo().out(o.json ? JSON.stringify({ ...report, summary: summaryToJson(report.summary) }, null, 2) + '\n' : formatInspect(report));
     });
 }

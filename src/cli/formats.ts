@@ -12,7 +12,8 @@ export const FORMAT_LINES: Readonly<Record<Format, string>> = {
   'foursquare-www19':
     'raw_Checkins_anonymized.txt (user_id venue_id utc_time tz_offset) + poi_path raw_POIs.txt (venue_id lat lon category country), tab, no header; visits inside bbox counted; max_users',
   'foursquare-tsmc': 'original TSMC 2014 TSV, 8 columns (userId venueId venueCategoryId venueCategory latitude longitude timezoneOffset utcTimestamp), no header; visits counted',
-  interactions: 'any CSV/TSV with a header: user, item (column names), optional value, delimiter (default ","), combine last|sum|count',
+  interactions:
+    'any CSV/TSV, with a header (columns by name) or header: false (columns by 0-based index): user, item, optional value, delimiter (default ","; whitespace for runs of spaces and tabs), combine last|sum|count',
   synthetic: `generated data, no file: preset (${Object.keys(PRESETS).join(', ')}), optional users, items, ratings, seed`,
 };
 

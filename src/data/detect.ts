@@ -1,21 +1,25 @@
 /**
  * `lshdp data inspect FILE` without `--format`: tell the format from the file's first line where
  * the layouts differ (MovieLens csv header, u.data's four tab-separated numbers, the '::' files,
- * the 8-column TSMC file, a headed table for `interactions`), else ask for --format.
+ * the 8-column TSMC file, a headed table for `interactions`, a headerless table of numbers such
+ * as LibRec's and MyMediaLite's `user item value` lines), else ask for --format.
  */
 import { closeSync, readSync } from 'node:fs';
 import { fileError } from '../util/errors.js';
 import { openInput, visible } from './lines.js';
-import { FORMATS, type Format } from './spec.js';
+import { FORMATS, WHITESPACE, type Column, type Format } from './spec.js';
 
 export interface Detected {
   format: Format;
   /** why, for the line the CLI prints ("header userId,movieId,rating,timestamp") */
   why: string;
-  /** interactions: the reader options chosen from the header */
+  /** interactions: the reader options chosen from the header (or, headerless, the column indices) */
   delimiter?: string;
-  user?: string;
-  item?: string;
+  /** interactions: false when the first line is data */
+  header?: boolean;
+  user?: Column;
+  item?: Column;
+  value?: Column;
 }
 
 /** Column names taken for the user and the item of a headed table, in order of preference. */
@@ -61,6 +65,8 @@ export function detectFormat(path: string, given: { user?: string; item?: string
   }
   if (tab.length === 8) return { format: 'foursquare-tsmc', why: 'eight tab-separated fields (the TSMC 2014 check-in file)' };
   if (tab.length === 4 && given.poi) return { format: 'foursquare-www19', why: 'four tab-separated fields and --poi (the WWW19 check-in file)' };
+  const headerless = headerlessNumbers(line, given);
+  if (headerless) return headerless;
   // a headed table: the delimiter that gives the most columns, the columns from the flags or the names
   const candidates: [string, string[]][] = [
     ['\t', tab],
@@ -81,6 +87,55 @@ export function detectFormat(path: string, given: { user?: string; item?: string
   }
   if (tab.length === 4) return fail(path, `four tab-separated fields: if this is a Foursquare WWW19 check-in file, give --format foursquare-www19 --poi POI_FILE; otherwise ${ask}`);
   return fail(path, `cannot detect the format from the first line "${visible(line.slice(0, 60))}"; ${ask}`);
+}
+
+const COUNT_WORDS = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+
+/**
+ * A first line of numbers only, split by spaces and/or tabs (or commas): a table without a header,
+ * `user item [value …]` as LibRec and MyMediaLite write it; user 0, item 1 and (three fields or
+ * more) value 2 unless the flags name other indices.
+ */
+function headerlessNumbers(line: string, given: { user?: string; item?: string }): Detected | null {
+  const words = line.trim().split(/[ \t]+/);
+  const comma = line.split(',').map((f) => f.trim());
+  const [delimiter, fields, how] = words.length >= 2 ? [WHITESPACE, words, 'spaces or tabs'] : [',', comma, 'commas'];
+  if (fields.length < 2 || !fields.every((f) => DEC.test(f))) return null;
+  const index = (flag: string | undefined, fallback: number) => (flag !== undefined && NUM.test(flag) ? Number(flag) : fallback);
+  const user = index(given.user, 0);
+  const item = index(given.item, 1);
+  const count = COUNT_WORDS[fields.length] ?? String(fields.length);
+  return {
+    format: 'interactions',
+    why: `${count} numbers separated by ${how} and no header (user item value lines, as LibRec and MyMediaLite write them; user ${user}, item ${item}${fields.length >= 3 ? ', value 2' : ''})`,
+    delimiter,
+    header: false,
+    user,
+    item,
+    ...(fields.length >= 3 ? { value: 2 } : {}),
+  };
+}
+
+/**
+ * The data set entry of a config that reads `file` as detected, one YAML line, e.g.
+ * `{ name: u1, format: interactions, path: u1.base, header: false, delimiter: whitespace, user: 0, item: 1, value: 2 }`.
+ */
+export function configEntry(file: string, d: Detected): string {
+  const plain = (s: string) => (/^[A-Za-z0-9_./-]+$/.test(s) && !/^[-.]/.test(s) ? s : JSON.stringify(s));
+  const stem = (file.split(/[\\/]/).pop() ?? file).replace(/\.[^.]*$/, '');
+  const name = stem.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'data';
+  const keys: [string, string | number | boolean | undefined][] = [
+    ['name', name],
+    ['format', d.format],
+    ['path', file],
+    ['header', d.header === false ? false : undefined],
+    ['delimiter', d.delimiter === undefined || d.delimiter === ',' ? undefined : d.delimiter],
+    ['user', d.user],
+    ['item', d.item],
+    ['value', d.value],
+  ];
+  const shown = keys.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${typeof v === 'string' ? plain(v) : String(v)}`);
+  return `{ ${shown.join(', ')} }`;
 }
 
 function fail(path: string, problem: string): never {

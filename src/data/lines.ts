@@ -97,6 +97,28 @@ export function scanLines(path: string, onLine: LineHandler, progress?: Progress
   return lineNo;
 }
 
+/**
+ * Split `buf[start, end)` on runs of spaces and tabs (`delimiter: whitespace`), leading and trailing
+ * ones ignored: the bounds of the first `max` fields into `bounds` (start, end pairs); returns the
+ * number of fields of the line.
+ */
+export function splitWhitespace(buf: Buffer, start: number, end: number, bounds: Int32Array, max: number): number {
+  let count = 0;
+  let i = start;
+  while (i < end) {
+    while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+    if (i >= end) break;
+    const fieldStart = i;
+    while (i < end && buf[i] !== 32 && buf[i] !== 9) i++;
+    if (count < max) {
+      bounds[2 * count] = fieldStart;
+      bounds[2 * count + 1] = i;
+    }
+    count++;
+  }
+  return count;
+}
+
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**

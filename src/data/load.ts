@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
-import { FORMATS, NYC_BBOX, type Center, type Combine, type DatasetSpec } from './spec.js';
+import { FORMATS, NYC_BBOX, type Center, type Column, type Combine, type DatasetSpec } from './spec.js';
 import type { DatasetSummary, LoadedDataset, UserVectors } from './types.js';
 import { combineRows, type Interactions } from './interactions.js';
 import { readMovieLens, type MovieLensFormat } from './movielens.js';
@@ -118,13 +118,21 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
       throw new UserError(`dataset ${spec.name}: max_users must be a positive integer, got ${spec.max_users}`);
     plan.reader = { format, bbox, max_users: spec.max_users ?? null };
   } else if (format === 'interactions') {
-    if (!spec.user || !spec.item) throw new UserError(`dataset ${spec.name}: format interactions needs user: and item: column names`);
-    const combine: Combine = spec.combine ?? (spec.value ? 'last' : 'count');
+    if (spec.user === undefined || spec.item === undefined)
+      throw new UserError(`dataset ${spec.name}: format interactions needs user: and item: columns (names, or 0-based indices with header: false)`);
+    const combine: Combine = spec.combine ?? (spec.value !== undefined ? 'last' : 'count');
     if (!['last', 'sum', 'count'].includes(combine)) throw new UserError(`dataset ${spec.name}: unknown combine "${combine}" (expected one of: last, sum, count)`);
-    if (combine !== 'count' && !spec.value) throw new UserError(`dataset ${spec.name}: combine ${combine} needs value: (a value column)`);
+    if (combine !== 'count' && spec.value === undefined) throw new UserError(`dataset ${spec.name}: combine ${combine} needs value: (a value column)`);
     const delimiter = spec.delimiter ?? ',';
     if (typeof delimiter !== 'string' || delimiter.length === 0) throw new UserError(`dataset ${spec.name}: delimiter must be a non-empty string`);
-    plan.reader = { format, delimiter, user: spec.user, item: spec.item, value: combine === 'count' ? null : spec.value, combine };
+    for (const key of ['user', 'item', 'value'] as const) {
+      const c = spec[key];
+      if (typeof c === 'number' && !(Number.isInteger(c) && c >= 0)) throw new UserError(`dataset ${spec.name}: ${key}: a column index is a whole number ≥ 0 (0 is the first column), got ${c}`);
+      if (typeof c === 'string' && spec.header === false)
+        throw new UserError(`dataset ${spec.name}: ${key}: "${c}" is a column name, but header: false gives the columns no names: give its 0-based index`);
+    }
+    // `header` enters the cache key only when false, so headed files keep their cached vectors
+    plan.reader = { format, delimiter, ...(spec.header === false ? { header: false } : {}), user: spec.user, item: spec.item, value: combine === 'count' ? null : spec.value, combine };
   }
   return plan;
 }
@@ -140,8 +148,11 @@ async function readPlan(plan: ReadPlan, progress?: Progress): Promise<Interactio
     inter = combineRows(rows, 'count', keepUser);
     if (inter.userIds.length === 0) throw new UserError(`${plan.path}: no check-ins at POIs inside the bounding box ${JSON.stringify(r.bbox)}`);
   } else {
-    const r = plan.reader as { delimiter: string; user: string; item: string; value: string | null; combine: Combine };
-    inter = combineRows(await readInteractionsCsv(plan.path, { ...o, delimiter: r.delimiter, user: r.user, item: r.item, value: r.value ?? undefined, combine: r.combine }), r.combine);
+    const r = plan.reader as { delimiter: string; header?: false; user: Column; item: Column; value: Column | null; combine: Combine };
+    inter = combineRows(
+      await readInteractionsCsv(plan.path, { ...o, delimiter: r.delimiter, header: r.header !== false, user: r.user, item: r.item, value: r.value ?? undefined, combine: r.combine }),
+      r.combine,
+    );
   }
   return inter;
 }

@@ -7,6 +7,10 @@ export type Format = (typeof FORMATS)[number];
 
 export type Center = 'user' | 'global' | 'none';
 export type Combine = 'last' | 'sum' | 'count';
+/** An `interactions` column: a header name, or a 0-based index (the only way without a header). */
+export type Column = string | number;
+/** `delimiter: whitespace`: fields split on runs of spaces and tabs, leading and trailing ones ignored. */
+export const WHITESPACE = 'whitespace';
 
 export interface DatasetSpec {
   name: string;
@@ -25,10 +29,14 @@ export interface DatasetSpec {
   /** keep the users with the most check-ins inside the box (ties by id); the paper keeps 10,000. */
   max_users?: number;
   // interactions
+  /** the field delimiter (default ","); `whitespace`: runs of spaces and tabs (LibRec, MyMediaLite) */
   delimiter?: string;
-  user?: string;
-  item?: string;
-  value?: string;
+  /** false: the first line is data (no header), and user/item/value are 0-based column indices */
+  header?: boolean;
+  /** a column: its name in the header, or its 0-based index */
+  user?: Column;
+  item?: Column;
+  value?: Column;
   combine?: Combine;
   // synthetic
   preset?: string;

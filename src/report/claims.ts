@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileError } from '../util/errors.js';
 import type { ClaimResult, Verdict } from '../claims/types.js';
 import { VERDICTS } from '../claims/types.js';
+import { claimShare } from '../claims/format.js';
 import { escapeHtml, type FigureEntry } from './markup.js';
 import type { ResultsFolder } from './read.js';
 
@@ -52,17 +53,19 @@ export function readClaimsJson(dir: string): ClaimResult[] | null {
 function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   if (r.id === 'flip-probability-example' || r.id === 'ldp-equivalent') return '#budgets';
   const fig = r.id === 'nn-share' ? 'Fig. 1' : 'Fig. 2';
-  // "Fig. 2: <data set>", possibly followed by ", k = 5 (part 1 of 2)": the first such figure
+  // "Fig. 2: <data set>", possibly followed by ", k = 5": the first such figure
   const title = `${fig}: ${r.dataset}`;
   const f = figures.find((x) => x.title === title || x.title.startsWith(`${title}, `));
   return f ? `#${f.id}` : null;
 }
 
+/** The verdict's badge and, beside it, its share of cells ("supported (1 of 36 cells for, none against)"). */
 function badge(r: ClaimResult, href: string | null): string {
   const [fg, bg] = BADGE[r.verdict];
   const style = `display:inline-block;padding:1px 7px;border-radius:3px;font-weight:bold;font-size:0.9em;white-space:nowrap;text-decoration:none;color:${fg};background:${bg}`;
   const attrs = `class="claim-badge" data-verdict="${escapeHtml(r.verdict)}" style="${style}" title="${escapeHtml(r.statement)}"`;
-  return href ? `<a ${attrs} href="${escapeHtml(href)}">${escapeHtml(r.verdict)}</a>` : `<span ${attrs}>${escapeHtml(r.verdict)}</span>`;
+  const pill = href ? `<a ${attrs} href="${escapeHtml(href)}">${escapeHtml(r.verdict)}</a>` : `<span ${attrs}>${escapeHtml(r.verdict)}</span>`;
+  return `${pill} <span class="claim-share">(${escapeHtml(claimShare(r))})</span>`;
 }
 
 /** The section's body (the report wraps it in its heading). */

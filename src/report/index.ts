@@ -3,11 +3,11 @@
  * figures/ (Vega-Lite specs, SVG, PNG), tables/ and index.html. `lshdp run`, `merge`, `plot`
  * and `report` all come through here.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { readResultsFolder, uniqueInOrder, type ResultsFolder } from './read.js';
-import { distanceWords, fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, MAX_SERIES, type Fig2Metric, type VlSpec } from './specs.js';
+import { distanceWords, fig1Spec, fig2Spec, fig2Series, DEFAULT_THRESHOLD, type Fig2Metric, type VlSpec } from './specs.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
@@ -62,22 +62,9 @@ export function thresholdOf(res: ResultsFolder): number {
 }
 
 /**
- * Groups of at most MAX_SERIES series, one figure each: the curves in consecutive groups, and the
- * mechanisms without ξ (vanilla LSH, the reference every curve is read against) in every group.
- */
-function seriesParts(series: string[], baselines: string[]): string[][] {
-  const curves = series.filter((m) => !baselines.includes(m));
-  const refs = series.filter((m) => baselines.includes(m));
-  const size = Math.max(1, MAX_SERIES - refs.length);
-  const parts: string[][] = [];
-  for (let i = 0; i < curves.length; i += size) parts.push([...refs, ...curves.slice(i, i + size)]);
-  return parts.length ? parts : [refs];
-}
-
-/**
  * Every figure of the folder, with unique file stems: `fig1-<dataset>`; `fig2-<dataset>` (utility
- * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k and `-part<i>`
- * when a data set has more mechanism labels than one figure tells apart (MAX_SERIES).
+ * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k; every
+ * mechanism label of a data set in its one Fig. 2 (per k), however many there are.
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
@@ -108,25 +95,21 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
   for (const metric of opts.metrics ?? ['utility']) {
     for (const ds of uniqueInOrder(rows.map((r) => r.dataset))) {
       const allSeries = fig2Series(ds, all);
-      const inDs = rows.filter((r) => r.dataset === ds);
-      const baselines = fig2Series(ds, rows).filter((m) => inDs.every((r) => r.mechanism !== m || r.xi === null));
-      const parts = seriesParts(fig2Series(ds, rows), baselines);
+      const series = fig2Series(ds, rows);
       const ks = uniqueInOrder(rows.filter((r) => r.dataset === ds && r.base !== 'exact').map((r) => r.k));
       const kAll = uniqueInOrder(all.filter((r) => r.dataset === ds).map((r) => r.k));
       for (const k of ks) {
-        parts.forEach((series, p) => {
-          const base = `${metric === 'utility' ? 'fig2' : 'recall'}-${slug(ds)}${kAll.length > 1 ? `-k${k}` : ''}${parts.length > 1 ? `-part${p + 1}` : ''}`;
-          const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries, words });
-          if ((spec.data as { values: unknown[] }).values.length === 0) return;
-          const id = stem(base);
-          const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
-          out.push({
-            id,
-            title: `Fig. 2: ${ds}, k = ${k}${parts.length > 1 ? ` (part ${p + 1} of ${parts.length})` : ''}`,
-            caption: `Fig. 2 (${ds}, k = ${k}): ${what} against the total privacy budget ξ (extended DP at ${words.symbol} = ${d}), one panel per κ and n, one curve per mechanism (${series.join(', ')}); mechanisms without privacy as dashed horizontal lines; ±1 standard error over trials.`,
-            spec,
-            svgPath: `figures/${id}.svg`,
-          });
+        // every mechanism of the data set in one figure, on the panels' shared axes
+        const spec = fig2Spec(ds, rows, k, { d, metric, series, allSeries, words });
+        if ((spec.data as { values: unknown[] }).values.length === 0) continue;
+        const id = stem(`${metric === 'utility' ? 'fig2' : 'recall'}-${slug(ds)}${kAll.length > 1 ? `-k${k}` : ''}`);
+        const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
+        out.push({
+          id,
+          title: `Fig. 2: ${ds}, k = ${k}`,
+          caption: `Fig. 2 (${ds}, k = ${k}): ${what} against the total privacy budget ξ (extended DP at ${words.symbol} = ${d}), one panel per κ and n, one curve per mechanism (${series.join(', ')}); mechanisms without privacy as dashed horizontal lines; ±1 standard error over trials.`,
+          spec,
+          svgPath: `figures/${id}.svg`,
         });
       }
     }
@@ -160,20 +143,30 @@ export async function writeFigures(res: ResultsFolder, opts: OutputOptions & Fig
     log(opts, `lshdp: wrote ${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`);
   }
   if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
-  removeRetired(dir, retiredFigureFiles(res));
+  removeRetired(dir, retiredFigureFiles(res, dir, figs));
   return figs;
 }
 
 /**
  * Figure files an earlier lshdp wrote that this one never writes for the folder: one
- * `fig2-<dataset>` for all k, now `fig2-<dataset>-k<k>` when the run has several k. Removed so a
- * re-plotted folder does not keep a stale figure beside the new ones.
+ * `fig2-<dataset>` for all k, now `fig2-<dataset>-k<k>` when the run has several k; and the
+ * `-part<i>` figures a data set with more than 7 mechanism labels was split into, now one figure.
+ * Removed so a re-plotted folder does not keep a stale figure beside the new ones (never one
+ * this run wrote).
  */
-function retiredFigureFiles(res: ResultsFolder): string[] {
+function retiredFigureFiles(res: ResultsFolder, dir: string, written: FigureEntry[]): string[] {
   const rows = res.utility ?? [];
-  return uniqueInOrder(rows.map((r) => r.dataset))
+  const datasets = uniqueInOrder(rows.map((r) => r.dataset));
+  const oneForAllK = datasets
     .filter((ds) => uniqueInOrder(rows.filter((r) => r.dataset === ds).map((r) => r.k)).length > 1)
     .flatMap((ds) => FIGURE_FORMATS.map((f) => `fig2-${slug(ds)}.${EXTENSION[f]}`));
+  const slugs = new Set(datasets.map(slug));
+  const ids = new Set(written.map((f) => f.id));
+  const parts = (existsSync(dir) ? readdirSync(dir) : []).filter((name) => {
+    const m = /^(?:fig2|recall)-(.+?)(?:-k\d+)?-part\d+\.(?:vl\.json|svg|png)$/.exec(name);
+    return m !== null && slugs.has(m[1]) && !ids.has(name.replace(/\.(?:vl\.json|svg|png)$/, ''));
+  });
+  return [...oneForAllK, ...parts];
 }
 
 function removeRetired(dir: string, names: string[]): void {

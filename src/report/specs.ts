@@ -12,9 +12,11 @@ export const VL_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 export const FONT = 'DejaVu Sans';
 /**
  * Okabe–Ito colours (colour-blind safe), most distinct first; yellow left out (unreadable on
- * white), sky blue last (next to the blue it is the weakest contrast).
+ * white), sky blue next to last (beside the blue it is the weakest contrast), and the grey of the
+ * usual colour-blind-safe extension last: 8 colours, so the shared configs' 8 drawn mechanisms
+ * each have their own.
  */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#000000', '#56B4E9'];
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#000000', '#56B4E9', '#999999'];
 /** Angular distance at which the budget is stated and Fig. 1 draws its threshold. */
 export const DEFAULT_THRESHOLD = 0.1;
 
@@ -155,9 +157,11 @@ export type Fig2Metric = 'utility' | 'recall';
 export const FIG2_METRICS: Fig2Metric[] = ['utility', 'recall'];
 
 /** Marker shapes, one per series beside its colour, so series stay apart without colour vision. */
-export const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-right'];
-/** Series per figure at most: beyond it colours and shapes repeat, so the figure is split. */
-export const MAX_SERIES = Math.min(PALETTE.length, SHAPES.length);
+export const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-right', 'triangle-left'];
+/** The dash of a mechanism without ξ (vanilla LSH): its rule in the panels and its legend sample. */
+export const BASELINE_DASH = [6, 3];
+/** The legend sample of a mechanism without ξ: a line (not a marker: it has none in the panels). */
+export const BASELINE_SYMBOL = 'M-1.9,0H1.3';
 
 export interface Fig2Row {
   n: number;
@@ -225,14 +229,17 @@ export function fig2Series(dataset: string, rows: UtilityRow[]): string[] {
   return uniqueInOrder(rows.filter((r) => r.dataset === dataset && r.base !== 'exact').map((r) => r.mechanism));
 }
 
-/** Colour and shape of every series, fixed by its place among all of the data set's series, so
- *  a label keeps its look across the figures of one data set (k, parts, filters). */
+/**
+ * Colour and shape of every series, fixed by its place among all of the data set's series, so
+ * a label keeps its look across the figures of one data set (k, filters). Every series of a
+ * figure shares its axes: however many there are, none is moved to another figure.
+ */
 export function seriesStyle(allSeries: string[], shown: string[]): { colors: string[]; shapes: string[] } {
   const at = (m: string) => Math.max(0, allSeries.indexOf(m));
   return {
     colors: shown.map((m) => PALETTE[at(m) % PALETTE.length]),
     // beyond the palette's length the shape shifts by one per round: every (colour, shape) pair
-    // stays distinct for 49 series, and the first 7 keep their looks
+    // stays distinct for 64 series, and the first 8 keep their looks
     shapes: shown.map((m) => SHAPES[(at(m) + Math.floor(at(m) / PALETTE.length)) % SHAPES.length]),
   };
 }
@@ -269,7 +276,8 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
     .map((n) => `n = ${n}`);
   const panels = kappaRows.flatMap((kappa) => dims.map((dim) => panelLabel(kappa, dim)));
   const style = seriesStyle(allSeries, shown);
-  // a mechanism without ξ has no markers, only its dashed rule: its legend entry says so
+  // a mechanism without ξ has no markers, only its dashed rule: its legend sample is that dashed
+  // line (shape 'stroke' with the rule's dash), and its label says so in words too
   const baselines = shown.filter((m) => data.some((r) => r.mechanism === m && r.kind === 'baseline') && !data.some((r) => r.mechanism === m && r.kind === 'curve'));
   const legend = {
     symbolOpacity: 1,
@@ -278,8 +286,11 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
     orient: 'right',
     labelExpr: `indexof(${JSON.stringify(baselines)}, datum.label) >= 0 ? datum.label + ' (dashed line)' : datum.label`,
   };
+  const isBaseline = (m: string) => baselines.includes(m);
   const color = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: style.colors }, legend };
-  const shape = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: style.shapes }, legend };
+  const shape = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: shown.map((m, i) => (isBaseline(m) ? BASELINE_SYMBOL : style.shapes[i])) }, legend };
+  // same field and title as colour and shape: vega-lite merges the three into one legend
+  const strokeDash = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: shown.map((m) => (isBaseline(m) ? BASELINE_DASH : [1, 0])) }, legend };
   const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
   // a symmetric-log ξ axis: the paper's grid (0, 0.5, 1, 2, 5, 10, 20) crowds its interesting low end
   // on a linear axis (ξ ≈ 2 is where LSHRR beats the random hash); ticks at the grid's own ξ
@@ -332,7 +343,7 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
       height: 160,
       layer: [
         { transform: [base], mark: { type: 'rect', opacity: 0.12 }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
-        { transform: [base], mark: { type: 'rule', strokeWidth: 1.8, strokeDash: [6, 3] }, encoding: { y, color, tooltip } },
+        { transform: [base], mark: { type: 'rule', strokeWidth: 1.8 }, encoding: { y, color, strokeDash, tooltip } },
         { transform: [curve], mark: { type: 'rule', strokeWidth: 1.2 }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } },
         { transform: [curve], mark: { type: 'line', strokeWidth: 1.8 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' } } },
         { transform: [curve], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
@@ -353,7 +364,9 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
 export function patchDashLegends<T>(vgSpec: T): T {
   const legends = (vgSpec as { legends?: Record<string, unknown>[] }).legends ?? [];
   for (const lg of legends) {
-    if (!('strokeDash' in lg)) continue;
+    // a legend with a shape scale (Fig. 2's) draws its own samples, markers and the baseline's
+    // dashed line, in their colours: leave it as it is
+    if (!('strokeDash' in lg) || 'shape' in lg) continue;
     if (!lg.encode) lg.encode = {};
     const encode = lg.encode as Record<string, { update?: Record<string, unknown> }>;
     encode.symbols ??= {};

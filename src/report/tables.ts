@@ -20,14 +20,16 @@ export const NO_SE = 'n/a';
 
 /**
  * `mean ± se` with the standard error to 2 significant digits and the mean to the same decimal
- * place (the usual reporting rule); the mean alone (4 significant digits) when se is 0 (or
- * floating-point noise, below 1e-12 of the mean), and
- * `mean ± n/a` when se is unknown (null: one trial), so a missing se never reads as zero.
+ * place (the usual reporting rule); `mean ± 0` (the mean to 4 significant digits) when se is 0
+ * (or floating-point noise, below 1e-12 of the mean), and `mean ± n/a` when se is unknown
+ * (null: one trial), so every cell of a column has the same form and a missing se never reads
+ * as zero.
  */
 export function formatMeanSe(mean: number, se: number | null): string {
-  if (se === null) return `${formatNumber(mean, 4)} ± ${NO_SE}`;
+  if (se === null || Number.isNaN(se)) return `${formatNumber(mean, 4)} ± ${NO_SE}`;
+  if (!Number.isFinite(se)) return `${formatNumber(mean, 4)} ± ∞`;
   // an se at the level of floating-point rounding (trials that agree exactly) is an se of 0
-  if (!(se > 1e-12 * Math.max(1, Math.abs(mean))) || !Number.isFinite(se)) return formatNumber(mean, 4);
+  if (!(se > 1e-12 * Math.max(1, Math.abs(mean)))) return `${formatNumber(mean, 4)} ± 0`;
   const decimals = Math.max(0, Math.min(12, 1 - Math.floor(Math.log10(se))));
   return `${mean.toFixed(decimals)} ± ${se.toFixed(decimals)}`;
 }

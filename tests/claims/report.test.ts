@@ -49,6 +49,28 @@ describe('Claims section', () => {
     expect(html).toMatch(/href="#budgets">supported<\/a>/);
   });
 
+  it("prints the share of cells beside every badge, from claims.json's counts", () => {
+    const one = { id: 'lshrr-beats-random-at-xi-2', dataset: 'x', verdict: 'supported', statement: 's', cells_tested: 36, cells_for: 1, cells_against: 0, detail: 'd' };
+    const html = claimsSectionBody(
+      folder(
+        JSON.stringify({
+          claims: [
+            one,
+            { ...one, id: 'nn-share', verdict: 'not-tested', cells_tested: 0, cells_for: 0 },
+            { ...one, id: 'exact-accountant-gain', cells_tested: 1 },
+            { ...one, id: 'lshrr-beats-laplsh', verdict: 'contradicted', cells_for: 2, cells_against: 3 },
+          ],
+        }),
+      ),
+      [],
+    );
+    expect(html).toMatch(/data-verdict="supported"[^>]*>supported<\/span> <span class="claim-share">\(1 of 36 cells for, none against\)<\/span>/);
+    expect(html).toContain('>not-tested</span> <span class="claim-share">(no cell tested)</span>');
+    expect(html).toContain('>supported</span> <span class="claim-share">(1 of 1 cell for, none against)</span>');
+    expect(html).toContain('>contradicted</span> <span class="claim-share">(2 of 36 cells for, 3 against)</span>');
+    expect((html.match(/class="claim-share"/g) ?? []).length).toBe(4);
+  });
+
   it('without a matching figure, the badge is not a link', () => {
     const html = claimsSectionBody(folder(claimsJson(results)), []);
     expect(html).not.toContain('href="#fig');

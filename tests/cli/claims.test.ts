@@ -43,6 +43,25 @@ describe('lshdp claims', () => {
     expect(read(join(dir, 'full', 'claims.json'))).toBe(fromRun);
   });
 
+  it('every verdict the terminal and tables/claims.md print carries its share of cells; claims.json keeps the bare verdict', async () => {
+    const r = await runInProc(dir, ['claims', 'full']);
+    expect(r.status, r.stderr).toBe(0);
+    const { claims } = JSON.parse(read(join(dir, 'full', 'claims.json'))) as { claims: { id: string; verdict: string; cells_tested: number; cells_for: number; cells_against: number }[] };
+    expect(claims.every((c) => VERDICTS.includes(c.verdict as never))).toBe(true);
+    const decided = claims.filter((c) => c.verdict === 'supported' || c.verdict === 'contradicted');
+    expect(decided.length).toBeGreaterThan(0);
+    for (const c of claims) {
+      const share =
+        c.cells_tested === 0 ? 'no cell tested' : `${c.cells_for} of ${c.cells_tested} cell${c.cells_tested === 1 ? '' : 's'} for, ${c.cells_against === 0 ? 'none' : c.cells_against} against`;
+      // the scorecard: "| <id> | supported (1 of 36 cells for, none against) | 36 | 1 | 0 |"
+      expect(r.stdout).toContain(`| ${c.id} | ${c.verdict} (${share}) | ${c.cells_tested} | ${c.cells_for} | ${c.cells_against} |`);
+      // the terminal lists each decided claim with its share (one data set: no data set prefix)
+      if (decided.includes(c)) expect(r.stderr).toContain(`lshdp:   ${c.id}: ${c.verdict} (${share})\n`);
+    }
+    // no verdict word alone in the table: every verdict cell has its share
+    expect(r.stdout).not.toMatch(/\| (supported|contradicted|inconclusive|not-tested) \|/);
+  });
+
   it('--json prints the documented fields for every claim of every data set', async () => {
     const r = await runInProc(dir, ['claims', 'full', '--json']);
     expect(r.status, r.stderr).toBe(0);

@@ -157,7 +157,9 @@ describe('re-plotting a folder of an earlier lshdp', () => {
     writeFileSync(join(dir, 'utility.csv'), [head, ...lines, ...again].join('\n') + '\n');
     mkdirSync(join(dir, 'tables'));
     mkdirSync(join(dir, 'figures'));
-    for (const f of ['tables/utility.csv', 'figures/fig2-ml-small.svg', 'figures/fig2-ml-small.png', 'figures/other.svg']) writeFileSync(join(dir, f), 'old');
+    // and the parts an earlier lshdp split a Fig. 2 of more than 7 labels into (now one figure)
+    const parts = ['figures/fig2-ml-small-k5-part1.svg', 'figures/fig2-ml-small-k5-part2.vl.json', 'figures/recall-ml-small-k10-part2.png', 'figures/fig2-other-k5-part1.svg'];
+    for (const f of ['tables/utility.csv', 'figures/fig2-ml-small.svg', 'figures/fig2-ml-small.png', 'figures/other.svg', ...parts]) writeFileSync(join(dir, f), 'old');
     const r = await lshdpIn(['report', dir, '--no-png', '-q']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -169,5 +171,6 @@ describe('re-plotting a folder of an earlier lshdp', () => {
     expect(figs).toContain('fig2-ml-small-k5.svg');
     expect(figs).toContain('fig2-ml-small-k10.svg');
     expect(figs).toContain('other.svg'); // files lshdp never wrote stay
+    expect(figs.filter((f) => f.includes('-part'))).toEqual(['fig2-other-k5-part1.svg']); // no data set "other" in this folder
   });
 });

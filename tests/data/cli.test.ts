@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, readdirSync, existsSync, realpathSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, readdirSync, existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { STACK_RE } from '../helpers/cli.js';
@@ -86,6 +86,68 @@ describe('lshdp data inspect output', () => {
     expect(r.stdout).toMatch(/users 5, items 4/);
     expect(r.stdout).toMatch(/n = 3: users kept \d+, dropped \d+/);
     expect(readdirSync(join(cwd, 'data', 'cache')).some((f) => f.endsWith('.vec'))).toBe(true);
+  });
+});
+
+describe('headerless interactions files (LibRec, MyMediaLite) end to end: data inspect suggests the entry, lshdp run reads it', () => {
+  const GRID = 'dims: [2]\nqueries: 0\nk: [1]\nkappa: [4]\ntrials: 2\nprivacy: { xi: [1] }\nmechanisms: [exact, lsh, lshrr]\n';
+  /** A copy of the fixture in a fresh folder, where the test works as a user would: relative paths. */
+  function userFolder(fixture: string): string {
+    const cwd = mkdtempSync(join(tmpdir(), 'lshdp-headerless-'));
+    copyFileSync(join(FIX, fixture), join(cwd, fixture));
+    return cwd;
+  }
+
+  for (const [fixture, why] of [
+    ['librec-ratings.txt', 'three numbers separated by spaces or tabs and no header'],
+    ['mymedialite.tsv', 'three numbers separated by spaces or tabs and no header'],
+  ] as const) {
+    it(`${fixture}: detected, the suggested entry runs as it is`, async () => {
+      const cwd = userFolder(fixture);
+      const inspected = await lshdpIn(['data', 'inspect', fixture, '--dims', '2', '--json', '--no-cache'], { cwd });
+      expect(inspected.status, inspected.stderr).toBe(0);
+      expect(inspected.stderr).toContain(`lshdp: format interactions, detected from ${why}`);
+      const stem = fixture.replace(/\..*$/, '');
+      const entry = `{ name: ${stem}, format: interactions, path: ${fixture}, header: false, delimiter: whitespace, user: 0, item: 1, value: 2 }`;
+      expect(inspected.stderr).toContain(`lshdp: as a config's data set entry (a relative path resolves against the config file's folder): ${entry}\n`);
+      const summary = JSON.parse(inspected.stdout).summary;
+      expect(summary.users).toBe(4);
+      // the entry, pasted into a config beside the file: `lshdp run` reads the file as inspect did
+      writeFileSync(join(cwd, 'c.yaml'), `name: hl\nseed: 1\ndatasets:\n  - ${entry}\n${GRID}`);
+      const run = await lshdpIn(['run', 'c.yaml', '--out', 'out', '--no-cache', '--threads', '1', '-q', '--no-report'], { cwd });
+      expect(run.status, run.stderr).toBe(0);
+      const datasets = JSON.parse(readFileSync(join(cwd, 'out', 'datasets.json'), 'utf8'));
+      expect(JSON.stringify(datasets)).toContain(`"interactions":${summary.interactions}`);
+      const utility = readFileSync(join(cwd, 'out', 'utility.csv'), 'utf8')
+        .trim()
+        .split('\n');
+      expect(utility.filter((l) => l.startsWith(`${stem},2,`))).toHaveLength(3);
+    });
+  }
+
+  it('--no-header with indices reads the file given --format; a name with --no-header is refused', async () => {
+    const f = join(FIX, 'mymedialite.tsv');
+    const r = await inspect('interactions', f, '--no-header', '--delimiter', 'whitespace', '--user', '1', '--item', '0', '--value', '2', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    // users are the items of the file now: 51, 242, 302, 377
+    expect(JSON.parse(r.stdout).summary.users).toBe(4);
+    expectUserError(
+      await inspect('interactions', f, '--no-header', '--user', 'user', '--item', '1'),
+      /--user: "user" is a column name, but --no-header gives the columns no names: give its 0-based index \(e\.g\. --user 0\)/,
+    );
+  });
+
+  it('bad input in a run: an index beyond the columns, a row with too few fields: one line with file, line and key, exit 2', async () => {
+    const cwd = userFolder('librec-ratings.txt');
+    writeFileSync(join(cwd, 'short.txt'), '1 1 2.0\r\n1 2 4.0\r\n2 1\r\n');
+    const config = (path: string, value: number) =>
+      `name: bad\ndatasets:\n  - { name: b, format: interactions, path: ${path}, header: false, delimiter: whitespace, user: 0, item: 1, value: ${value} }\n${GRID}`;
+    writeFileSync(join(cwd, 'beyond.yaml'), config('librec-ratings.txt', 3));
+    writeFileSync(join(cwd, 'short.yaml'), config('short.txt', 2));
+    const beyond = await lshdpIn(['run', 'beyond.yaml', '--out', 'o1', '--no-cache', '-q'], { cwd });
+    expectUserError(beyond, /librec-ratings\.txt:1: value: column index 3 is beyond the 3 fields of the first row \(0-based: 0 to 2\)\n$/);
+    const short = await lshdpIn(['run', 'short.yaml', '--out', 'o2', '--no-cache', '-q'], { cwd });
+    expectUserError(short, /short\.txt:3: expected at least 3 fields, found 2 \(value is column 2, 0-based\)/);
   });
 });
 

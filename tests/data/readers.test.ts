@@ -119,6 +119,67 @@ describe('interactions reader (csv-parse)', () => {
   });
 });
 
+describe('interactions without a header (LibRec, MyMediaLite: user item value lines)', () => {
+  const librec = { format: 'interactions' as const, path: join(FIX, 'librec-ratings.txt'), header: false, delimiter: 'whitespace', user: 0, item: 1, value: 2 };
+  // repeats: user 4 rates item 2 twice (1.0, then 3.0)
+  const LIBREC = { '1': { '1': 2, '2': 4, '3': 3.5 }, '2': { '1': 4, '3': 1.5 }, '3': { '1': 2.5, '2': 3, '3': 4 }, '4': { '2': 3, '3': 2 } };
+  it('LibRec: space-separated, the first line is data, columns by 0-based index', async () => {
+    const inter = await read(librec);
+    expect(asObject(inter)).toEqual(LIBREC);
+    expect(inter.rowsRead).toBe(11);
+    expect(asObject(await read({ ...librec, combine: 'sum' }))['4']).toEqual({ '2': 4, '3': 2 });
+    expect(asObject(await read({ ...librec, value: undefined, combine: 'count' }))['4']).toEqual({ '2': 2, '3': 1 });
+  });
+  it('MyMediaLite: tabs and runs of spaces as one delimiter, CRLF, a blank line', async () => {
+    const inter = await read({ ...librec, path: join(FIX, 'mymedialite.tsv') });
+    expect(asObject(inter)).toEqual({ '22': { '242': 2, '377': 1 }, '186': { '242': 5, '302': 3 }, '196': { '242': 3, '302': 4 }, '244': { '51': 2, '302': 4 } });
+    expect(inter.rowsRead).toBe(8);
+    // other columns, in another order: item as the user, user as the item
+    expect(Object.keys(asObject(await read({ ...librec, path: join(FIX, 'mymedialite.tsv'), user: 1, item: 0 })))).toEqual(['51', '242', '302', '377']);
+  });
+  it('leading and trailing blanks, a comma-separated headerless file on both parsers, a header read with indices', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-int-'));
+    const ws = join(dir, 'ws.txt');
+    writeFileSync(ws, '  1 \t 2   5 \r\n\t1 3 4\t\n');
+    expect(asObject(await read({ ...librec, path: ws }))).toEqual({ '1': { '2': 5, '3': 4 } });
+    const csv = join(dir, 'plain.csv');
+    writeFileSync(csv, '7,a,1.5\r\n8,"b,c",2\n7,a,3\n');
+    const o = { delimiter: ',', header: false, user: 0, item: 1, value: 2 };
+    for (const force of [false, true]) {
+      const rows = await readInteractionsCsv(csv, { ...o, combine: 'sum' }, force);
+      expect(asObject(combineRows(rows, 'sum'))).toEqual({ '7': { a: 4.5 }, '8': { 'b,c': 2 } });
+    }
+    const headed = join(dir, 'headed.tsv');
+    writeFileSync(headed, 'u\ti\tr\n1\t2\t3\n');
+    expect(asObject(await read({ ...librec, path: headed, header: true, delimiter: '\t' }))).toEqual({ '1': { '2': 3 } });
+  });
+  it('bad input: one line naming the file, the line and the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-int-'));
+    const f = (name: string, text: string) => {
+      const p = join(dir, name);
+      writeFileSync(p, text);
+      return p;
+    };
+    const short = f('short.txt', '1 2 3\r\n1 3\r\n');
+    await expect(read({ ...librec, path: short })).rejects.toThrow(/short\.txt:2: expected at least 3 fields, found 2 \(value is column 2, 0-based\)/);
+    await expect(read({ ...librec, path: f('blank.txt', '1 2 3\r\n\r\n1 3\r\n') })).rejects.toThrow(/blank\.txt:3: expected at least 3 fields, found 2/);
+    await expect(read({ ...librec, path: short, value: 7 })).rejects.toThrow(/short\.txt:1: value: column index 7 is beyond the 3 fields of the first row \(0-based: 0 to 2\)/);
+    await expect(read({ ...librec, path: short, user: 3 })).rejects.toThrow(/short\.txt:1: user: column index 3 is beyond/);
+    // a comma file read with whitespace: one field per line, so the delimiter is the suspect
+    await expect(read({ ...librec, path: f('c.csv', '1,2,3\n') })).rejects.toThrow(
+      /c\.csv:1: item: column index 1 is beyond the 1 field of the first row \(0-based: 0 to 0\) \(wrong delimiter\? using whitespace\)/,
+    );
+    await expect(read({ ...librec, path: short, user: 'user' })).rejects.toThrow(/user: "user" is a column name, but header: false gives the columns no names: give its 0-based index/);
+    await expect(read({ ...librec, path: short, user: 1.5 })).rejects.toThrow(/user: a column index is a whole number ≥ 0 \(0 is the first column\), got 1\.5/);
+    await expect(read({ ...librec, path: f('v.txt', '1 2 x\n') })).rejects.toThrow(/v\.txt:1: value "x" is not a number \(column 2\)/);
+    // header left on while the columns are indices and the first line is numbers: it is data
+    await expect(read({ ...librec, path: short, header: undefined })).rejects.toThrow(
+      /short\.txt:1: the first line \[1, 2, 3\] is read as a header but holds numbers only: if the file has no header, set header: false/,
+    );
+    await expect(read({ ...librec, path: f('empty.txt', '\r\n') })).rejects.toThrow(/empty\.txt: empty file \(no data rows\)/);
+  });
+});
+
 describe('byte-level scanning', () => {
   it('parseDecimalBytes equals Number() bit for bit on random decimals', () => {
     const rng = makeRng('decimals');

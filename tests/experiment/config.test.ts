@@ -98,6 +98,24 @@ bogus: 1
     expect(problems(VALID.replace('name: t', 'name: ../evil'))[0]).toMatch(/^name: must be letters/);
   });
 
+  it('interactions without a header: columns by 0-based index, delimiter whitespace; a bad index or a name without a header is refused', () => {
+    const entry = (keys: string) => VALID.replace('- { name: s, format: synthetic, preset: small }', `- { name: s, format: interactions, path: r.txt, ${keys} }`);
+    const c = parseConfig(entry('header: false, delimiter: whitespace, user: 0, item: 1, value: 2'), 'c.yaml');
+    expect(c.datasets[0]).toMatchObject({ header: false, delimiter: 'whitespace', user: 0, item: 1, value: 2 });
+    // names with a header, as before
+    expect(parseConfig(entry('user: userId, item: 1'), 'c.yaml').datasets[0]).toMatchObject({ user: 'userId', item: 1 });
+    expect(problems(entry('header: false, user: 1.5, item: -1'))).toEqual([
+      'datasets[0].user: a column index is a whole number ≥ 0 (0 is the first column), got 1.5',
+      'datasets[0].item: a column index is a whole number ≥ 0 (0 is the first column), got -1',
+    ]);
+    expect(problems(entry('header: false, user: userId, item: 1'))).toEqual([
+      'datasets[0].user: "userId" is a column name, but header: false gives the columns no names: give its 0-based index (e.g. user: 0)',
+    ]);
+    expect(problems(entry('user: [0], item: 1'))).toEqual(['datasets[0].user: must be a column name or a 0-based column index, got a list']);
+    expect(problems(entry('header: no, user: 0, item: 1'))).toEqual(['datasets[0].header: must be true or false, got string "no"']);
+    expect(problems(VALID.replace('preset: small }', 'preset: small, header: false }'))).toEqual(['datasets[0].header: only applies to format interactions (this data set is synthetic)']);
+  });
+
   it('parses YAML safely: duplicate keys, custom tags and non-mappings are errors with a line', () => {
     expect(() => parseConfig('name: a\nname: b\n', 'c.yaml')).toThrow(/^c\.yaml:2: Map keys must be unique/);
     expect(() => parseConfig('name: !!js/function "function(){}"\n', 'c.yaml')).toThrow(/c\.yaml:1: Unresolved tag/);

@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import AjvModule from 'ajv';
 import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type UtilityRow } from '../../src/report/read.js';
-import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, MAX_SERIES, PALETTE, SHAPES } from '../../src/report/specs.js';
+import { fig1Spec, fig2Spec, fig2Rows, fig2Series, nnHistogram, shareBelow, PALETTE, SHAPES, BASELINE_DASH, BASELINE_SYMBOL, patchDashLegends } from '../../src/report/specs.js';
+import { compile } from 'vega-lite';
 import { figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
 import { bigGrid, BIG_LABELS } from './bigGrid.js';
@@ -109,17 +110,18 @@ describe('Vega-Lite specs', () => {
     for (const p of panels) {
       const series = new Set(values.filter((v) => v.panel === p).map((v) => v.mechanism));
       expect(series.size).toBe(BIG_LABELS.length); // lshrr and lshrr-exact both, never one per (mechanism, κ)
-      expect(series.size).toBeLessThanOrEqual(MAX_SERIES);
     }
     const { color, shape } = scales(spec);
     expect(color.domain).toEqual(BIG_LABELS.map((l) => l[0]));
     expect(new Set(color.range).size).toBe(color.domain.length);
     expect(new Set(shape.range).size).toBe(shape.domain.length);
     // no dashed line styles to tell curves apart (only the no-privacy baselines are dashed)
-    expect(JSON.stringify(spec)).not.toContain('"strokeDash":{"field"');
+    const dashes = spec.spec.layer.flatMap((l) => (l.encoding.strokeDash ? [l.encoding.strokeDash.scale as unknown as { domain: string[]; range: number[][] }] : []));
+    expect(dashes.length).toBeGreaterThan(0);
+    for (const d of dashes) expect(d.domain.filter((_, j) => d.range[j][0] !== 1 || d.range[j][1] !== 0)).toEqual(['lsh']);
   });
 
-  it('every shipped config gives readable Fig. 2s: at most MAX_SERIES series per panel, each its own colour and marker, κ × n panels', () => {
+  it('every shipped config gives readable Fig. 2s: one per k, every label in every panel, each its own colour and marker, κ × n panels', () => {
     const configs = readdirSync(join(ROOT, 'configs')).filter((f) => f.endsWith('.yaml'));
     expect(configs.length).toBeGreaterThan(5);
     for (const file of configs) {
@@ -136,12 +138,12 @@ describe('Vega-Lite specs', () => {
       // the config's grid, with made-up numbers: mechanisms without privacy as baselines
       const rows = bigGrid(labels).filter((r) => cfg.dims.includes(r.n));
       const figs = figureEntries({ dir: '/nowhere', name: file, nnDistances: null, budgets: null, datasets: null, manifest: null, utility: rows });
-      expect(figs.length, file).toBeGreaterThan(0);
+      expect(figs.length, file).toBe(3); // one per k: never split into parts
       for (const f of figs) {
         const spec = f.spec as unknown as Spec;
         const panels = new Set(spec.data.values.map((v) => v.panel));
         expect(panels.size, f.id).toBeLessThanOrEqual(3 * 4);
-        for (const p of panels) expect(new Set(spec.data.values.filter((v) => v.panel === p).map((v) => v.mechanism)).size, `${file} ${f.id} ${p}`).toBeLessThanOrEqual(MAX_SERIES);
+        for (const p of panels) expect(new Set(spec.data.values.filter((v) => v.panel === p).map((v) => v.mechanism)).size, `${file} ${f.id} ${p}`).toBe(labels.length);
         const { color, shape } = scales(spec);
         const looks = color.domain.map((_, i) => `${color.range[i]}|${shape.range[i]}`);
         expect(new Set(looks).size, `${file} ${f.id}`).toBe(looks.length);
@@ -159,20 +161,78 @@ describe('Vega-Lite specs', () => {
     expect(shape.range[shape.domain.indexOf('laplsh')]).toBe(SHAPES[i]);
   });
 
-  it('one Fig. 2 per data set and k (-k<k> when several), split into parts beyond MAX_SERIES labels', () => {
+  it('one Fig. 2 per data set and k (-k<k> when several), however many labels: all on shared axes, no parts', () => {
     const base = { dir: '/nowhere', name: 'x', nnDistances: null, budgets: null, datasets: null, manifest: null };
     const ids = figureEntries({ ...base, utility: bigGrid() }).map((f) => f.id);
     expect(ids).toEqual(['fig2-big-k1', 'fig2-big-k5', 'fig2-big-k10']);
-    const many = [...BIG_LABELS, ['lshrr-naive', 'lshrr', 'naive'], ['lshrr-2', 'lshrr', 'paper']] as typeof BIG_LABELS;
+    const many = [...BIG_LABELS, ['lshrr-naive', 'lshrr', 'naive'], ['lshrr-2', 'lshrr', 'paper'], ['vmf', 'vmf', null], ['purkayastha', 'purkayastha', null]] as typeof BIG_LABELS;
     const figs = figureEntries({ ...base, utility: bigGrid(many) }, { filter: { k: [5] }, metrics: ['utility', 'recall'] });
-    expect(figs.map((f) => f.id)).toEqual(['fig2-big-k5-part1', 'fig2-big-k5-part2', 'recall-big-k5-part1', 'recall-big-k5-part2']);
-    const series = figs.slice(0, 2).map((f) => [...new Set((f.spec as unknown as Spec).data.values.map((v) => v.mechanism))]);
-    expect(series[0]).toHaveLength(MAX_SERIES);
-    // vanilla LSH, the reference, is in every part; every other label in exactly one
-    expect(series.every((s) => s[0] === 'lsh')).toBe(true);
-    expect([...series[0], ...series[1].slice(1)].sort()).toEqual(many.map((l) => l[0]).sort());
+    expect(figs.map((f) => f.id)).toEqual(['fig2-big-k5', 'recall-big-k5']);
+    expect(figs.map((f) => f.title)).toEqual(['Fig. 2: big, k = 5', 'Fig. 2: big, k = 5']);
+    for (const f of figs) {
+      const spec = f.spec as unknown as Spec;
+      for (const p of new Set(spec.data.values.map((v) => v.panel))) {
+        expect(new Set(spec.data.values.filter((v) => v.panel === p).map((v) => v.mechanism)).size).toBe(many.length);
+      }
+      // 11 labels, 8 colours: a colour comes back only with another marker
+      const { color, shape } = scales(spec);
+      expect(color.domain).toEqual(many.map((l) => l[0]));
+      expect(new Set(color.domain.map((_, i) => `${color.range[i]}|${shape.range[i]}`)).size).toBe(many.length);
+    }
     // the fixture has one k: the plain name
     expect(figureEntries(res).map((f) => f.id)).toEqual(['fig1-ml-small', 'fig1-fsq-nyc', 'fig2-ml-small', 'fig2-fsq-nyc', 'privacy-epsilon', 'privacy-flip']);
+  });
+
+  it("the shared configs' 8 drawn mechanisms share one Fig. 2: LSHRR and Purkayastha on the same axes, 8 colours and 8 markers", () => {
+    const cfg = parseYaml(readFileSync(join(ROOT, 'configs/shared-movielens-small.yaml'), 'utf8')) as { mechanisms: (string | { name: string; label?: string })[] };
+    const labels = cfg.mechanisms
+      .map((m) => (typeof m === 'string' ? [m, m] : [m.label ?? m.name, m.name]))
+      .filter(([, b]) => b !== 'exact')
+      .map(([label, b]) => [label, b, null] as [string, string, null]);
+    expect(labels.map((l) => l[0])).toEqual(['lsh', 'lshrr', 'lshrr-exact', 'laplsh', 'rappor', 'rappor-vector', 'vmf', 'purkayastha']);
+    const figs = figureEntries({ dir: '/nowhere', name: 'x', nnDistances: null, budgets: null, datasets: null, manifest: null, utility: bigGrid(labels) }, { filter: { k: [10] } });
+    expect(figs.map((f) => f.id)).toEqual(['fig2-big-k10']);
+    const spec = figs[0].spec as unknown as Spec;
+    for (const p of new Set(spec.data.values.map((v) => v.panel))) {
+      const here = new Set(spec.data.values.filter((v) => v.panel === p).map((v) => v.mechanism));
+      expect(here.has('lshrr') && here.has('purkayastha'), p).toBe(true);
+      expect(here.size).toBe(8);
+    }
+    const { color, shape } = scales(spec);
+    expect(new Set(color.range).size).toBe(8);
+    expect(new Set(shape.range).size).toBe(8);
+  });
+
+  it('the legend draws vanilla LSH as the dashed line its panels draw, the curves as their markers: one merged legend', async () => {
+    const spec = fig2Spec('big', bigGrid(), 10) as unknown as Spec;
+    const { shape } = scales(spec);
+    const i = shape.domain.indexOf('lsh');
+    expect(shape.range[i]).toBe(BASELINE_SYMBOL);
+    expect(shape.range.filter((s) => s === BASELINE_SYMBOL)).toHaveLength(1);
+    // the rule of the panels and the legend sample take their dash from one scale
+    const rule = spec.spec.layer.find((l) => (l as unknown as { mark: { type: string } }).mark.type === 'rule' && l.encoding.strokeDash)!;
+    const dash = rule.encoding.strokeDash.scale as unknown as { domain: string[]; range: number[][] };
+    expect(dash.range[dash.domain.indexOf('lsh')]).toEqual(BASELINE_DASH);
+    expect(dash.range.filter((_, j) => j !== dash.domain.indexOf('lsh')).every((d) => d[0] === 1 && d[1] === 0)).toBe(true);
+    const legends = (compile(spec as never).spec as { legends?: Record<string, unknown>[] }).legends!;
+    expect(legends).toHaveLength(1);
+    expect(legends[0]).toMatchObject({ fill: 'color', stroke: 'color', shape: 'shape', strokeDash: 'strokeDash' });
+    // in the drawing: lsh's sample is a dashed horizontal line in lsh's colour, lshrr's a solid square
+    const svg = await renderSvg(spec as never);
+    const samples = [...svg.matchAll(/role-legend-symbol[^>]*><path ([^>]*)\/>/g)].map((m) => m[1]);
+    expect(samples).toHaveLength(BIG_LABELS.length);
+    expect(samples[0]).toMatch(/d="M-[\d.]+,0L[\d.]+,0"/);
+    expect(samples[0]).toContain('stroke-dasharray="6,3"');
+    expect(samples[0]).toContain(`stroke="${PALETTE[0]}"`);
+    expect(samples[1]).toContain('stroke-dasharray="1,0"');
+    expect(samples[1]).toMatch(/d="M-[\d.]+,-[\d.]+h[\d.]+v[\d.]+h-[\d.]+Z"/);
+  });
+
+  it("the dash-legend patch gives dash-only legends a visible stroke and leaves Fig. 2's merged legend its colours", () => {
+    const vg = (legend: Record<string, unknown>) => patchDashLegends({ legends: [legend] }).legends[0] as { encode?: { symbols?: { update?: Record<string, unknown> } } };
+    expect(vg({ strokeDash: 'strokeDash', stroke: 'color' }).encode?.symbols?.update?.stroke).toEqual({ value: '#333' });
+    expect(vg({ strokeDash: 'strokeDash', stroke: 'color', shape: 'shape' }).encode).toBeUndefined();
+    expect(vg({ fill: 'color' }).encode).toBeUndefined();
   });
 
   it('renders to SVG with the paper-term axis titles, panel labels and legend in DejaVu Sans', async () => {

@@ -87,15 +87,31 @@ describe('budget table layout', () => {
 describe('utility table', () => {
   const rows = readUtilityCsv(join(ROOT, 'tests/fixtures/results/small/utility.csv'));
 
-  it('mean ± se: se to 2 significant digits, mean to the same place; unknown se is n/a', () => {
+  it('mean ± se: se to 2 significant digits, mean to the same place; an se of 0 is ± 0, an unknown one n/a', () => {
     expect(formatMeanSe(0.123456, 0.00123)).toBe('0.1235 ± 0.0012');
     expect(formatMeanSe(12.34, 0.56)).toBe('12.34 ± 0.56');
     expect(formatMeanSe(123.4, 15)).toBe('123 ± 15');
     expect(formatMeanSe(0.5, null)).toBe('0.5 ± n/a');
-    expect(formatMeanSe(0, 0)).toBe('0');
+    // an se of 0 is printed, as every other se is: never a bare mean beside `0 ± n/a`
+    expect(formatMeanSe(0, 0)).toBe('0 ± 0');
+    expect(formatMeanSe(0.25, 0)).toBe('0.25 ± 0');
     // identical trial values whose sd comes out as rounding noise: no twelve-digit zeros
-    expect(formatMeanSe(0.012, 1.7e-18)).toBe('0.012');
+    expect(formatMeanSe(0.012, 1.7e-18)).toBe('0.012 ± 0');
+    // an se that is not a number is unknown, an infinite one is not zero
+    expect(formatMeanSe(0.5, Number.NaN)).toBe('0.5 ± n/a');
+    expect(formatMeanSe(0.5, Number.POSITIVE_INFINITY)).toBe('0.5 ± ∞');
     expect(formatMeanSe(0.012, 1e-9)).toBe('0.0120000000 ± 0.0000000010');
+  });
+
+  it('a row whose se is 0 (exact: deterministic) prints ± 0 in md, tex and csv, like every other row', () => {
+    const exact = rows.find((r) => r.mechanism === 'exact')!;
+    expect([exact.utility_loss_se, exact.recall_se]).toEqual([0, 0]);
+    const line = utilityTable(rows, 'md')
+      .split('\n')
+      .find((l) => l.includes('| exact |'))!;
+    expect(line.endsWith('| 0 ± 0 | 1 ± 0 |')).toBe(true);
+    expect(utilityTable(rows, 'latex')).toContain('0 $\\pm$ 0 & 1 $\\pm$ 0 \\\\');
+    expect(utilityTable(rows, 'csv').split('\n')[1].endsWith(',0 ± 0,1 ± 0')).toBe(true);
   });
 
   it('has one line per CSV row in every format', () => {

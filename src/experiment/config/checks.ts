@@ -66,12 +66,17 @@ export function crossChecks(cfg: SchemaConfig): string[] {
     if (d.format === 'interactions') {
       if (d.user === undefined) problems.push(`${at}.user: missing (the user column, required for format interactions)`);
       if (d.item === undefined) problems.push(`${at}.item: missing (the item column, required for format interactions)`);
+      for (const key of ['user', 'item', 'value'] as const) {
+        const c = d[key];
+        if (typeof c === 'number' && !(Number.isInteger(c) && c >= 0)) problems.push(`${at}.${key}: a column index is a whole number ≥ 0 (0 is the first column), got ${c}`);
+        if (typeof c === 'string' && d.header === false) problems.push(`${at}.${key}: "${c}" is a column name, but header: false gives the columns no names: give its 0-based index (e.g. ${key}: 0)`);
+      }
     }
     // keys of another format would be silently ignored: refuse them
     const onlyFor: [keys: (keyof typeof d)[], formats: string[]][] = [
       [['preset', 'users', 'items', 'ratings', 'seed'], ['synthetic']],
       [['poi_path', 'bbox', 'max_users'], ['foursquare-www19']],
-      [['delimiter', 'user', 'item', 'value', 'combine'], ['interactions']],
+      [['delimiter', 'header', 'user', 'item', 'value', 'combine'], ['interactions']],
     ];
     for (const [keys, formats] of onlyFor) {
       for (const key of keys) {

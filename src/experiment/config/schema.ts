@@ -47,6 +47,9 @@ const safeName = z.string().max(100, 'must be at most 100 characters (it names t
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const posInt = z.number().int().min(1);
 
+/** An `interactions` column: its header name or its 0-based index (checks.ts: a whole number ≥ 0). */
+const column = z.union([z.string().min(1), z.number()]);
+
 const datasetSchema = z.strictObject({
   name: safeName,
   /** a registry data set (src/data/registry.ts): format and paths come from it */
@@ -58,9 +61,10 @@ const datasetSchema = z.strictObject({
   bbox: z.tuple([finite, finite, finite, finite]).optional(),
   max_users: posInt.optional(),
   delimiter: z.string().min(1).optional(),
-  user: z.string().min(1).optional(),
-  item: z.string().min(1).optional(),
-  value: z.string().min(1).optional(),
+  header: z.boolean().optional(),
+  user: column.optional(),
+  item: column.optional(),
+  value: column.optional(),
   combine: z.enum(['last', 'sum', 'count']).optional(),
   preset: z.string().min(1).optional(),
   users: posInt.optional(),

@@ -68,8 +68,10 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[]
       if (valueAt(input, issue.path) === undefined) return [`${where}: missing (required; one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`];
       return [`${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${typeName(valueAt(input, issue.path))}`];
     case 'invalid_union': {
-      // a mechanism entry: report the branch that matches its shape
       const got = valueAt(input, issue.path);
+      // an interactions column (the only union of a data set entry)
+      if (issue.path[0] === 'datasets') return [`${where}: must be a column name or a 0-based column index, got ${typeName(got)}`];
+      // a mechanism entry: report the branch that matches its shape
       if (typeof got === 'string') {
         const guess = didYouMean(got, MECHANISM_NAMES);
         return [`${where}: unknown mechanism "${got}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${MECHANISM_NAMES.join(', ')}`];
