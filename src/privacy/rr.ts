@@ -18,3 +18,9 @@ export function flipProbability(eps: number): number {
   }
   return 1 / (1 + Math.exp(eps));
 }
+
+/** The per-bit ε that flipping with `flipProbability(epsilon)` realizes: ln((1 − q)/q). */
+export function realizedPerBitEpsilon(epsilon: number): number {
+  const q = flipProbability(epsilon);
+  return Math.log((1 - q) / q);
+}
