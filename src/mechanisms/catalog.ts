@@ -7,14 +7,14 @@ import type { Mechanism } from './types.js';
 import { MECHANISM_ALGORITHMS } from './versions.js';
 import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
 
-/** The plain part of a Mechanism (everything but `epsilon` and `encode`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode'>;
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
 
 const facts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
 
 export const BUILT_IN = {
   exact: facts({ name: 'exact', description: 'true angular k-NN (the reference: utility loss 0, recall 1)', kind: 'exact', usesKappa: false, usesXi: false, optionKeys: [] }),
-  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, optionKeys: [] }),
+  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, cleanIsLshCode: true, optionKeys: [] }),
   lshrr: facts({
     name: 'lshrr',
     description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
@@ -23,6 +23,7 @@ export const BUILT_IN = {
     usesXi: true,
     hasFallback: true,
     epsilonKind: 'bit',
+    cleanIsLshCode: true,
     optionKeys: [],
     accountants: ACCOUNTANT_NAMES,
   }),
@@ -33,6 +34,8 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'lap',
+    cleanIsLshCode: true,
+    noisesVector: true,
     // its history: src/mechanisms/versions.ts
     algorithm: MECHANISM_ALGORITHMS.laplsh,
     optionKeys: ['sampler'],
@@ -43,6 +46,7 @@ export const BUILT_IN = {
     kind: 'code',
     usesKappa: true,
     usesXi: true,
+    bloomFilter: true,
     optionKeys: ['hashes'],
   }),
   'rappor-vector': facts({
@@ -51,6 +55,7 @@ export const BUILT_IN = {
     kind: 'code',
     usesKappa: true,
     usesXi: true,
+    bloomFilter: true,
     optionKeys: ['hashes'],
   }),
   vmf: facts({
@@ -60,6 +65,7 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'concentration',
+    noisesVector: true,
     concentrationMetric: 'euclidean',
     algorithm: MECHANISM_ALGORITHMS.vmf,
     optionKeys: ['sampler'],
@@ -71,6 +77,7 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'concentration',
+    noisesVector: true,
     concentrationMetric: 'angle',
     algorithm: MECHANISM_ALGORITHMS.purkayastha,
     optionKeys: ['sampler'],
