@@ -35,6 +35,13 @@ export const VERDICT_MEANINGS: Record<string, string> = {
   'not-applicable': 'the mechanism claims no budget (vanilla LSH)',
 };
 
+/** The verdict colours, in the section itself (audit.html and the run report both show them):
+ *  red only where a test rejected; no-violation-found is not green (it certifies nothing). */
+const VERDICT_CSS = `tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
+tr.verdict-no-violation-found td:last-child { color: #333; }
+tr.verdict-not-testable td:last-child { color: #a60; }
+tr.verdict-not-applicable td:last-child { color: #777; }`;
+
 /** The audit section (an HTML fragment); `svg` is the loss-CDF figure or null. */
 export function auditSection(audit: AuditJson, svg: string | null): string {
   return section('audit', 'Privacy audit', auditBody(audit, svg));
@@ -103,7 +110,8 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
   const legend = Object.entries(VERDICT_MEANINGS)
     .map(([v, m]) => `<li><i>${escapeHtml(v)}</i>: ${escapeHtml(m)}</li>`)
     .join('');
-  return `<p>Every claim tested by experiment, ${escapeHtml(audit.samples ?? '')} estimation samples per row (fresh hash seeds and
+  return `<style>${VERDICT_CSS}</style>
+<p>Every claim tested by experiment, ${escapeHtml(audit.samples ?? '')} estimation samples per row (fresh hash seeds and
 noise per sample) on the pair a search kept (selection on separate samples). <b>${escapeHtml(verdictSummary(audit))}</b>.
 Each of the ${escapeHtml(audit.rows_tested ?? 'm')} tested rows is tested at level ${escapeHtml(audit.family_alpha ?? 0.05)}/m, so a config whose
 every claim holds shows a <i>violated</i> row with probability at most ${escapeHtml(audit.family_alpha ?? 0.05)}. ε_lb is a one-sided
@@ -141,10 +149,6 @@ body { font-family: 'DejaVu Sans', sans-serif; margin: 2em; max-width: 1200px; }
 table { border-collapse: collapse; font-size: 13px; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
-tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
-tr.verdict-no-violation-found td:last-child { color: #333; }
-tr.verdict-not-testable td:last-child { color: #a60; }
-tr.verdict-not-applicable td:last-child { color: #777; }
 figure svg { max-width: 100%; height: auto; }
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>

@@ -14,7 +14,7 @@ describe('the auditor at the issue sizes', () => {
     let alarms = 0;
     for (let rep = 0; rep < 200; rep++) if (audit(CORRECT, `long-fa-${rep}`).some((r) => r.verdict === 'violated')) alarms++;
     expect(consistentWithAtMost(alarms, 200, FAMILY_ALPHA), `${alarms} of 200`).toBe(true);
-  });
+  }, 1_800_000);
 
   it('(b) RAPPOR ε × 1.9 and VMF with twice the concentration, below the ceiling: flagged in >= 80% of 50 repetitions', () => {
     for (const [name, factor] of [
@@ -32,7 +32,7 @@ describe('the auditor at the issue sizes', () => {
       expect(eligible.size, name).toBeGreaterThan(0);
       for (const xi of eligible) expect(consistentWithAtLeast(hits.get(xi) ?? 0, 50, POWER_TARGET), `${name} ξ ${xi}: ${hits.get(xi) ?? 0} of 50`).toBe(true);
     }
-  });
+  }, 600_000);
 
   it('(c) every sampled row: at its detectable_inflation it is flagged in >= 80% of 50 repetitions', () => {
     const found = audit(CORRECT.slice(3), 'long-c-found', { skipInflation: false });
@@ -48,5 +48,5 @@ describe('the auditor at the issue sizes', () => {
       expect(consistentWithAtLeast(hits, 50, POWER_TARGET), `${r.mechanism} ξ ${r.xi} ×${r.detectable_inflation}: ${hits} of 50`).toBe(true);
     }
     expect(checked).toBeGreaterThanOrEqual(5);
-  });
+  }, 600_000);
 });

@@ -33,5 +33,5 @@ describe('lshdp audit configs/audit.yaml (long tier)', () => {
       if (tail > 0.01) expect(row.verdict, `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toBe('violated');
       else if (row.verdict === 'violated') expect(row.reason).toMatch(/score law|black-box/);
     }
-  });
+  }, 900_000);
 });

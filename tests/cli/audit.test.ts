@@ -86,6 +86,15 @@ describe('lshdp audit', () => {
     expect(existsSync(join(out, 'audit.json'))).toBe(true);
   });
 
+  it('--help says what each verdict means, what the default M sees per mechanism, and the exit status', async () => {
+    const r = await lshdpIn(['audit', '--help']);
+    expect(r.status).toBe(0);
+    for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(r.stdout).toMatch(new RegExp(`^ {2}${v} +\\S`, 'm'));
+    expect(r.stdout).toMatch(/What the default M \(5000\) sees/);
+    expect(r.stdout).toMatch(/Exit status: 0 when no row is violated, 3 when some row is, 2 on bad input\./);
+    expect(r.stdout).not.toMatch(/\bsound\b|inconclusive|factor-two/);
+  });
+
   it('bad input: one line, exit 2, no stack', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-bad-'));
     const good = config(dir, '[lshrr]');
