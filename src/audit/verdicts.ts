@@ -24,7 +24,7 @@ import { countsAt, epsilonLbPValue, epsilonLowerBound } from './epsilonBound.js'
 import { dkwPValue, hammingLawOfAngle, ksDistance, scoreLaw } from './laws.js';
 import { blackBoxPower, ratesAtLikelyThreshold } from './power.js';
 import { exactInflation, lawInflation, simulatedInflation } from './inflation.js';
-import { FAMILY_ALPHA } from './defaults.js';
+import { FAMILY_ALPHA, POWER_TARGET } from './defaults.js';
 import { scoreSample, type Hasher } from './sampling.js';
 import type { AuditEntry, AuditPlan, AuditResult, Candidate } from './types.js';
 
@@ -133,10 +133,17 @@ function rowResult(row: SampledRow, ctx: Context): AuditResult {
     r.reason = violations.join('; ');
   } else if (r.verdict !== 'not-testable') {
     r.verdict = 'no-violation-found';
-    r.reason =
-      r.detectable_inflation === null ? 'no test rejected; no inflation up to ×1000 is detectable at this M' : `no test rejected; ×${r.detectable_inflation} would be flagged with probability >= 0.8`;
+    r.reason = noViolationReason(r);
   }
   return r;
+}
+
+/** What a no-violation-found row could have found. */
+function noViolationReason(r: AuditResult): string {
+  const f = r.detectable_inflation;
+  if (f === null) return r.tests.includes('exact-tail') ? 'no test rejected; no inflation makes the exact tail exceed δ' : 'no test rejected; no inflation up to ×1000 is detectable at this M';
+  if (r.detectable_inflation_method === 'exact') return `no test rejected; ×${f} on the per-bit ε would make the exact tail exceed δ`;
+  return `no test rejected; ×${f} would be flagged with probability >= ${POWER_TARGET}`;
 }
 
 /** LSHRR: the exact tail at the realized per-bit ε, the score law, the sampled tail (informative). */
