@@ -5,7 +5,7 @@
  * loss-CDF figure and audit.html.
  */
 import Papa from 'papaparse';
-import type { AuditOutcome, AuditResult, RealPairResult } from './run.js';
+import type { AuditOutcome, AuditResult, RealPairResult } from './types.js';
 
 export interface AuditMeta {
   config: { name: string; file: string };
@@ -14,8 +14,12 @@ export interface AuditMeta {
   selection_samples: number;
   band: number;
   family_alpha: number;
-  sound_factor: number;
-  datasets: { name: string; n: number; users_scanned: number; pairs_found: number; band: number; pairs_used: number }[];
+  /** the m rows that claim a budget (each tested at family_alpha / m) */
+  rows_tested: number;
+  /** the black-box ε_lb of every tested row hold together with this confidence (Bonferroni) */
+  joint_confidence: number;
+  power_target: number;
+  datasets: { name: string; synthetic: boolean; n: number; users_scanned: number; pairs_found: number; duplicate_pairs: number; band: number; pairs_used: number }[];
 }
 
 /**
@@ -42,60 +46,46 @@ export const AUDIT_CSV_COLUMNS = [
   'd',
   'delta',
   'verdict',
+  'tests',
+  'reason',
+  'pair',
+  'pairs_tried',
   'tail',
   'tail_ci_low',
   'tail_ci_high',
   'exact_tail',
   'epsilon_bit',
+  'epsilon_realized',
   'epsilon_lb',
+  'confidence',
+  'epsilon_ceiling',
+  'samples_needed',
   'epsilon_lb_threshold',
   'tpr',
   'fpr',
   'samples',
-  'p_violation',
-  'p_violation_holm',
-  'p_sound',
-  'p_sound_holm',
+  'level',
+  'p_black_box',
+  'law_ks',
+  'p_law',
+  'detectable_inflation',
+  'detectable_inflation_method',
   'loss_sup',
 ] as const;
 
 const cell = (x: unknown): string | number => (x === null || x === undefined ? '' : (x as string | number));
 
+/** One audit.csv value of a result: `tests` joined by `+`, `tail_ci` split in two columns. */
+function csvValue(r: AuditResult, column: (typeof AUDIT_CSV_COLUMNS)[number]): string | number {
+  if (column === 'tests') return r.tests.join('+');
+  if (column === 'tail_ci_low') return cell(r.tail_ci?.[0]);
+  if (column === 'tail_ci_high') return cell(r.tail_ci?.[1]);
+  return cell(r[column]);
+}
+
 /** audit.csv: one line per (mechanism, κ, ξ). */
 export function auditCsv(results: readonly AuditResult[]): string {
-  return (
-    Papa.unparse(
-      {
-        fields: [...AUDIT_CSV_COLUMNS],
-        data: results.map((r) => [
-          r.mechanism,
-          r.base,
-          cell(r.accountant),
-          r.kappa,
-          r.xi,
-          r.d,
-          cell(r.delta),
-          r.verdict,
-          cell(r.tail),
-          cell(r.tail_ci?.[0]),
-          cell(r.tail_ci?.[1]),
-          cell(r.exact_tail),
-          cell(r.epsilon_bit),
-          r.epsilon_lb,
-          r.epsilon_lb_threshold,
-          r.tpr,
-          r.fpr,
-          r.samples,
-          cell(r.p_violation),
-          cell(r.p_violation_holm),
-          cell(r.p_sound),
-          cell(r.p_sound_holm),
-          cell(r.loss_sup),
-        ]),
-      },
-      { newline: '\n' },
-    ) + '\n'
-  );
+  return Papa.unparse({ fields: [...AUDIT_CSV_COLUMNS], data: results.map((r) => AUDIT_CSV_COLUMNS.map((c) => csvValue(r, c))) }, { newline: '\n' }) + '\n';
 }
 
 /** JSON with Infinity written as the string "Infinity" (JSON has no infinity; null would hide it). */

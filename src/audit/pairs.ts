@@ -46,6 +46,68 @@ export function syntheticPair(d: number, n: number): AuditPair {
   };
 }
 
+/** A two-user UserVectors from two dense rows (zeros dropped). */
+function denseRows(x: readonly number[], y: readonly number[], n: number, dataset: string): UserVectors {
+  const cols: number[] = [];
+  const vals: number[] = [];
+  const rowPtr = [0];
+  for (const row of [x, y]) {
+    row.forEach((v, c) => {
+      if (v !== 0) {
+        cols.push(c);
+        vals.push(v);
+      }
+    });
+    rowPtr.push(cols.length);
+  }
+  return {
+    dataset,
+    n,
+    userIds: ['x', 'x_prime'],
+    itemIds: Array.from({ length: n }, (_, i) => String(i)),
+    rowPtr: Int32Array.from(rowPtr),
+    colIdx: Int32Array.from(cols),
+    values: Float64Array.from(vals),
+    dropped: 0,
+  };
+}
+
+/**
+ * The synthetic pair at angular distance exactly d spread over every coordinate of R^n: x has equal
+ * entries 1/√n, x' = cos(πd)·x + sin(πd)·u with u ⟂ x of the same spread (n >= 2). For the
+ * rotation-invariant mechanisms it has the law of `syntheticPair`; the audit's pair search keeps it
+ * as a candidate so that an implementation that is not invariant shows it.
+ */
+export function spreadPair(d: number, n: number): AuditPair {
+  const x = Array.from({ length: n }, () => 1 / Math.sqrt(n));
+  // u: +1/−1 alternating (an odd n leaves the last coordinate 0), orthogonal to x, unit length
+  const half = Math.floor(n / 2);
+  const u = Array.from({ length: n }, (_, i) => (i < 2 * half ? (i % 2 === 0 ? 1 : -1) / Math.sqrt(2 * half) : 0));
+  const c = Math.cos(Math.PI * d);
+  const s = Math.sin(Math.PI * d);
+  return {
+    source: 'synthetic',
+    distance: d,
+    users: null,
+    vectors: denseRows(
+      x,
+      x.map((v, i) => c * v + s * u[i]),
+      n,
+      'synthetic-spread-pair',
+    ),
+  };
+}
+
+/**
+ * The item-set pairs of a Bloom-filter mechanism (RAPPOR): a substitution {a} vs {b} (its whole
+ * claim: the two filters differ in up to 2h bits, the loss reaches ξ), an addition {a} vs {a, b}
+ * and a substitution inside a larger set {a, c} vs {b, c}. Items are the columns, weights 1.
+ */
+export function itemSetPairs(): AuditPair[] {
+  const pair = (name: string, x: number[], y: number[]): AuditPair => ({ source: `synthetic ${name}`, distance: NaN, users: null, vectors: denseRows(x, y, 3, 'synthetic-item-sets') });
+  return [pair('{a} vs {b}', [1, 0, 0], [0, 1, 0]), pair('{a} vs {a, b}', [1, 0, 0], [1, 1, 0]), pair('{a, c} vs {b, c}', [1, 0, 1], [0, 1, 1])];
+}
+
 /**
  * A synthetic item-set pair at Jaccard distance d (or the nearest fraction with a union of at
  * most 200 items): shared items I, union U, distance 1 − I/U; values as the jaccard family
@@ -101,8 +163,10 @@ function angular(cos: number): number {
 export interface RealPairSearch {
   /** users scanned (the first `maxUsers` rows of the data set) */
   usersScanned: number;
-  /** pairs within ±band of d among them */
+  /** pairs within ±band of d among them, distinct by the content of their two vectors */
   found: number;
+  /** user pairs within the band whose two vectors repeat a pair already counted */
+  duplicates: number;
   /** the pairs kept (at most `count`, drawn uniformly from those found) */
   pairs: AuditPair[];
 }
@@ -145,13 +209,42 @@ function choosePairs(v: UserVectors, d: number, band: number, count: number, rng
   return keepPairs(v, hits, count, rng, users);
 }
 
-function keepPairs(v: UserVectors, hits: [number, number, number][], count: number, rng: Rng, users: number): RealPairSearch {
+/** A user's row as text (columns and values): equal vectors, equal keys. */
+function rowKey(v: UserVectors, i: number): string {
+  const parts: string[] = [];
+  for (let p = v.rowPtr[i]; p < v.rowPtr[i + 1]; p++) parts.push(`${v.colIdx[p]}:${v.values[p]}`);
+  return parts.join(',');
+}
+
+/** The hits whose vector pair (unordered) was not seen before, in order. */
+function distinctByContent(v: UserVectors, hits: [number, number, number][]): [number, number, number][] {
+  const keys = new Map<number, string>();
+  const key = (i: number): string => {
+    let k = keys.get(i);
+    if (k === undefined) {
+      k = rowKey(v, i);
+      keys.set(i, k);
+    }
+    return k;
+  };
+  const seen = new Set<string>();
+  return hits.filter(([i, j]) => {
+    const [a, b] = [key(i), key(j)].sort();
+    const k = `${a}|${b}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function keepPairs(v: UserVectors, allHits: [number, number, number][], count: number, rng: Rng, users: number): RealPairSearch {
+  const hits = distinctByContent(v, allHits);
   const chosen = count > 0 ? sampleWithoutReplacement(rng, hits.length, Math.min(count, hits.length)) : new Int32Array(0);
   const pairs = Array.from(chosen, (h) => {
     const [i, j, dist] = hits[h];
     return { source: v.dataset, distance: dist, users: [v.userIds[i], v.userIds[j]] as [string, string], vectors: pairVectors(v, i, j) };
   });
-  return { usersScanned: users, found: hits.length, pairs };
+  return { usersScanned: users, found: hits.length, duplicates: allHits.length - hits.length, pairs };
 }
 
 /** Users i and j of `v` as a two-user UserVectors. */

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { loadConfig } from '../experiment/config.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { getFamily, loadFamilyData } from '../lsh/families/index.js';
-import { UserError } from '../util/errors.js';
+import { ExitStatus, UserError } from '../util/errors.js';
 import { intArg } from './options.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.js';
-import { FAMILY_ALPHA, SOUND_FACTOR } from '../audit/defaults.js';
+import { FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import { runAudit, type AuditEntry } from '../audit/run.js';
 import { findRealPairs, type AuditPair } from '../audit/pairs.js';
 import { stringifyAudit, auditJson, type AuditMeta } from '../audit/output.js';
@@ -26,6 +26,9 @@ export interface AuditFlags {
   band: string;
   json?: boolean;
 }
+
+/** Exit code of `lshdp audit` when some row is `violated` (as `lshdp compare` when runs differ). */
+export const EXIT_VIOLATED = 3;
 
 /** Real pairs are searched among the first this-many users of a data set (all pairs: quadratic). */
 export const MAX_SCAN_USERS = 2000;
@@ -43,7 +46,7 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   if (entries.some((e) => e.options.accountant === 'naive')) process.stderr.write(naiveAccountantWarning(file) + '\n');
   const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(line + '\n');
   const n = cfg.dims[0];
-  const wantsReal = entries.some((e) => e.name === 'lshrr') && pairsWanted > 0;
+  const wantsReal = entries.some((e) => getMechanism(e.name).epsilonKind === 'bit') && pairsWanted > 0;
   const { realPairs, datasets } = wantsReal ? await searchRealPairs(cfg, n, band, pairsWanted, say) : { realPairs: [], datasets: [] };
   const skipped = entries.filter((e) => getMechanism(e.name).kind !== 'code').map((e) => e.label);
   if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
@@ -66,21 +69,21 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
     selection_samples: Math.max(1, Math.floor(samples / 2)),
     band,
     family_alpha: FAMILY_ALPHA,
-    sound_factor: SOUND_FACTOR,
+    rows_tested: outcome.results.filter((r) => r.verdict !== 'not-applicable').length,
+    joint_confidence: 1 - FAMILY_ALPHA,
+    power_target: POWER_TARGET,
     datasets,
   };
   const out = opts.out ?? join('results', `${cfg.name}-audit`);
   const written = await writeAuditFiles(out, outcome, meta);
-  if (opts.json) {
-    process.stdout.write(stringifyAudit(auditJson(outcome, meta)));
-    return;
-  }
   const violated = outcome.results.filter((r) => r.verdict === 'violated');
-  say(`${outcome.results.length} verdicts: ${verdictSummary({ results: outcome.results })}`);
-  for (const r of violated) {
-    say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: tail ${r.tail ?? 'n/a'} (δ = ${r.delta}), ε_lb ${r.epsilon_lb.toFixed(3)}`);
+  if (opts.json) process.stdout.write(stringifyAudit(auditJson(outcome, meta)));
+  else {
+    say(`${outcome.results.length} rows: ${verdictSummary({ results: outcome.results })}`);
+    for (const r of violated) say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
+    say(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
   }
-  say(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
+  if (violated.length) throw new ExitStatus(`audit: ${violated.length} of ${meta.rows_tested} tested row(s) violated (exit ${EXIT_VIOLATED})`, EXIT_VIOLATED);
 }
 
 /** User pairs of each data set within ±band of d (among the first MAX_SCAN_USERS users), said as found. */
@@ -93,13 +96,14 @@ async function searchRealPairs(cfg: ExperimentConfig, n: number, band: number, w
     const vectors = ds.vectors.get(n)!;
     const distance = family.name === 'angular' ? undefined : (i: number, j: number) => family.distance(vectors, i, j);
     const search = findRealPairs(vectors, cfg.privacy.d, band, wanted, MAX_SCAN_USERS, makeRng(deriveSeed(cfg.seed, 'audit-pairs', spec.name, n)), distance);
-    datasets.push({ name: spec.name, n, users_scanned: search.usersScanned, pairs_found: search.found, band, pairs_used: search.pairs.length });
+    const synthetic = spec.format === 'synthetic';
+    datasets.push({ name: spec.name, synthetic, n, users_scanned: search.usersScanned, pairs_found: search.found, duplicate_pairs: search.duplicates, band, pairs_used: search.pairs.length });
+    const what = `${spec.name}${synthetic ? ' (a synthetic data set)' : ''} (n = ${n})`;
     if (search.found === 0) {
-      say(
-        `${spec.name} (n = ${n}): no user pair within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; the audit uses the synthetic pairs (widen the band with --band)`,
-      );
+      say(`${what}: no user pair within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; the audit uses the synthetic pairs (widen the band with --band)`);
     } else {
-      say(`${spec.name} (n = ${n}): ${search.found} user pair(s) within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users; auditing ${search.pairs.length}`);
+      const dup = search.duplicates ? ` (${search.duplicates} more repeat a pair's vectors)` : '';
+      say(`${what}: ${search.found} distinct user pair(s) within ±${band} of d = ${cfg.privacy.d} among the first ${search.usersScanned} users${dup}; auditing ${search.pairs.length}`);
     }
     realPairs.push(...search.pairs);
   }

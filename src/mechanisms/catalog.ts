@@ -7,14 +7,14 @@ import type { Mechanism } from './types.js';
 import { MECHANISM_ALGORITHMS } from './versions.js';
 import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
 
-/** The plain part of a Mechanism (everything but `epsilon` and `encode`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode'>;
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
 
 const facts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
 
 export const BUILT_IN = {
   exact: facts({ name: 'exact', description: 'true angular k-NN (the reference: utility loss 0, recall 1)', kind: 'exact', usesKappa: false, usesXi: false, optionKeys: [] }),
-  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, optionKeys: [] }),
+  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, cleanIsLshCode: true, optionKeys: [] }),
   lshrr: facts({
     name: 'lshrr',
     description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
@@ -25,6 +25,7 @@ export const BUILT_IN = {
     // its history: src/mechanisms/versions.ts
     algorithm: MECHANISM_ALGORITHMS.lshrr,
     epsilonKind: 'bit',
+    cleanIsLshCode: true,
     optionKeys: [],
     accountants: ACCOUNTANT_NAMES,
   }),
@@ -35,6 +36,8 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'lap',
+    cleanIsLshCode: true,
+    noisesVector: true,
     // its history: src/mechanisms/versions.ts
     algorithm: MECHANISM_ALGORITHMS.laplsh,
     optionKeys: ['sampler'],
@@ -45,6 +48,7 @@ export const BUILT_IN = {
     kind: 'code',
     usesKappa: true,
     usesXi: true,
+    bloomFilter: true,
     optionKeys: ['hashes'],
   }),
   'rappor-vector': facts({
@@ -53,6 +57,7 @@ export const BUILT_IN = {
     kind: 'code',
     usesKappa: true,
     usesXi: true,
+    bloomFilter: true,
     optionKeys: ['hashes'],
   }),
   vmf: facts({
@@ -62,6 +67,7 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'concentration',
+    noisesVector: true,
     concentrationMetric: 'euclidean',
     algorithm: MECHANISM_ALGORITHMS.vmf,
     optionKeys: ['sampler'],
@@ -73,6 +79,7 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     epsilonKind: 'concentration',
+    noisesVector: true,
     concentrationMetric: 'angle',
     algorithm: MECHANISM_ALGORITHMS.purkayastha,
     optionKeys: ['sampler'],

@@ -188,11 +188,12 @@ export function codesAt(projections: Float64Array, draws: OrthogonalDraws, kappa
   return packCombinedSigns(projections, along, ortho, scale, kappa);
 }
 
-function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource): Mechanism {
+function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource, angleLogDensity: AngleLogDensity): Mechanism {
   const name = facts.name;
   return {
     // its algorithm's history: src/mechanisms/versions.ts
     ...facts,
+    angleLogDensity,
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {
       checkOptionKeys(name, ctx.options, ['sampler']);
@@ -215,11 +216,16 @@ function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: 
   };
 }
 
-export const vmfMechanism: Mechanism = directional(BUILT_IN.vmf, vmfConcentration, vmfCosineSource);
+/** ln density of the angle θ to the input, up to a constant: the surface element sin^{n−2}θ times the
+ *  mechanism's own factor (VMF: e^{c·cos θ}; Purkayastha: e^{−c·θ}). */
+type AngleLogDensity = (theta: number, n: number, c: number) => number;
+const sphereLogElement = (theta: number, n: number) => (n - 2) * Math.log(Math.sin(theta));
+
+export const vmfMechanism: Mechanism = directional(BUILT_IN.vmf, vmfConcentration, vmfCosineSource, (t, n, c) => c * Math.cos(t) + sphereLogElement(t, n));
 
 /** The Purkayastha angle θ drawn, its cosine released: the mechanisms share everything else. */
 const purkayasthaCosine: CosineSource = (rng, n, c) => {
   const angle = purkayasthaAngleSource(rng, n, c);
   return () => Math.cos(angle());
 };
-export const purkayasthaMechanism: Mechanism = directional(BUILT_IN.purkayastha, purkayasthaConcentration, purkayasthaCosine);
+export const purkayasthaMechanism: Mechanism = directional(BUILT_IN.purkayastha, purkayasthaConcentration, purkayasthaCosine, (t, n, c) => -c * t + sphereLogElement(t, n));

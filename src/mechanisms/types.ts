@@ -58,6 +58,18 @@ export interface Mechanism {
    *  (built-ins, the default; on the angular family it equals d) or the distance in the family's
    *  metric (plugins). src/privacy/onFamily.ts is where the two are told apart. */
   readonly budgetDistance?: 'disagreement' | 'family';
+  /** the audit: noise goes into the vector itself (LapLSH, the directional ones), so the audit's
+   *  pairs keep every coordinate (no restriction to the pair's support) */
+  readonly noisesVector?: boolean;
+  /** the audit: at ε = ∞ the released code is the clean LSH code of the trial's hashing */
+  readonly cleanIsLshCode?: boolean;
+  /** the audit: a Bloom filter of the input's items or value (RAPPOR), private per changed item or
+   *  value; its worst pair is a substitution {a} vs {b} */
+  readonly bloomFilter?: boolean;
+  /** directional mechanisms: ln of the density (up to a constant) of the angle θ ∈ [0, π] between the
+   *  input and the released direction on S^{n−1} at concentration c; the audit tests its codes
+   *  against this law */
+  angleLogDensity?(theta: number, n: number, c: number): number;
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /** the released codes of all users for one trial (kind 'code' only) */

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditCsv, auditJson, stringifyAudit, type AuditJson, type AuditMeta } from '../audit/output.js';
-import type { AuditOutcome } from '../audit/run.js';
+import { VERDICTS, type AuditOutcome } from '../audit/types.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { renderSvg } from './render.js';
 import { lossCdfSpec } from './privacyFigures.js';
@@ -17,12 +17,30 @@ const num = (x: number | null | undefined, digits = 4): string => (x === null ||
 
 const ci = (c: [number, number] | null): string => (c ? `[${num(c[0], 3)}, ${num(c[1], 3)}]` : 'n/a');
 
-/** The verdict counts, e.g. "sound 60, violated 18, inconclusive 0, n/a 3". */
+/** The verdict counts, e.g. "violated 14, no-violation-found 60, not-testable 16, not-applicable 3". */
 export function verdictSummary(audit: AuditJson): string {
   const counts = new Map<string, number>();
   for (const r of audit.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  return ['sound', 'violated', 'inconclusive', 'n/a'].map((v) => `${v} ${counts.get(v) ?? 0}`).join(', ');
+  const known = VERDICTS.map((v) => `${v} ${counts.get(v) ?? 0}`);
+  // an older audit.json's words, shown as they are rather than dropped
+  const other = [...counts].filter(([v]) => !(VERDICTS as readonly string[]).includes(v)).map(([v, c]) => `${v} ${c}`);
+  return [...known, ...other].join(', ');
 }
+
+/** What each verdict means (the report's legend; README, docs/PRIVACY.md and --help say the same). */
+export const VERDICT_MEANINGS: Record<string, string> = {
+  violated: "a test rejected the claim at the row's level (α/m, Bonferroni over the m tested rows), or LSHRR's exact tail at its realized per-bit ε exceeds δ",
+  'no-violation-found': 'no test rejected; the column "detectable" is the smallest inflation of ε the row would flag with probability ≥ 0.8 — smaller faults may pass',
+  'not-testable': 'only the black-box test applies and ξ is at or above the largest ε_lb M samples can show; the row says what M would do',
+  'not-applicable': 'the mechanism claims no budget (vanilla LSH)',
+};
+
+/** The verdict colours, in the section itself (audit.html and the run report both show them):
+ *  red only where a test rejected; no-violation-found is not green (it certifies nothing). */
+const VERDICT_CSS = `tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
+tr.verdict-no-violation-found td:last-child { color: #333; }
+tr.verdict-not-testable td:last-child { color: #a60; }
+tr.verdict-not-applicable td:last-child { color: #777; }`;
 
 /** The audit section (an HTML fragment); `svg` is the loss-CDF figure or null. */
 export function auditSection(audit: AuditJson, svg: string | null): string {
@@ -59,11 +77,13 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
           String(r.kappa),
           r.base === 'lsh' ? '–' : String(r.xi),
           r.delta === null ? 'n/a' : String(r.delta),
-          num(r.epsilon_bit ?? null),
-          num(r.tail),
-          ci(r.tail_ci),
+          (r.tests ?? []).join(' + '),
+          num(r.epsilon_realized ?? r.epsilon_bit ?? null),
           num(r.exact_tail ?? null),
+          num(r.tail),
           num(r.epsilon_lb, 3),
+          num(r.epsilon_ceiling ?? null, 3),
+          r.detectable_inflation === null || r.detectable_inflation === undefined ? 'none ≤ ×1000' : `×${num(r.detectable_inflation, 4)} (${r.detectable_inflation_method ?? ''})`,
           r.verdict,
         ]
           .map((c) => `<td>${escapeHtml(c)}</td>`)
@@ -82,19 +102,26 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
     )
     .join('\n');
   const datasets = (audit.datasets ?? [])
-    .map((d) => `<li>${escapeHtml(d.name)} (n = ${d.n}): ${d.pairs_found} pair(s) within ±${d.band} of d among the first ${d.users_scanned} users; ${d.pairs_used} used</li>`)
+    .map(
+      (d) =>
+        `<li>${escapeHtml(d.name)}${d.synthetic ? ' (synthetic data)' : ''} (n = ${d.n}): ${d.pairs_found} distinct pair(s) within ±${d.band} of d among the first ${d.users_scanned} users${d.duplicate_pairs ? ` (${d.duplicate_pairs} more repeat a pair's vectors)` : ''}; ${d.pairs_used} used</li>`,
+    )
     .join('');
-  return `<p>Every claim checked by experiment on a synthetic pair at exactly d, ${escapeHtml(audit.samples ?? '')} samples per row
-(fresh hash seeds and noise per sample). <b>${escapeHtml(verdictSummary(audit))}</b>.
-Verdicts control the family-wise error at ${escapeHtml(audit.family_alpha ?? 0.05)} (Holm): <i>violated</i> means the
-empirical tail Pr[L &gt; ξ] exceeds δ, or the black-box lower bound ε_lb exceeds ξ; <i>sound</i> means no violation and
-the tail is shown below ${escapeHtml(audit.sound_factor ?? 2)}δ (for LapLSH and RAPPOR, whose loss is not computable: no
-violation found by the black-box test); <i>n/a</i>: vanilla LSH claims no ξ. The 95% intervals are per row; with many rows
-one may miss δ by chance without a violation at the family level.</p>
+  const legend = Object.entries(VERDICT_MEANINGS)
+    .map(([v, m]) => `<li><i>${escapeHtml(v)}</i>: ${escapeHtml(m)}</li>`)
+    .join('');
+  return `<style>${VERDICT_CSS}</style>
+<p>Every claim tested by experiment, ${escapeHtml(audit.samples ?? '')} estimation samples per row (fresh hash seeds and
+noise per sample) on the pair a search kept (selection on separate samples). <b>${escapeHtml(verdictSummary(audit))}</b>.
+Each of the ${escapeHtml(audit.rows_tested ?? 'm')} tested rows is tested at level ${escapeHtml(audit.family_alpha ?? 0.05)}/m, so a config whose
+every claim holds shows a <i>violated</i> row with probability at most ${escapeHtml(audit.family_alpha ?? 0.05)}. ε_lb is a one-sided
+Clopper–Pearson lower bound at the row's confidence (all rows together: ${escapeHtml(audit.joint_confidence ?? 0.95)}); the ceiling is the
+largest ε_lb these samples can show. No verdict certifies a mechanism: a fault smaller than "detectable" may pass.</p>
+<ul class="audit-legend">${legend}</ul>
 ${datasets ? `<ul>${datasets}</ul>` : ''}
-${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of the privacy loss L against the exact distribution; the dashed rule is ξ.</figcaption></figure>` : ''}
+${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of LSHRR's privacy loss L against the exact distribution; the dashed rule is ξ.</figcaption></figure>` : ''}
 <table class="audit">
-<thead><tr><th>mechanism</th><th>accountant</th><th>κ</th><th>ξ</th><th>δ</th><th>ε per bit</th><th>tail Pr[L&gt;ξ]</th><th>95% CI</th><th>exact tail</th><th>ε_lb</th><th>verdict</th></tr></thead>
+<thead><tr><th>mechanism</th><th>accountant</th><th>κ</th><th>ξ</th><th>δ</th><th>tests</th><th>ε per bit (realized)</th><th>exact tail</th><th>sampled tail</th><th>ε_lb</th><th>ceiling</th><th>detectable</th><th>verdict</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -103,7 +130,7 @@ ${
   real
     ? `<h3>Real pairs near d (LSHRR; informative, no verdict)</h3>
 <table class="audit-real">
-<thead><tr><th>mechanism</th><th>data set</th><th>κ</th><th>ξ</th><th>pairs</th><th>distances</th><th>tail</th><th>95% CI</th><th>exact at own distances</th><th>samples</th></tr></thead>
+<thead><tr><th>mechanism</th><th>data set</th><th>κ</th><th>ξ</th><th>distinct pairs</th><th>distances</th><th>tail</th><th>95% CI</th><th>exact at own distances</th><th>samples</th></tr></thead>
 <tbody>
 ${real}
 </tbody>
@@ -122,9 +149,6 @@ body { font-family: 'DejaVu Sans', sans-serif; margin: 2em; max-width: 1200px; }
 table { border-collapse: collapse; font-size: 13px; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
-tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
-tr.verdict-sound td:last-child { color: #060; }
-tr.verdict-inconclusive td:last-child { color: #a60; }
 figure svg { max-width: 100%; height: auto; }
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>

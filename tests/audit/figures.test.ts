@@ -32,11 +32,14 @@ describe('privacy figures', () => {
       n: 4,
       samples: 200,
       realPairs: [],
-      entries: [{ label: '<b>x</b>', name: 'lshrr', options: { accountant: 'exact' } }],
+      entries: [
+        { label: '<b>x</b>', name: 'lshrr', options: { accountant: 'exact' } },
+        { label: 'naive', name: 'lshrr', options: { accountant: 'naive' } },
+      ],
     });
-    expect(out.cdf.length).toBe(2 * 21);
+    expect(out.cdf.length).toBe(2 * 2 * 21);
     // the exact CDF ends at 1 and never decreases
-    const exact = out.cdf.filter((p) => p.source === 'exact').map((p) => p.cdf);
+    const exact = out.cdf.filter((p) => p.source === 'exact' && p.panel === out.cdf[0].panel).map((p) => p.cdf);
     expect(exact[exact.length - 1]).toBeCloseTo(1, 12);
     for (let i = 1; i < exact.length; i++) expect(exact[i]).toBeGreaterThanOrEqual(exact[i - 1] - 1e-15);
     const svg = await renderSvg(lossCdfSpec(out.cdf, out.cdfXi));
@@ -44,6 +47,12 @@ describe('privacy figures', () => {
     const html = auditSection({ results: out.results, samples: 200 }, null);
     expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
     expect(html).not.toContain('<b>x</b>');
+    // the verdicts, coloured by class, and a legend that says what each means; no certifying word
+    expect(html).toContain('<tr class="verdict-violated"><td>naive</td>');
+    expect(html).toContain('<tr class="verdict-no-violation-found"><td>&lt;b&gt;x&lt;/b&gt;</td>');
+    for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(html).toContain(`<li><i>${v}</i>: `);
+    expect(html).toContain('violated 1, no-violation-found 1, not-testable 0, not-applicable 0');
+    expect(html).not.toMatch(/\bsound\b|inconclusive/);
   });
 });
 

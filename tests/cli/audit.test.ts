@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ROOT, STACK_RE } from '../helpers/cli.js';
 import { lshdpIn } from '../helpers/inproc.js';
 import type { AuditFile } from '../helpers/audit.js';
+import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/data/ratings.csv');
 
@@ -42,16 +43,25 @@ describe('lshdp audit', () => {
     expect(json.results).toHaveLength(9);
     for (const row of json.results) {
       for (const key of ['mechanism', 'accountant', 'kappa', 'xi', 'd', 'delta', 'verdict', 'tail', 'tail_ci', 'epsilon_lb', 'samples']) expect(row, key).toHaveProperty(key);
-      expect(['sound', 'violated', 'inconclusive', 'n/a']).toContain(row.verdict);
     }
+    // every claim here holds and is testable at ξ 2 (the exact check passes, the clean code would be seen): no row may be violated or not-testable
+    const verdicts = json.results.map((x) => `${x.mechanism} ${x.xi} ${x.verdict}`);
+    expect(verdicts.filter((v) => v.startsWith('lsh '))).toEqual(['lsh 0 not-applicable']);
+    for (const row of json.results.filter((x) => x.mechanism !== 'lsh' && x.xi === 2)) {
+      expect(row.verdict, row.mechanism).toBe('no-violation-found');
+      expect(row.epsilon_lb!, row.mechanism).toBeLessThanOrEqual(2);
+      expect(row.confidence!, row.mechanism).toBeCloseTo(1 - 0.05 / 8 / (row.mechanism.startsWith('lshrr') ? 2 : 1), 12);
+      expect(row.epsilon_ceiling!, row.mechanism).toBeGreaterThan(2);
+      expect(row.detectable_inflation!, row.mechanism).toBeGreaterThanOrEqual(1);
+    }
+    expect(r.stdout).toMatch(/^9 rows: violated 0, no-violation-found \d, not-testable \d, not-applicable 1$/m);
     const exact = json.results.filter((x) => x.mechanism === 'lshrr-exact');
-    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples])).toEqual([
-      ['exact', 2, 300],
-      ['exact', 2, 300],
+    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples, x.detectable_inflation_method])).toEqual([
+      ['exact', 2, 300, 'exact'],
+      ['exact', 2, 300, 'exact'],
     ]);
-    expect(json.results.find((x) => x.mechanism === 'lsh')!.verdict).toBe('n/a');
     expect(json.results.filter((x) => x.mechanism === 'laplsh').every((x) => x.tail === null && x.delta === 0)).toBe(true);
-    expect(readFileSync(join(out, 'audit.csv'), 'utf8').split('\n')[0]).toMatch(/^mechanism,base,accountant,kappa,xi,d,delta,verdict,tail,tail_ci_low,tail_ci_high,exact_tail,epsilon_bit,epsilon_lb/);
+    expect(readFileSync(join(out, 'audit.csv'), 'utf8').split('\n')[0]).toBe(AUDIT_CSV_COLUMNS.join(','));
     expect(readFileSync(join(out, 'audit.html'), 'utf8')).toContain('<section id="audit">');
     // same config and seed: byte-identical files
     const out2 = join(dir, 'out2');
@@ -61,6 +71,28 @@ describe('lshdp audit', () => {
     const j = await lshdpIn(['audit', file, '--out', join(dir, 'out3'), '--samples', '300', '--json']);
     expect(j.status).toBe(0);
     expect(j.stdout).toBe(readFileSync(join(out, 'audit.json'), 'utf8'));
+  });
+
+  it('exits 3 when a row is violated (the naive accountant), after writing its files and naming the rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-naive-'));
+    const file = config(dir, '[{ name: lshrr, accountant: naive, label: naive }]');
+    const out = join(dir, 'out');
+    const r = await lshdpIn(['audit', file, '--out', out, '--samples', '100']);
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^2 rows: violated 2, no-violation-found 0, not-testable 0, not-applicable 0$/m);
+    expect(r.stdout).toMatch(/^ {2}violated: naive κ=10 ξ=2: exact tail [\d.]+ > δ = 0\.01 at the realized per-bit ε$/m);
+    expect(r.stderr).toMatch(/^lshdp: audit: 2 of 2 tested row\(s\) violated \(exit 3\)$/m);
+    expect(r.stderr).not.toMatch(STACK_RE);
+    expect(existsSync(join(out, 'audit.json'))).toBe(true);
+  });
+
+  it('--help says what each verdict means, what the default M sees per mechanism, and the exit status', async () => {
+    const r = await lshdpIn(['audit', '--help']);
+    expect(r.status).toBe(0);
+    for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(r.stdout).toMatch(new RegExp(`^ {2}${v} +\\S`, 'm'));
+    expect(r.stdout).toMatch(/What the default M \(5000\) sees/);
+    expect(r.stdout).toMatch(/Exit status: 0 when no row is violated, 3 when some row is, 2 on bad input\./);
+    expect(r.stdout).not.toMatch(/\bsound\b|inconclusive|factor-two/);
   });
 
   it('bad input: one line, exit 2, no stack', async () => {

@@ -10,7 +10,15 @@ export interface AuditFile {
     verdict: string;
     tail: number | null;
     tail_ci: [number, number] | null;
-    epsilon_lb: number;
+    epsilon_lb: number | null;
+    confidence: number | null;
+    epsilon_ceiling: number | null;
+    detectable_inflation: number | null;
+    detectable_inflation_method: string | null;
+    reason: string;
+    /** LSHRR: "Infinity" (a string in JSON) when unbounded */
+    epsilon_bit: number | string | null;
+    exact_tail: number | null;
     samples: number;
   }[];
 }

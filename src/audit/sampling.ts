@@ -1,0 +1,75 @@
+/**
+ * The audit's samples: hashings of a pair and the distinguishing statistic of one sample.
+ *
+ * Each sample draws fresh hash seeds (hyperplanes) and fresh mechanism noise and runs the
+ * registry's own `encode` on the two-user input. Its positive is the output y of x, its negative
+ * the output of x', scored by S = Hamming(y, C(x')) − Hamming(y, C(x)), C the clean code under the
+ * same seeds (the mechanism run with ε = ∞ on replayed randomness); with it comes H =
+ * Hamming(y, C(x)), the statistic of the directional mechanisms' law test.
+ */
+import type { CodeSet } from '../lsh/codes.js';
+import type { TrialHashing } from '../lsh/hyperplanes.js';
+import type { EpsilonInfo } from '../privacy/types.js';
+import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
+import type { UserVectors } from '../data/types.js';
+import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
+import { packSigns, popcount32 } from '../lsh/codes.js';
+import { deriveSeed, type Rng } from '../random/rng.js';
+import type { LshFamily } from '../lsh/families/index.js';
+
+/** Hamming distance between row a of one code set and row b of another (same bit length). */
+export function hammingBetween(x: CodeSet, a: number, y: CodeSet, b: number): number {
+  let d = 0;
+  for (let w = 0; w < x.words; w++) d += popcount32(x.codes[a * x.words + w] ^ y.codes[b * y.words + w]);
+  return d;
+}
+
+/** One hashing (fresh hyperplanes) of a two-user pair. */
+export function drawHashing(rng: Rng, vectors: UserVectors, kappa: number): TrialHashing {
+  const planes = drawHyperplanes(rng, kappa, vectors.n);
+  const projections = projectAll(vectors, planes, kappa);
+  return { kappa, n: vectors.n, planes, projections, codes: packSigns(projections, 2, kappa) };
+}
+
+/**
+ * Draws the hashing of one sample of a pair: angular draws hyperplanes from the stream `rng` (no
+ * seed per sample); other families hash with their own `hash` from a per-sample public seed, as a
+ * run does per trial.
+ */
+export type Hasher = (vectors: UserVectors, kappa: number, rng: Rng, key: readonly (string | number)[]) => TrialHashing;
+
+export function hasherFor(family: LshFamily, seed: number | string): Hasher {
+  if (family.name === 'angular') return (vectors, kappa, rng) => drawHashing(rng, vectors, kappa);
+  return (vectors, kappa, _rng, key) => family.hash(vectors, kappa, deriveSeed(seed, 'audit-hash-sample', ...key));
+}
+
+const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
+
+/**
+ * The statistics [S of the output of x, S of the output of x', H of the output of x] of one sample.
+ * A mechanism whose clean code is the LSH code of the seeds (`cleanIsLshCode`) is compared with the
+ * hashing's codes; any other is run with ε = ∞ on a recording of the noise stream, and its released
+ * code comes from replaying that recording (same salts and positions) and continuing the stream.
+ */
+export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHashing, rng: Rng, options: Record<string, unknown>, eps: EpsilonInfo): [number, number, number] {
+  const ctx = (r: Rng): MechanismContext => ({ vectors, hashing, rng: r, options });
+  let clean: CodeSet;
+  let out: CodeSet;
+  if (m.cleanIsLshCode) {
+    clean = hashing.codes!;
+    out = m.encode!(ctx(rng), eps);
+  } else {
+    const tape: number[] = [];
+    const recording: Rng = () => {
+      const v = rng();
+      tape.push(v);
+      return v;
+    };
+    clean = m.encode!(ctx(recording), CLEAN);
+    let at = 0;
+    const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
+    out = m.encode!(ctx(replay), eps);
+  }
+  const h0 = hammingBetween(out, 0, clean, 0);
+  return [hammingBetween(out, 0, clean, 1) - h0, hammingBetween(out, 1, clean, 1) - hammingBetween(out, 1, clean, 0), h0];
+}
