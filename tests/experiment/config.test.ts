@@ -138,3 +138,30 @@ bogus: 1
     expect(didYouMean('zzzzzz', ['trials', 'dims'])).toBeNull();
   });
 });
+
+describe('--set overrides in error messages', () => {
+  const message = (sets: string[], text = VALID): string => {
+    try {
+      parseConfig(text, 'base.yaml', { overrides: sets });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UserError);
+      return (e as Error).message;
+    }
+    throw new Error('config was accepted');
+  };
+
+  it('a problem under the key a --set sets names the --set, not the file (which holds neither)', () => {
+    expect(message(['kapa=[20]'])).toBe('--set kapa=[20]: kapa: unknown key (did you mean "kappa"?)');
+    expect(message(['kappa=[20,abc]'])).toBe('--set kappa=[20,abc]: kappa[1]: must be a number, got string "abc"');
+    expect(message(['privacy.xi=[1, -1]'])).toBe('--set privacy.xi=[1, -1]: privacy.xi[1]: must be >= 0');
+    // a later --set of the same key is the one that counts
+    expect(message(['trials=2', 'trials=0'])).toBe('--set trials=0: trials: must be >= 1');
+  });
+
+  it('problems of the file stay the file’s; a mix names each line’s source', () => {
+    expect(message([], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: k[0]: must be >= 1');
+    expect(message(['trials=0'], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: 2 problems:\n  k[0]: must be >= 1\n  --set trials=0: trials: must be >= 1');
+    // the key of a --set must be the whole path segment: kappa does not cover kappa_x
+    expect(message(['k=[1]'], VALID.replace('kappa: [10]', 'kappa: [10, 10]'))).toBe('base.yaml: kappa: duplicate value 10');
+  });
+});
