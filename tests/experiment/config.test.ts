@@ -165,3 +165,14 @@ describe('--set overrides in error messages', () => {
     expect(message(['k=[1]'], VALID.replace('kappa: [10]', 'kappa: [10, 10]'))).toBe('base.yaml: kappa: duplicate value 10');
   });
 });
+
+describe('data sets named from the registry', () => {
+  it('an entry with dataset: and no name: takes the registry name', () => {
+    const text = VALID.replace('  - { name: s, format: synthetic, preset: small }', '  - dataset: movielens-latest-small\n  - { dataset: movielens-100k, name: ml100k }');
+    const c = parseConfig(text, 'c.yaml', { dataDir: 'elsewhere' });
+    expect(c.datasets.map((d) => [d.name, d.dataset, d.format])).toEqual([
+      ['movielens-latest-small', 'movielens-latest-small', 'movielens-csv'],
+      ['ml100k', 'movielens-100k', 'movielens-100k'],
+    ]);
+  });
+});

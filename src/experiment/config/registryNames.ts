@@ -1,7 +1,8 @@
 /**
  * `datasets: - { name: ml, dataset: movielens-25m }`: a data set named from the registry
  * (src/data/registry.ts) takes its format and file paths from it, under the data folder
- * (`--data-dir`, else LSHDP_DATA_DIR, else data/ in the working directory).
+ * (`--data-dir`, else LSHDP_DATA_DIR, else data/ in the working directory). Without `name:` the
+ * entry is named as the registry names it.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,8 @@ export function fillRegistryEntries(input: unknown, dataDir?: string): string[] 
       return;
     }
     entry.format = known.format;
+    // `- dataset: movielens-latest-small` alone is a whole entry: its name is the registry's
+    entry.name ??= known.name;
     Object.assign(entry, registryPaths(known.name, dataDir));
   });
   return problems;

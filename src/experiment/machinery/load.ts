@@ -4,6 +4,7 @@
  */
 import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
 import { InterruptedError, UserError } from '../../util/errors.js';
+import { formatCount } from '../../util/format.js';
 import type { Progress } from '../../util/progress.js';
 import type { SignalGuard } from '../../util/signals.js';
 import type { ExperimentConfig } from '../config/schema.js';
@@ -56,4 +57,22 @@ function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<s
   }
   if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
   if (problems.length > 1) throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+}
+
+/**
+ * `queries` above the users a data set has is cut to all its users (sampleQueries): the one
+ * warning line that says so, or null. Users differ by n (a user with no item among the top n is
+ * dropped), so each data set gives its range over n.
+ */
+export function queriesCutWarning(cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>): string | null {
+  if (cfg.queries === 0) return null;
+  const cut: string[] = [];
+  for (const ds of cfg.datasets) {
+    const counts = [...(loaded.get(ds.name)?.vectors.values() ?? [])].map((v) => v.rowPtr.length - 1);
+    if (counts.length === 0) continue;
+    const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
+    if (cfg.queries > lo) cut.push(`${ds.name} has ${lo === hi ? formatCount(lo) : `${formatCount(lo)} to ${formatCount(hi)}`} users${lo === hi ? '' : ' by n'}`);
+  }
+  if (cut.length === 0) return null;
+  return `lshdp: warning: queries: ${formatCount(cfg.queries)} is more than the users available (${cut.join('; ')}): every user is a query where there are fewer`;
 }
