@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatPath } from '../../src/experiment/config/wording.js';
@@ -174,5 +174,51 @@ describe('data sets named from the registry', () => {
       ['movielens-latest-small', 'movielens-latest-small', 'movielens-csv'],
       ['ml100k', 'movielens-100k', 'movielens-100k'],
     ]);
+  });
+});
+
+describe('a missing input file of a registry set', () => {
+  const missing = (file: string): string => {
+    const text = readFileSync(join(ROOT_CONFIGS, file), 'utf8');
+    // from a folder with no ../../shared/data beside it
+    const cwd = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
+    try {
+      parseConfig(text, file, { checkFiles: true, cwd: join(cwd, 'a', 'b') });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UserError);
+      return (e as Error).message;
+    }
+    throw new Error('config was accepted');
+  };
+
+  it('says to name the set (and how to install it), not to read the README again', () => {
+    const ml = missing('shared-movielens-small.yaml');
+    expect(ml).toMatch(
+      /datasets\[0\]\.path: file not found: .*movielens-latest-small\/ratings\.csv \(a file of the registry set movielens-latest-small: name the set, "dataset: movielens-latest-small" in place of format, path and the format's keys, after lshdp data fetch movielens-latest-small\)$/,
+    );
+    expect(ml).not.toMatch(/README/);
+    // the shared TSMC subset is not the registry's file: said, with the file the set reads
+    expect(missing('shared-tsmc.yaml')).toMatch(
+      /checkins\.tsv \(the folder of the registry set foursquare-tsmc2014-nyc, which reads another file, dataset_TSMC2014_NYC\.txt, with results of its own: .*"dataset: foursquare-tsmc2014-nyc".* after lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/,
+    );
+  });
+
+  it('recognizes a set by its archive folder or by a file name only it has; other paths keep the data/ hint', () => {
+    const say = (path: string): string => {
+      try {
+        parseConfig(VALID.replace('{ name: s, format: synthetic, preset: small }', `{ name: s, format: movielens-csv, path: ${path} }`), 'c.yaml', {
+          checkFiles: true,
+          cwd: mkdtempSync(join(tmpdir(), 'lshdp-cfg-')),
+        });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('config was accepted');
+    };
+    expect(say('data/ml-25m/ratings.csv')).toMatch(/\(a file of the registry set movielens-25m: .*lshdp data fetch movielens-25m\)$/);
+    expect(say('downloads/dataset_TSMC2014_NYC.txt')).toMatch(/\(a file of the registry set foursquare-tsmc2014-nyc: .*lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/);
+    // ratings.csv alone belongs to several sets: no guess
+    expect(say('data/ratings.csv')).toMatch(/file not found: .*data\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/);
+    expect(say('elsewhere/ratings.csv')).toMatch(/file not found: .*elsewhere\/ratings\.csv$/);
   });
 });
