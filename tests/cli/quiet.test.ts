@@ -1,0 +1,42 @@
+/**
+ * `-q` / `--quiet` on the commands that print progress or informational lines besides their
+ * result: the result still goes to stdout, the rest is not printed (as run and merge do).
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInProc, scratch, smallGrid } from '../helpers/experiment.js';
+
+let dir: string;
+let config: string;
+
+beforeAll(async () => {
+  ({ dir, config } = scratch(smallGrid('quiet', 3, ['exact', 'lsh', 'lshrr'])([1, 5])));
+  const r = await runInProc(dir, ['run', config, '-o', 'r', '--no-report', '-q']);
+  expect(r.status, r.stderr).toBe(0);
+});
+
+describe('-q on claims and status', () => {
+  it('claims -q: the scorecard on stdout, no summary lines on stderr', async () => {
+    const loud = await runInProc(dir, ['claims', 'r']);
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/^lshdp: claims \(α = 0\.05\): /);
+    for (const flag of ['-q', '--quiet']) {
+      const quiet = await runInProc(dir, ['claims', 'r', flag]);
+      expect(quiet.status, quiet.stderr).toBe(0);
+      expect(quiet.stderr).toBe('');
+      expect(quiet.stdout).toBe(loud.stdout);
+    }
+    expect(readFileSync(join(dir, 'r', 'tables', 'claims.md'), 'utf8')).toBe(loud.stdout);
+  });
+
+  it('status -q (with a CONFIG: a dry run that loads its data): the status on stdout, nothing on stderr', async () => {
+    const loud = await runInProc(dir, ['status', 'r', config]);
+    expect(loud.status, loud.stderr).toBe(0);
+    const quiet = await runInProc(dir, ['status', 'r', config, '-q']);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(/results of this config: \d+ of \d+ present and valid/);
+    expect(quiet.stdout).toMatch(/dry run: nothing computed or written/);
+  });
+});
