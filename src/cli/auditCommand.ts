@@ -25,6 +25,7 @@ export interface AuditFlags {
   samples: string;
   band: string;
   json?: boolean;
+  quiet?: boolean;
 }
 
 /** Real pairs are searched among the first this-many users of a data set (all pairs: quadratic). */
@@ -42,11 +43,13 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   });
   if (entries.some((e) => e.options.accountant === 'naive')) process.stderr.write(naiveAccountantWarning(file) + '\n');
   const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(line + '\n');
+  // -q keeps the verdicts (the result) and drops the informational lines
+  const info = opts.quiet ? () => undefined : say;
   const n = cfg.dims[0];
   const wantsReal = entries.some((e) => e.name === 'lshrr') && pairsWanted > 0;
-  const { realPairs, datasets } = wantsReal ? await searchRealPairs(cfg, n, band, pairsWanted, say) : { realPairs: [], datasets: [] };
+  const { realPairs, datasets } = wantsReal ? await searchRealPairs(cfg, n, band, pairsWanted, info) : { realPairs: [], datasets: [] };
   const skipped = entries.filter((e) => getMechanism(e.name).kind !== 'code').map((e) => e.label);
-  if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
+  if (skipped.length) info(`not audited (no released code): ${skipped.join(', ')}`);
   const outcome = runAudit({
     seed: cfg.seed,
     d: cfg.privacy.d,
@@ -80,7 +83,7 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   for (const r of violated) {
     say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: tail ${r.tail ?? 'n/a'} (δ = ${r.delta}), ε_lb ${r.epsilon_lb.toFixed(3)}`);
   }
-  say(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
+  info(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
 }
 
 /** User pairs of each data set within ±band of d (among the first MAX_SCAN_USERS users), said as found. */

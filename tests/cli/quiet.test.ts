@@ -40,3 +40,22 @@ describe('-q on claims and status', () => {
     expect(quiet.stdout).toMatch(/dry run: nothing computed or written/);
   });
 });
+
+describe('-q on audit', () => {
+  it('only the verdicts on stdout: no real-pair, not-audited or wrote lines; nothing on stderr', async () => {
+    const args = ['audit', config, '-o', 'a', '--samples', '200', '--pairs', '1'];
+    const loud = await runInProc(dir, args);
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stdout).toMatch(/^not audited \(no released code\): exact$/m);
+    expect(loud.stdout).toMatch(/^wrote a\/audit\.json/m);
+    const quiet = await runInProc(dir, [...args, '-q']);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(/^\d+ verdicts: sound \d+, violated 0, /);
+    expect(quiet.stdout.trimEnd().split('\n')).toHaveLength(1);
+    // --json -q: the JSON alone (the informational lines went to stderr before)
+    const json = await runInProc(dir, [...args, '--json', '-q']);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toHaveProperty('results');
+  });
+});
