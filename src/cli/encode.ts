@@ -15,6 +15,7 @@ import { METRICS } from '../lsh/families/types.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 import { addReaderOptions } from './readerFlags.js';
 import type { EncodeFlags } from './encodeCommand.js';
+import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 
 export function registerEncode(program: Command): void {
   const encode = program
@@ -25,7 +26,7 @@ export function registerEncode(program: Command): void {
     .option('--dims <n>', 'vector length n: the n most popular items (default 100; with --items: the list length)')
     .option('--kappa <k>', 'hash length in bits (default 20)')
     .option('--metric <m>', `LSH family: ${METRICS.join(' or ')} (default angular)`)
-    .option('--mechanism <m>', 'lsh, lshrr, laplsh, or a plugin module path such as ./my-mechanism.mjs (default lshrr)')
+    .option('--mechanism <m>', `${ENCODE_MECHANISMS.join(', ')}, or a plugin module path such as ./my-mechanism.mjs (default lshrr)`)
     .option('--option <key=value...>', 'mechanism options (e.g. --option block=4 for a plugin)')
     .option('--xi <xi>', 'total privacy budget at distance d (mechanisms with a budget)')
     .option('--accountant <a>', `lshrr: ${ACCOUNTANT_NAMES.join(', ')} (default ${DEFAULT_ACCOUNTANT})`)

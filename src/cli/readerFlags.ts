@@ -20,7 +20,8 @@ export interface ReaderFlags {
   skipBadRows?: boolean;
 }
 
-const CENTERS: readonly Center[] = ['user', 'global', 'none'];
+/** What `--center` accepts (also what completion offers). */
+export const CENTERS: readonly Center[] = ['user', 'global', 'none'];
 
 /** Adds the reader flags to a command (`centerNote`: what the command adds about centring). */
 export function addReaderOptions(cmd: Command, centerNote = ''): Command {
