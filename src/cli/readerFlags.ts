@@ -28,12 +28,12 @@ export function addReaderOptions(cmd: Command, centerNote = ''): Command {
   return cmd
     .option('--poi <file>', 'foursquare-www19: the raw POI file')
     .option('--max-users <n>', 'foursquare-www19: keep the users with the most check-ins in the box', intArg('--max-users', 1))
-    .option('--delimiter <d>', 'interactions: field delimiter (default ",", "\\t" or tab for a tab)')
+    .option('--delimiter <d>', 'interactions: field delimiter (default: comma; "\\t" or tab for a tab)')
     .option('--user <col>', 'interactions: user id column')
     .option('--item <col>', 'interactions: item id column')
     .option('--value <col>', 'interactions: value column')
     .option('--combine <how>', 'interactions: last, sum or count')
-    .option('--center <how>', `user, global or none (default by format${centerNote})`)
+    .option('--center <how>', `user, global or none (default: by format${centerNote})`)
     .option('--preset <name>', 'synthetic: preset')
     .option('--skip-bad-rows', 'skip malformed rows (counted and reported) instead of failing');
 }
