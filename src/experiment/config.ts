@@ -24,6 +24,11 @@ import { describeIssue, typeName } from './config/wording.js';
  * may hold neither the key nor the value.
  */
 function fail(file: string, problems: string[], overrides: readonly string[] = []): never {
+  throw configError(file, problems, overrides);
+}
+
+/** The error of `problems` of config `file` (with its `--set` overrides), each line naming its source. */
+export function configError(file: string, problems: string[], overrides: readonly string[] = []): UserError {
   const sourced = problems.map((p) => {
     const set = overrideOf(p, overrides);
     return { from: set !== undefined ? `--set ${set}` : file, problem: p };
@@ -31,11 +36,11 @@ function fail(file: string, problems: string[], overrides: readonly string[] = [
   const froms = new Set(sourced.map((s) => s.from));
   if (froms.size === 1) {
     const from = sourced[0]!.from;
-    if (problems.length === 1) throw new UserError(`${from}: ${problems[0]}`);
-    throw new UserError(`${from}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+    if (problems.length === 1) return new UserError(`${from}: ${problems[0]}`);
+    return new UserError(`${from}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
   }
   const lines = sourced.map((s) => (s.from === file ? `  ${s.problem}` : `  ${s.from}: ${s.problem}`));
-  throw new UserError(`${file}: ${problems.length} problems:\n${lines.join('\n')}`);
+  return new UserError(`${file}: ${problems.length} problems:\n${lines.join('\n')}`);
 }
 
 /** The `--set` a problem line comes from: the last one whose key is its key path or a prefix of it. */

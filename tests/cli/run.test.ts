@@ -81,4 +81,11 @@ describe('lshdp run', () => {
     const within = await runInProc(dir, ['run', config, '--out', 'q2', '--no-report', '--no-cache', '-q', '--set', `queries=${users}`]);
     expect(within.stderr).toBe('');
   });
+
+  it('a grid value only the data can refuse names the --set it came from', async () => {
+    const { dir, config } = scratch(CLI_CONFIG.replace('dims: [40, 80]', 'dims: [40]'));
+    const r = await runInProc(dir, ['run', config, '--out', 'k', '--no-report', '--no-cache', '-q', '--set', 'k=[5000]']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^lshdp: error: --set k=\[5000\]: k: 5000 must be below the number of users of data set "synth" at n=40 \([\d,]+\)\n$/);
+  });
 });

@@ -3,7 +3,8 @@
  * data can check. Errors here are the user's input; nothing has been written yet.
  */
 import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
-import { InterruptedError, UserError } from '../../util/errors.js';
+import { InterruptedError } from '../../util/errors.js';
+import { configError } from '../config.js';
 import { formatCount } from '../../util/format.js';
 import type { Progress } from '../../util/progress.js';
 import type { SignalGuard } from '../../util/signals.js';
@@ -36,12 +37,12 @@ export async function loadDataSets(setup: RunSetup, configFile: string, engine: 
     loaded.set(spec.name, ds);
   }
   const summaries = cfg.datasets.map((d) => loaded.get(d.name)!.summary);
-  checkGridAgainstData(configFile, cfg, loaded);
+  checkGridAgainstData(configFile, cfg, loaded, setup.overrides);
   return { loaded, summaries, loadMs };
 }
 
 /** Grid values that only the data can check: k below the number of users, enough users. */
-function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>): void {
+function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>, overrides: readonly string[]): void {
   const problems: string[] = [];
   const kmax = Math.max(...cfg.k);
   for (const ds of cfg.datasets) {
@@ -55,8 +56,8 @@ function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<s
       if (kmax >= users) problems.push(`k: ${kmax} must be below the number of users of data set "${ds.name}" at n=${n} (${users})`);
     }
   }
-  if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
-  if (problems.length > 1) throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+  // a --set k=[5000] is named, not the file (configError)
+  if (problems.length > 0) throw configError(file, problems, overrides);
 }
 
 /**
