@@ -59,3 +59,19 @@ describe('-q on audit', () => {
     expect(JSON.parse(json.stdout)).toHaveProperty('results');
   });
 });
+
+describe('-q on cluster', () => {
+  it('slurm and k8s write their scripts and say nothing', async () => {
+    const loud = await runInProc(dir, ['cluster', 'slurm', config, '--shards', '2', '-o', 'S1']);
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/^lshdp: wrote .*\nlshdp: submit with: /);
+    const slurm = await runInProc(dir, ['cluster', 'slurm', config, '--shards', '2', '-o', 'S2', '-q']);
+    expect(slurm.status, slurm.stderr).toBe(0);
+    expect(slurm.stderr).toBe('');
+    expect(readFileSync(join(dir, 'S2', 'cluster', 'array.sbatch'), 'utf8')).toContain('--array=0-1');
+    const k8s = await runInProc(dir, ['cluster', 'k8s', config, '--shards', '2', '--image', 'lshdp:1', '-o', 'K', '--quiet']);
+    expect(k8s.status, k8s.stderr).toBe(0);
+    expect(k8s.stderr).toBe('');
+    expect(readFileSync(join(dir, 'K', 'cluster', 'indexed-job.yaml'), 'utf8')).toContain('completions: 2');
+  });
+});
