@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SAMPLES, FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import type { AuditFlags } from './auditCommand.js';
+import { quietOption } from './options.js';
 
 export const DEFAULT_PAIRS = 3;
 export const DEFAULT_BAND = 0.005;
@@ -37,6 +38,7 @@ What the default M (${DEFAULT_SAMPLES}) sees on configs/audit.yaml (d 0.1, δ 0.
 Files: audit.json, audit.csv (columns in docs/OUTPUTS.md), audit-cdf.svg, audit.html.
 Exit status: 0 when no row is violated, 3 when some row is, 2 on bad input.`,
     )
+    .addOption(quietOption('only the verdicts: no lines on the real pairs, the mechanisms not audited or the files written'))
     .action(async (file: string, opts: AuditFlags) => {
       // the audit's modules load only when the command runs
       const { auditCommand } = await import('./auditCommand.js');

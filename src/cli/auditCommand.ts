@@ -25,6 +25,7 @@ export interface AuditFlags {
   samples: string;
   band: string;
   json?: boolean;
+  quiet?: boolean;
 }
 
 /** Exit code of `lshdp audit` when some row is `violated` (as `lshdp compare` when runs differ). */
@@ -45,11 +46,13 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   });
   if (entries.some((e) => e.options.accountant === 'naive')) process.stderr.write(naiveAccountantWarning(file) + '\n');
   const say = (line: string) => (opts.json ? process.stderr : process.stdout).write(line + '\n');
+  // -q keeps the verdicts (the result) and drops the informational lines
+  const info = opts.quiet ? () => undefined : say;
   const n = cfg.dims[0];
   const wantsReal = entries.some((e) => getMechanism(e.name).epsilonKind === 'bit') && pairsWanted > 0;
-  const { realPairs, datasets } = wantsReal ? await searchRealPairs(cfg, n, band, pairsWanted, say) : { realPairs: [], datasets: [] };
+  const { realPairs, datasets } = wantsReal ? await searchRealPairs(cfg, n, band, pairsWanted, info) : { realPairs: [], datasets: [] };
   const skipped = entries.filter((e) => getMechanism(e.name).kind !== 'code').map((e) => e.label);
-  if (skipped.length) say(`not audited (no released code): ${skipped.join(', ')}`);
+  if (skipped.length) info(`not audited (no released code): ${skipped.join(', ')}`);
   const outcome = runAudit({
     seed: cfg.seed,
     d: cfg.privacy.d,
@@ -81,7 +84,7 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   else {
     say(`${outcome.results.length} rows: ${verdictSummary({ results: outcome.results })}`);
     for (const r of violated) say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
-    say(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
+    info(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
   }
   if (violated.length) throw new ExitStatus(`audit: ${violated.length} of ${meta.rows_tested} tested row(s) violated (exit ${EXIT_VIOLATED})`, EXIT_VIOLATED);
 }

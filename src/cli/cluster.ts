@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { cliIo } from './io.js';
-import { intArg } from './options.js';
+import { intArg, quietOption } from './options.js';
 
 interface SlurmFlags {
   shards: number;
@@ -15,6 +15,7 @@ interface SlurmFlags {
   sbatchArg?: string[];
   submit?: boolean;
   wait?: boolean;
+  quiet?: boolean;
 }
 
 interface K8sFlags {
@@ -23,6 +24,7 @@ interface K8sFlags {
   out?: string;
   claim: string;
   cpus: number;
+  quiet?: boolean;
 }
 
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
@@ -42,6 +44,7 @@ export function registerCluster(program: Command): void {
     .option('--sbatch-arg <arg>', 'another #SBATCH line, e.g. --sbatch-arg=--account=abc (repeatable)', collect)
     .option('--submit', 'submit the array and the merge (afterok dependency) with sbatch')
     .option('--wait', 'with --submit: wait until the merge has ended; exit 0 only when DIR holds the merged results')
+    .addOption(quietOption('no informational lines (what was written, how to submit, the job ids)'))
     .action(async (config: string, o: SlurmFlags) => {
       if (o.wait && !o.submit) throw new UserError('--wait: only with --submit');
       const [{ loadConfig }, slurm] = await Promise.all([import('../experiment/config.js'), import('../cluster/slurm.js')]);
@@ -60,7 +63,7 @@ export function registerCluster(program: Command): void {
         mem: o.mem,
         sbatchArgs: o.sbatchArg ?? [],
       });
-      const err = cliIo().err;
+      const err = o.quiet ? () => undefined : cliIo().err;
       err(`lshdp: wrote ${record.scripts.join(' and ')} (${o.shards} shards into ${out}/shards, merged into ${out})\n`);
       if (!o.submit) {
         err(`lshdp: submit with: jid=$(sbatch --parsable ${record.scripts[0]}) && sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes ${record.scripts[1]}\n`);
@@ -85,11 +88,13 @@ export function registerCluster(program: Command): void {
     .option('-o, --out <dir>', 'where the manifests go, and the results folder under /results on the volume (default: results/<config name>)')
     .option('--claim <pvc>', 'PersistentVolumeClaim (ReadWriteMany) mounted at /results', 'lshdp-results')
     .option('--cpus <c>', 'CPUs requested per pod (its threads)', intArg('--cpus', 1), 2)
+    .addOption(quietOption('no informational line (what was written, how to apply it)'))
     .action(async (config: string, o: K8sFlags) => {
       const [{ loadConfig }, k8s] = await Promise.all([import('../experiment/config.js'), import('../cluster/k8s.js')]);
       const cfg = loadConfig(config);
       const dir = o.out ?? `results/${cfg.name}`;
       const files = k8s.writeK8sManifests({ name: cfg.name, shards: o.shards, image: o.image, config, out: cfg.name, claim: o.claim, cpus: o.cpus }, dir);
-      cliIo().err(`lshdp: wrote ${files.join(' and ')}; kubectl apply -f ${files[0]}, wait for it to complete (kubectl wait --for=condition=complete job/...), then kubectl apply -f ${files[1]}\n`);
+      if (!o.quiet)
+        cliIo().err(`lshdp: wrote ${files.join(' and ')}; kubectl apply -f ${files[0]}, wait for it to complete (kubectl wait --for=condition=complete job/...), then kubectl apply -f ${files[1]}\n`);
     });
 }

@@ -41,7 +41,7 @@ export function registerCompare(program: Command): void {
     .argument('<dir-b>', 'results folder of run B');
   addFilterOptions(cmd)
     .option('--threshold <z>', 'flag a difference when |z| exceeds this', parseThreshold, DEFAULT_Z_THRESHOLD)
-    .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default both)`)
+    .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default: both)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .option('--all', 'list every compared row, identical ones included')
     .addHelpText(

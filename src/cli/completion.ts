@@ -2,11 +2,16 @@
  * `lshdp completion bash|zsh|fish`: a completion script generated from the command tree itself,
  * so every command, subcommand and flag (and the values of flags with a fixed set) is offered.
  */
-import type { Command, Option } from 'commander';
+import type { Argument, Command, Option } from 'commander';
 import { UserError } from '../util/errors.js';
 import { FORMATS } from '../data/spec.js';
 import { PRESETS } from '../data/presets.js';
+import { REGISTRY_NAMES } from '../data/registry.js';
+import { METRICS } from '../lsh/families/types.js';
+import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
+import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { cliIo } from './io.js';
+import { CENTERS } from './readerFlags.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -27,16 +32,39 @@ interface CommandInfo {
   description: string;
   subcommands: string[];
   flags: FlagInfo[];
+  /** the values of each positional argument that has a fixed set (null: none, e.g. a file) */
+  args: (readonly string[] | null)[];
+  /** the last positional argument takes several words (`<name...>`) */
+  variadic: boolean;
 }
 
-/** Values of flags whose set is fixed but not declared as commander choices (their messages are lshdp's own). */
+/** The reader flags' values (src/cli/readerFlags.ts), on every command that reads a data file. */
+const READER_VALUES = (path: string): Record<string, readonly string[]> => ({
+  [`${path} --format`]: FORMATS,
+  [`${path} --preset`]: Object.keys(PRESETS),
+  [`${path} --combine`]: ['last', 'sum', 'count'],
+  [`${path} --center`]: CENTERS,
+});
+
+/**
+ * Values of flags whose set is fixed but not declared as commander choices (their messages are
+ * lshdp's own): the very lists the commands check their values against.
+ */
 const KNOWN_VALUES: Record<string, readonly string[]> = {
-  'data inspect --format': FORMATS,
-  'data inspect --preset': Object.keys(PRESETS),
-  'data inspect --combine': ['last', 'sum', 'count'],
-  'data inspect --center': ['user', 'global', 'none'],
+  ...READER_VALUES('data inspect'),
+  ...READER_VALUES('encode'),
+  'encode --mechanism': ENCODE_MECHANISMS,
+  'encode --accountant': ACCOUNTANT_NAMES,
+  'encode --metric': METRICS,
+  'table budgets --accountant': ACCOUNTANT_NAMES,
   'synth --preset': Object.keys(PRESETS),
-  completion: SHELLS,
+};
+
+/** Values of positional arguments, by command path and argument name: the lists the commands read. */
+const KNOWN_ARGUMENTS: Record<string, readonly string[]> = {
+  'data fetch name': REGISTRY_NAMES,
+  'data add name': REGISTRY_NAMES,
+  'completion shell': SHELLS,
 };
 
 /** `x|y|z` in a flag's description: its values. */
@@ -59,7 +87,9 @@ export function commandTree(program: Command): CommandInfo[] {
     const subs = cmd.commands.filter((c) => c.name() !== 'help');
     const flags = cmd.options.map((o) => flagInfo(path, o)).filter((f): f is FlagInfo => f !== null);
     flags.push({ long: '--help', short: '-h', takesValue: false, description: 'display help' });
-    out.push({ path, description: cmd.description(), subcommands: subs.map((c) => c.name()), flags });
+    const args = cmd.registeredArguments.map((a: Argument) => a.argChoices ?? KNOWN_ARGUMENTS[`${path.join(' ')} ${a.name()}`] ?? null);
+    const variadic = cmd.registeredArguments.at(-1)?.variadic ?? false;
+    out.push({ path, description: cmd.description(), subcommands: subs.map((c) => c.name()), flags, args, variadic });
     for (const s of subs) visit(s, [...path, s.name()]);
   };
   visit(program, []);
@@ -73,6 +103,34 @@ const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 function pathCase(tree: CommandInfo[], indent: string, assign: string): string {
   const paths = tree.filter((c) => c.path.length > 0).map((c) => `" ${c.path.join(' ')}"`);
   return `${indent}case "$path $w" in\n${indent}  ${paths.join('|')}) ${assign} ;;\n${indent}esac`;
+}
+
+/** Every flag that takes a value (its next word is no positional argument), space separated. */
+function valueFlagWords(tree: CommandInfo[]): string {
+  const words = new Set(tree.flatMap((c) => c.flags.filter((f) => f.takesValue).flatMap((f) => (f.short ? [f.short, f.long] : [f.long]))));
+  return [...words].join(' ');
+}
+
+/**
+ * The loop's step for a word that is neither a flag nor a subcommand: a positional argument,
+ * unless it is the value of the flag before it (bash and zsh alike).
+ */
+function countPositional(pathVar: string, wordsVar: string): string {
+  return `    [[ "$${pathVar}" == "$before" && " $valueflags " != *" \${${wordsVar}[i-1]} "* ]] && npos=$((npos + 1))`;
+}
+
+/** Sets \`argvals\` to the values of the positional argument being typed (number \`npos\`), where it has a fixed set. */
+function argumentCase(tree: CommandInfo[], pathVar: string): string {
+  const arms: string[] = [];
+  for (const c of tree) {
+    const tests = c.args.flatMap((values, i) => {
+      if (values === null) return [];
+      const last = i === c.args.length - 1 && c.variadic;
+      return [`(( npos ${last ? '>=' : '=='} ${i} )) && argvals=${sq(values.join(' '))}`];
+    });
+    if (tests.length > 0) arms.push(`    ${sq(c.path.length ? ' ' + c.path.join(' ') : '')}) ${tests.join('; ')} ;;`);
+  }
+  return `  case "$${pathVar}" in\n${arms.join('\n')}\n  esac`;
 }
 
 function bashScript(tree: CommandInfo[]): string {
@@ -90,26 +148,25 @@ function bashScript(tree: CommandInfo[]): string {
       else numberFlags.push(...keys.map(sq));
     }
   }
-  const completionValues = tree.find((c) => c.path.join(' ') === 'completion')
-    ? `    ' completion') if [[ "$cur" != -* ]]; then COMPREPLY=($(compgen -W ${sq(SHELLS.join(' '))} -- "$cur")); return; fi ;;\n`
-    : '';
   return `# bash completion for lshdp (generated by \`lshdp completion bash\`)
 # use: source <(lshdp completion bash)   or save it to ~/.local/share/bash-completion/completions/lshdp
 _lshdp() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" path="" w i subs="" flags=""
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" path="" w i subs="" flags="" before npos=0 argvals=""
+  local valueflags=${sq(valueFlagWords(tree))}
   (( COMP_CWORD > 0 )) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
   for (( i = 1; i < COMP_CWORD; i++ )); do
     w="\${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
+    before="$path"
 ${pathCase(tree, '    ', 'path="$path $w"')}
+${countPositional('path', 'COMP_WORDS')}
   done
   case "$path|$prev" in
 ${valueCase.join('\n')}
 ${fileFlags.length ? `    ${fileFlags.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;` : ''}
 ${numberFlags.length ? `    ${numberFlags.join('|')}) COMPREPLY=(); return ;;` : ''}
   esac
-  case "$path" in
-${completionValues}  esac
+${argumentCase(tree, 'path')}
   case "$path" in
 ${wordsCase}
   esac
@@ -117,6 +174,8 @@ ${wordsCase}
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
   elif [[ -n "$subs" ]]; then
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+  elif [[ -n "$argvals" ]]; then
+    COMPREPLY=($(compgen -W "$argvals" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
@@ -146,17 +205,20 @@ function zshScript(tree: CommandInfo[]): string {
 # zsh completion for lshdp (generated by \`lshdp completion zsh\`)
 # use: source <(lshdp completion zsh)   or save it as _lshdp in a folder of $fpath
 _lshdp() {
-  local path_="" w i prev="\${words[CURRENT-1]}"
+  local path_="" w i prev="\${words[CURRENT-1]}" before npos=0 argvals=""
+  local valueflags=${sq(valueFlagWords(tree))}
   local -a subs flags
   for (( i = 2; i < CURRENT; i++ )); do
     w="\${words[i]}"
     [[ "$w" == -* ]] && continue
+    before="$path_"
 ${pathCase(tree, '    ', 'path_="$path_ $w"').replace(/\$path \$w/, '$path_ $w')}
+${countPositional('path_', 'words')}
   done
   case "$path_|$prev" in
 ${valueCase.join('\n')}
   esac
-  if [[ "$path_" == " completion" ]]; then compadd -- ${SHELLS.join(' ')}; return; fi
+${argumentCase(tree, 'path_')}
   case "$path_" in
 ${wordsCase}
   esac
@@ -164,6 +226,8 @@ ${wordsCase}
     _describe -t flags 'flag' flags
   elif (( \${#subs} )); then
     _describe -t commands 'command' subs
+  elif [[ -n "$argvals" ]]; then
+    compadd -- \${=argvals}
   else
     _files
   fi
@@ -198,8 +262,10 @@ function fishScript(tree: CommandInfo[]): string {
       parts.push(`-d ${sq(oneLine(f.description))}`);
       lines.push(parts.join(' '));
     }
-    if (c.path.join(' ') === 'completion') lines.push(`complete -c lshdp -n ${sq(cond)} -a ${sq(SHELLS.join(' '))}`);
-    else if (c.subcommands.length === 0 && c.path.length > 0) lines.push(`complete -c lshdp -n ${sq(cond)} -F`);
+    // positional arguments: their fixed values, and file names where one takes a path
+    const values = [...new Set(c.args.flatMap((v) => v ?? []))];
+    if (values.length > 0) lines.push(`complete -c lshdp -n ${sq(cond)} -a ${sq(values.join(' '))}`);
+    if (c.subcommands.length === 0 && c.path.length > 0 && (c.args.length === 0 || c.args.includes(null))) lines.push(`complete -c lshdp -n ${sq(cond)} -F`);
   }
   return lines.join('\n') + '\n';
 }

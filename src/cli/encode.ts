@@ -15,6 +15,7 @@ import { METRICS } from '../lsh/families/types.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 import { addReaderOptions } from './readerFlags.js';
 import type { EncodeFlags } from './encodeCommand.js';
+import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 
 export function registerEncode(program: Command): void {
   const encode = program
@@ -22,15 +23,15 @@ export function registerEncode(program: Command): void {
     .description('release privatized LSH codes of the users of a data file (codes.csv, hashing.json); --query encodes new users against an earlier release')
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
     .option('--format <format>', `one of: ${FORMATS.join(', ')}`)
-    .option('--dims <n>', 'vector length n: the n most popular items (default 100; with --items: the list length)')
-    .option('--kappa <k>', 'hash length in bits (default 20)')
-    .option('--metric <m>', `LSH family: ${METRICS.join(' or ')} (default angular)`)
-    .option('--mechanism <m>', 'lsh, lshrr, laplsh, or a plugin module path such as ./my-mechanism.mjs (default lshrr)')
+    .option('--dims <n>', 'vector length n: the n most popular items (default: 100; with --items: the list length)')
+    .option('--kappa <k>', 'hash length in bits (default: 20)')
+    .option('--metric <m>', `LSH family: ${METRICS.join(' or ')} (default: angular)`)
+    .option('--mechanism <m>', `${ENCODE_MECHANISMS.join(', ')}, or a plugin module path such as ./my-mechanism.mjs (default: lshrr)`)
     .option('--option <key=value...>', 'mechanism options (e.g. --option block=4 for a plugin)')
     .option('--xi <xi>', 'total privacy budget at distance d (mechanisms with a budget)')
-    .option('--accountant <a>', `lshrr: ${ACCOUNTANT_NAMES.join(', ')} (default ${DEFAULT_ACCOUNTANT})`)
-    .option('--d <d>', 'the distance the budget is stated at, in the metric (default 0.1)')
-    .option('--delta <delta>', 'failure probability of the guarantee (default 0.01)')
+    .option('--accountant <a>', `lshrr: ${ACCOUNTANT_NAMES.join(', ')} (default: ${DEFAULT_ACCOUNTANT})`)
+    .option('--d <d>', 'the distance the budget is stated at, in the metric (default: 0.1)')
+    .option('--delta <delta>', 'failure probability of the guarantee (default: 0.01)')
     .option('--seed <s>', 'public seed of the hash functions (required; see hashing.json seed_derivation)')
     .option('--name <dataset>', 'data set name in the seed derivation (default: the file name)')
     .option('-o, --out <dir>', 'output folder for codes.csv and hashing.json (required)')

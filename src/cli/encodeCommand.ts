@@ -14,6 +14,7 @@ import type { LshFamily } from '../lsh/families/types.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
+import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
@@ -125,12 +126,9 @@ async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech
     const loaded = await loadPlugin(name);
     return { mech: pluginMechanism(loaded, family.disagreement), module: { path: name, sha256: loaded.sha256 } };
   }
-  const codeMechs = listMechanisms()
-    .filter((m) => m.kind === 'code')
-    .map((m) => m.name);
-  if (!codeMechs.includes(name)) throw new UserError(`--mechanism: unknown mechanism "${name}" (known: ${codeMechs.join(', ')}, or a plugin module path like ./my-mechanism.mjs)`);
-  if (name.startsWith('rappor'))
+  if (name.startsWith('rappor') && listMechanisms().some((m) => m.name === name))
     throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use lsh, lshrr or laplsh`);
+  if (!ENCODE_MECHANISMS.includes(name)) throw new UserError(`--mechanism: unknown mechanism "${name}" (known: ${ENCODE_MECHANISMS.join(', ')}, or a plugin module path like ./my-mechanism.mjs)`);
   return { mech: getMechanism(name) };
 }
 

@@ -20,6 +20,7 @@ import { registerMechanisms } from './mechanisms.js';
 import { registerFormats } from './formats.js';
 import { registerCompletion } from './completion.js';
 import { registerCluster } from './cluster.js';
+import { HELP_STYLE } from './options.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -32,9 +33,11 @@ export function buildProgram(): Command {
     .description('Locality sensitive hashing with extended differential privacy: experiment harness (ESORICS 2021 reproduction)')
     .version(VERSION)
     .option('--debug', 'show stack traces on errors')
-    // set before the subcommands, which inherit both: help and errors go through the CLI's writers,
+    // set before the subcommands, which inherit them: help and errors go through the CLI's writers,
+    // defaults in help read `(default: 3)` (HELP_STYLE),
     // and usage errors are thrown (main prints them as one line) instead of exiting the process
     .configureOutput({ writeOut: (s) => cliIo().out(s), writeErr: (s) => cliIo().err(s), outputError: () => undefined })
+    .configureHelp(HELP_STYLE)
     .exitOverride();
   registerRun(program);
   registerMerge(program);

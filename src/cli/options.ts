@@ -7,8 +7,11 @@
  *
  * Short flags (the same meaning on every command that has the long form):
  *   -q --quiet   -o --out   -f --force   -t --threads   -h --help   -V --version
+ *
+ * Defaults in help: `(default: VALUE)`, the value as a user types it, whether commander prints it
+ * (a declared default) or the description says it (a default the command works out itself).
  */
-import { Option } from 'commander';
+import { type Argument, Help, Option } from 'commander';
 import { UserError } from '../util/errors.js';
 
 /** short letter → long flag; every command that has one of these long flags has its short form too */
@@ -99,3 +102,23 @@ export function cacheDirOption(description: string): Option {
 export function noCacheOption(): Option {
   return new Option('--no-cache', 'do not read or write the cache');
 }
+
+/** A default as a user types it: `3`, `data/cache`, `100,500` (commander's own quotes strings: `"3"`). */
+function typedDefault(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(',') : String(value);
+}
+
+/**
+ * commander's help with lshdp's style of defaults: `(default: 3)`, never `(default: "3")`. Set on
+ * the program before its commands are added: every command inherits it.
+ */
+export const HELP_STYLE: Partial<Help> = {
+  optionDescription(option: Option): string {
+    if (option.defaultValue === undefined || option.defaultValueDescription !== undefined) return Help.prototype.optionDescription.call(this, option);
+    return Help.prototype.optionDescription.call(this, Object.create(option, { defaultValueDescription: { value: typedDefault(option.defaultValue) } }) as Option);
+  },
+  argumentDescription(argument: Argument): string {
+    if (argument.defaultValue === undefined || argument.defaultValueDescription !== undefined) return Help.prototype.argumentDescription.call(this, argument);
+    return Help.prototype.argumentDescription.call(this, Object.create(argument, { defaultValueDescription: { value: typedDefault(argument.defaultValue) } }) as Argument);
+  },
+};

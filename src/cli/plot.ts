@@ -22,8 +22,8 @@ export function registerPlot(program: Command): void {
     .description('rebuild the figures of a results folder from its CSVs (no recomputation)')
     .argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)');
   addFilterOptions(cmd)
-    .option('--metric <metrics...>', `Fig. 2's y axis: ${PLOT_METRICS.join('|')} (default utility; recall figures are recall-<dataset>)`)
-    .option('--format <formats...>', `files per figure: ${PLOT_FORMATS.join('|')} (default all: vl.json, svg, png)`)
+    .option('--metric <metrics...>', `Fig. 2's y axis: ${PLOT_METRICS.join('|')} (default: utility; recall figures are recall-<dataset>)`)
+    .option('--format <formats...>', `files per figure: ${PLOT_FORMATS.join('|')} (default: all, that is vl.json, svg and png)`)
     .option('--no-png', 'the same as --format vl,svg')
     .addOption(outOption('folder for the figures (default: RESULTS_DIR/figures)'))
     .addOption(quietOption('no progress lines'))

@@ -22,20 +22,21 @@ export interface ReaderFlags {
   skipBadRows?: boolean;
 }
 
-const CENTERS: readonly Center[] = ['user', 'global', 'none'];
+/** What `--center` accepts (also what completion offers). */
+export const CENTERS: readonly Center[] = ['user', 'global', 'none'];
 
 /** Adds the reader flags to a command (`centerNote`: what the command adds about centring). */
 export function addReaderOptions(cmd: Command, centerNote = ''): Command {
   return cmd
     .option('--poi <file>', 'foursquare-www19: the raw POI file')
     .option('--max-users <n>', 'foursquare-www19: keep the users with the most check-ins in the box', intArg('--max-users', 1))
-    .option('--delimiter <d>', 'interactions: field delimiter (default ",", "\\t" or tab for a tab, whitespace for runs of spaces and tabs)')
+    .option('--delimiter <d>', 'interactions: field delimiter (default: comma; "\\t" or tab for a tab, whitespace for runs of spaces and tabs)')
     .option('--no-header', 'interactions: the first line is data; --user, --item, --value are 0-based column indices')
     .option('--user <col>', 'interactions: user id column (name, or 0-based index with --no-header)')
     .option('--item <col>', 'interactions: item id column (name, or 0-based index with --no-header)')
     .option('--value <col>', 'interactions: value column (name, or 0-based index with --no-header)')
     .option('--combine <how>', 'interactions: last, sum or count')
-    .option('--center <how>', `user, global or none (default by format${centerNote})`)
+    .option('--center <how>', `user, global or none (default: by format${centerNote})`)
     .option('--preset <name>', 'synthetic: preset')
     .option('--skip-bad-rows', 'skip malformed rows (counted and reported) instead of failing');
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { cliIo } from './io.js';
+import { quietOption } from './options.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -9,7 +10,8 @@ export function registerStatus(program: Command): void {
     .argument('[config]', 'a config to check against the folder (a dry run: nothing is computed)')
     .option('--prune', "remove the results no cell of the folder's config uses")
     .option('--json', 'print the status as JSON')
-    .action(async (dir: string, config: string | undefined, o: { prune?: boolean; json?: boolean }) => {
+    .addOption(quietOption('with CONFIG: no progress while its data sets load (the status still goes to stdout)'))
+    .action(async (dir: string, config: string | undefined, o: { prune?: boolean; json?: boolean; quiet?: boolean }) => {
       // a folder of `lshdp cluster`: its shards first; before the merge there is nothing else
       const { clusterStatus } = await import('../cluster/shardStatus.js');
       const cluster = clusterStatus(dir);
@@ -30,7 +32,7 @@ export function registerStatus(program: Command): void {
       }
       if (config !== undefined) {
         const { runExperiment } = await import('../pipeline/run.js');
-        await runExperiment({ config, out: dir, dryRun: true, report: false, log: (l) => cliIo().out(l + '\n') });
+        await runExperiment({ config, out: dir, dryRun: true, report: false, quiet: o.quiet, log: (l) => cliIo().out(l + '\n') });
       }
     });
 }

@@ -31,7 +31,7 @@ export function registerTable(program: Command): void {
     .option('--xi <values...>', 'total budgets ξ in extended DP', undefined)
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
     .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
-    .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default lshrr; comma or space separated)`, undefined)
+    .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default: lshrr; comma or space separated)`, undefined)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; mechanism?: string[]; format: string }) => {
       const format = parseFormat(opts.format);

@@ -18,9 +18,41 @@ import { normalizeEntry, pluginEntries } from './config/plugins.js';
 import { configSchema, type ExperimentConfig } from './config/schema.js';
 import { describeIssue, typeName } from './config/wording.js';
 
-function fail(file: string, problems: string[]): never {
-  if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
-  throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+/**
+ * Throw the problems as one error naming where each comes from: the config file, or the `--set`
+ * whose key covers the problem's key path (`--set kapa=[20]: kapa: unknown key`), since the file
+ * may hold neither the key nor the value.
+ */
+function fail(file: string, problems: string[], overrides: readonly string[] = []): never {
+  throw configError(file, problems, overrides);
+}
+
+/** The error of `problems` of config `file` (with its `--set` overrides), each line naming its source. */
+export function configError(file: string, problems: string[], overrides: readonly string[] = []): UserError {
+  const sourced = problems.map((p) => {
+    const set = overrideOf(p, overrides);
+    return { from: set !== undefined ? `--set ${set}` : file, problem: p };
+  });
+  const froms = new Set(sourced.map((s) => s.from));
+  if (froms.size === 1) {
+    const from = sourced[0]!.from;
+    if (problems.length === 1) return new UserError(`${from}: ${problems[0]}`);
+    return new UserError(`${from}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+  }
+  const lines = sourced.map((s) => (s.from === file ? `  ${s.problem}` : `  ${s.from}: ${s.problem}`));
+  return new UserError(`${file}: ${problems.length} problems:\n${lines.join('\n')}`);
+}
+
+/** The `--set` a problem line comes from: the last one whose key is its key path or a prefix of it. */
+function overrideOf(problem: string, overrides: readonly string[]): string | undefined {
+  const path = /^([A-Za-z_][\w.[\]]*):/.exec(problem)?.[1];
+  if (path === undefined) return undefined;
+  for (let i = overrides.length - 1; i >= 0; i--) {
+    const text = overrides[i]!;
+    const key = text.slice(0, Math.max(0, text.indexOf('='))).trim();
+    if (key !== '' && (path === key || path.startsWith(`${key}.`) || path.startsWith(`${key}[`))) return text;
+  }
+  return undefined;
 }
 
 export interface ParseOptions {
@@ -56,19 +88,21 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   }
   if (input === null || input === undefined) fail(file, ['empty config']);
   if (typeof input !== 'object' || Array.isArray(input)) fail(file, [`must be a mapping of keys (name, datasets, dims, …), got ${typeName(input)}`]);
-  for (const o of opts.overrides ?? []) applyOverride(input as Record<string, unknown>, o);
+  const sets = opts.overrides ?? [];
+  for (const o of sets) applyOverride(input as Record<string, unknown>, o);
   const named = fillRegistryEntries(input, opts.dataDir);
-  if (named.length > 0) fail(file, named);
+  if (named.length > 0) fail(file, named, sets);
   const parsed = configSchema.safeParse(input);
   if (!parsed.success)
     fail(
       file,
       parsed.error.issues.flatMap((iss) => describeIssue(iss, input)),
+      sets,
     );
   const base = opts.cwd ?? process.cwd();
   const plugins = pluginEntries(parsed.data, base);
   const problems = [...crossChecks(parsed.data), ...plugins.problems];
-  if (problems.length > 0) fail(file, problems);
+  if (problems.length > 0) fail(file, problems, sets);
   const cfg: ExperimentConfig = {
     ...parsed.data,
     datasets: parsed.data.datasets as DatasetSpec[],
@@ -82,9 +116,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   }));
   if (opts.checkFiles) {
     const notInstalled = registryFileProblems(cfg.datasets, opts.dataDir);
-    if (notInstalled.length > 0) fail(file, notInstalled);
+    if (notInstalled.length > 0) fail(file, notInstalled, sets);
     const missing = fileChecks(cfg, (i, key) => given[i][key]);
-    if (missing.length > 0) fail(file, missing);
+    if (missing.length > 0) fail(file, missing, sets);
   }
   return cfg;
 }

@@ -97,3 +97,10 @@ export const BUILT_IN_FACTS: readonly MechanismFacts[] = [
   BUILT_IN.vmf,
   BUILT_IN.purkayastha,
 ];
+
+/**
+ * The built-ins `lshdp encode --mechanism` releases codes of: those that release a code, but
+ * RAPPOR, which draws its Bloom hash functions from the secret noise (codes released apart could
+ * not be compared). encode checks against it and completion offers it.
+ */
+export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.name.startsWith('rappor')).map((m) => m.name);

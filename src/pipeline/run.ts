@@ -19,7 +19,7 @@ import { computePending, type ComputeContext, type ComputeCounts } from '../expe
 import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../experiment/machinery/executor.js';
-import { loadDataSets, type LoadedData } from '../experiment/machinery/load.js';
+import { loadDataSets, queriesCutWarning, type LoadedData } from '../experiment/machinery/load.js';
 import { acquireFolderLock } from '../experiment/machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../experiment/machinery/manifest.js';
 import { prepareResultsFolder } from '../experiment/machinery/outdir.js';
@@ -134,6 +134,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const engine = opts.engine ?? (await loadRealEngine());
     const progress = createProgress({ quiet: opts.quiet });
     const data = await loadDataSets(setup, opts.config, engine, progress, guard, log);
+    // a warning, not a progress line: said under -q too
+    const cut = queriesCutWarning(cfg, data.loaded);
+    if (cut) process.stderr.write(`${cut}\n`);
     const store = new CellStore(outDir);
     if (!opts.force) store.removeTemporaries();
     const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force });

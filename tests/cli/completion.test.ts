@@ -9,6 +9,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
+import { REGISTRY_NAMES } from '../../src/data/registry.js';
+import { FORMATS } from '../../src/data/spec.js';
+import { ACCOUNTANT_NAMES } from '../../src/privacy/accountantNames.js';
+import { listMechanisms } from '../../src/mechanisms/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-completion-'));
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -43,6 +47,29 @@ describe('lshdp completion', () => {
     expect(bashComplete(f, ['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     writeFileSync(join(dir, 'conf-a.yaml'), '');
     expect(bashComplete(f, ['run', 'conf-'])).toEqual(['conf-a.yaml']);
+  });
+
+  it('bash: positional values and flag values come from the lists the commands check against', async () => {
+    const f = await script('bash');
+    // data set names: every positional of data fetch, the first of data add (then its files)
+    expect(bashComplete(f, ['data', 'fetch', 'movie'])).toEqual(REGISTRY_NAMES.filter((n) => n.startsWith('movie')));
+    expect(bashComplete(f, ['data', 'fetch', 'movielens-1m', ''])).toEqual([...REGISTRY_NAMES]);
+    expect(bashComplete(f, ['data', 'fetch', '--data-dir', 'store', 'four'])).toEqual(['foursquare-www19', 'foursquare-tsmc2014-nyc']);
+    expect(bashComplete(f, ['data', 'add', 'movielens-l'])).toEqual(['movielens-latest-small']);
+    writeFileSync(join(dir, 'ratings-copy.csv'), '');
+    expect(bashComplete(f, ['data', 'add', 'movielens-latest-small', 'ratings-'])).toEqual(['ratings-copy.csv']);
+    // encode's values, as data inspect's
+    expect(bashComplete(f, ['encode', '--format', ''])).toEqual([...FORMATS]);
+    expect(bashComplete(f, ['data', 'inspect', '--format', ''])).toEqual([...FORMATS]);
+    expect(bashComplete(f, ['encode', '--accountant', ''])).toEqual([...ACCOUNTANT_NAMES]);
+    expect(bashComplete(f, ['table', 'budgets', '--accountant', ''])).toEqual([...ACCOUNTANT_NAMES]);
+    expect(bashComplete(f, ['encode', '--metric', ''])).toEqual(['angular', 'jaccard']);
+    // the mechanisms that release codes, but RAPPOR (encode refuses it: its hash functions are secret)
+    const releasable = listMechanisms()
+      .filter((m) => m.kind === 'code' && !m.name.startsWith('rappor'))
+      .map((m) => m.name);
+    expect(bashComplete(f, ['encode', '--mechanism', ''])).toEqual(releasable);
+    expect(releasable).toEqual(expect.arrayContaining(['lsh', 'lshrr', 'laplsh']));
   });
 
   it.skipIf(!has('zsh'))('zsh: the script parses and names every command', async () => {

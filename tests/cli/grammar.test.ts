@@ -150,8 +150,13 @@ describe('listing commands', () => {
   it('lshdp mechanisms: one line per registered mechanism, with options and accountants', async () => {
     const r = await cli(['mechanisms']);
     expect(expectCleanOutcome(r)).toBe('ok');
-    const lines = r.out.trimEnd().split('\n');
+    // the list, a blank line, then what an algorithm version is
+    const [list, note] = r.out.trimEnd().split('\n\n');
+    const lines = list!.split('\n');
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(listMechanisms().map((m) => m.name));
+    expect(note).toMatch(
+      /^algorithm version N: the version of how a mechanism draws its noise; it changes when a change to lshdp alters the mechanism’s numbers, and lshdp run then recomputes that mechanism’s stored results/,
+    );
     for (const m of listMechanisms()) {
       const line = lines.find((l) => l.startsWith(`${m.name} `))!;
       for (const o of m.optionKeys ?? []) expect(line).toContain(o);
@@ -162,7 +167,7 @@ describe('listing commands', () => {
     expect(rows.find((m) => m.name === 'lshrr')!.accountants).toEqual(['paper', 'exact', 'theorem', 'naive']);
     // each mechanism's own algorithm version, where it has one
     for (const m of listMechanisms()) expect(rows.find((x) => x.name === m.name)!.algorithm).toBe(m.algorithm ?? null);
-    expect(lines.find((l) => l.startsWith('laplsh '))).toContain(`algorithm ${listMechanisms().find((m) => m.name === 'laplsh')!.algorithm}`);
+    expect(lines.find((l) => l.startsWith('laplsh '))).toContain(`; algorithm version ${listMechanisms().find((m) => m.name === 'laplsh')!.algorithm}`);
   });
 
   it('lshdp formats: one line per format of src/data/spec.ts', async () => {

@@ -63,4 +63,29 @@ describe('lshdp run', () => {
     expect(r.stderr).not.toMatch(STACK_RE);
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'index.html']) expect(existsSync(join(dir, 'results', 'tiny', f)), f).toBe(true);
   });
+
+  it('queries above the users available: one warning line on stderr (under -q too), every user queried', async () => {
+    const { dir, config } = scratch(CLI_CONFIG.replace('queries: 50', 'queries: 100000').replace('dims: [40, 80]', 'dims: [40]').replace('trials: 3', 'trials: 1'));
+    const r = await runInProc(dir, ['run', config, '--out', 'q', '--no-report', '--no-cache', '-q']);
+    expect(r.status, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('queries'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^lshdp: warning: queries: 100,000 is more than the users available \(synth has [\d,]+ users\): every user is a query/);
+    const users = Number(/synth has ([\d,]+) users/.exec(warnings[0]!)![1]!.replace(/,/g, ''));
+    expect(
+      read(join(dir, 'q', 'nn_distances.csv'))
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(1 + users);
+    // within the users: no warning
+    const within = await runInProc(dir, ['run', config, '--out', 'q2', '--no-report', '--no-cache', '-q', '--set', `queries=${users}`]);
+    expect(within.stderr).toBe('');
+  });
+
+  it('a grid value only the data can refuse names the --set it came from', async () => {
+    const { dir, config } = scratch(CLI_CONFIG.replace('dims: [40, 80]', 'dims: [40]'));
+    const r = await runInProc(dir, ['run', config, '--out', 'k', '--no-report', '--no-cache', '-q', '--set', 'k=[5000]']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^lshdp: error: --set k=\[5000\]: k: 5000 must be below the number of users of data set "synth" at n=40 \([\d,]+\)\n$/);
+  });
 });

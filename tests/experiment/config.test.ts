@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatPath } from '../../src/experiment/config/wording.js';
@@ -154,5 +154,89 @@ bogus: 1
     expect(editDistance('kapap', 'kappa')).toBe(1); // adjacent swap
     expect(didYouMean('tirals', ['trials', 'dims'])).toBe('trials');
     expect(didYouMean('zzzzzz', ['trials', 'dims'])).toBeNull();
+  });
+});
+
+describe('--set overrides in error messages', () => {
+  const message = (sets: string[], text = VALID): string => {
+    try {
+      parseConfig(text, 'base.yaml', { overrides: sets });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UserError);
+      return (e as Error).message;
+    }
+    throw new Error('config was accepted');
+  };
+
+  it('a problem under the key a --set sets names the --set, not the file (which holds neither)', () => {
+    expect(message(['kapa=[20]'])).toBe('--set kapa=[20]: kapa: unknown key (did you mean "kappa"?)');
+    expect(message(['kappa=[20,abc]'])).toBe('--set kappa=[20,abc]: kappa[1]: must be a number, got string "abc"');
+    expect(message(['privacy.xi=[1, -1]'])).toBe('--set privacy.xi=[1, -1]: privacy.xi[1]: must be >= 0');
+    // a later --set of the same key is the one that counts
+    expect(message(['trials=2', 'trials=0'])).toBe('--set trials=0: trials: must be >= 1');
+  });
+
+  it('problems of the file stay the file’s; a mix names each line’s source', () => {
+    expect(message([], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: k[0]: must be >= 1');
+    expect(message(['trials=0'], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: 2 problems:\n  k[0]: must be >= 1\n  --set trials=0: trials: must be >= 1');
+    // the key of a --set must be the whole path segment: kappa does not cover kappa_x
+    expect(message(['k=[1]'], VALID.replace('kappa: [10]', 'kappa: [10, 10]'))).toBe('base.yaml: kappa: duplicate value 10');
+  });
+});
+
+describe('data sets named from the registry', () => {
+  it('an entry with dataset: and no name: takes the registry name', () => {
+    const text = VALID.replace('  - { name: s, format: synthetic, preset: small }', '  - dataset: movielens-latest-small\n  - { dataset: movielens-100k, name: ml100k }');
+    const c = parseConfig(text, 'c.yaml', { dataDir: 'elsewhere' });
+    expect(c.datasets.map((d) => [d.name, d.dataset, d.format])).toEqual([
+      ['movielens-latest-small', 'movielens-latest-small', 'movielens-csv'],
+      ['ml100k', 'movielens-100k', 'movielens-100k'],
+    ]);
+  });
+});
+
+describe('a missing input file of a registry set', () => {
+  const missing = (file: string): string => {
+    const text = readFileSync(join(ROOT_CONFIGS, file), 'utf8');
+    // from a folder with no ../../shared/data beside it
+    const cwd = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
+    try {
+      parseConfig(text, file, { checkFiles: true, cwd: join(cwd, 'a', 'b') });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UserError);
+      return (e as Error).message;
+    }
+    throw new Error('config was accepted');
+  };
+
+  it('says to name the set (and how to install it), not to read the README again', () => {
+    const ml = missing('shared-movielens-small.yaml');
+    expect(ml).toMatch(
+      /datasets\[0\]\.path: file not found: .*movielens-latest-small\/ratings\.csv \(a file of the registry set movielens-latest-small: name the set, "dataset: movielens-latest-small" in place of format, path and the format's keys, after lshdp data fetch movielens-latest-small\)$/,
+    );
+    expect(ml).not.toMatch(/README/);
+    // the shared TSMC subset is not the registry's file: said, with the file the set reads
+    expect(missing('shared-tsmc.yaml')).toMatch(
+      /checkins\.tsv \(the folder of the registry set foursquare-tsmc2014-nyc, which reads another file, dataset_TSMC2014_NYC\.txt, with results of its own: .*"dataset: foursquare-tsmc2014-nyc".* after lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/,
+    );
+  });
+
+  it('recognizes a set by its archive folder or by a file name only it has; other paths keep the data/ hint', () => {
+    const say = (path: string): string => {
+      try {
+        parseConfig(VALID.replace('{ name: s, format: synthetic, preset: small }', `{ name: s, format: movielens-csv, path: ${path} }`), 'c.yaml', {
+          checkFiles: true,
+          cwd: mkdtempSync(join(tmpdir(), 'lshdp-cfg-')),
+        });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('config was accepted');
+    };
+    expect(say('data/ml-25m/ratings.csv')).toMatch(/\(a file of the registry set movielens-25m: .*lshdp data fetch movielens-25m\)$/);
+    expect(say('downloads/dataset_TSMC2014_NYC.txt')).toMatch(/\(a file of the registry set foursquare-tsmc2014-nyc: .*lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/);
+    // ratings.csv alone belongs to several sets: no guess
+    expect(say('data/ratings.csv')).toMatch(/file not found: .*data\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/);
+    expect(say('elsewhere/ratings.csv')).toMatch(/file not found: .*elsewhere\/ratings\.csv$/);
   });
 });

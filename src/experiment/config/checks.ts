@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { PRESETS } from '../../data/synth.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { registryHintForPath } from './registryNames.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -104,8 +105,10 @@ export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: 'path'
         const st = statSync(p);
         if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
       } catch {
-        // data/ is where the README tells users to put the downloads the project cannot ship
-        const hint = /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
+        // a registry set's file: name the set (lshdp installs it); else data/ is where the README
+        // tells users to put the downloads the project cannot ship
+        const registry = registryHintForPath(given(i, key));
+        const hint = registry ? ` (${registry})` : /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
         problems.push(`datasets[${i}].${key}: file not found: ${p}${hint}`);
       }
     }

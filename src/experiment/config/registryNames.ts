@@ -1,11 +1,12 @@
 /**
  * `datasets: - { name: ml, dataset: movielens-25m }`: a data set named from the registry
  * (src/data/registry.ts) takes its format and file paths from it, under the data folder
- * (`--data-dir`, else LSHDP_DATA_DIR, else data/ in the working directory).
+ * (`--data-dir`, else LSHDP_DATA_DIR, else data/ in the working directory). Without `name:` the
+ * entry is named as the registry names it.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { dataFolder, REGISTRY_NAMES, registryEntry } from '../../data/registry.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { dataFolder, REGISTRY, REGISTRY_NAMES, registryEntry, type RegistryEntry } from '../../data/registry.js';
 import { didYouMean } from '../../util/didYouMean.js';
 
 /** Keys a named entry takes from the registry, so it may not give them itself. */
@@ -36,6 +37,8 @@ export function fillRegistryEntries(input: unknown, dataDir?: string): string[] 
       return;
     }
     entry.format = known.format;
+    // `- dataset: movielens-latest-small` alone is a whole entry: its name is the registry's
+    entry.name ??= known.name;
     Object.assign(entry, registryPaths(known.name, dataDir));
   });
   return problems;
@@ -70,4 +73,29 @@ export function registryFileProblems(datasets: readonly Named[], dataDir?: strin
     problems.push(`datasets[${i}].dataset: ${entry.name} is not installed in ${dataFolder(dataDir)} (no ${missing.join(', ')}); ${how}`);
   });
   return problems;
+}
+
+/** How a registry set is installed: the command, with its files when they are obtained by hand. */
+function installCommand(entry: RegistryEntry): string {
+  return entry.url ? `lshdp data fetch ${entry.name}` : `lshdp data add ${entry.name} ${entry.files.map((f) => basename(f.path)).join(' ')} (obtained by hand: lshdp data list)`;
+}
+
+/**
+ * A missing input path that belongs to a registry set, said as the way to name the set instead:
+ * the path's folder is the set's name or its archive's folder (`…/movielens-latest-small/ratings.csv`,
+ * `data/ml-25m/ratings.csv`), or its file name is one only that set has (`dataset_TSMC2014_NYC.txt`).
+ * A file of that folder that is not the set's own (the shared 3-column TSMC subset) is told apart:
+ * the set reads another file, whose results differ. Null for any other path.
+ */
+export function registryHintForPath(given: string): string | null {
+  const file = basename(given);
+  const folder = basename(dirname(given));
+  const owners = (name: string) => REGISTRY.filter((e) => e.files.some((f) => basename(f.path) === name));
+  const entry = REGISTRY.find((e) => folder === e.name || folder === e.folder) ?? (owners(file).length === 1 ? owners(file)[0] : undefined);
+  if (!entry) return null;
+  const own = entry.files.find((f) => basename(f.path) === file);
+  const name = `"dataset: ${entry.name}" in place of format, path and the format's keys`;
+  if (own) return `a file of the registry set ${entry.name}: name the set, ${name}, after ${installCommand(entry)}`;
+  const theirs = entry.files.map((f) => basename(f.path)).join(' and ');
+  return `the folder of the registry set ${entry.name}, which reads another file, ${theirs}, with results of its own: to use it, name the set, ${name}, after ${installCommand(entry)}`;
 }

@@ -3,7 +3,9 @@
  * data can check. Errors here are the user's input; nothing has been written yet.
  */
 import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
-import { InterruptedError, UserError } from '../../util/errors.js';
+import { InterruptedError } from '../../util/errors.js';
+import { configError } from '../config.js';
+import { formatCount } from '../../util/format.js';
 import type { Progress } from '../../util/progress.js';
 import type { SignalGuard } from '../../util/signals.js';
 import type { ExperimentConfig } from '../config/schema.js';
@@ -35,12 +37,12 @@ export async function loadDataSets(setup: RunSetup, configFile: string, engine: 
     loaded.set(spec.name, ds);
   }
   const summaries = cfg.datasets.map((d) => loaded.get(d.name)!.summary);
-  checkGridAgainstData(configFile, cfg, loaded);
+  checkGridAgainstData(configFile, cfg, loaded, setup.overrides);
   return { loaded, summaries, loadMs };
 }
 
 /** Grid values that only the data can check: k below the number of users, enough users. */
-function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>): void {
+function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>, overrides: readonly string[]): void {
   const problems: string[] = [];
   const kmax = Math.max(...cfg.k);
   for (const ds of cfg.datasets) {
@@ -54,6 +56,24 @@ function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<s
       if (kmax >= users) problems.push(`k: ${kmax} must be below the number of users of data set "${ds.name}" at n=${n} (${users})`);
     }
   }
-  if (problems.length === 1) throw new UserError(`${file}: ${problems[0]}`);
-  if (problems.length > 1) throw new UserError(`${file}: ${problems.length} problems:\n` + problems.map((p) => `  ${p}`).join('\n'));
+  // a --set k=[5000] is named, not the file (configError)
+  if (problems.length > 0) throw configError(file, problems, overrides);
+}
+
+/**
+ * `queries` above the users a data set has is cut to all its users (sampleQueries): the one
+ * warning line that says so, or null. Users differ by n (a user with no item among the top n is
+ * dropped), so each data set gives its range over n.
+ */
+export function queriesCutWarning(cfg: ExperimentConfig, loaded: Map<string, LoadedDataset>): string | null {
+  if (cfg.queries === 0) return null;
+  const cut: string[] = [];
+  for (const ds of cfg.datasets) {
+    const counts = [...(loaded.get(ds.name)?.vectors.values() ?? [])].map((v) => v.rowPtr.length - 1);
+    if (counts.length === 0) continue;
+    const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
+    if (cfg.queries > lo) cut.push(`${ds.name} has ${lo === hi ? formatCount(lo) : `${formatCount(lo)} to ${formatCount(hi)}`} users${lo === hi ? '' : ' by n'}`);
+  }
+  if (cut.length === 0) return null;
+  return `lshdp: warning: queries: ${formatCount(cfg.queries)} is more than the users available (${cut.join('; ')}): every user is a query where there are fewer`;
 }

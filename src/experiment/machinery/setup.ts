@@ -41,6 +41,8 @@ export interface RunSetup {
   threads: number;
   cacheDir: string | null;
   skipBadRows: boolean;
+  /** the `--set` overrides the config was read with (an error of their keys names them) */
+  overrides: readonly string[];
 }
 
 export function configHashOf(cfg: ExperimentConfig): string {
@@ -68,5 +70,5 @@ export function setUpRun(opts: SetupOptions): RunSetup {
   const cacheDir = opts.cacheDir === undefined ? join('data', 'cache') : opts.cacheDir;
   // an unwritable cache fails now, not after minutes of loading
   if (cacheDir) checkWritableFolder(cacheDir, '--cache-dir');
-  return { cfg, document, configHash, outDir, owner, previous, threads, cacheDir, skipBadRows: opts.skipBadRows ?? false };
+  return { cfg, document, configHash, outDir, owner, previous, threads, cacheDir, skipBadRows: opts.skipBadRows ?? false, overrides: opts.overrides ?? [] };
 }
