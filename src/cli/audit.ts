@@ -29,7 +29,7 @@ Verdicts, per (mechanism, κ, ξ); each of the m rows that claim a budget is tes
                       (samples_needed says what M would do)
   not-applicable      no budget claimed (lsh)
 
-What the default M (${DEFAULT_SAMPLES}) sees on configs/audit.yaml (d 0.1, δ 0.01):
+What M = ${DEFAULT_SAMPLES} samples (--samples) see on configs/audit.yaml (d 0.1, δ 0.01):
   lshrr (paper, theorem)  exact tail: flags ×1.19–2.08 (paper), ×1.45–2.62 (theorem) on the per-bit ε
   lshrr-exact             exact tail: any inflation (×1.00001); naive: violated in every row
   vmf, purkayastha        angle law: ×1.04–1.72 on the concentration
