@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { addFiles, fetchDataset, installState, lookUp, sourceUrl } from '../data/fetch/install.js';
 import { REGISTRY, type RegistryEntry } from '../data/registry.js';
+import { checkWritableFolder } from '../util/folders.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { cliIo } from './io.js';
@@ -17,6 +18,8 @@ export async function fetchNamed(names: string[], o: { dataDir: string; mirror?:
   // every name checked before anything is downloaded
   const entries = names.map((n) => lookUp(n));
   for (const e of entries) sourceUrl(e, o.mirror);
+  // before any download: a folder that cannot be written fails now, and a full disk later names --data-dir
+  checkWritableFolder(o.dataDir, '--data-dir');
   for (const entry of entries) {
     const progress = createProgress({ quiet: o.quiet });
     let started = false;
@@ -49,6 +52,7 @@ export async function fetchNamed(names: string[], o: { dataDir: string; mirror?:
 }
 
 export async function addNamed(name: string, files: string[], o: { dataDir: string; force?: boolean }): Promise<void> {
+  checkWritableFolder(o.dataDir, '--data-dir');
   const result = await addFiles(name, files, { dataDir: o.dataDir, force: o.force });
   terms(result.entry);
   say(`installed ${result.entry.name} in ${result.folder} (verified: ${result.verified})`);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, type Stats, statSync, writeSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { UserError } from './errors.js';
 
 /** Why mkdir / a probe write failed, as the end of a one-line message. */
@@ -95,6 +95,29 @@ function removeFolders(created: string[]): void {
 }
 
 /**
+ * The folders this process was told to write into, each with the option that chose it (`--out`,
+ * `--cache-dir`, `--data-dir`), so an error met later (a full disk) can name the option to change.
+ */
+const FOLDER_OPTIONS = new Map<string, { flag: string; dir: string }>();
+
+/** Remember that `flag` chose `dir` (done by `checkWritableFolder`; a command that writes without
+ *  that check says it here). */
+export function rememberFolderOption(dir: string, flag: string): void {
+  FOLDER_OPTIONS.set(resolve(dir), { flag, dir });
+}
+
+/** The option that chose the folder holding `path` (the innermost one), or null. */
+export function folderOptionOf(path: string): { flag: string; dir: string; abs: string } | null {
+  const abs = resolve(path);
+  let best: { flag: string; dir: string; abs: string } | null = null;
+  for (const [folder, o] of FOLDER_OPTIONS) {
+    const inside = abs === folder || abs.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+    if (inside && (!best || folder.length > best.abs.length)) best = { ...o, abs: folder };
+  }
+  return best;
+}
+
+/**
  * Is `dir` a folder this process can create and write files in? Checked for real: the missing
  * folders are created, a probe file is created and removed in `dir`, and the folders created for
  * the check are removed again, so nothing is left behind. Throws a one-line UserError naming
@@ -103,6 +126,7 @@ function removeFolders(created: string[]): void {
  */
 export function checkWritableFolder(dir: string, flag: string): void {
   const abs = resolve(dir);
+  if (flag.startsWith('--')) FOLDER_OPTIONS.set(abs, { flag, dir });
   const created = makeFolderSync(dir, flag);
   try {
     const probe = join(abs, `.lshdp-probe-${process.pid}-${randomBytes(4).toString('hex')}`);

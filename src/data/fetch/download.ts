@@ -11,7 +11,8 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeS
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { writeFileAtomicSync } from '../../util/atomic.js';
-import { UserError } from '../../util/errors.js';
+import { UserError, withPath } from '../../util/errors.js';
+import { describeFsError } from '../../util/fsProblems.js';
 import { formatCount } from '../../util/format.js';
 
 export interface DownloadOptions {
@@ -118,7 +119,7 @@ async function downloadOnce(url: string, part: string, opts: DownloadOptions): P
         } catch (e) {
           failed = true;
           res.destroy();
-          fail(new UserError(`${part}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`));
+          fail(new UserError(describeFsError(withPath(e, part)) ?? `${part}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`));
           return;
         }
         done += chunk.length;

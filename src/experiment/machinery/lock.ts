@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../../util/errors.js';
+import { UserError, withPath } from '../../util/errors.js';
 import { makeFolderSync } from '../../util/folders.js';
 import type { EngineTask } from '../grid.js';
 import { engineTask } from './engineTask.js';
@@ -167,7 +167,12 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
   // the lock appears with its whole content at once: written beside it, then hard-linked to its
   // name (link fails when the name exists, like O_EXCL, so exactly one process wins)
   const tmp = join(resolve(dir), `${FOLDER_LOCK}.new-${nonce()}`);
-  writeFileSync(tmp, text);
+  try {
+    writeFileSync(tmp, text);
+  } catch (e) {
+    rmQuiet(tmp); // a full disk may leave it empty
+    throw withPath(e, tmp);
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -222,6 +227,14 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
   };
   process.on('exit', release);
   return { path, release };
+}
+
+function rmQuiet(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // never created
+  }
 }
 
 function rmdirQuiet(p: string): void {
