@@ -18,6 +18,8 @@ export interface Served {
   redirectTo?: string;
   /** ignore Range headers (always 200) */
   noRanges?: boolean;
+  /** send this many body bytes, then nothing more (the connection stays open: a process to kill) */
+  stallAfter?: number;
 }
 
 export interface FileServer {
@@ -30,6 +32,8 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
   const files = new Map<string, Served>();
   const requests: FileServer['requests'] = [];
+  /** answers left hanging by `stallAfter`, ended on close */
+  const stalled = new Set<ServerResponse>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const f = files.get(path);
@@ -66,6 +70,11 @@ export async function startFileServer(): Promise<FileServer> {
     const body = f.body.subarray(start);
     record(status);
     res.writeHead(status, { ...headers, 'content-length': body.length, ...(status === 206 ? { 'content-range': `bytes ${start}-${f.body.length - 1}/${f.body.length}` } : {}) });
+    if (f.stallAfter !== undefined) {
+      res.write(body.subarray(0, f.stallAfter));
+      stalled.add(res);
+      return;
+    }
     if (f.dropAfter !== undefined && (f.dropTimes ?? 1) > 0) {
       f.dropTimes = (f.dropTimes ?? 1) - 1;
       // a graceful close (FIN) after the bytes, so every byte sent arrives: a reset could drop some
@@ -80,7 +89,11 @@ export async function startFileServer(): Promise<FileServer> {
     base: `http://127.0.0.1:${port}`,
     files,
     requests,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const res of stalled) res.destroy();
+        server.close(() => ok());
+      }),
   };
 }
 

@@ -2,8 +2,8 @@
  * Installing a registry data set under the data folder, in its archive's own layout
  * (`<data>/ml-25m/ratings.csv`), so shipped configs and manual downloads agree.
  *
- * A fetch: take the data set's lock (two array jobs fetching at once: the second waits, then finds
- * it installed); download the archive into `<data>/.lshdp-partial/` (kept across runs, for
+ * A fetch: take the data set's lock (two array jobs fetching at once: the second waits, saying for
+ * whom, then finds it installed; a killed fetch's lock is taken over at once: ./lock.ts); download the archive into `<data>/.lshdp-partial/` (kept across runs, for
  * resuming); verify; unpack into a temporary folder inside the data folder; check every file
  * lshdp reads is there (and matches its pinned SHA-256 where the archive's MD5 did not settle
  * it); rename the folder into place (`force` swaps the old one out first); write the `installed`
@@ -13,13 +13,13 @@
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { fileDigest, sha256File } from '../../util/hash.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
 import { discardPartial, download } from './download.js';
+import { withDataLock } from './lock.js';
 import { unzipTo } from './archive.js';
 import { detectFormat } from '../detect.js';
 
@@ -84,21 +84,11 @@ function sha256Sync(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** Run `work` holding the data set's lock (waits for another fetch of the same set to finish). */
-async function withLock<T>(dataDir: string, name: string, work: () => Promise<T>): Promise<T> {
+/** Run `work` holding the data set's lock: waits, saying whom for, while another live process
+ *  installs it; takes over at once the lock of a process that is gone. */
+async function withLock<T>(dataDir: string, name: string, what: string, opts: InstallOptions, work: () => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
-  const target = join(dataDir, `.lshdp-fetch-${name}`);
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(target, { realpath: false, stale: 30_000, update: 5_000, retries: { retries: 720, minTimeout: 1000, maxTimeout: 5000 } });
-  } catch (e) {
-    throw new UserError(`${dataDir}: cannot lock ${name} for installing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  try {
-    return await work();
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return withDataLock(dataDir, name, `lshdp data ${what} ${name}`, work, { log: opts.log });
 }
 
 const MISSING = 'missing: ';
@@ -208,7 +198,7 @@ class ChecksumMismatch extends UserError {}
 export async function fetchDataset(name: string, opts: InstallOptions): Promise<InstallResult> {
   const entry = lookUp(name, opts.registry);
   const url = sourceUrl(entry, opts.mirror);
-  return withLock(opts.dataDir, entry.name, async () => {
+  return withLock(opts.dataDir, entry.name, 'fetch', opts, async () => {
     const state = installState(entry, opts.dataDir);
     if (state.state === 'installed' && !opts.force) return { entry, folder: state.folder, installed: false, verified: 'installed before' };
     if (state.state === 'present' && !opts.force) {
@@ -253,7 +243,7 @@ async function downloadAndInstall(entry: RegistryEntry, url: string, part: strin
 export async function addFiles(name: string, files: string[], opts: InstallOptions): Promise<InstallResult> {
   const entry = lookUp(name, opts.registry);
   for (const f of files) if (!existsSync(f) || !statSync(f).isFile()) throw new UserError(`${f}: no such file`);
-  return withLock(opts.dataDir, entry.name, async () => {
+  return withLock(opts.dataDir, entry.name, 'add', opts, async () => {
     if (files.length === 1 && files[0]!.toLowerCase().endsWith('.zip')) {
       if (installState(entry, opts.dataDir).state === 'installed' && !opts.force) throw new UserError(`${entry.name} is installed already in ${join(opts.dataDir, entry.folder)}: --force replaces it`);
       return installArchive(entry, files[0]!, opts);
