@@ -5,6 +5,7 @@ import { REGISTRY, type RegistryEntry } from '../data/registry.js';
 import { checkWritableFolder } from '../util/folders.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
+import { SignalGuard, signalExitCode } from '../util/signals.js';
 import { cliIo } from './io.js';
 
 const say = (line: string) => cliIo().err(`lshdp: ${line}\n`);
@@ -14,41 +15,69 @@ function terms(entry: RegistryEntry): void {
   say(`${entry.name}: cite: ${entry.citation}`);
 }
 
-export async function fetchNamed(names: string[], o: { dataDir: string; mirror?: string; force?: boolean; quiet?: boolean }): Promise<void> {
+export async function fetchNamed(names: string[], o: { dataDir: string; mirror?: string; force?: boolean; quiet?: boolean; retries?: number }): Promise<void> {
   // every name checked before anything is downloaded
   const entries = names.map((n) => lookUp(n));
   for (const e of entries) sourceUrl(e, o.mirror);
   // before any download: a folder that cannot be written fails now, and a full disk later names --data-dir
   checkWritableFolder(o.dataDir, '--data-dir');
-  for (const entry of entries) {
-    const progress = createProgress({ quiet: o.quiet });
-    let started = false;
-    let lastDone = 0;
-    const result = await fetchDataset(entry.name, {
-      dataDir: o.dataDir,
-      mirror: o.mirror,
-      force: o.force,
-      log: (l) => say(l),
-      onProgress: (done, total) => {
-        if (!started) {
-          started = true;
-          if (!o.quiet) say(`fetching ${entry.name} from ${sourceUrl(entry, o.mirror)} (${total !== null ? `${formatCount(total)} bytes` : entry.size})`);
-          progress.start(`download ${entry.folder}`, total ?? 0, {});
-          progress.increment(done);
-          lastDone = done;
-          return;
-        }
-        progress.increment(done - lastDone);
-        lastDone = done;
-      },
-    }).finally(() => progress.stop());
-    if (!result.installed) {
-      if (!o.quiet) say(`${entry.name} is installed in ${result.folder} (--force fetches it again)`);
-      continue;
+  for (const entry of entries) await fetchOne(entry, o);
+}
+
+/**
+ * Fetch one set. SIGINT or SIGTERM during the download stops it and prints one line saying what a
+ * rerun resumes from (the command exits 130 / 143); during the unpacking, the process ends at once
+ * (nothing is installed, the download is kept).
+ */
+async function fetchOne(entry: RegistryEntry, o: { dataDir: string; mirror?: string; force?: boolean; quiet?: boolean; retries?: number }): Promise<void> {
+  const progress = createProgress({ quiet: o.quiet });
+  let started = false;
+  let lastDone = 0;
+  let stage: 'download' | 'install' | null = null;
+  const abort = new AbortController();
+  const guard = new SignalGuard();
+  guard.whenSignalled((sig) => {
+    progress.stop();
+    if (stage !== 'install') {
+      abort.abort(sig); // the download stops and its error says what is kept
+      return;
     }
-    if (!o.quiet) terms(entry);
-    say(`installed ${entry.name} in ${result.folder} (verified: ${result.verified})`);
+    say(`interrupted by ${sig} while unpacking ${entry.name}: nothing installed; the download is kept for the next run`);
+    process.exit(signalExitCode(sig));
+  });
+  const result = await fetchDataset(entry.name, {
+    dataDir: o.dataDir,
+    mirror: o.mirror,
+    force: o.force,
+    attempts: o.retries !== undefined ? o.retries + 1 : undefined,
+    signal: abort.signal,
+    onStage: (s) => {
+      stage = s;
+    },
+    // under -q: no retry, resume or waiting lines either
+    log: o.quiet ? undefined : (l) => say(l),
+    onProgress: (done, total) => {
+      if (!started) {
+        started = true;
+        if (!o.quiet) say(`fetching ${entry.name} from ${sourceUrl(entry, o.mirror)} (${total !== null ? `${formatCount(total)} bytes` : entry.size})`);
+        progress.start(`download ${entry.folder}`, total ?? 0, {});
+        progress.increment(done);
+        lastDone = done;
+        return;
+      }
+      progress.increment(done - lastDone);
+      lastDone = done;
+    },
+  }).finally(() => {
+    progress.stop();
+    guard.dispose();
+  });
+  if (!result.installed) {
+    if (!o.quiet) say(`${entry.name} is installed in ${result.folder} (--force fetches it again)`);
+    return;
   }
+  if (!o.quiet) terms(entry);
+  say(`installed ${entry.name} in ${result.folder} (verified: ${result.verified})`);
 }
 
 export async function addNamed(name: string, files: string[], o: { dataDir: string; force?: boolean }): Promise<void> {

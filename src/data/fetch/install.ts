@@ -18,7 +18,7 @@ import { fileDigest, sha256File } from '../../util/hash.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
-import { discardPartial, download } from './download.js';
+import { DownloadFailed, discardPartial, download } from './download.js';
 import { withDataLock } from './lock.js';
 import { unzipTo } from './archive.js';
 import { detectFormat } from '../detect.js';
@@ -34,6 +34,14 @@ export interface InstallOptions {
   onProgress?: (done: number, total: number | null) => void;
   /** the registry to look names up in (tests give their own entries) */
   registry?: readonly RegistryEntry[];
+  /** download tries in all (default 5) */
+  attempts?: number;
+  /** the wait between download tries (tests record it instead of waiting) */
+  sleep?: (ms: number) => Promise<void>;
+  /** aborts a download (SIGINT, SIGTERM): it rejects with an InterruptedError saying what is kept */
+  signal?: AbortSignal;
+  /** told when the download starts and when the verifying and unpacking start */
+  onStage?: (stage: 'download' | 'install') => void;
 }
 
 export interface InstallResult {
@@ -124,6 +132,9 @@ export async function installArchive(entry: RegistryEntry, archive: string, opts
   const tmp = join(opts.dataDir, `.lshdp-tmp-${entry.name}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
+  // a signal that ends the process while unpacking leaves no half-unpacked folder behind
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', removeTmp);
   try {
     await unzipTo(archive, tmp);
     const unpacked = join(tmp, entry.folder);
@@ -146,7 +157,8 @@ export async function installArchive(entry: RegistryEntry, archive: string, opts
     writeFileAtomicSync(join(folder, INSTALLED_MARKER), JSON.stringify({ name: entry.name, archive: label, md5, verified, installed: new Date().toISOString() }, null, 2) + '\n');
     return { entry, folder, installed: true, verified };
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    process.off('exit', removeTmp);
+    removeTmp();
   }
 }
 
@@ -216,9 +228,20 @@ export async function fetchDataset(name: string, opts: InstallOptions): Promise<
   });
 }
 
+/** The way out when the server cannot be reached or keeps failing: another source, or by hand. */
+function wayOut(entry: RegistryEntry, opts: InstallOptions): string {
+  const archive = basename(new URL(entry.url!).pathname);
+  const mirror = opts.mirror ? 'another --mirror BASE' : 'a mirror: --mirror BASE';
+  return `offline or blocked? fetch from ${mirror}, or download ${archive} by hand (${entry.url}) and install it with: lshdp data add ${entry.name} ${archive}`;
+}
+
 async function downloadAndInstall(entry: RegistryEntry, url: string, part: string, opts: InstallOptions): Promise<InstallResult> {
   for (let attempt = 1; ; attempt++) {
-    await download(url, part, { onProgress: opts.onProgress, log: opts.log });
+    opts.onStage?.('download');
+    await download(url, part, { onProgress: opts.onProgress, log: opts.log, attempts: opts.attempts, sleep: opts.sleep, signal: opts.signal }).catch((e: unknown) => {
+      throw e instanceof DownloadFailed && e.kind !== 'transfer' ? new UserError(`${e.message}; ${wayOut(entry, opts)}`) : e;
+    });
+    opts.onStage?.('install');
     try {
       const result = await installArchive(entry, part, opts);
       discardPartial(part);
