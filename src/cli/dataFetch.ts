@@ -44,8 +44,9 @@ export function registerDataFetch(data: Command): void {
     .argument('<file...>', 'its archive, or its files (recognized by name)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .addOption(forceOption('replace what is there'))
-    .action(async (name: string, files: string[], o: { dataDir?: string; force?: boolean }) => {
+    .addOption(quietOption('no license, citation or waiting lines'))
+    .action(async (name: string, files: string[], o: { dataDir?: string; force?: boolean; quiet?: boolean }) => {
       const { addNamed } = await import('./dataFetchRun.js');
-      await addNamed(name, files, { dataDir: dataFolder(o.dataDir), force: o.force });
+      await addNamed(name, files, { dataDir: dataFolder(o.dataDir), force: o.force, quiet: o.quiet });
     });
 }

@@ -80,10 +80,10 @@ async function fetchOne(entry: RegistryEntry, o: { dataDir: string; mirror?: str
   say(`installed ${entry.name} in ${result.folder} (verified: ${result.verified})`);
 }
 
-export async function addNamed(name: string, files: string[], o: { dataDir: string; force?: boolean }): Promise<void> {
+export async function addNamed(name: string, files: string[], o: { dataDir: string; force?: boolean; quiet?: boolean }): Promise<void> {
   checkWritableFolder(o.dataDir, '--data-dir');
-  const result = await addFiles(name, files, { dataDir: o.dataDir, force: o.force });
-  terms(result.entry);
+  const result = await addFiles(name, files, { dataDir: o.dataDir, force: o.force, log: o.quiet ? undefined : (l) => say(l) });
+  if (!o.quiet) terms(result.entry);
   say(`installed ${result.entry.name} in ${result.folder} (verified: ${result.verified})`);
 }
 

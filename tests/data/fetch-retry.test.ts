@@ -1,12 +1,12 @@
 /**
  * Downloads that wait and say so (src/data/fetch/download.ts): retries with backoff (1, 2, 4, 8 s,
  * the waits recorded, not slept), where a retry resumes, what a rerun will do when the server
- * ignores ranges, the way out of a failed connection, SIGINT, and -q.
+ * ignores ranges, the way out of a failed connection, SIGINT, and -q (on data add too).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchDataset } from '../../src/data/fetch/install.js';
@@ -158,7 +158,7 @@ describe('a connection that cannot be made ends with the way out', () => {
   });
 });
 
-describe('the CLI: -q and SIGINT', () => {
+describe('the CLI: -q on data fetch and data add, SIGINT', () => {
   it('-q hides the retry lines (one real 1-s wait each way)', async () => {
     const body = randomBytes(5000); // no archive: refused after the download, which is all this test needs
     for (const quiet of [false, true]) {
@@ -169,6 +169,19 @@ describe('the CLI: -q and SIGINT', () => {
       if (quiet) expect(r.stderr).toMatch(/^lshdp: error: ml-100k\.zip: not a readable zip archive[^\n]*\n$/);
       else expect(r.stderr).toMatch(retry);
     }
+  });
+
+  it('data add -q: only the line that says what was installed (it was an unknown option)', async () => {
+    const src = dataDir();
+    const file = join(src, 'dataset_TSMC2014_NYC.txt');
+    writeFileSync(file, '470\t49bbd6c0f964a520f4531fe3\t4bf58dd8d48988d127951735\tArts & Crafts Store\t40.7198\t-74.0025\t-240\tTue Apr 03 18:00:09 +0000 2012\n');
+    const loud = await lshdpIn(['data', 'add', 'foursquare-tsmc2014-nyc', file, '--data-dir', dataDir()]);
+    expect(loud.status, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/license: .*\n.*cite: /);
+    const dir = dataDir();
+    const quiet = await lshdpIn(['data', 'add', 'foursquare-tsmc2014-nyc', file, '--data-dir', dir, '-q']);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe(`lshdp: installed foursquare-tsmc2014-nyc in ${join(dir, 'foursquare-tsmc2014')} (verified: not verified (no published checksum))\n`);
   });
 
   it('SIGINT during a download: one line saying what is kept, exit 130, the lock released', async () => {
