@@ -40,6 +40,7 @@ function fsProblem(e: unknown, where: string): string {
  */
 export function makeFolderSync(dir: string, flag: string): string[] {
   const abs = resolve(dir);
+  if (flag.startsWith('--')) rememberFolderOption(dir, flag);
   const say = (problem: string) => new UserError(`${flag} ${dir}: ${problem}`);
   const missing: string[] = [];
   // walk up to the nearest path that exists; it must be a folder
@@ -100,8 +101,8 @@ function removeFolders(created: string[]): void {
  */
 const FOLDER_OPTIONS = new Map<string, { flag: string; dir: string }>();
 
-/** Remember that `flag` chose `dir` (done by `checkWritableFolder`; a command that writes without
- *  that check says it here). */
+/** Remember that `flag` chose `dir` (done by `makeFolderSync` and `checkWritableFolder` when given
+ *  an option; a command that makes its folder otherwise says it here). */
 export function rememberFolderOption(dir: string, flag: string): void {
   FOLDER_OPTIONS.set(resolve(dir), { flag, dir });
 }
@@ -126,7 +127,6 @@ export function folderOptionOf(path: string): { flag: string; dir: string; abs: 
  */
 export function checkWritableFolder(dir: string, flag: string): void {
   const abs = resolve(dir);
-  if (flag.startsWith('--')) FOLDER_OPTIONS.set(abs, { flag, dir });
   const created = makeFolderSync(dir, flag);
   try {
     const probe = join(abs, `.lshdp-probe-${process.pid}-${randomBytes(4).toString('hex')}`);

@@ -68,6 +68,12 @@ describe('a full disk: one line naming the file and the option that sets its fol
     }
   });
 
+  it('synth --out: the generated ratings', async () => {
+    const { dir } = scratch(config);
+    const r = await onFullDisk(dir, 'ratings.csv', ['synth', '--out', 'gen', '--preset', 'small', '-q']);
+    saysFull(r, /gen\/ratings\.csv/, '--out', join(realpathSync(dir), 'gen'));
+  });
+
   describe('--data-dir', () => {
     let server: FileServer;
     beforeAll(async () => {
