@@ -26,8 +26,8 @@ export async function fetchNamed(names: string[], o: { dataDir: string; mirror?:
 
 /**
  * Fetch one set. SIGINT or SIGTERM during the download stops it and prints one line saying what a
- * rerun resumes from (the command exits 130 / 143); during the unpacking, the process ends at once
- * (nothing is installed, the download is kept).
+ * rerun resumes from (the command exits 130 / 143); before it (waiting for the lock) or during the
+ * unpacking, the process ends at once with one line (nothing is installed, the download is kept).
  */
 async function fetchOne(entry: RegistryEntry, o: { dataDir: string; mirror?: string; force?: boolean; quiet?: boolean; retries?: number }): Promise<void> {
   const progress = createProgress({ quiet: o.quiet });
@@ -38,11 +38,17 @@ async function fetchOne(entry: RegistryEntry, o: { dataDir: string; mirror?: str
   const guard = new SignalGuard();
   guard.whenSignalled((sig) => {
     progress.stop();
-    if (stage !== 'install') {
+    if (stage === 'download') {
       abort.abort(sig); // the download stops and its error says what is kept
       return;
     }
-    say(`interrupted by ${sig} while unpacking ${entry.name}: nothing installed; the download is kept for the next run`);
+    // waiting for the lock, verifying or unpacking: nothing half-done is kept (the lock and the
+    // temporary folder go with the process)
+    say(
+      stage === 'install'
+        ? `interrupted by ${sig} while unpacking ${entry.name}: nothing installed; the download is kept for the next run`
+        : `interrupted by ${sig} before ${entry.name} was downloaded: nothing changed`,
+    );
     process.exit(signalExitCode(sig));
   });
   const result = await fetchDataset(entry.name, {

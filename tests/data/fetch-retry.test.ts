@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchDataset } from '../../src/data/fetch/install.js';
 import { dataLockPath } from '../../src/data/fetch/lock.js';
@@ -200,5 +200,32 @@ describe('the CLI: -q on data fetch and data add, SIGINT', () => {
     expect(stderr).toBe(`lshdp: interrupted by SIGINT: 50,000 bytes kept in ${part}: run the same command again to resume\n`);
     expect(existsSync(dataLockPath(dir, 'movielens-100k'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('.lshdp-tmp') || f.startsWith('.lshdp-fetch'))).toEqual([]);
+  });
+
+  it('SIGINT while waiting for another fetch’s lock: one line, exit 130 (the wait used to swallow it)', async () => {
+    const dir = dataDir();
+    // a live holder: a process that sleeps, named in a lock as a fetch would write it
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    const info = { pid: holder.pid, hostname: hostname(), procStart: null, startedAt: '2026-11-26T08:00:00.000Z', command: 'lshdp data fetch movielens-100k', token: 'x' };
+    writeFileSync(dataLockPath(dir, 'movielens-100k'), JSON.stringify(info));
+    try {
+      const child = spawn(process.execPath, [BIN, 'data', 'fetch', 'movielens-100k', '--data-dir', dir, '--mirror', server.base], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += String(d)));
+      const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
+      for (const start = Date.now(); !stderr.includes('waiting for'); await new Promise((ok) => setTimeout(ok, 10))) {
+        if (Date.now() - start > 60_000) throw new Error(`never waited: ${stderr}`);
+      }
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000); // it used to wait on: fail, not hang
+      const code = await exited;
+      clearTimeout(timer);
+      expect(code, stderr).toBe(130);
+      expect(stderr).toBe(
+        `lshdp: movielens-100k: waiting for pid ${holder.pid} (lshdp data fetch movielens-100k, started 2026-11-26 08:00:00 UTC) to finish installing it in ${dir}\nlshdp: interrupted by SIGINT before movielens-100k was downloaded: nothing changed\n`,
+      );
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 });

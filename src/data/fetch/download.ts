@@ -44,7 +44,6 @@ interface Validators {
 /** The wait before try `attempt + 1`: 1, 2, 4, 8… s. */
 export const backoffMs = (attempt: number): number => 1000 * 2 ** (attempt - 1);
 
-const realSleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 const metaOf = (part: string) => `${part}.json`;
 
@@ -117,10 +116,27 @@ function throwIfAborted(signal: AbortSignal | undefined, part: string, url: stri
   throw new InterruptedError(sig, `interrupted by ${sig}: ${keptNote(part, url)}`);
 }
 
+/**
+ * Wait `ms` between tries, or less when `signal` aborts (Ctrl-C): the timer is cleared then, so a
+ * pending wait does not keep the interrupted process alive.
+ */
+function pause(ms: number, signal: AbortSignal | undefined, sleep?: (ms: number) => Promise<void>): Promise<void> {
+  return new Promise((ok) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      ok();
+    };
+    signal?.addEventListener('abort', done, { once: true });
+    if (sleep) sleep(ms).then(done, done);
+    else timer = setTimeout(done, ms);
+  });
+}
+
 /** Download `url` into `part` (resuming what is there), and return its size. */
 export async function download(url: string, part: string, opts: DownloadOptions = {}): Promise<number> {
   const attempts = opts.attempts ?? 5;
-  const sleep = opts.sleep ?? realSleep;
   for (let attempt = 1; ; attempt++) {
     try {
       return await downloadOnce(url, part, opts);
@@ -132,7 +148,7 @@ export async function download(url: string, part: string, opts: DownloadOptions 
       const kept = resumableBytes(part, url);
       const from = kept !== null ? `, resuming at ${formatCount(kept)} bytes` : existsSync(part) && statSync(part).size > 0 ? ', from the start (the server cannot resume)' : '';
       opts.log?.(`${e.message}; trying again in ${wait / 1000} s (${attempt + 1} of ${attempts})${from}`);
-      await sleep(wait);
+      await pause(wait, opts.signal, opts.sleep);
       throwIfAborted(opts.signal, part, url);
     }
   }
