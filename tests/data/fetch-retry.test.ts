@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchDataset } from '../../src/data/fetch/install.js';
@@ -109,6 +109,20 @@ describe('what a failed download says of a rerun is what a rerun does', () => {
     server.requests.length = 0;
     expect((await fetchDataset('tiny', opts)).installed).toBe(true);
     expect(server.requests[0]).toMatchObject({ range: 'bytes=1000-', status: 206 });
+  });
+
+  it('a download completed before its install was interrupted is verified as it is, not fetched again', async () => {
+    const dir = dataDir();
+    server.files.set('/datasets/tiny.zip', { body: zip });
+    const { lines, opts } = recorded(dir);
+    const part = join(dir, '.lshdp-partial', 'tiny.zip');
+    mkdirSync(join(dir, '.lshdp-partial'));
+    writeFileSync(part, zip);
+    writeFileSync(`${part}.json`, JSON.stringify({ url: `${server.base}/datasets/tiny.zip`, etag: '"e"', lastModified: null, ranges: true, total: zip.length }));
+    server.requests.length = 0;
+    expect((await fetchDataset('tiny', opts)).installed).toBe(true);
+    expect(server.requests).toEqual([]);
+    expect(lines).toEqual([`${server.base}/datasets/tiny.zip: downloaded before (${zip.length.toLocaleString('en-US')} bytes); verifying it`]);
   });
 
   it('a server that ignores Range: every try starts over, the retry lines say so, and the last says nothing is kept', async () => {

@@ -39,11 +39,12 @@ interface Validators {
   lastModified: string | null;
   /** does the server honour ranges: its Accept-Ranges, or what it did with one (null: unknown) */
   ranges?: boolean | null;
+  /** the file's size when the server said it: a partial file this long is complete */
+  total?: number | null;
 }
 
 /** The wait before try `attempt + 1`: 1, 2, 4, 8… s. */
 export const backoffMs = (attempt: number): number => 1000 * 2 ** (attempt - 1);
-
 
 const metaOf = (part: string) => `${part}.json`;
 
@@ -223,11 +224,19 @@ async function openAnswer(url: string, part: string, opts: DownloadOptions): Pro
   const length = res.headers['content-length'];
   const total = length !== undefined ? (append ? from : 0) + Number(length) : null;
   if (append) opts.log?.(`${url}: resuming at ${formatCount(from)} bytes${total !== null ? ` of ${formatCount(total)}` : ''}`);
-  writeFileAtomicSync(metaOf(part), JSON.stringify({ url, etag, lastModified: res.headers['last-modified'] ?? null, ranges } satisfies Validators) + '\n');
+  writeFileAtomicSync(metaOf(part), JSON.stringify({ url, etag, lastModified: res.headers['last-modified'] ?? null, ranges, total } satisfies Validators) + '\n');
   return { res, from: append ? from : 0, total };
 }
 
 async function downloadOnce(url: string, part: string, opts: DownloadOptions): Promise<number> {
+  // a download that completed before its install was interrupted: nothing to ask for (asking for
+  // the bytes past its end would get a 416 and a download from zero)
+  const have = existsSync(part) ? statSync(part).size : 0;
+  const known = have > 0 ? readValidators(part, url) : null;
+  if (known && typeof known.total === 'number' && known.total === have) {
+    opts.log?.(`${url}: downloaded before (${formatCount(have)} bytes); verifying it`);
+    return have;
+  }
   const { res, from, total } = await openAnswer(url, part, opts);
   let done = from;
   opts.onProgress?.(done, total);
