@@ -1,6 +1,6 @@
 /** `lshdp data fetch | list | add`: the registry's data sets under the data folder. */
 import type { Command } from 'commander';
-import { forceOption, quietOption } from './options.js';
+import { forceOption, intArg, quietOption } from './options.js';
 import { cliIo } from './io.js';
 import { dataFolder, REGISTRY_NAMES } from '../data/registry.js';
 
@@ -9,6 +9,7 @@ interface FetchFlags {
   mirror?: string;
   force?: boolean;
   quiet?: boolean;
+  retries?: number;
 }
 
 const DATA_DIR_HELP = 'data folder (default: $LSHDP_DATA_DIR, else data/ in the working directory)';
@@ -21,10 +22,11 @@ export function registerDataFetch(data: Command): void {
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--mirror <base>', "fetch from BASE followed by the official URL's path (an institutional mirror)")
     .addOption(forceOption('download and install again, replacing what is there'))
-    .addOption(quietOption('no progress bar, license or citation lines'))
+    .option('--retries <n>', 'tries again after a lost or refused connection or a server error, waiting 1, 2, 4, 8… s', intArg('--retries', 0), 4)
+    .addOption(quietOption('no progress bar, license, citation, retry or waiting lines'))
     .action(async (names: string[], o: FetchFlags) => {
       const { fetchNamed } = await import('./dataFetchRun.js');
-      await fetchNamed(names, { dataDir: dataFolder(o.dataDir), mirror: o.mirror, force: o.force, quiet: o.quiet });
+      await fetchNamed(names, { dataDir: dataFolder(o.dataDir), mirror: o.mirror, force: o.force, quiet: o.quiet, retries: o.retries });
     });
   data
     .command('list')
@@ -42,8 +44,9 @@ export function registerDataFetch(data: Command): void {
     .argument('<file...>', 'its archive, or its files (recognized by name)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .addOption(forceOption('replace what is there'))
-    .action(async (name: string, files: string[], o: { dataDir?: string; force?: boolean }) => {
+    .addOption(quietOption('no license, citation or waiting lines'))
+    .action(async (name: string, files: string[], o: { dataDir?: string; force?: boolean; quiet?: boolean }) => {
       const { addNamed } = await import('./dataFetchRun.js');
-      await addNamed(name, files, { dataDir: dataFolder(o.dataDir), force: o.force });
+      await addNamed(name, files, { dataDir: dataFolder(o.dataDir), force: o.force, quiet: o.quiet });
     });
 }

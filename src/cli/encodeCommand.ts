@@ -19,6 +19,7 @@ import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
 import { readerSpec, type ReaderFlags } from './readerFlags.js';
+import { rememberFolderOption } from '../util/folders.js';
 
 /** The flags of `lshdp encode` (strings as typed; encodeCommand.ts checks them). */
 export interface EncodeFlags extends ReaderFlags {
@@ -140,6 +141,7 @@ export async function encodeCommand(file: string | undefined, o: EncodeFlags): P
   if (!o.out) throw new UserError('encode: --out DIR is required');
   const outs = [join(o.out, 'codes.csv'), join(o.out, 'hashing.json')] as const;
   if (existsSync(o.out) && !statSync(o.out).isDirectory()) throw new UserError(`--out: ${o.out}: is a file, expected a folder`);
+  rememberFolderOption(o.out, '--out'); // a full disk names it
   const taken = outs.filter((f) => existsSync(f));
   if (taken.length > 0 && !o.force) throw new UserError(`--out: ${taken[0]} already exists (use --force to overwrite)`);
   const noiseSeed = o.noiseSeed === undefined ? null : intArg('--noise-seed', 0)(o.noiseSeed);

@@ -3,29 +3,7 @@
  * user can fix, "internal error" for a bug, the stack only with --debug.
  */
 import { ExitStatus, isUserError } from '../util/errors.js';
-
-/** File-system problems the user can fix (a path that is a folder, a file in the way, a name too
- *  long, no permission): one line naming the path, not an internal error. */
-const FS_PROBLEMS: Record<string, string> = {
-  EISDIR: 'is a folder, not a file',
-  ENOTDIR: 'a parent is a file, not a folder',
-  EEXIST: 'already exists and is not a folder',
-  ENAMETOOLONG: 'name too long',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ELOOP: 'too many symbolic links (a loop?)',
-  ENOENT: 'no such file or folder',
-  ENOSPC: 'no space left on the device',
-  EROFS: 'read-only file system',
-};
-
-export function describeFsError(e: unknown): string | null {
-  const err = e as NodeJS.ErrnoException;
-  if (!err || typeof err !== 'object' || typeof err.code !== 'string') return null;
-  const problem = FS_PROBLEMS[err.code];
-  if (!problem) return null;
-  return err.path ? `${err.path}: ${problem}` : `${problem} (${err.syscall ?? err.code})`;
-}
+import { describeFsError } from '../util/fsProblems.js';
 
 /**
  * What the CLI prints for a command that failed, and its exit code: one line for a user's error or

@@ -3,6 +3,7 @@ import { outOption, quietOption, wordList } from './options.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { UserError } from '../util/errors.js';
+import { rememberFolderOption } from '../util/folders.js';
 
 /** Every figure format `--format` takes; `all` is vl, svg and png. */
 export const PLOT_FORMATS = ['vl', 'svg', 'png', 'all'] as const;
@@ -36,6 +37,7 @@ export function registerPlot(program: Command): void {
       const formats = words.includes('all') ? (['vl', 'svg', 'png'] as const) : (words as ('vl' | 'svg' | 'png')[]);
       // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
       const { readResultsFolder, writeFigures } = await import('../report/index.js');
+      if (o.out) rememberFolderOption(o.out, '--out'); // a full disk names it
       await writeFigures(readResultsFolder(dir), {
         filter,
         metrics: [...new Set(metrics)],

@@ -6,6 +6,7 @@ import { writeFileAtomicSync } from '../util/atomic.js';
 import { join } from 'node:path';
 import { cliIo } from './io.js';
 import { intArg, outOption, quietOption } from './options.js';
+import { rememberFolderOption } from '../util/folders.js';
 
 interface SynthFlags {
   out: string;
@@ -57,6 +58,7 @@ export function registerSynth(program: Command): void {
       const out = cliIo().out;
       const t0 = Date.now();
       const { createProgress } = await import('../util/progress.js');
+      rememberFolderOption(o.out, '--out'); // a full disk names it
       const r = generateSynthetic(opts, o.out, createProgress({ quiet: o.quiet }));
       writeFileAtomicSync(join(o.out, 'synth.json'), JSON.stringify(r, null, 2) + '\n');
       const secs = ((Date.now() - t0) / 1000).toFixed(1);

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../util/errors.js';
+import { UserError, withPath } from '../util/errors.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { makeFolderSync } from '../util/folders.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
@@ -67,6 +67,15 @@ export function synthFolderName(opts: SynthOptions): string {
   return `${opts.preset}-${sha256Hex(stableStringify({ v: SYNTH_VERSION, ...opts })).slice(0, 16)}`;
 }
 
+/** writeSync that names the file it fails on (a full disk's ENOSPC names none). */
+function writeNamed(fd: number, buf: Buffer, length: number, path: string): number {
+  try {
+    return writeSync(fd, buf, 0, length);
+  } catch (e) {
+    throw withPath(e, path);
+  }
+}
+
 /** Buffered writer: big chunks, one writeSync per ~4 MB. Writes to a temp name, renamed on close. */
 class ChunkWriter {
   private parts: string[] = [];
@@ -87,12 +96,12 @@ class ChunkWriter {
   }
   raw(b: Buffer): void {
     this.flush();
-    this.bytes += writeSync(this.fd, b);
+    this.bytes += writeNamed(this.fd, b, b.length, this.path);
   }
   private flush(): void {
     if (!this.parts.length) return;
     const buf = Buffer.from(this.parts.join(''), 'utf8');
-    this.bytes += writeSync(this.fd, buf);
+    this.bytes += writeNamed(this.fd, buf, buf.length, this.path);
     this.parts = [];
     this.size = 0;
   }
@@ -229,7 +238,7 @@ class ByteWriter {
     if (this.pos + n > this.buf.length) this.flush();
   }
   private flush(): void {
-    this.bytes += writeSync(this.fd, this.buf, 0, this.pos);
+    this.bytes += writeNamed(this.fd, this.buf, this.pos, this.path);
     this.pos = 0;
   }
   text(s: string): void {

@@ -1,6 +1,7 @@
 import { writeFileSync, renameSync, unlinkSync, existsSync, statSync } from 'node:fs';
 import { writeFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { withPath } from './errors.js';
 import { makeFolderSync } from './folders.js';
 
 /**
@@ -18,7 +19,10 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.lshdp-tmp-${process.pid}-${basename(path)}`);
 }
 
-/** Write a file so that readers see either the old content or the whole new one, never a torn one. */
+/**
+ * Write a file so that readers see either the old content or the whole new one, never a torn one.
+ * A failure names `path` (a full disk's ENOSPC comes from write(2), which names no file).
+ */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   ensureFolder(path);
   const tmp = tempPathFor(path);
@@ -27,7 +31,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
     renameSync(tmp, path);
   } catch (e) {
     if (existsSync(tmp)) unlinkSync(tmp);
-    throw e;
+    throw withPath(e, path);
   }
 }
 
@@ -39,6 +43,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
-    throw e;
+    throw withPath(e, path);
   }
 }

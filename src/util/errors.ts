@@ -40,6 +40,16 @@ export class ExitStatus extends Error {
   }
 }
 
+/**
+ * `e` with the path it concerns: Node's write(2) errors (ENOSPC, EDQUOT, EIO…) carry no path, so a
+ * caller that knows which file it was writing adds it (a path already there is kept). Returns `e`.
+ */
+export function withPath(e: unknown, path: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === 'object' && typeof err.code === 'string' && !err.path) err.path = path;
+  return e;
+}
+
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }

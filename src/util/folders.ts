@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, type Stats, statSync, writeSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { UserError } from './errors.js';
 
 /** Why mkdir / a probe write failed, as the end of a one-line message. */
@@ -40,6 +40,7 @@ function fsProblem(e: unknown, where: string): string {
  */
 export function makeFolderSync(dir: string, flag: string): string[] {
   const abs = resolve(dir);
+  if (flag.startsWith('--')) rememberFolderOption(dir, flag);
   const say = (problem: string) => new UserError(`${flag} ${dir}: ${problem}`);
   const missing: string[] = [];
   // walk up to the nearest path that exists; it must be a folder
@@ -92,6 +93,29 @@ function removeFolders(created: string[]): void {
       // not empty any more (someone else wrote there) or gone: leave it
     }
   }
+}
+
+/**
+ * The folders this process was told to write into, each with the option that chose it (`--out`,
+ * `--cache-dir`, `--data-dir`), so an error met later (a full disk) can name the option to change.
+ */
+const FOLDER_OPTIONS = new Map<string, { flag: string; dir: string }>();
+
+/** Remember that `flag` chose `dir` (done by `makeFolderSync` and `checkWritableFolder` when given
+ *  an option; a command that makes its folder otherwise says it here). */
+export function rememberFolderOption(dir: string, flag: string): void {
+  FOLDER_OPTIONS.set(resolve(dir), { flag, dir });
+}
+
+/** The option that chose the folder holding `path` (the innermost one), or null. */
+export function folderOptionOf(path: string): { flag: string; dir: string; abs: string } | null {
+  const abs = resolve(path);
+  let best: { flag: string; dir: string; abs: string } | null = null;
+  for (const [folder, o] of FOLDER_OPTIONS) {
+    const inside = abs === folder || abs.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+    if (inside && (!best || folder.length > best.abs.length)) best = { ...o, abs: folder };
+  }
+  return best;
 }
 
 /**

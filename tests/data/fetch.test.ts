@@ -35,7 +35,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'lshdp-data-'));
-const opts = (dir: string, extra: Record<string, unknown> = {}) => ({ dataDir: dir, mirror: server.base, registry: [ENTRY, PINNED], ...extra });
+/** The waits between download tries are skipped (tests/data/fetch-retry.test.ts checks them). */
+const noWait = async () => undefined;
+const opts = (dir: string, extra: Record<string, unknown> = {}) => ({ dataDir: dir, mirror: server.base, registry: [ENTRY, PINNED], sleep: noWait, ...extra });
 /** What a data folder holds besides installed sets: nothing (the partial-download folder may stay, empty or not). */
 const strays = (dir: string) => readdirSync(dir).filter((f) => f !== '.lshdp-partial' && !REGISTRY.concat([ENTRY]).some((e) => e.folder === f));
 
@@ -178,7 +180,9 @@ describe('lshdp data fetch: the library', () => {
     // a port nothing listens on: one a closed server had
     const closed = await startFileServer();
     await closed.close();
-    await expect(fetchDataset('tiny', { dataDir: dir, mirror: closed.base, registry: [ENTRY] })).rejects.toThrow(/tiny\.zip: ECONNREFUSED/);
+    await expect(fetchDataset('tiny', { dataDir: dir, mirror: closed.base, registry: [ENTRY], sleep: noWait })).rejects.toThrow(
+      /tiny\.zip: connection refused \(ECONNREFUSED\); gave up after 5 tries/,
+    );
     expect(strays(dir)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * A real HTTP server on 127.0.0.1 for the fetch tests: serves byte buffers at paths, honours
  * Range / If-Range (206, 416), sends ETag and Last-Modified, and can misbehave on purpose (drop the
- * connection half-way, answer an error status, redirect). Every request is recorded.
+ * connection half-way or stall, answer an error status, redirect, fail the first requests). Every request is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +18,12 @@ export interface Served {
   redirectTo?: string;
   /** ignore Range headers (always 200) */
   noRanges?: boolean;
+  /** answer 503 to the next `failFirst` requests (an outage), then serve */
+  failFirst?: number;
+  /** close the connection without an answer for the next `resetFirst` requests */
+  resetFirst?: number;
+  /** send this many body bytes, then nothing more (the connection stays open: a process to kill) */
+  stallAfter?: number;
 }
 
 export interface FileServer {
@@ -30,6 +36,8 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
   const files = new Map<string, Served>();
   const requests: FileServer['requests'] = [];
+  /** answers left hanging by `stallAfter`, ended on close */
+  const stalled = new Set<ServerResponse>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const f = files.get(path);
@@ -42,6 +50,18 @@ export async function startFileServer(): Promise<FileServer> {
     if (f.redirectTo) {
       record(302);
       res.writeHead(302, { location: f.redirectTo }).end();
+      return;
+    }
+    if ((f.resetFirst ?? 0) > 0) {
+      f.resetFirst! -= 1;
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    if ((f.failFirst ?? 0) > 0) {
+      f.failFirst! -= 1;
+      record(503);
+      res.writeHead(503).end('down for a moment');
       return;
     }
     if (f.status) {
@@ -66,6 +86,11 @@ export async function startFileServer(): Promise<FileServer> {
     const body = f.body.subarray(start);
     record(status);
     res.writeHead(status, { ...headers, 'content-length': body.length, ...(status === 206 ? { 'content-range': `bytes ${start}-${f.body.length - 1}/${f.body.length}` } : {}) });
+    if (f.stallAfter !== undefined) {
+      res.write(body.subarray(0, f.stallAfter));
+      stalled.add(res);
+      return;
+    }
     if (f.dropAfter !== undefined && (f.dropTimes ?? 1) > 0) {
       f.dropTimes = (f.dropTimes ?? 1) - 1;
       // a graceful close (FIN) after the bytes, so every byte sent arrives: a reset could drop some
@@ -80,7 +105,11 @@ export async function startFileServer(): Promise<FileServer> {
     base: `http://127.0.0.1:${port}`,
     files,
     requests,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const res of stalled) res.destroy();
+        server.close(() => ok());
+      }),
   };
 }
 

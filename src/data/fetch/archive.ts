@@ -10,8 +10,9 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { UserError } from '../../util/errors.js';
+import { UserError, withPath } from '../../util/errors.js';
 import { formatCount } from '../../util/format.js';
+import { describeFsError } from '../../util/fsProblems.js';
 
 const MAX_RATIO = 100;
 const MAX_TOTAL = 20e9;
@@ -72,7 +73,8 @@ export async function unzipTo(archive: string, root: string): Promise<string[]> 
           } catch (e) {
             if (e instanceof UserError) throw e;
             const code = (e as NodeJS.ErrnoException).code;
-            if (code) throw new UserError(`${join(root, entry.fileName)}: cannot write (${code})`);
+            // a full disk's error names no file: say which one, and the option that chose its folder
+            if (code) throw new UserError(describeFsError(withPath(e, target)) ?? `${join(root, entry.fileName)}: cannot write (${code})`);
             throw new UserError(`${label}: corrupt entry "${entry.fileName}" (${(e as Error).message})`);
           }
           written.push(entry.fileName);

@@ -2,8 +2,8 @@
  * Installing a registry data set under the data folder, in its archive's own layout
  * (`<data>/ml-25m/ratings.csv`), so shipped configs and manual downloads agree.
  *
- * A fetch: take the data set's lock (two array jobs fetching at once: the second waits, then finds
- * it installed); download the archive into `<data>/.lshdp-partial/` (kept across runs, for
+ * A fetch: take the data set's lock (two array jobs fetching at once: the second waits, saying for
+ * whom, then finds it installed; a killed fetch's lock is taken over at once: ./lock.ts); download the archive into `<data>/.lshdp-partial/` (kept across runs, for
  * resuming); verify; unpack into a temporary folder inside the data folder; check every file
  * lshdp reads is there (and matches its pinned SHA-256 where the archive's MD5 did not settle
  * it); rename the folder into place (`force` swaps the old one out first); write the `installed`
@@ -13,13 +13,13 @@
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { fileDigest, sha256File } from '../../util/hash.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
-import { discardPartial, download } from './download.js';
+import { DownloadFailed, discardPartial, download } from './download.js';
+import { withDataLock } from './lock.js';
 import { unzipTo } from './archive.js';
 import { detectFormat } from '../detect.js';
 
@@ -34,6 +34,14 @@ export interface InstallOptions {
   onProgress?: (done: number, total: number | null) => void;
   /** the registry to look names up in (tests give their own entries) */
   registry?: readonly RegistryEntry[];
+  /** download tries in all (default 5) */
+  attempts?: number;
+  /** the wait between download tries (tests record it instead of waiting) */
+  sleep?: (ms: number) => Promise<void>;
+  /** aborts a download (SIGINT, SIGTERM): it rejects with an InterruptedError saying what is kept */
+  signal?: AbortSignal;
+  /** told when the download starts and when the verifying and unpacking start */
+  onStage?: (stage: 'download' | 'install') => void;
 }
 
 export interface InstallResult {
@@ -84,21 +92,11 @@ function sha256Sync(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** Run `work` holding the data set's lock (waits for another fetch of the same set to finish). */
-async function withLock<T>(dataDir: string, name: string, work: () => Promise<T>): Promise<T> {
+/** Run `work` holding the data set's lock: waits, saying whom for, while another live process
+ *  installs it; takes over at once the lock of a process that is gone. */
+async function withLock<T>(dataDir: string, name: string, what: string, opts: InstallOptions, work: () => Promise<T>): Promise<T> {
   mkdirSync(dataDir, { recursive: true });
-  const target = join(dataDir, `.lshdp-fetch-${name}`);
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(target, { realpath: false, stale: 30_000, update: 5_000, retries: { retries: 720, minTimeout: 1000, maxTimeout: 5000 } });
-  } catch (e) {
-    throw new UserError(`${dataDir}: cannot lock ${name} for installing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  try {
-    return await work();
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return withDataLock(dataDir, name, `lshdp data ${what} ${name}`, work, { log: opts.log });
 }
 
 const MISSING = 'missing: ';
@@ -134,6 +132,9 @@ export async function installArchive(entry: RegistryEntry, archive: string, opts
   const tmp = join(opts.dataDir, `.lshdp-tmp-${entry.name}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
+  // a signal that ends the process while unpacking leaves no half-unpacked folder behind
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', removeTmp);
   try {
     await unzipTo(archive, tmp);
     const unpacked = join(tmp, entry.folder);
@@ -156,7 +157,8 @@ export async function installArchive(entry: RegistryEntry, archive: string, opts
     writeFileAtomicSync(join(folder, INSTALLED_MARKER), JSON.stringify({ name: entry.name, archive: label, md5, verified, installed: new Date().toISOString() }, null, 2) + '\n');
     return { entry, folder, installed: true, verified };
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    process.off('exit', removeTmp);
+    removeTmp();
   }
 }
 
@@ -208,7 +210,7 @@ class ChecksumMismatch extends UserError {}
 export async function fetchDataset(name: string, opts: InstallOptions): Promise<InstallResult> {
   const entry = lookUp(name, opts.registry);
   const url = sourceUrl(entry, opts.mirror);
-  return withLock(opts.dataDir, entry.name, async () => {
+  return withLock(opts.dataDir, entry.name, 'fetch', opts, async () => {
     const state = installState(entry, opts.dataDir);
     if (state.state === 'installed' && !opts.force) return { entry, folder: state.folder, installed: false, verified: 'installed before' };
     if (state.state === 'present' && !opts.force) {
@@ -226,9 +228,20 @@ export async function fetchDataset(name: string, opts: InstallOptions): Promise<
   });
 }
 
+/** The way out when the server cannot be reached or keeps failing: another source, or by hand. */
+function wayOut(entry: RegistryEntry, opts: InstallOptions): string {
+  const archive = basename(new URL(entry.url!).pathname);
+  const mirror = opts.mirror ? 'another --mirror BASE' : 'a mirror: --mirror BASE';
+  return `offline or blocked? fetch from ${mirror}, or download ${archive} by hand (${entry.url}) and install it with: lshdp data add ${entry.name} ${archive}`;
+}
+
 async function downloadAndInstall(entry: RegistryEntry, url: string, part: string, opts: InstallOptions): Promise<InstallResult> {
   for (let attempt = 1; ; attempt++) {
-    await download(url, part, { onProgress: opts.onProgress, log: opts.log });
+    opts.onStage?.('download');
+    await download(url, part, { onProgress: opts.onProgress, log: opts.log, attempts: opts.attempts, sleep: opts.sleep, signal: opts.signal }).catch((e: unknown) => {
+      throw e instanceof DownloadFailed && e.kind !== 'transfer' ? new UserError(`${e.message}; ${wayOut(entry, opts)}`) : e;
+    });
+    opts.onStage?.('install');
     try {
       const result = await installArchive(entry, part, opts);
       discardPartial(part);
@@ -253,7 +266,7 @@ async function downloadAndInstall(entry: RegistryEntry, url: string, part: strin
 export async function addFiles(name: string, files: string[], opts: InstallOptions): Promise<InstallResult> {
   const entry = lookUp(name, opts.registry);
   for (const f of files) if (!existsSync(f) || !statSync(f).isFile()) throw new UserError(`${f}: no such file`);
-  return withLock(opts.dataDir, entry.name, async () => {
+  return withLock(opts.dataDir, entry.name, 'add', opts, async () => {
     if (files.length === 1 && files[0]!.toLowerCase().endsWith('.zip')) {
       if (installState(entry, opts.dataDir).state === 'installed' && !opts.force) throw new UserError(`${entry.name} is installed already in ${join(opts.dataDir, entry.folder)}: --force replaces it`);
       return installArchive(entry, files[0]!, opts);

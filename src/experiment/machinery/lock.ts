@@ -19,8 +19,9 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../../util/errors.js';
+import { UserError, withPath } from '../../util/errors.js';
 import { makeFolderSync } from '../../util/folders.js';
+import { holderGone, processStart } from '../../util/processes.js';
 import type { EngineTask } from '../grid.js';
 import { engineTask } from './engineTask.js';
 
@@ -50,28 +51,6 @@ export interface FolderLock {
   release(): void;
 }
 
-/** Start time of process `pid` (field 22 of /proc/<pid>/stat), or null where there is no procfs. */
-function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) is in parentheses and may hold spaces: count from the last ')'
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to another user
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Is the lock of `info` left by an earlier attempt of the engine task `current`? The same engine,
  * job and index, and (Slurm) a restart count below ours; a Kubernetes pod is replaced, never run
@@ -89,12 +68,7 @@ export function sameTaskEarlier(info: LockInfo, current: EngineTask | null): boo
 export function isStale(info: LockInfo, current: EngineTask | null = taskOrNull()): boolean {
   if (sameTaskEarlier(info, current)) return true;
   if (info.hostname !== hostname()) return false;
-  if (!Number.isInteger(info.pid) || info.pid <= 0 || !pidAlive(info.pid)) return true;
-  if (info.procStart !== null) {
-    const now = processStart(info.pid);
-    if (now !== null && now !== info.procStart) return true; // the pid was reused
-  }
-  return false;
+  return holderGone(info.pid, info.procStart);
 }
 
 function parseLock(text: string): LockInfo | null {
@@ -167,7 +141,12 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
   // the lock appears with its whole content at once: written beside it, then hard-linked to its
   // name (link fails when the name exists, like O_EXCL, so exactly one process wins)
   const tmp = join(resolve(dir), `${FOLDER_LOCK}.new-${nonce()}`);
-  writeFileSync(tmp, text);
+  try {
+    writeFileSync(tmp, text);
+  } catch (e) {
+    rmQuiet(tmp); // a full disk may leave it empty
+    throw withPath(e, tmp);
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -222,6 +201,14 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
   };
   process.on('exit', release);
   return { path, release };
+}
+
+function rmQuiet(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // never created
+  }
 }
 
 function rmdirQuiet(p: string): void {
