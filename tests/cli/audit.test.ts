@@ -90,7 +90,7 @@ describe('lshdp audit', () => {
     const r = await lshdpIn(['audit', '--help']);
     expect(r.status).toBe(0);
     for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(r.stdout).toMatch(new RegExp(`^ {2}${v} +\\S`, 'm'));
-    expect(r.stdout).toMatch(/What the default M \(5000\) sees/);
+    expect(r.stdout).toMatch(/What M = 5000 samples \(--samples\) see/);
     expect(r.stdout).toMatch(/Exit status: 0 when no row is violated, 3 when some row is, 2 on bad input\./);
     expect(r.stdout).not.toMatch(/\bsound\b|inconclusive|factor-two/);
   });
