@@ -69,7 +69,7 @@ export interface CellRow {
 export type SetupArrays = Map<string, Float64Array | Uint32Array>;
 
 /**
- * Where a trial cell's setup is kept between runs (src/experiment/machinery/setupCache.ts): the
+ * Where a trial cell's setup is kept between runs (src/machinery/setupCache.ts): the
  * hashing (planes, clean projections and codes) and the draws built-in mechanisms share across
  * the ξ of the trial (MechanismContext.perTrial), exactly as computed. A cell set up from it gives
  * the same numbers bit for bit, so a run that adds ξ to a grid pays for its new results only.
