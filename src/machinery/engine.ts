@@ -38,11 +38,11 @@ export interface Engine {
 export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCell'>;
 
 export async function loadComputeEngine(): Promise<ComputeEngine> {
-  const [families, trial] = await Promise.all([import('../lsh/families/index.js'), import('../experiment/trial.js')]);
+  const [families, trial, thread] = await Promise.all([import('../lsh/families/index.js'), import('../experiment/trial.js'), import('./trialThread.js')]);
   return {
     exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
-    runTrialCell: (v, q, t, spec, setup) => trial.runTrialCell(v, q, t, spec, setup),
+    runTrialCell: (v, q, t, spec, setup) => thread.runTrialCellInThread(v, q, t, spec, setup),
   };
 }
 
