@@ -39,6 +39,12 @@ describe('import layers (dependency-cruiser)', () => {
         // a dynamic import that climbs (data below report)
         'src/data/d.ts': "export async function d() { return (await import('../report/r.js')).r; }\n",
         'src/report/r.ts': 'export const r = 2;\n',
+        // the science importing the machinery (a folder beside it, one layer up: no exception)
+        'src/experiment/s.ts': "import { t } from '../machinery/t.js';\nexport const s = t;\n",
+        'src/machinery/t.ts': 'export const t = 3;\n',
+        // privacy importing lsh (privacy sits beside data, below knn and lsh)
+        'src/privacy/e.ts': "import { f } from '../lsh/f.js';\nexport const e = f;\n",
+        'src/lsh/f.ts': 'export const f = 4;\n',
         // a circle inside one layer
         'src/knn/p.ts': "import { q } from './q.js';\nexport const p = () => q;\n",
         'src/knn/q.ts': "import { p } from './p.js';\nexport const q = () => p;\n",
@@ -52,6 +58,8 @@ describe('import layers (dependency-cruiser)', () => {
       expect(r.out).toMatch(/layer-util: src\/util\/a\.ts → src\/cli\/b\.ts/);
       expect(r.out).toMatch(/layer-lsh: src\/lsh\/c\.ts → src\/mechanisms\/m\.ts/);
       expect(r.out).toMatch(/layer-data: src\/data\/d\.ts → src\/report\/r\.ts/);
+      expect(r.out).toMatch(/layer-experiment: src\/experiment\/s\.ts → src\/machinery\/t\.ts/);
+      expect(r.out).toMatch(/layer-privacy: src\/privacy\/e\.ts → src\/lsh\/f\.ts/);
       expect(r.out).toMatch(/no-circular: src\/knn\/(p|q)\.ts/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,8 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readResultsConfig, readTrialValues, trialValuesOf } from '../experiment/machinery/readFolder.js';
-import type { Manifest } from '../experiment/machinery/manifest.js';
+import { readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import type { Manifest } from '../machinery/manifest.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';

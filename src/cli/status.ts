@@ -22,7 +22,7 @@ export function registerStatus(program: Command): void {
         if (o.json) cliIo().out(JSON.stringify({ cluster: { record: cluster.record, shards: cluster.shards } }, null, 2) + '\n');
         return;
       }
-      const { folderStatus } = await import('../experiment/machinery/status.js');
+      const { folderStatus } = await import('../machinery/status.js');
       const st = folderStatus(dir, { prune: o.prune });
       if (o.json) {
         const { lines: _lines, ...rest } = st;

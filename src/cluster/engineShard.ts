@@ -7,7 +7,7 @@
  * identity go into the shard's manifest.
  */
 import type { EngineTask, ShardSpec } from '../experiment/grid.js';
-import { engineTask } from '../experiment/machinery/engineTask.js';
+import { engineTask } from '../machinery/engineTask.js';
 
 export type { EngineTask };
 export { engineTask };

@@ -1,5 +1,5 @@
 /**
- * What the results store holds per grid cell (src/experiment/machinery/store.ts writes and reads
+ * What the results store holds per grid cell (src/machinery/store.ts writes and reads
  * them as cells/<key>.json): the records are the science's own output, so the aggregation, the
  * claims and the reports read them without the machinery.
  */

@@ -1,19 +1,19 @@
 import type { UserVectors } from '../data/types.js';
-import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
+import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
-import { BufferPool, type Float64Alloc } from '../util/bufferPool.js';
+import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
-import { registerPlugins, type PluginRef } from '../mechanisms/plugin.js';
+import type { PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { BUILT_IN } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
-import { distanceMemo, evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
+import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
@@ -39,7 +39,7 @@ export interface TrialCellSpec {
   runSeed: number | string;
   /** the LSH family (default angular); privacy.d is a distance in its metric */
   metric?: MetricName;
-  /** plugin modules the results use, registered in this thread before the cell runs */
+  /** plugin modules the results use: the thread running the cell registers them first (src/machinery/trialThread.ts) */
   plugins?: PluginRef[];
 }
 
@@ -69,7 +69,7 @@ export interface CellRow {
 export type SetupArrays = Map<string, Float64Array | Uint32Array>;
 
 /**
- * Where a trial cell's setup is kept between runs (src/experiment/machinery/setupCache.ts): the
+ * Where a trial cell's setup is kept between runs (src/machinery/setupCache.ts): the
  * hashing (planes, clean projections and codes) and the draws built-in mechanisms share across
  * the ξ of the trial (MechanismContext.perTrial), exactly as computed. A cell set up from it gives
  * the same numbers bit for bit, so a run that adds ξ to a grid pays for its new results only.
@@ -79,6 +79,18 @@ export interface TrialSetupStore {
   read(): SetupArrays | null;
   /** keep these arrays for this cell (best effort) */
   write(arrays: SetupArrays): void;
+}
+
+/**
+ * What the thread running trial cells lends each one (src/machinery/trialThread.ts), to save the
+ * work an earlier cell of the thread did; none of it changes a number, and a cell run without it
+ * allocates fresh arrays and computes its own distances.
+ */
+export interface TrialThread {
+  /** where the cell's big arrays come from (the thread takes them back when the cell is done) */
+  alloc: Float64Alloc;
+  /** the thread's memo of the distances of this (data set, n) group, or undefined: the cell computes them */
+  memo(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined;
 }
 
 /** The xi part of the seed cell of mechanisms without a budget (lsh). */
@@ -103,62 +115,24 @@ function checkKs(k: number[], users: number): number[] {
  * orthogonal parts), and one Hamming k-NN with kMax = the result's largest k, ties broken by keys of
  * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
  * of the same answer. A result's numbers depend only on its own identity and the cell, never on
- * which other results are computed with it.
+ * which other results are computed with it, nor on the `thread` that lends it arrays and distances.
+ * The plugins of `spec.plugins` must be registered in this thread already.
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore): TrialResult[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
-
-  const family = getFamily(spec.metric ?? 'angular');
-  if (spec.plugins?.length) registerPlugins(spec.plugins, family.disagreement);
-  // the cell's big arrays live in the thread's pool, reclaimed when the results are plain numbers
-  const alloc: Float64Alloc = (length) => cellPool.float64(length);
-  try {
-    return evaluateCell(vectors, queries, truth, spec, family, alloc, setup);
-  } finally {
-    cellPool.reclaim();
-  }
+  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread);
 }
 
-/** The thread's buffers for trial cells (one cell at a time per thread). */
-const cellPool = new BufferPool();
-
-/**
- * The thread's distance memos (utility.ts DistanceMemo), one per (data set, n) group, known by its
- * exact neighbours (one object per group and metric in a thread), for the groups whose exact
- * neighbours do not bring every distance (ExactKnn.all: the run asks for it on angular groups).
- * The trial cells of a group answer a query with many of the same users (its near neighbours, and
- * at small ξ the rest), so the cells of a grid compute each distance once instead of once per
- * cell. Bounded: at most ALL_DISTANCES_MAX (query, user) entries per thread (12 bytes each), the
- * oldest group's memo dropped first; a group larger than that is evaluated cell by cell.
- */
-const memos = new Map<ExactKnn, { vectors: UserVectors; metric: MetricName; memo: DistanceMemo }>();
-function memoFor(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined {
-  const size = queries.length * (vectors.rowPtr.length - 1);
-  if (size > ALL_DISTANCES_MAX) return undefined;
-  const entry = memos.get(truth);
-  if (entry && entry.vectors === vectors && entry.metric === metric && entry.memo.known.length === size) return entry.memo;
-  memos.delete(truth);
-  let total = size;
-  for (const e of memos.values()) total += e.memo.known.length;
-  for (const [key, e] of memos) {
-    if (total <= ALL_DISTANCES_MAX) break;
-    total -= e.memo.known.length;
-    memos.delete(key);
-  }
-  const memo = distanceMemo(queries.length, vectors.rowPtr.length - 1);
-  memos.set(truth, { vectors, metric, memo });
-  return memo;
-}
-
-/** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo. */
-function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined {
+/** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo, if any. */
+function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName, thread?: TrialThread): DistanceMemo | undefined {
   if (metric === 'angular' && truth.all?.length === queries.length * (vectors.rowPtr.length - 1)) return { seen: null, known: truth.all };
-  return memoFor(vectors, queries, truth, metric);
+  return thread?.memo(vectors, queries, truth, metric);
 }
 
-function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, alloc: Float64Alloc, setup?: TrialSetupStore): TrialResult[] {
+function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
+  const alloc = thread?.alloc ?? freshFloat64;
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
   // the setup kept by an earlier run of this cell, and what this run adds to it
@@ -213,7 +187,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     truth,
     done.map((d) => d.set),
     distanceFrom,
-    groupDistances(vectors, queries, truth, spec.metric ?? 'angular'),
+    groupDistances(vectors, queries, truth, spec.metric ?? 'angular', thread),
   );
   if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
   return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));

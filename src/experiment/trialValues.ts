@@ -1,7 +1,7 @@
 /**
  * The per-trial values of a results folder, as the statistics read them (claims, compare): one
  * value per (data set, n, kappa, k, mechanism label, xi, trial). Reading them from the store is
- * `readTrialValues` in src/experiment/machinery/readFolder.ts.
+ * `readTrialValues` in src/machinery/readFolder.ts.
  */
 
 /** Where a number sits in the grid: the key columns of utility.csv and of the per-trial values. */

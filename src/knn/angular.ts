@@ -28,7 +28,7 @@ export interface ExactKnn {
 
 /**
  * The most (query, user) distances a run keeps per (data set, n) group: ExactKnn.all from the
- * exact neighbours, else a memo per thread (src/experiment/trial.ts); 2M doubles = 16 MB.
+ * exact neighbours, else a memo per thread (src/machinery/trialThread.ts); 2M doubles = 16 MB.
  */
 export const ALL_DISTANCES_MAX = 2_000_000;
 

@@ -1,14 +1,14 @@
 /**
  * `lshdp merge`: the shards of a run combined into one folder (checked and combined by
- * src/experiment/machinery/merge.ts), then the same result files, claims and report as an
+ * src/machinery/merge.ts), then the same result files, claims and report as an
  * unsharded run.
  */
-import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
-import { acquireFolderLock } from '../experiment/machinery/lock.js';
-import { combineShards, shardSummaries } from '../experiment/machinery/merge.js';
-import { checkResultsFolder, prepareResultsFolder } from '../experiment/machinery/outdir.js';
-import { writeResultFiles } from '../experiment/machinery/outputs.js';
-import { CellStore } from '../experiment/machinery/store.js';
+import { loadRealEngine, type Engine } from '../machinery/engine.js';
+import { acquireFolderLock } from '../machinery/lock.js';
+import { combineShards, shardSummaries } from '../machinery/merge.js';
+import { checkResultsFolder, prepareResultsFolder } from '../machinery/outdir.js';
+import { writeResultFiles } from '../machinery/outputs.js';
+import { CellStore } from '../machinery/store.js';
 import { writeRunReport } from './report.js';
 
 export interface MergeOptions {

@@ -15,20 +15,20 @@ import { SignalGuard, signalExitCode } from '../util/signals.js';
 import { hammingKernelName } from '../lsh/wasm/kernel.js';
 import type { ShardSpec } from '../experiment/grid.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
-import { computePending, type ComputeContext, type ComputeCounts } from '../experiment/machinery/compute.js';
-import { loadRealEngine, type Engine } from '../experiment/machinery/engine.js';
+import { computePending, type ComputeContext, type ComputeCounts } from '../machinery/compute.js';
+import { loadRealEngine, type Engine } from '../machinery/engine.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
-import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../experiment/machinery/executor.js';
-import { loadDataSets, queriesCutWarning, type LoadedData } from '../experiment/machinery/load.js';
-import { acquireFolderLock } from '../experiment/machinery/lock.js';
-import { gridEntry, manifestBasics, type Manifest } from '../experiment/machinery/manifest.js';
-import { prepareResultsFolder } from '../experiment/machinery/outdir.js';
-import { writeResultFiles, writeShardFiles } from '../experiment/machinery/outputs.js';
-import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../experiment/machinery/plan.js';
-import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
-import { CellStore } from '../experiment/machinery/store.js';
-import { pruneSetupCache, setupCacheBudget } from '../experiment/machinery/setupCache.js';
-import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../experiment/machinery/upToDate.js';
+import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../machinery/executor.js';
+import { loadDataSets, queriesCutWarning, type LoadedData } from '../machinery/load.js';
+import { acquireFolderLock } from '../machinery/lock.js';
+import { gridEntry, manifestBasics, type Manifest } from '../machinery/manifest.js';
+import { prepareResultsFolder } from '../machinery/outdir.js';
+import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
+import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { setUpRun, type RunSetup } from '../machinery/setup.js';
+import { CellStore } from '../machinery/store.js';
+import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
+import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { prefetchReportModules, writeRunReport } from './report.js';
@@ -52,7 +52,7 @@ export interface RunOptions {
   cacheDir?: string | null;
   /** the computations; default the real engine (tests inject a fake) */
   engine?: Engine;
-  /** worker script; default dist/experiment/machinery/worker.js when built, else cells run in this thread */
+  /** worker script; default dist/machinery/worker.js when built, else cells run in this thread */
   workerUrl?: URL | null;
   /** module the workers import `createEngine()` from instead of the real engine (tests) */
   engineModule?: string;

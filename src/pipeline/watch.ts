@@ -10,7 +10,7 @@
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { InterruptedError } from '../util/errors.js';
-import type { WorkerPool } from '../experiment/machinery/executor.js';
+import type { WorkerPool } from '../machinery/executor.js';
 import { runExperiment, startWorkerPool, type RunOptions } from './run.js';
 import { prefetchReportModules } from './report.js';
 
@@ -44,7 +44,7 @@ export async function watchExperiment(opts: RunOptions, w: WatchOptions): Promis
       if (w.signal?.aborted) return;
       // while it waits, what the next run will need and a run that found its folder current
       // never loaded: the engine and the claims' (and report's) modules
-      if (!opts.engine) void import('../experiment/machinery/engine.js').then((m) => m.loadRealEngine()).catch(() => undefined);
+      if (!opts.engine) void import('../machinery/engine.js').then((m) => m.loadRealEngine()).catch(() => undefined);
       prefetchReportModules(opts.report !== false);
       log(`watching ${opts.config} for changes (Ctrl-C to stop)`);
       if (!(await changed(opts.config, text, w))) return;

@@ -9,8 +9,9 @@
  * cell serve the next.
  *
  * Contract: `reclaim()` makes every buffer lent since the last call free again; the caller must
- * hold no view of them after it (runTrialCell reclaims when the cell's results are plain numbers).
- * Each lend is a new view object, so caches keyed by a view (WeakMaps) never see a reused one.
+ * hold no view of them after it (src/machinery/trialThread.ts reclaims when a cell's results are
+ * plain numbers). Each lend is a new view object, so caches keyed by a view (WeakMaps) never see
+ * a reused one.
  */
 export class BufferPool {
   readonly #free: ArrayBuffer[] = [];

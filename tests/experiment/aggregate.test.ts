@@ -3,7 +3,7 @@ import { meanSe, utilityCsv, nnDistancesCsv, UTILITY_HEADER } from '../../src/ex
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
 import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
-import { mergeTrialRecord } from '../../src/experiment/machinery/compute.js';
+import { mergeTrialRecord } from '../../src/machinery/compute.js';
 import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
 describe('meanSe', () => {

@@ -5,7 +5,7 @@
 import type { DatasetSummary, LoadedDataset, UserVectors } from '../../src/data/types.js';
 import type { MechanismInfo } from '../../src/mechanisms/types.js';
 import type { TrialResult } from '../../src/experiment/trial.js';
-import type { Engine } from '../../src/experiment/machinery/engine.js';
+import type { Engine } from '../../src/machinery/engine.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 
 export interface FakeEngine extends Engine {

@@ -6,11 +6,11 @@ import { runExperiment } from '../../src/pipeline/run.js';
 import { smallGrid } from '../helpers/experiment.js';
 import { watchExperiment } from '../../src/pipeline/watch.js';
 import { UserError } from '../../src/util/errors.js';
-import { WorkerPool } from '../../src/experiment/machinery/executor.js';
+import { WorkerPool } from '../../src/machinery/executor.js';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
 
-const WORKER = join(ROOT, 'dist', 'experiment', 'machinery', 'worker.js');
+const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
 
 const CONFIG = smallGrid('watched', 3, ['exact', 'lsh', 'lshrr', 'laplsh']);
 

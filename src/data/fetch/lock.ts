@@ -3,7 +3,7 @@
  * jobs at once) take a lock file in the data folder naming the process that holds it (pid, host,
  * start time, command). A second process waits for a live holder and says whom it waits for; a
  * holder that is gone (killed with SIGKILL: same host, pid dead or reused) is taken over at once,
- * as `lshdp run` takes over its results folder's lock (src/experiment/machinery/lock.ts). A holder
+ * as `lshdp run` takes over its results folder's lock (src/machinery/lock.ts). A holder
  * on another host (a shared data folder) cannot be checked by pid: it touches its lock every few
  * seconds, and a lock left untouched for `staleMs` is taken over.
  *

@@ -4,14 +4,14 @@
  * loader, exact k-NN, query sampling, trial evaluation, mechanism registry and budget table of the
  * other modules.
  */
-import type { DatasetSpec } from '../../data/spec.js';
-import type { LoadedDataset, UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/angular.js';
-import type { Progress } from '../../util/progress.js';
-import type { MechanismInfo } from '../../mechanisms/types.js';
+import type { DatasetSpec } from '../data/spec.js';
+import type { LoadedDataset, UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/angular.js';
+import type { Progress } from '../util/progress.js';
+import type { MechanismInfo } from '../mechanisms/types.js';
 
-import type { CellRow, TrialCellSpec, TrialResult, TrialSetupStore } from '../trial.js';
-import type { BudgetRecord } from '../../privacy/budget.js';
+import type { CellRow, TrialCellSpec, TrialResult, TrialSetupStore } from '../experiment/trial.js';
+import type { BudgetRecord } from '../privacy/budget.js';
 
 export interface LoadOptions {
   /** the LSH family whose view of the data to load (jaccard: item sets before centring) */
@@ -27,7 +27,7 @@ export interface Engine {
   /** `all`: also each query's distance to every user (ExactKnn.all), where the metric gives it */
   exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
-  /** `setup`: where the cell's setup is kept between runs (src/experiment/machinery/setupCache.ts) */
+  /** `setup`: where the cell's setup is kept between runs (src/machinery/setupCache.ts) */
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore): TrialResult[];
   mechanism(name: string): MechanismInfo;
   /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
@@ -38,11 +38,11 @@ export interface Engine {
 export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCell'>;
 
 export async function loadComputeEngine(): Promise<ComputeEngine> {
-  const [families, trial] = await Promise.all([import('../../lsh/families/index.js'), import('../trial.js')]);
+  const [families, trial, thread] = await Promise.all([import('../lsh/families/index.js'), import('../experiment/trial.js'), import('./trialThread.js')]);
   return {
     exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
-    runTrialCell: (v, q, t, spec, setup) => trial.runTrialCell(v, q, t, spec, setup),
+    runTrialCell: (v, q, t, spec, setup) => thread.runTrialCellInThread(v, q, t, spec, setup),
   };
 }
 
@@ -53,14 +53,14 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
 export async function loadRealEngine(): Promise<Engine> {
   const [compute, families, queries, mech, privacy] = await Promise.all([
     loadComputeEngine(),
-    import('../../lsh/families/load.js'),
-    import('../queries.js'),
-    import('../../mechanisms/index.js'),
-    import('../../privacy/index.js'),
+    import('../lsh/families/load.js'),
+    import('../experiment/queries.js'),
+    import('../mechanisms/index.js'),
+    import('../privacy/index.js'),
   ]);
   return {
     ...compute,
-    loadDataset: async (spec, dims, opts) => families.loadFamilyData((await import('../../lsh/families/index.js')).getFamily(opts.metric ?? 'angular'), spec, dims, opts),
+    loadDataset: async (spec, dims, opts) => families.loadFamilyData((await import('../lsh/families/index.js')).getFamily(opts.metric ?? 'angular'), spec, dims, opts),
     sampleQueries: (users, q, seed, dataset, n) => queries.sampleQueries(users, q, seed, dataset, n),
     mechanism: (name) => mech.mechanismInfo(name),
     budgetRows: (args) => privacy.budgetRows(args),

@@ -3,8 +3,8 @@
  * from the environment: for `--shard auto` (src/cluster/engineShard.ts) and for the folder lock,
  * which lets a requeued task take over the lock its earlier attempt left.
  */
-import type { EngineTask } from '../grid.js';
-import { UserError } from '../../util/errors.js';
+import type { EngineTask } from '../experiment/grid.js';
+import { UserError } from '../util/errors.js';
 
 const INDEX = /^\d+$/;
 

@@ -13,12 +13,12 @@ import {
   SETUP_CACHE_BUDGET_MB,
   SETUP_CACHE_MAX_BYTES,
   writeSetup,
-} from '../../../src/experiment/machinery/setupCache.js';
-import { runTrialCell, type SetupArrays, type TrialCellSpec, type TrialSetupStore } from '../../../src/experiment/trial.js';
-import { sampleQueries } from '../../../src/experiment/queries.js';
-import { exactKnn } from '../../../src/knn/angular.js';
-import { clusteredVectors } from '../../lsh/synthetic.js';
-import { getMechanism, registerMechanism, unregisterMechanism } from '../../../src/mechanisms/registry.js';
+} from '../../src/machinery/setupCache.js';
+import { runTrialCell, type SetupArrays, type TrialCellSpec, type TrialSetupStore } from '../../src/experiment/trial.js';
+import { sampleQueries } from '../../src/experiment/queries.js';
+import { exactKnn } from '../../src/knn/angular.js';
+import { clusteredVectors } from '../lsh/synthetic.js';
+import { getMechanism, registerMechanism, unregisterMechanism } from '../../src/mechanisms/registry.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'lshdp-setup-'));
 

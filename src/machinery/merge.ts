@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { summaryFromJson, type DatasetSummaryJson } from '../../data/summaryJson.js';
-import type { DatasetSummary } from '../../data/types.js';
-import { UserError } from '../../util/errors.js';
-import { stableStringify } from '../../util/hash.js';
-import type { ExperimentConfig } from '../config/schema.js';
-import { parseConfig } from '../config.js';
-import type { CellRecord } from '../records.js';
+import { summaryFromJson, type DatasetSummaryJson } from '../data/summaryJson.js';
+import type { DatasetSummary } from '../data/types.js';
+import { UserError } from '../util/errors.js';
+import { stableStringify } from '../util/hash.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { parseConfig } from '../experiment/config.js';
+import type { CellRecord } from '../experiment/records.js';
 import { recordMs, type GridEntry, type Manifest } from './manifest.js';
 import type { FolderOwner } from './outdir.js';
 import { CellStore, STORE_FORMAT } from './store.js';

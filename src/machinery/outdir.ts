@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import { UserError } from '../../util/errors.js';
-import { checkWritableFolder, makeFolderSync } from '../../util/folders.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { UserError } from '../util/errors.js';
+import { checkWritableFolder, makeFolderSync } from '../util/folders.js';
 
 // the folder checks live in util/folders.ts (the data layer needs them too); re-exported for the runner
 export { checkWritableFolder, makeFolderSync };
@@ -22,7 +22,7 @@ export interface FolderOwner {
   /** the config's name: a folder belongs to one name, and a config that keeps its name may change (grow) */
   name: string;
   config_hash: string;
-  /** the results store format (src/experiment/machinery/store.ts) */
+  /** the results store format (src/machinery/store.ts) */
   store_format?: number;
   /** the effective config of the last run, to say what changed since */
   config?: Record<string, unknown>;

@@ -3,11 +3,11 @@
  * each trial cell holds and every result's hash, the shard split, and what the store already holds
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
-import type { ExperimentConfig } from '../config/schema.js';
-import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, trialResultHashes, trialResults, type Cell, type ResultSpec, type ShardSpec, type TrialCell } from '../grid.js';
-import type { CellRecord } from '../records.js';
-import type { MechanismInfo } from '../../mechanisms/types.js';
-import { formatCount } from '../../util/format.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { assignShards, estimateCost, exactHash, expandCells, inputIdentity, trialResultHashes, trialResults, type Cell, type ResultSpec, type ShardSpec, type TrialCell } from '../experiment/grid.js';
+import type { CellRecord } from '../experiment/records.js';
+import type { MechanismInfo } from '../mechanisms/types.js';
+import { formatCount } from '../util/format.js';
 import { describeChanges } from './changes.js';
 import type { LoadedData } from './load.js';
 import type { RunSetup } from './setup.js';

@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UserError } from '../../../src/util/errors.js';
-import { acquireFolderLock, FOLDER_LOCK, isStale, readFolderLock, type LockInfo } from '../../../src/experiment/machinery/lock.js';
-import { ROOT } from '../../helpers/cli.js';
+import { UserError } from '../../src/util/errors.js';
+import { acquireFolderLock, FOLDER_LOCK, isStale, readFolderLock, type LockInfo } from '../../src/machinery/lock.js';
+import { ROOT } from '../helpers/cli.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lshdp-lock-'));
 
@@ -15,7 +15,7 @@ const scratch = () => mkdtempSync(join(tmpdir(), 'lshdp-lock-'));
  */
 function holder(dir: string): Promise<ChildProcess> {
   const script = `
-    const { acquireFolderLock } = await import('./dist/experiment/machinery/lock.js');
+    const { acquireFolderLock } = await import('./dist/machinery/lock.js');
     acquireFolderLock(process.argv[1], 'lshdp run held.yaml');
     process.on('SIGTERM', () => process.exit(143));
     console.log('locked');

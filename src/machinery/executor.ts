@@ -7,10 +7,10 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/angular.js';
-import { InterruptedError, UserError } from '../../util/errors.js';
-import type { CellRow, TrialCellSpec, TrialResult } from '../trial.js';
+import type { UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/angular.js';
+import { InterruptedError, UserError } from '../util/errors.js';
+import type { CellRow, TrialCellSpec, TrialResult } from '../experiment/trial.js';
 import type { ComputeEngine } from './engine.js';
 import { fileSetupStore } from './setupCache.js';
 
@@ -117,7 +117,7 @@ export function groupKey(dataset: string, n: number): string {
   return `${dataset}_n${n}`;
 }
 
-/** The compiled worker next to this module (dist/experiment/machinery/worker.js); null when running from sources. */
+/** The compiled worker next to this module (dist/machinery/worker.js); null when running from sources. */
 export function defaultWorkerUrl(): URL | null {
   const url = new URL('./worker.js', import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : null;

@@ -23,10 +23,10 @@
 import { readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import { readWholeFileInto } from '../../util/readInto.js';
-import { sha256Hex, stableStringify } from '../../util/hash.js';
-import type { SetupArrays, TrialSetupStore } from '../trial.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { readWholeFileInto } from '../util/readInto.js';
+import { sha256Hex, stableStringify } from '../util/hash.js';
+import type { SetupArrays, TrialSetupStore } from '../experiment/trial.js';
 
 const MAGIC = 'LSHDPSET';
 const VERSION = 1;

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeKnn, decodeKnn, knnCachePath, readKnnCache, writeKnnCache } from '../../../src/experiment/machinery/knnCache.js';
+import { encodeKnn, decodeKnn, knnCachePath, readKnnCache, writeKnnCache } from '../../src/machinery/knnCache.js';
 
 describe('exact k-NN cache', () => {
   const queries = Int32Array.from([3, 7, 11]);

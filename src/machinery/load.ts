@@ -2,13 +2,13 @@
  * The data sets of a run, loaded (or read from the cache) one by one, and the grid values only the
  * data can check. Errors here are the user's input; nothing has been written yet.
  */
-import type { DatasetSummary, LoadedDataset } from '../../data/types.js';
-import { InterruptedError } from '../../util/errors.js';
-import { configError } from '../config.js';
-import { formatCount } from '../../util/format.js';
-import type { Progress } from '../../util/progress.js';
-import type { SignalGuard } from '../../util/signals.js';
-import type { ExperimentConfig } from '../config/schema.js';
+import type { DatasetSummary, LoadedDataset } from '../data/types.js';
+import { InterruptedError } from '../util/errors.js';
+import { configError } from '../experiment/config.js';
+import { formatCount } from '../util/format.js';
+import type { Progress } from '../util/progress.js';
+import type { SignalGuard } from '../util/signals.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { RunSetup } from './setup.js';
 

@@ -4,17 +4,17 @@
  * cells run on the executor, most expensive first. Every finished cell is stored at once, so a
  * killed run keeps all but the cells in flight.
  */
-import type { UserVectors } from '../../data/types.js';
-import { ALL_DISTANCES_MAX, type ExactKnn } from '../../knn/angular.js';
-import type { Progress } from '../../util/progress.js';
-import { formatCount } from '../../util/format.js';
-import { InterruptedError } from '../../util/errors.js';
-import type { SignalGuard } from '../../util/signals.js';
-import type { ExperimentConfig } from '../config/schema.js';
-import { estimateCost, trialSpec, type Cell, type ResultSpec, type TrialCell } from '../grid.js';
-import type { ExactRecord, StoredResult, TrialRecord } from '../records.js';
-import type { TrialResult } from '../trial.js';
-import { ALGORITHM_VERSION } from '../version.js';
+import type { UserVectors } from '../data/types.js';
+import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
+import type { Progress } from '../util/progress.js';
+import { formatCount } from '../util/format.js';
+import { InterruptedError } from '../util/errors.js';
+import type { SignalGuard } from '../util/signals.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { estimateCost, trialSpec, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import type { ExactRecord, StoredResult, TrialRecord } from '../experiment/records.js';
+import type { TrialResult } from '../experiment/trial.js';
+import { ALGORITHM_VERSION } from '../experiment/version.js';
 import type { Engine } from './engine.js';
 import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';

@@ -5,13 +5,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { UserError } from '../../util/errors.js';
-import { sha256Hex, stableStringify } from '../../util/hash.js';
-import type { ExperimentConfig } from '../config/schema.js';
-import { configToDocument, loadConfig } from '../config.js';
-import { accountantsOf } from '../aggregate.js';
-import { naiveAccountantWarning, usesNaiveAccountant } from '../../privacy/accountants.js';
-import type { ShardSpec } from '../grid.js';
+import { UserError } from '../util/errors.js';
+import { sha256Hex, stableStringify } from '../util/hash.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { configToDocument, loadConfig } from '../experiment/config.js';
+import { accountantsOf } from '../experiment/aggregate.js';
+import { naiveAccountantWarning, usesNaiveAccountant } from '../privacy/accountants.js';
+import type { ShardSpec } from '../experiment/grid.js';
 import { checkResultsFolder, checkWritableFolder, readOwner, type FolderOwner } from './outdir.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 

@@ -3,11 +3,11 @@
  * per-cell seeds and result hashes, timings). Merge checks shards against each other with it, and
  * `lshdp claims`, `status` and `compare` read a folder's effective config from it.
  */
-import type { ShardSpec } from '../grid.js';
-import type { DatasetSummary } from '../../data/types.js';
-import type { ExperimentConfig } from '../config/schema.js';
-import { cellSeeds, type Cell } from '../grid.js';
-import type { CellRecord } from '../records.js';
+import type { ShardSpec } from '../experiment/grid.js';
+import type { DatasetSummary } from '../data/types.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { cellSeeds, type Cell } from '../experiment/grid.js';
+import type { CellRecord } from '../experiment/records.js';
 
 /** What a manifest says about one cell of the grid. */
 export interface GridEntry {

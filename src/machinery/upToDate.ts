@@ -18,9 +18,9 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../util/atomic.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
 import { createHash } from 'node:crypto';
-import { stableStringify } from '../../util/hash.js';
+import { stableStringify } from '../util/hash.js';
 
 export const OUTPUTS_KEY_FILE = '.lshdp-outputs.json';
 

@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../../util/errors.js';
-import { mechanismInfo } from '../../mechanisms/registry.js';
-import { accountantOf, entryValues } from '../aggregate.js';
-import type { ExperimentConfig } from '../config/schema.js';
-import { parseConfig } from '../config.js';
-import { exactKey, expandCells } from '../grid.js';
-import type { NnDistance, TrialValue } from '../trialValues.js';
+import { UserError } from '../util/errors.js';
+import { mechanismInfo } from '../mechanisms/registry.js';
+import { accountantOf, entryValues } from '../experiment/aggregate.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { parseConfig } from '../experiment/config.js';
+import { exactKey, expandCells } from '../experiment/grid.js';
+import type { NnDistance, TrialValue } from '../experiment/trialValues.js';
 import type { Manifest } from './manifest.js';
-import type { CellRecord } from '../records.js';
+import type { CellRecord } from '../experiment/records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
 /** The manifest and effective config of a results folder; one-line errors for what is not one. */

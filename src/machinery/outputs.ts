@@ -5,15 +5,15 @@
  * The claims and the report come after, from these files (src/pipeline/report.ts).
  */
 import { join } from 'node:path';
-import type { DatasetSummary } from '../../data/types.js';
+import type { DatasetSummary } from '../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import { summaryToJson } from '../../data/summaryJson.js';
-import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv, utilityCsv } from '../aggregate.js';
-import { directionalBudgetRows } from '../../privacy/budget.js';
-import type { ExperimentConfig } from '../config/schema.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { summaryToJson } from '../data/summaryJson.js';
+import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv, utilityCsv } from '../experiment/aggregate.js';
+import { directionalBudgetRows } from '../privacy/budget.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
-import type { CellRecord } from '../records.js';
+import type { CellRecord } from '../experiment/records.js';
 import type { Manifest } from './manifest.js';
 
 /** The CSVs, datasets.json, manifest.json and config.yaml of a finished (unsharded or merged) folder. */

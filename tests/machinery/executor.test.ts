@@ -3,12 +3,12 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WorkerPool, InProcessExecutor, concatExact, shareArray, type ExactResult, type Task } from '../../../src/experiment/machinery/executor.js';
-import { InterruptedError, UserError } from '../../../src/util/errors.js';
-import { ROOT } from '../../helpers/cli.js';
-import type { TrialCellSpec } from '../../../src/experiment/trial.js';
+import { WorkerPool, InProcessExecutor, concatExact, shareArray, type ExactResult, type Task } from '../../src/machinery/executor.js';
+import { InterruptedError, UserError } from '../../src/util/errors.js';
+import { ROOT } from '../helpers/cli.js';
+import type { TrialCellSpec } from '../../src/experiment/trial.js';
 
-const WORKER = join(ROOT, 'dist', 'experiment', 'machinery', 'worker.js');
+const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
 
 /** A fake engine as plain JS (workers load compiled code): rows are a pure function of the data and spec. */
 const FAKE_ENGINE_JS = `

@@ -1,10 +1,10 @@
 /**
- * Worker thread entry (compiled to dist/experiment/machinery/worker.js): keeps the shared vectors of the
+ * Worker thread entry (compiled to dist/machinery/worker.js): keeps the shared vectors of the
  * current (dataset, n) groups and computes the cells the pool sends, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { UserVectors } from '../../data/types.js';
-import type { ExactKnn } from '../../knn/angular.js';
+import type { UserVectors } from '../data/types.js';
+import type { ExactKnn } from '../knn/angular.js';
 import { loadComputeEngine, type ComputeEngine } from './engine.js';
 import { computeTask, groupKeyOfTask, type Task } from './executor.js';
 

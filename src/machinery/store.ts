@@ -13,8 +13,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import type { CellRecord, ExactRecord, TrialRecord } from '../records.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import type { CellRecord, ExactRecord, TrialRecord } from '../experiment/records.js';
 
 /** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */
 export const STORE_FORMAT = 2;

@@ -4,14 +4,14 @@
  * which removes what no cell of that config uses.
  */
 import { existsSync, unlinkSync } from 'node:fs';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import { UserError } from '../../util/errors.js';
-import { formatCount } from '../../util/format.js';
-import { expandCells, trialResults } from '../grid.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { UserError } from '../util/errors.js';
+import { formatCount } from '../util/format.js';
+import { expandCells, trialResults } from '../experiment/grid.js';
 import type { GridEntry } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
-import { mechanismInfo } from '../../mechanisms/registry.js';
-import type { TrialRecord } from '../records.js';
+import { mechanismInfo } from '../mechanisms/registry.js';
+import type { TrialRecord } from '../experiment/records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
 export interface FolderStatus {

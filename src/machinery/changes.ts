@@ -3,7 +3,7 @@
  * `xi +[0.3]; kappa -[10]; seed 1 → 2`. Only for the user's eyes: what is reused is decided by
  * the results' hashes, never by this description.
  */
-import { stableStringify } from '../../util/hash.js';
+import { stableStringify } from '../util/hash.js';
 
 type Doc = Record<string, unknown>;
 

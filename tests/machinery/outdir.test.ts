@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { UserError } from '../../../src/util/errors.js';
-import { checkResultsFolder, checkWritableFolder, makeFolderSync, prepareResultsFolder } from '../../../src/experiment/machinery/outdir.js';
-import { ROOT } from '../../helpers/cli.js';
+import { UserError } from '../../src/util/errors.js';
+import { checkResultsFolder, checkWritableFolder, makeFolderSync, prepareResultsFolder } from '../../src/machinery/outdir.js';
+import { ROOT } from '../helpers/cli.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'lshdp-outdir-'));
 const owner = { name: 'cfg', config_hash: 'a'.repeat(64) };
@@ -68,7 +68,7 @@ describe('checkWritableFolder', () => {
       return;
     }
     // root may write anywhere: check as the unprivileged user "nobody" in a child process
-    const script = `import('./dist/experiment/machinery/outdir.js').then((m) => { for (const p of process.argv.slice(1)) { try { m.checkWritableFolder(p, '--out'); console.log('accepted ' + p); } catch (e) { console.log(e.message); } } })`;
+    const script = `import('./dist/machinery/outdir.js').then((m) => { for (const p of process.argv.slice(1)) { try { m.checkWritableFolder(p, '--out'); console.log('accepted ' + p); } catch (e) { console.log(e.message); } } })`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, ro, join(ro, 'new')], { cwd: ROOT, encoding: 'utf8', timeout: 20_000, uid: 65534, gid: 65534 });
     expect(r.stderr).toBe('');
     expect(r.stdout.trimEnd().split('\n')).toEqual(expected);
@@ -77,7 +77,7 @@ describe('checkWritableFolder', () => {
   it.skipIf(!hasProc)('returns within seconds in a separate process for /proc (a regression would spin forever)', () => {
     // run the built module in a child so that a regression (Node's recursive mkdir looping on
     // procfs) fails this test through the timeout instead of hanging the test worker
-    const script = `import('./dist/experiment/machinery/outdir.js').then((m) => { try { m.checkWritableFolder('/proc/lshdp-test/x', '--out'); } catch (e) { console.log(e.message); } })`;
+    const script = `import('./dist/machinery/outdir.js').then((m) => { try { m.checkWritableFolder('/proc/lshdp-test/x', '--out'); } catch (e) { console.log(e.message); } })`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
     expect(r.signal).toBeNull();
     expect(r.stdout.trim()).toBe('--out /proc/lshdp-test/x: cannot create the folder: /proc does not accept new files or folders');

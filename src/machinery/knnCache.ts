@@ -17,10 +17,10 @@
  */
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../util/atomic.js';
-import { readWholeFileInto } from '../../util/readInto.js';
-import { sha256Hex, stableStringify } from '../../util/hash.js';
-import type { ExactKnn } from '../../knn/angular.js';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import { readWholeFileInto } from '../util/readInto.js';
+import { sha256Hex, stableStringify } from '../util/hash.js';
+import type { ExactKnn } from '../knn/angular.js';
 
 const MAGIC = 'LSHDPKNN';
 const HEADER = 24;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { outputsKey, OUTPUTS_KEY_FILE } from '../../../src/experiment/machinery/upToDate.js';
-import { CLI_CONFIG, runInProc, scratch } from '../../helpers/experiment.js';
+import { outputsKey, OUTPUTS_KEY_FILE } from '../../src/machinery/upToDate.js';
+import { CLI_CONFIG, runInProc, scratch } from '../helpers/experiment.js';
 
 const inputs = () => ({
   lshdp: '1',
@@ -89,7 +89,7 @@ describe('the quick key (checked before anything is loaded)', () => {
   it('a current folder is found current without reading its inputs; a touched input, a lost cell or output, --force go the long way', async () => {
     const { copyFileSync, mkdtempSync, utimesSync, unlinkSync, readdirSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { ROOT } = await import('../../helpers/cli.js');
+    const { ROOT } = await import('../helpers/cli.js');
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-quick-'));
     const data = join(dir, 'ratings.csv');
     copyFileSync(join(ROOT, 'tests/fixtures/data/ratings.csv'), data);

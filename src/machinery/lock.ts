@@ -19,10 +19,10 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError, withPath } from '../../util/errors.js';
-import { makeFolderSync } from '../../util/folders.js';
-import { holderGone, processStart } from '../../util/processes.js';
-import type { EngineTask } from '../grid.js';
+import { UserError, withPath } from '../util/errors.js';
+import { makeFolderSync } from '../util/folders.js';
+import { holderGone, processStart } from '../util/processes.js';
+import type { EngineTask } from '../experiment/grid.js';
 import { engineTask } from './engineTask.js';
 
 /** The lock file inside the folder (hidden, so it never makes a results folder look "not empty"). */
@@ -40,7 +40,7 @@ export interface LockInfo {
   procStart: string | null;
   /** random, so a release removes only its own lock */
   token: string;
-  /** the engine task holding it (src/experiment/machinery/engineTask.ts), when run as one */
+  /** the engine task holding it (src/machinery/engineTask.ts), when run as one */
   task?: EngineTask | null;
 }
 
