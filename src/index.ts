@@ -26,7 +26,8 @@ export { deriveSeed, makeRng, type Rng } from './random/rng.js';
 
 // data
 export { loadDataset, readInteractions, type LoadOptions } from './data/load.js';
-export { FORMATS, type DatasetSpec, type Format, type Center } from './data/spec.js';
+export type { DatasetSpec, Format, Center } from './data/spec.js';
+export { FORMATS } from './data/formats/index.js';
 export type { UserVectors, LoadedDataset, DatasetSummary } from './data/types.js';
 
 // exact k-NN and distances

@@ -15,6 +15,7 @@ import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.
 import { FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import { runAudit, type AuditEntry } from '../audit/run.js';
 import { findRealPairs, type AuditPair } from '../audit/pairs.js';
+import { generatesData } from '../data/formats/index.js';
 import { stringifyAudit, auditJson, type AuditMeta } from '../audit/output.js';
 import { verdictSummary, writeAuditFiles } from '../report/audit.js';
 
@@ -99,7 +100,7 @@ async function searchRealPairs(cfg: ExperimentConfig, n: number, band: number, w
     const vectors = ds.vectors.get(n)!;
     const distance = family.name === 'angular' ? undefined : (i: number, j: number) => family.distance(vectors, i, j);
     const search = findRealPairs(vectors, cfg.privacy.d, band, wanted, MAX_SCAN_USERS, makeRng(deriveSeed(cfg.seed, 'audit-pairs', spec.name, n)), distance);
-    const synthetic = spec.format === 'synthetic';
+    const synthetic = generatesData(spec.format);
     datasets.push({ name: spec.name, synthetic, n, users_scanned: search.usersScanned, pairs_found: search.found, duplicate_pairs: search.duplicates, band, pairs_used: search.pairs.length });
     const what = `${spec.name}${synthetic ? ' (a synthetic data set)' : ''} (n = ${n})`;
     if (search.found === 0) {

@@ -4,7 +4,7 @@
  */
 import type { Argument, Command, Option } from 'commander';
 import { UserError } from '../util/errors.js';
-import { FORMATS } from '../data/spec.js';
+import { formatNames, formatUnits } from '../data/formats/index.js';
 import { PRESETS } from '../data/presets.js';
 import { REGISTRY_NAMES } from '../data/registry.js';
 import { METRICS } from '../lsh/families/types.js';
@@ -38,19 +38,18 @@ interface CommandInfo {
   variadic: boolean;
 }
 
-/** The reader flags' values (src/cli/readerFlags.ts), on every command that reads a data file. */
-const READER_VALUES = (path: string): Record<string, readonly string[]> => ({
-  [`${path} --format`]: FORMATS,
-  [`${path} --preset`]: Object.keys(PRESETS),
-  [`${path} --combine`]: ['last', 'sum', 'count'],
-  [`${path} --center`]: CENTERS,
-});
+/** The reader flags' values (src/cli/readerFlags.ts: the formats' own flags), on every command that reads a data file. */
+const READER_VALUES = (path: string): Record<string, readonly string[]> => {
+  const values: Record<string, readonly string[]> = { [`${path} --format`]: formatNames(), [`${path} --center`]: CENTERS };
+  for (const unit of formatUnits()) for (const f of unit.flags ?? []) if (f.values) values[`${path} ${f.flag.split(' ')[0]}`] = f.values;
+  return values;
+};
 
 /**
  * Values of flags whose set is fixed but not declared as commander choices (their messages are
  * lshdp's own): the very lists the commands check their values against.
  */
-const KNOWN_VALUES: Record<string, readonly string[]> = {
+const knownValues = (): Record<string, readonly string[]> => ({
   ...READER_VALUES('data inspect'),
   ...READER_VALUES('encode'),
   'encode --mechanism': ENCODE_MECHANISMS,
@@ -58,7 +57,7 @@ const KNOWN_VALUES: Record<string, readonly string[]> = {
   'encode --metric': METRICS,
   'table budgets --accountant': ACCOUNTANT_NAMES,
   'synth --preset': Object.keys(PRESETS),
-};
+});
 
 /** Values of positional arguments, by command path and argument name: the lists the commands read. */
 const KNOWN_ARGUMENTS: Record<string, readonly string[]> = {
@@ -76,7 +75,7 @@ function valuesFromDescription(d: string): string[] | undefined {
 function flagInfo(path: string[], o: Option): FlagInfo | null {
   if (!o.long || o.hidden) return null;
   const takesValue = o.required || o.optional;
-  const values = o.argChoices ?? KNOWN_VALUES[`${path.join(' ')} ${o.long}`]?.slice() ?? (takesValue ? valuesFromDescription(o.description) : undefined);
+  const values = o.argChoices ?? knownValues()[`${path.join(' ')} ${o.long}`]?.slice() ?? (takesValue ? valuesFromDescription(o.description) : undefined);
   return { long: o.long, short: o.short, takesValue, takesPath: /<[\w-]*(file|dir)>/.test(o.flags), values, description: o.description };
 }
 

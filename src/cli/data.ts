@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { FORMATS, type DatasetSpec } from '../data/spec.js';
+import { formatNames, formatUnit } from '../data/formats/index.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
 import { addReaderOptions, delimiterArg, readerSpec, type ReaderFlags } from './readerFlags.js';
@@ -27,7 +27,7 @@ export function registerData(program: Command): void {
     .command('inspect')
     .description('read a data file as the experiments do and summarise it')
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
-    .option('--format <format>', `one of: ${FORMATS.join(', ')} (default: detected from the first line)`)
+    .option('--format <format>', `one of: ${formatNames().join(', ')} (default: detected from the first line)`)
     .option('--dims <n...>', `vector lengths n (default: ${DEFAULT_DIMS.join(',')})`)
     .option('--json', 'print one JSON object')
     .option('--sample <q>', 'query users for the 1-NN distances (default: all when ≤ 20,000 users, else 2,000)', intArg('--sample'))
@@ -61,18 +61,19 @@ export function registerData(program: Command): void {
         o.item ??= flag(d.item);
         o.value ??= flag(d.value);
         detected = `format ${d.format}, detected from ${d.why} (give --format to choose another)`;
-        // the data set entry a config needs for this file: the keys are not obvious for interactions
-        if (d.format === 'interactions')
+        // the data set entry a config needs for this file, where detection chose reader options (a table's columns)
+        if (d.user !== undefined || d.delimiter !== undefined)
           entry = configEntry(file, { ...d, delimiter: o.delimiter === undefined ? undefined : delimiterArg(o.delimiter), user: columnOf(o.user), item: columnOf(o.item), value: columnOf(o.value) });
       }
-      if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
-      if (format !== 'synthetic' && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
+      const unit = formatUnit(format);
+      const generated = unit.inputs.length === 0;
+      if (!generated && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
       const name = file ? file.split(/[\\/]/).pop()! : `synthetic-${o.preset ?? 'small'}`;
-      const spec = readerSpec(name, format as DatasetSpec['format'], file, o, 'data inspect');
+      const spec = readerSpec(name, format, file, o, 'data inspect');
       const report = await inspectDataset(spec, dims, {
         cacheDir: o.cache ? o.cacheDir : null,
-        // only format synthetic writes generated files: a real file needs no (temporary) synthDir
-        ...(format !== 'synthetic' ? { synthDir: join(o.cacheDir, 'synth') } : {}),
+        // only a format that generates its data writes files: a real file needs no (temporary) synthDir
+        ...(!generated ? { synthDir: join(o.cacheDir, 'synth') } : {}),
         skipBadRows: o.skipBadRows,
         sample: o.sample,
         seed: o.seed,

@@ -10,7 +10,7 @@
  * is checked before anything is read or written; a misuse is one line and exit 2.
  */
 import type { Command } from 'commander';
-import { FORMATS } from '../data/spec.js';
+import { formatNames } from '../data/formats/index.js';
 import { METRICS } from '../lsh/families/types.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 import { addReaderOptions } from './readerFlags.js';
@@ -22,7 +22,7 @@ export function registerEncode(program: Command): void {
     .command('encode')
     .description('release privatized LSH codes of the users of a data file (codes.csv, hashing.json); --query encodes new users against an earlier release')
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
-    .option('--format <format>', `one of: ${FORMATS.join(', ')}`)
+    .option('--format <format>', `one of: ${formatNames().join(', ')}`)
     .option('--dims <n>', 'vector length n: the n most popular items (default: 100; with --items: the list length)')
     .option('--kappa <k>', 'hash length in bits (default: 20)')
     .option('--metric <m>', `LSH family: ${METRICS.join(' or ')} (default: angular)`)

@@ -8,7 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import { UserError } from '../util/errors.js';
 import { intArg } from './options.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
-import { FORMATS, type Center, type DatasetSpec } from '../data/spec.js';
+import type { Center, DatasetSpec } from '../data/spec.js';
+import { formatUnit } from '../data/formats/index.js';
 import { getFamily } from '../lsh/families/index.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
@@ -18,7 +19,7 @@ import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
-import { readerSpec, type ReaderFlags } from './readerFlags.js';
+import { readerSpec, requireInputFlags, type ReaderFlags } from './readerFlags.js';
 import { rememberFolderOption } from '../util/folders.js';
 
 /** The flags of `lshdp encode` (strings as typed; encodeCommand.ts checks them). */
@@ -172,9 +173,9 @@ function queriedRelease(o: EncodeFlags, query: string): HashingFile {
 async function releasePlan(file: string | undefined, o: EncodeFlags, release: HashingFile | null, noiseSeed: number | null): Promise<ReleasePlan> {
   const format = release ? release.input.format : o.format;
   if (format === undefined) throw new UserError('encode: --format is required');
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UserError(`--format: unknown format "${format}" (expected one of: ${FORMATS.join(', ')})`);
-  if (format !== 'synthetic' && !file) throw new UserError(`encode: a FILE is required for format ${format}`);
-  if (format === 'synthetic' && release) throw new UserError('--query: a release of synthetic data has no new users to read; give a file in a real format');
+  const generated = formatUnit(format, '--format').inputs.length === 0;
+  if (!generated && !file) throw new UserError(`encode: a FILE is required for format ${format}`);
+  if (generated && release) throw new UserError(`--query: a release of ${format} data has no new users to read; give a file in a real format`);
   const family = getFamily(release ? release.family : (o.metric ?? 'angular'), '--metric');
   const kappa = release ? release.kappa : intArg('--kappa', 1)(o.kappa ?? '20');
   const d = release ? release.privacy.d : number('--d', o.d ?? '0.1', (x) => x > 0 && x < 1, 'a number in (0, 1)');
@@ -197,16 +198,17 @@ async function releasePlan(file: string | undefined, o: EncodeFlags, release: Ha
   const n = listed ? listed.length : intArg('--dims', 1)(o.dims ?? '100');
   // the data set, read as the experiments read it
   const dataset = release ? release.dataset : (o.name ?? (file ? basename(file) : `synthetic-${o.preset ?? 'small'}`));
-  const spec = release ? releasedReader(release, dataset, file, o) : readerSpec(dataset, format as DatasetSpec['format'], file, o, 'encode');
+  const spec = release ? releasedReader(release, dataset, file, o) : readerSpec(dataset, format, file, o, 'encode');
   if (family.name === 'jaccard' && o.center !== undefined && o.center !== 'none') throw new UserError(`--center: --metric jaccard reads the item sets before centring; drop --center ${o.center}`);
   return { file, family, kappa, d, delta, mechanism: mech, module, options, xi, seed, dataset, spec, listed, n, from: release, noiseSeed, skipBadRows: o.skipBadRows };
 }
 
 /** The reader of an earlier release, for a new file in its format. */
 function releasedReader(release: HashingFile, dataset: string, file: string | undefined, o: EncodeFlags): DatasetSpec {
-  const format = release.input.format as DatasetSpec['format'];
-  if (format === 'foursquare-www19' && !o.poi) throw new UserError('encode: format foursquare-www19 needs --poi FILE (the raw POI file)');
-  return { ...(release.input.reader as Partial<DatasetSpec>), name: dataset, format, path: file, center: release.input.center as Center, ...(o.poi ? { poi_path: o.poi } : {}) } as DatasetSpec;
+  const format = release.input.format;
+  const spec = { ...(release.input.reader as Partial<DatasetSpec>), name: dataset, format, path: file, center: release.input.center as Center } as DatasetSpec;
+  requireInputFlags(format, spec, 'encode', o);
+  return spec;
 }
 
 /** The mechanism's options from --option and --accountant, each one it knows. */

@@ -1,17 +1,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
-import { FORMATS, NYC_BBOX, type Center, type Column, type Combine, type DatasetSpec } from './spec.js';
+import type { DatasetSpec } from './spec.js';
 import type { DatasetSummary, LoadedDataset, UserVectors } from './types.js';
-import { combineRows, type Interactions } from './interactions.js';
-import { readMovieLens, type MovieLensFormat } from './movielens.js';
-import { readFoursquareTsmc, readFoursquareWww19 } from './foursquare.js';
-import { readInteractionsCsv } from './csv-interactions.js';
+import type { Interactions } from './interactions.js';
+import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
 import { buildVectors, rankItems } from './vectors.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase } from './cache.js';
-import { ensureSynthetic, resolveSynthOptions, PRESETS } from './synth.js';
 import { makeFolderSync } from '../util/folders.js';
 
 export interface LoadOptions {
@@ -31,21 +28,7 @@ export function defaultSynthDir(cacheDir: string): string {
   return join(cacheDir, 'synth');
 }
 
-type ReaderFormat = Exclude<DatasetSpec['format'], 'synthetic'>;
-
-/** What to read and how: the resolved reader, files and options (also the cache key's reader part). */
-export interface ReadPlan {
-  name: string;
-  format: ReaderFormat;
-  path: string;
-  poiPath?: string;
-  center: Center;
-  /** every option that changes the interactions (part of the cache key) */
-  reader: Record<string, unknown>;
-  skipBadRows: boolean;
-  /** for generated (synthetic) input: the folder name of its options, e.g. `small-20d5b76722a80ef4` */
-  synthetic?: string;
-}
+export type { ReadPlan };
 
 /**
  * Run `fn` with the synthetic files' folder for these options: the explicit `synthDir`, else
@@ -55,7 +38,7 @@ async function withSynthDir<T>(spec: DatasetSpec, opts: LoadOptions, fn: (o: Loa
   const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
   if (opts.synthDir !== undefined || cacheDir !== null) return fn({ ...opts, synthDir: opts.synthDir ?? defaultSynthDir(cacheDir!) });
   // only generated data needs a folder to be written to
-  if (spec.format !== 'synthetic') return fn(opts);
+  if (!generatesData(spec.format)) return fn(opts);
   const tmp = mkdtempSync(join(tmpdir(), 'lshdp-synth-'));
   // also when a signal handler ends the process with process.exit() in the middle
   const remove = () => rmSync(tmp, { recursive: true, force: true });
@@ -68,93 +51,19 @@ async function withSynthDir<T>(spec: DatasetSpec, opts: LoadOptions, fn: (o: Loa
   }
 }
 
-const isMovieLens = (f: string): f is MovieLensFormat => f.startsWith('movielens-');
-
-function defaultCenter(format: ReaderFormat): Center {
-  return isMovieLens(format) ? 'user' : 'none';
-}
-
-function requirePath(spec: DatasetSpec, key: 'path' | 'poi_path'): string {
-  const p = spec[key];
-  if (typeof p !== 'string' || p === '') throw new UserError(`dataset ${spec.name}: ${key} is required for format ${spec.format}`);
-  return p;
-}
-
 /** Validate a spec and resolve the reader plan (generating synthetic files when needed). */
 export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
-  if (!(FORMATS as readonly string[]).includes(spec.format)) throw new UserError(`unknown format "${spec.format}" (expected one of: ${FORMATS.join(', ')})`);
+  const unit = formatUnit(spec.format);
   if (spec.center !== undefined && !['user', 'global', 'none'].includes(spec.center))
     throw new UserError(`dataset ${spec.name}: unknown center "${spec.center}" (expected one of: user, global, none)`);
   const skipBadRows = opts.skipBadRows ?? spec.skip_bad_rows ?? false;
-  if (spec.format === 'synthetic') {
-    const so = resolveSynthOptions(spec);
-    const synthDir = opts.synthDir ?? (opts.cacheDir === null ? null : defaultSynthDir(opts.cacheDir ?? 'data/cache'));
-    if (synthDir === null) throw new Error('planRead: a synthetic data set without a cache needs opts.synthDir (loadDataset and readInteractions give a temporary one)');
-    const r = ensureSynthetic(so, synthDir, opts.progress);
-    const main = r.files[0]!.path;
-    const base: ReadPlan = {
-      name: spec.name,
-      format: r.format,
-      path: main,
-      center: spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none'),
-      reader: { format: r.format },
-      skipBadRows,
-      synthetic: basename(dirname(main)),
-    };
-    if (r.format === 'foursquare-www19') {
-      base.poiPath = r.files[1]!.path;
-      base.reader = { format: r.format, bbox: spec.bbox ?? NYC_BBOX, max_users: spec.max_users ?? null };
-    }
-    return base;
-  }
-  const format = spec.format;
-  const plan: ReadPlan = { name: spec.name, format, path: requirePath(spec, 'path'), center: spec.center ?? defaultCenter(format), reader: { format }, skipBadRows };
-  if (format === 'foursquare-www19') {
-    plan.poiPath = requirePath(spec, 'poi_path');
-    const bbox = spec.bbox ?? NYC_BBOX;
-    if (!Array.isArray(bbox) || bbox.length !== 4 || bbox.some((x) => typeof x !== 'number' || !Number.isFinite(x)) || bbox[0] > bbox[1] || bbox[2] > bbox[3])
-      throw new UserError(`dataset ${spec.name}: bbox must be [lat_min, lat_max, lon_min, lon_max], got ${JSON.stringify(bbox)}`);
-    if (spec.max_users !== undefined && (!Number.isInteger(spec.max_users) || spec.max_users < 1))
-      throw new UserError(`dataset ${spec.name}: max_users must be a positive integer, got ${spec.max_users}`);
-    plan.reader = { format, bbox, max_users: spec.max_users ?? null };
-  } else if (format === 'interactions') {
-    if (spec.user === undefined || spec.item === undefined)
-      throw new UserError(`dataset ${spec.name}: format interactions needs user: and item: columns (names, or 0-based indices with header: false)`);
-    const combine: Combine = spec.combine ?? (spec.value !== undefined ? 'last' : 'count');
-    if (!['last', 'sum', 'count'].includes(combine)) throw new UserError(`dataset ${spec.name}: unknown combine "${combine}" (expected one of: last, sum, count)`);
-    if (combine !== 'count' && spec.value === undefined) throw new UserError(`dataset ${spec.name}: combine ${combine} needs value: (a value column)`);
-    const delimiter = spec.delimiter ?? ',';
-    if (typeof delimiter !== 'string' || delimiter.length === 0) throw new UserError(`dataset ${spec.name}: delimiter must be a non-empty string`);
-    for (const key of ['user', 'item', 'value'] as const) {
-      const c = spec[key];
-      if (typeof c === 'number' && !(Number.isInteger(c) && c >= 0)) throw new UserError(`dataset ${spec.name}: ${key}: a column index is a whole number ≥ 0 (0 is the first column), got ${c}`);
-      if (typeof c === 'string' && spec.header === false)
-        throw new UserError(`dataset ${spec.name}: ${key}: "${c}" is a column name, but header: false gives the columns no names: give its 0-based index`);
-    }
-    // `header` enters the cache key only when false, so headed files keep their cached vectors
-    plan.reader = { format, delimiter, ...(spec.header === false ? { header: false } : {}), user: spec.user, item: spec.item, value: combine === 'count' ? null : spec.value, combine };
-  }
-  return plan;
+  const synthDir = opts.synthDir ?? (opts.cacheDir === null ? null : defaultSynthDir(opts.cacheDir ?? 'data/cache'));
+  return { name: spec.name, ...unit.plan(spec, { synthDir, progress: opts.progress }), skipBadRows };
 }
 
+/** The interactions of a plan, read by the reader of the plan's format. */
 async function readPlan(plan: ReadPlan, progress?: Progress): Promise<Interactions> {
-  const o = { skipBadRows: plan.skipBadRows, progress };
-  let inter: Interactions;
-  if (isMovieLens(plan.format)) inter = combineRows(readMovieLens(plan.path, plan.format, o), 'last');
-  else if (plan.format === 'foursquare-tsmc') inter = combineRows(readFoursquareTsmc(plan.path, o), 'count');
-  else if (plan.format === 'foursquare-www19') {
-    const r = plan.reader as { bbox: [number, number, number, number]; max_users: number | null };
-    const { rows, keepUser } = readFoursquareWww19(plan.path, { ...o, poiPath: plan.poiPath!, bbox: r.bbox, maxUsers: r.max_users ?? undefined });
-    inter = combineRows(rows, 'count', keepUser);
-    if (inter.userIds.length === 0) throw new UserError(`${plan.path}: no check-ins at POIs inside the bounding box ${JSON.stringify(r.bbox)}`);
-  } else {
-    const r = plan.reader as { delimiter: string; header?: false; user: Column; item: Column; value: Column | null; combine: Combine };
-    inter = combineRows(
-      await readInteractionsCsv(plan.path, { ...o, delimiter: r.delimiter, header: r.header !== false, user: r.user, item: r.item, value: r.value ?? undefined, combine: r.combine }),
-      r.combine,
-    );
-  }
-  return inter;
+  return formatUnit(plan.format).read(plan, { skipBadRows: plan.skipBadRows, progress });
 }
 
 /** Read and combine a data set's interactions (no vectors, no cache). */
@@ -181,9 +90,8 @@ async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions)
   // made here, checked, so that no recursive mkdir below meets a path that cannot hold a folder
   if (cacheDir) makeFolderSync(cacheDir, '--cache-dir');
   const plan = planRead(spec, opts);
-  const files = plan.poiPath ? [plan.path, plan.poiPath] : [plan.path];
   const inputs: DatasetSummary['inputs'] = [];
-  for (const f of files) {
+  for (const f of plan.files) {
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(f);

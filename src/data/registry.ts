@@ -33,6 +33,7 @@ export interface RegistryEntry {
   md5?: string;
   /** the folder the archive unpacks to, and where `data add` installs files: under the data folder */
   folder: string;
+  /** the files lshdp reads, in the order of its format's input keys (src/data/formats: path, then poi_path) */
   files: RegistryFile[];
   /** the archive's size, for the list (approximate) */
   size: string;

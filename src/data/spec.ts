@@ -2,8 +2,9 @@
  * A data set as named in a config (`datasets:` entries) or on the command line.
  * Keys are the YAML keys, so the config schema and the loaders share one type.
  */
-export const FORMATS = ['movielens-csv', 'movielens-100k', 'movielens-1m', 'movielens-10m', 'foursquare-www19', 'foursquare-tsmc', 'interactions', 'synthetic'] as const;
-export type Format = (typeof FORMATS)[number];
+
+/** A data format's name: one of the units of src/data/formats (formats/index.ts lists them). */
+export type Format = string;
 
 export type Center = 'user' | 'global' | 'none';
 export type Combine = 'last' | 'sum' | 'count';
@@ -21,29 +22,8 @@ export interface DatasetSpec {
   path?: string;
   /** `center: user` for ratings (MovieLens, synthetic ratings), `none` for visit counts, unless set. */
   center?: Center;
-  // foursquare-www19
-  /** raw POI file (`venue_id lat lon category country`). */
-  poi_path?: string;
-  /** [lat_min, lat_max, lon_min, lon_max]; New York by default. */
-  bbox?: [number, number, number, number];
-  /** keep the users with the most check-ins inside the box (ties by id); the paper keeps 10,000. */
-  max_users?: number;
-  // interactions
-  /** the field delimiter (default ","); `whitespace`: runs of spaces and tabs (LibRec, MyMediaLite) */
-  delimiter?: string;
-  /** false: the first line is data (no header), and user/item/value are 0-based column indices */
-  header?: boolean;
-  /** a column: its name in the header, or its 0-based index */
-  user?: Column;
-  item?: Column;
-  value?: Column;
-  combine?: Combine;
-  // synthetic
-  preset?: string;
-  users?: number;
-  items?: number;
-  ratings?: number;
-  seed?: number;
+  // each format's own keys are declared on its unit (src/data/formats: the schema, and their
+  // types added to this interface), e.g. foursquare-www19's poi_path, bbox, max_users
   // lenient reading: skip malformed rows, report how many and where
   skip_bad_rows?: boolean;
 }

@@ -5,6 +5,7 @@
  */
 import type { DatasetSpec } from '../data/spec.js';
 import { planRead, readInteractions } from '../data/load.js';
+import { formatUnits, readerKeys as formatReaderKeys } from '../data/formats/index.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import type { Mechanism } from '../mechanisms/types.js';
@@ -125,9 +126,14 @@ function jsonNumber(x: number | null): number | string | null {
   return x === null || Number.isFinite(x) ? x : String(x);
 }
 
-/** The reader keys of a spec (no name, no paths): what --query needs to read a new file alike. */
+/**
+ * The reader keys of a spec (no name, no paths): what --query needs to read a new file alike. The
+ * keys of every format that reads files (src/data/formats), so that generated data records those
+ * of the format it was written in (bbox, max_users).
+ */
 function readerKeys(spec: DatasetSpec): Record<string, unknown> {
-  const keys = ['delimiter', 'user', 'item', 'value', 'combine', 'bbox', 'max_users', 'skip_bad_rows'] as const;
+  const fileFormats = formatUnits().filter((u) => u.inputs.length > 0);
+  const keys = [...new Set(fileFormats.flatMap((u) => formatReaderKeys(u.name))), 'skip_bad_rows'] as (keyof DatasetSpec)[];
   const out: Record<string, unknown> = {};
   for (const k of keys) if (spec[k] !== undefined) out[k] = spec[k];
   return out;

@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fillRegistryEntries, registryFileProblems } from './config/registryNames.js';
 import { parseDocument } from 'yaml';
 import type { DatasetSpec } from '../data/spec.js';
+import { inputKeys } from '../data/formats/index.js';
 import { UserError } from '../util/errors.js';
 import { MODULE_HASH_OPTION } from '../mechanisms/plugin.js';
 import { crossChecks, fileChecks } from './config/checks.js';
@@ -92,7 +93,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   for (const o of sets) applyOverride(input as Record<string, unknown>, o);
   const named = fillRegistryEntries(input, opts.dataDir);
   if (named.length > 0) fail(file, named, sets);
-  const parsed = configSchema.safeParse(input);
+  const parsed = configSchema().safeParse(input);
   if (!parsed.success)
     fail(
       file,
@@ -108,16 +109,17 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     datasets: parsed.data.datasets as DatasetSpec[],
     mechanisms: parsed.data.mechanisms.map((m, i) => plugins.entries.get(i) ?? normalizeEntry(typeof m === 'string' ? { name: m } : (m as { name: string }))),
   };
-  const given = cfg.datasets.map((d) => ({ path: d.path ?? '', poi_path: d.poi_path ?? '' }));
-  cfg.datasets = cfg.datasets.map((d) => ({
-    ...d,
-    ...(d.path !== undefined ? { path: resolve(base, d.path) } : {}),
-    ...(d.poi_path !== undefined ? { poi_path: resolve(base, d.poi_path) } : {}),
-  }));
+  // the input files, as given (for messages) and resolved against the config's folder
+  const given = cfg.datasets.map((d) => ({ ...d }));
+  cfg.datasets = cfg.datasets.map((d) => {
+    const out = { ...d };
+    for (const key of inputKeys(d.format)) if (out[key] !== undefined) out[key] = resolve(base, out[key]);
+    return out;
+  });
   if (opts.checkFiles) {
     const notInstalled = registryFileProblems(cfg.datasets, opts.dataDir);
     if (notInstalled.length > 0) fail(file, notInstalled, sets);
-    const missing = fileChecks(cfg, (i, key) => given[i][key]);
+    const missing = fileChecks(cfg, (i, key) => given[i]![key] ?? '');
     if (missing.length > 0) fail(file, missing, sets);
   }
   return cfg;
@@ -130,7 +132,8 @@ export function configToDocument(cfg: ExperimentConfig): Record<string, unknown>
     // a named data set reruns by its name (its paths depend on the data folder)
     datasets: cfg.datasets.map((d) => {
       if (d.dataset === undefined) return d;
-      const { path: _p, poi_path: _q, format: _f, ...rest } = d;
+      const { format: _f, ...rest } = d;
+      for (const key of inputKeys(d.format)) delete rest[key];
       return rest;
     }),
     mechanisms: cfg.mechanisms.map((m) => {

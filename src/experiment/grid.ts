@@ -6,6 +6,7 @@
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { DatasetSummary } from '../data/types.js';
+import { withoutInputs } from '../data/formats/index.js';
 import type { ExperimentConfig } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import type { TrialCellSpec } from './trial.js';
@@ -127,7 +128,7 @@ function pluginRefs(cfg: ExperimentConfig): { plugins?: { name: string; file: st
 export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: DatasetSummary, skipBadRows: boolean) {
   const found = cfg.datasets.find((d) => d.name === dataset);
   // the files' bytes identify them: moving a file or running from another folder is no change
-  const spec = found ? { ...found, path: undefined, poi_path: undefined } : undefined;
+  const spec = found ? withoutInputs(found) : undefined;
   // the metric changes the data (jaccard: item sets before centring) and every distance
   const metric = cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {};
   return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric };

@@ -31,6 +31,7 @@ import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
 import { summaryToJson } from '../data/summaryJson.js';
+import { inputFiles } from '../data/formats/index.js';
 import { prefetchReportModules, writeRunReport } from './report.js';
 
 export interface RunOptions {
@@ -107,7 +108,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     skipBadRows: setup.skipBadRows,
     report,
     png: opts.png !== false,
-    inputStamps: stampFiles(cfg.datasets.flatMap((d) => [d.path, d.poi_path].filter((p): p is string => typeof p === 'string'))),
+    inputStamps: stampFiles(cfg.datasets.flatMap(inputFiles)),
   };
   // (the real engine only: an injected one may load other data from the same files)
   if (lock && !opts.force && !opts.shard && !opts.engine) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
 import { REGISTRY_NAMES } from '../../src/data/registry.js';
-import { FORMATS } from '../../src/data/spec.js';
+import { FORMATS } from '../../src/data/formats/index.js';
 import { ACCOUNTANT_NAMES } from '../../src/privacy/accountantNames.js';
 import { listMechanisms } from '../../src/mechanisms/registry.js';
 

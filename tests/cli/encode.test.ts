@@ -134,6 +134,21 @@ describe('lshdp encode', () => {
     expect(readFileSync(join(dir, 'rr-crypto', 'codes.csv'), 'utf8')).not.toBe(readFileSync(join(dir, 'rr', 'codes.csv'), 'utf8'));
   });
 
+  it('--query reads a headerless file as its release did (header: false is part of the release)', async () => {
+    // the ratings as `user item value` lines: the first line is data
+    const rows = readFileSync(join(dir, 'ratings.csv'), 'utf8').trim().split('\n').slice(1);
+    writeFileSync(join(dir, 'plain.txt'), rows.map((l) => l.split(',').slice(0, 3).join(' ')).join('\n') + '\n');
+    const flags = ['--format', 'interactions', '--no-header', '--delimiter', 'whitespace', '--user', '0', '--item', '1', '--value', '2'];
+    const r = await run(['encode', 'plain.txt', ...flags, '--mechanism', 'lsh', '--kappa', '16', '--dims', '30', '--seed', '5', '--out', 'plain', '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'plain', 'hashing.json'), 'utf8')).input.reader).toMatchObject({ header: false, delimiter: 'whitespace', user: 0, item: 1, value: 2 });
+    const q = await run(['encode', '--query', 'plain', 'plain.txt', '--out', 'plain-q', '--quiet']);
+    expect(q.status).toBe(0);
+    // the first line's user too: read as a header, its first rating would be lost
+    expect(readFileSync(join(dir, 'plain-q', 'codes.csv'), 'utf8')).toBe(readFileSync(join(dir, 'plain', 'codes.csv'), 'utf8'));
+  });
+
   it('--query round-trips: users of the release encode to their released codes; new users as if in the data (--items)', async () => {
     // users 1..40 of the data as a query file
     const rows = readFileSync(join(dir, 'ratings.csv'), 'utf8').trim().split('\n');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { buildProgram } from '../../src/cli/main.js';
 import { SHORT_FLAGS } from '../../src/cli/options.js';
 import { listMechanisms } from '../../src/mechanisms/registry.js';
-import { FORMATS } from '../../src/data/spec.js';
+import { FORMATS } from '../../src/data/formats/index.js';
 import { STACK_RE } from '../helpers/cli.js';
 import { lshdpIn } from '../helpers/inproc.js';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';

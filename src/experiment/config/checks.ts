@@ -4,7 +4,8 @@
  * run) that the input files exist. Each check returns problems as config lines.
  */
 import { statSync } from 'node:fs';
-import { PRESETS } from '../../data/synth.js';
+import { formatKeySchemas, formatsTaking, formatUnit, inputKeys, type InputKey } from '../../data/formats/index.js';
+import type { DatasetSpec } from '../../data/spec.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
 import { registryHintForPath } from './registryNames.js';
@@ -60,45 +61,32 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   });
   if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);
   cfg.datasets.forEach((d, i) => {
-    const at = `datasets[${i}]`;
-    if (d.format !== 'synthetic' && d.path === undefined) problems.push(`${at}.path: missing (required for format ${d.format})`);
-    if (d.format === 'synthetic' && d.path !== undefined) problems.push(`${at}.path: a synthetic data set has no input file (use preset)`);
-    if (d.format === 'foursquare-www19' && d.poi_path === undefined) problems.push(`${at}.poi_path: missing (required for format foursquare-www19)`);
-    if (d.format === 'interactions') {
-      if (d.user === undefined) problems.push(`${at}.user: missing (the user column, required for format interactions)`);
-      if (d.item === undefined) problems.push(`${at}.item: missing (the item column, required for format interactions)`);
-      for (const key of ['user', 'item', 'value'] as const) {
-        const c = d[key];
-        if (typeof c === 'number' && !(Number.isInteger(c) && c >= 0)) problems.push(`${at}.${key}: a column index is a whole number ≥ 0 (0 is the first column), got ${c}`);
-        if (typeof c === 'string' && d.header === false) problems.push(`${at}.${key}: "${c}" is a column name, but header: false gives the columns no names: give its 0-based index (e.g. ${key}: 0)`);
-      }
-    }
-    // keys of another format would be silently ignored: refuse them
-    const onlyFor: [keys: (keyof typeof d)[], formats: string[]][] = [
-      [['preset', 'users', 'items', 'ratings', 'seed'], ['synthetic']],
-      [['poi_path', 'bbox', 'max_users'], ['foursquare-www19']],
-      [['delimiter', 'header', 'user', 'item', 'value', 'combine'], ['interactions']],
-    ];
-    for (const [keys, formats] of onlyFor) {
-      for (const key of keys) {
-        if (d[key] !== undefined && !formats.includes(d.format)) problems.push(`${at}.${String(key)}: only applies to format ${formats.join(', ')} (this data set is ${d.format})`);
-      }
-    }
-    if (cfg.metric === 'jaccard' && d.center !== undefined && d.center !== 'none') problems.push(`${at}.center: metric jaccard reads the item sets before centring; remove center (or set none)`);
-    if (d.format === 'synthetic' && d.preset === undefined) problems.push(`${at}.preset: missing (required for format synthetic; known: ${Object.keys(PRESETS).join(', ')})`);
-    if (d.format === 'synthetic' && d.preset !== undefined && !(d.preset in PRESETS)) {
-      problems.push(`${at}.preset: unknown synthetic preset "${d.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
-    }
-    if (d.bbox && (d.bbox[0] >= d.bbox[1] || d.bbox[2] >= d.bbox[3])) problems.push(`${at}.bbox: must be [lat_min, lat_max, lon_min, lon_max] with min < max`);
+    problems.push(...datasetChecks(d as DatasetSpec, `datasets[${i}]`, cfg.metric));
   });
   return problems;
 }
 
+/**
+ * A data set entry against its format's unit (src/data/formats): its input keys present, the
+ * unit's own checks, and no key of another format (it would be silently ignored).
+ */
+function datasetChecks(d: DatasetSpec, at: string, metric: string | undefined): string[] {
+  const problems: string[] = [];
+  const unit = formatUnit(d.format);
+  for (const key of unit.inputs) if (d[key] === undefined) problems.push(`${at}.${key}: missing (required for format ${d.format})`);
+  problems.push(...(unit.check?.(d, at) ?? []));
+  for (const key of Object.keys(formatKeySchemas())) {
+    if (d[key as keyof DatasetSpec] !== undefined && !(key in unit.keys)) problems.push(`${at}.${key}: only applies to format ${formatsTaking(key).join(', ')} (this data set is ${d.format})`);
+  }
+  if (metric === 'jaccard' && d.center !== undefined && d.center !== 'none') problems.push(`${at}.center: metric jaccard reads the item sets before centring; remove center (or set none)`);
+  return problems;
+}
+
 /** Input files must exist before anything is written (paths are already absolute here). */
-export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: 'path' | 'poi_path') => string): string[] {
+export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: InputKey) => string): string[] {
   const problems: string[] = [];
   cfg.datasets.forEach((d, i) => {
-    for (const key of ['path', 'poi_path'] as const) {
+    for (const key of inputKeys(d.format)) {
       const p = d[key];
       if (p === undefined) continue;
       try {

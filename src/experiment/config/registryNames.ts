@@ -8,9 +8,11 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { dataFolder, REGISTRY, REGISTRY_NAMES, registryEntry, type RegistryEntry } from '../../data/registry.js';
 import { didYouMean } from '../../util/didYouMean.js';
+import { inputFiles, inputKeys } from '../../data/formats/index.js';
+import type { DatasetSpec } from '../../data/spec.js';
 
-/** Keys a named entry takes from the registry, so it may not give them itself. */
-const FROM_REGISTRY = ['format', 'path', 'poi_path'] as const;
+/** Keys a named entry takes from the registry, so it may not give them itself: its format and that format's files. */
+const fromRegistry = (entry: RegistryEntry): string[] => ['format', ...inputKeys(entry.format)];
 
 /**
  * Before validation: fill each named entry's format and its files' absolute paths under the data
@@ -31,7 +33,7 @@ export function fillRegistryEntries(input: unknown, dataDir?: string): string[] 
       problems.push(`datasets[${i}].dataset: unknown data set "${name}"${hint ? ` (did you mean "${hint}"?)` : ''} (lshdp data list)`);
       return;
     }
-    const clash = FROM_REGISTRY.filter((k) => k in entry);
+    const clash = fromRegistry(known).filter((k) => k in entry);
     if (clash.length > 0) {
       problems.push(`datasets[${i}]: dataset and ${clash.join(', ')} in one entry: a named data set takes its format and files from the registry (drop ${clash.join(', ')}, or drop dataset)`);
       return;
@@ -44,28 +46,19 @@ export function fillRegistryEntries(input: unknown, dataDir?: string): string[] 
   return problems;
 }
 
-interface Named {
-  dataset?: string;
-  path?: string;
-  poi_path?: string;
-}
-
-/** A named set's file paths, absolute, under the data folder. */
-function registryPaths(name: string, dataDir?: string): { path: string; poi_path?: string } {
+/** A named set's file paths, absolute, under the data folder, by its format's input keys (its files are listed in their order). */
+function registryPaths(name: string, dataDir?: string): Record<string, string> {
   const entry = registryEntry(name)!;
   const folder = resolve(dataFolder(dataDir), entry.folder);
-  const file = (role: string) => entry.files.find((f) => f.role === role);
-  const main = file('ratings') ?? file('checkins')!;
-  const pois = file('pois');
-  return { path: join(folder, main.path), ...(pois ? { poi_path: join(folder, pois.path) } : {}) };
+  return Object.fromEntries(inputKeys(entry.format).map((key, i) => [key, join(folder, entry.files[i]!.path)]));
 }
 
 /** A named entry whose files are not in the data folder: one line with the command that gets them. */
-export function registryFileProblems(datasets: readonly Named[], dataDir?: string): string[] {
+export function registryFileProblems(datasets: readonly DatasetSpec[], dataDir?: string): string[] {
   const problems: string[] = [];
   datasets.forEach((d, i) => {
     if (d.dataset === undefined) return;
-    const missing = [d.path, d.poi_path].filter((p): p is string => p !== undefined && !existsSync(p));
+    const missing = inputFiles(d).filter((p) => !existsSync(p));
     if (missing.length === 0) return;
     const entry = registryEntry(d.dataset)!;
     const dirFlag = dataDir !== undefined ? ` --data-dir ${dataDir}` : '';

@@ -3,7 +3,8 @@
  * unknown keys are refused), with the keys each level knows, for "did you mean" hints.
  */
 import { z } from 'zod';
-import { FORMATS, type DatasetSpec } from '../../data/spec.js';
+import type { DatasetSpec } from '../../data/spec.js';
+import { formatKeySchemas, formatNames, formatUnits, type FormatUnit } from '../../data/formats/index.js';
 import { listMechanisms } from '../../mechanisms/registry.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
@@ -47,32 +48,22 @@ const safeName = z.string().max(100, 'must be at most 100 characters (it names t
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const posInt = z.number().int().min(1);
 
-/** An `interactions` column: its header name or its 0-based index (checks.ts: a whole number ≥ 0). */
-const column = z.union([z.string().min(1), z.number()]);
-
-const datasetSchema = z.strictObject({
-  name: safeName,
-  /** a registry data set (src/data/registry.ts): format and paths come from it */
-  dataset: z.string().min(1).optional(),
-  format: z.enum(FORMATS),
-  path: z.string().min(1).optional(),
-  center: z.enum(['user', 'global', 'none']).optional(),
-  poi_path: z.string().min(1).optional(),
-  bbox: z.tuple([finite, finite, finite, finite]).optional(),
-  max_users: posInt.optional(),
-  delimiter: z.string().min(1).optional(),
-  header: z.boolean().optional(),
-  user: column.optional(),
-  item: column.optional(),
-  value: column.optional(),
-  combine: z.enum(['last', 'sum', 'count']).optional(),
-  preset: z.string().min(1).optional(),
-  users: posInt.optional(),
-  items: posInt.optional(),
-  ratings: posInt.optional(),
-  seed: z.number().int().min(0).optional(),
-  skip_bad_rows: z.boolean().optional(),
-});
+/**
+ * A data set entry: the keys every data set has, then each format's own keys (declared on its
+ * unit, src/data/formats), in the order of the list of formats.
+ */
+function datasetSchema() {
+  return z.strictObject({
+    name: safeName,
+    /** a registry data set (src/data/registry.ts): format and paths come from it */
+    dataset: z.string().min(1).optional(),
+    format: z.enum(formatNames() as [string, ...string[]]),
+    path: z.string().min(1).optional(),
+    center: z.enum(['user', 'global', 'none']).optional(),
+    ...formatKeySchemas(),
+    skip_bad_rows: z.boolean().optional(),
+  });
+}
 
 const mechanismObject = z.strictObject({
   name: z.enum(MECHANISM_NAMES),
@@ -95,27 +86,39 @@ const privacySchema = z.strictObject({
   xi: z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value'),
 });
 
-export const configSchema = z.strictObject({
-  name: safeName,
-  seed: z.number().int().min(0).default(1),
-  datasets: z.array(datasetSchema).min(1, 'must list at least one data set'),
-  dims: z.array(posInt).min(1, 'must list at least one value'),
-  queries: z.number().int().min(0).default(1000),
-  k: z.array(posInt).min(1, 'must list at least one value'),
-  kappa: z.array(z.number().int().min(1).max(64)).min(1, 'must list at least one value'),
-  trials: posInt.default(10),
-  privacy: privacySchema,
-  mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
-  metric: z.enum(['angular', 'jaccard']).optional(),
-});
+function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {
+  return z.strictObject({
+    name: safeName,
+    seed: z.number().int().min(0).default(1),
+    datasets: z.array(datasets).min(1, 'must list at least one data set'),
+    dims: z.array(posInt).min(1, 'must list at least one value'),
+    queries: z.number().int().min(0).default(1000),
+    k: z.array(posInt).min(1, 'must list at least one value'),
+    kappa: z.array(z.number().int().min(1).max(64)).min(1, 'must list at least one value'),
+    trials: posInt.default(10),
+    privacy: privacySchema,
+    mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
+    metric: z.enum(['angular', 'jaccard']).optional(),
+  });
+}
+
+let built: { units: readonly FormatUnit[]; schema: ReturnType<typeof buildConfigSchema> } | undefined;
+
+/** The schema of a config file, for the formats listed now (src/data/formats/index.ts). */
+export function configSchema(): ReturnType<typeof buildConfigSchema> {
+  if (built?.units !== formatUnits()) built = { units: formatUnits(), schema: buildConfigSchema(datasetSchema() as unknown as z.ZodType<DatasetSpec>) };
+  return built.schema;
+}
 
 /** Known keys per object, for "did you mean" on unknown keys. */
-export const KNOWN_KEYS: Record<string, readonly string[]> = {
-  top: Object.keys(configSchema.shape),
-  privacy: Object.keys(privacySchema.shape),
-  dataset: Object.keys(datasetSchema.shape),
-  mechanism: [...Object.keys(mechanismObject.shape), 'module'],
-};
+export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism', readonly string[]> {
+  return {
+    top: Object.keys(configSchema().shape),
+    privacy: Object.keys(privacySchema.shape),
+    dataset: Object.keys(datasetSchema().shape),
+    mechanism: [...Object.keys(mechanismObject.shape), 'module'],
+  };
+}
 
 /** A config as the schema accepts it, before the checks across fields and the plugins. */
-export type SchemaConfig = z.infer<typeof configSchema>;
+export type SchemaConfig = z.infer<ReturnType<typeof buildConfigSchema>>;

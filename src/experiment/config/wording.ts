@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { didYouMean, suggestKey } from '../../util/didYouMean.js';
-import { KNOWN_KEYS, MECHANISM_NAMES } from './schema.js';
+import { knownKeys, MECHANISM_NAMES } from './schema.js';
 
 /** `privacy.xi[2]`, `datasets[0].formt` */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -17,10 +17,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
-  if (path.length === 0) return KNOWN_KEYS.top;
-  if (path[0] === 'privacy') return KNOWN_KEYS.privacy;
-  if (path[0] === 'datasets') return KNOWN_KEYS.dataset;
-  if (path[0] === 'mechanisms') return KNOWN_KEYS.mechanism;
+  if (path.length === 0) return knownKeys().top;
+  if (path[0] === 'privacy') return knownKeys().privacy;
+  if (path[0] === 'datasets') return knownKeys().dataset;
+  if (path[0] === 'mechanisms') return knownKeys().mechanism;
   return [];
 }
 

@@ -1,0 +1,15 @@
+/** `foursquare-tsmc`: the original TSMC 2014 check-in file; visits counted. */
+import { readFoursquareTsmc } from '../foursquare.js';
+import { combineRows } from '../interactions.js';
+import { requirePath } from './shared.js';
+import type { FormatUnit } from './unit.js';
+
+export const foursquareTsmc: FormatUnit = {
+  name: 'foursquare-tsmc',
+  description: 'original TSMC 2014 TSV, 8 columns (userId venueId venueCategoryId venueCategory latitude longitude timezoneOffset utcTimestamp), no header; visits counted',
+  keys: {},
+  inputs: ['path'],
+  detect: (line) => (line.split('\t').length === 8 ? { format: 'foursquare-tsmc', why: 'eight tab-separated fields (the TSMC 2014 check-in file)' } : null),
+  plan: (spec) => ({ format: 'foursquare-tsmc', files: [requirePath(spec, 'path')], center: spec.center ?? 'none', reader: { format: 'foursquare-tsmc' } }),
+  read: async (plan, o) => combineRows(readFoursquareTsmc(plan.files[0]!, o), 'count'),
+};
