@@ -14,7 +14,16 @@ const facts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
 
 export const BUILT_IN = {
   exact: facts({ name: 'exact', description: 'true angular k-NN (the reference: utility loss 0, recall 1)', kind: 'exact', usesKappa: false, usesXi: false, optionKeys: [] }),
-  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, cleanIsLshCode: true, optionKeys: [] }),
+  lsh: facts({
+    name: 'lsh',
+    description: 'vanilla random-projection LSH, no noise (non-private baseline)',
+    kind: 'code',
+    usesKappa: true,
+    usesXi: false,
+    cleanIsLshCode: true,
+    optionKeys: [],
+    roles: ['clean-lsh'],
+  }),
   lshrr: facts({
     name: 'lshrr',
     description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
@@ -28,6 +37,10 @@ export const BUILT_IN = {
     cleanIsLshCode: true,
     optionKeys: [],
     accountants: ACCOUNTANT_NAMES,
+    budgetRows: 'accountant',
+    flipsBits: true,
+    ldpNote: 'κ·ε_bit for LSHRR',
+    roles: ['bitwise-rr'],
   }),
   laplsh: facts({
     name: 'laplsh',
@@ -41,6 +54,8 @@ export const BUILT_IN = {
     // its history: src/mechanisms/versions.ts
     algorithm: MECHANISM_ALGORITHMS.laplsh,
     optionKeys: ['sampler'],
+    ldpNote: '2·ε_Lap for LapLSH',
+    roles: ['laplace-vector'],
   }),
   rappor: facts({
     name: 'rappor',
@@ -49,7 +64,9 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     bloomFilter: true,
+    hashesFromNoise: true,
     optionKeys: ['hashes'],
+    ldpNote: 'ε for RAPPOR',
   }),
   'rappor-vector': facts({
     name: 'rappor-vector',
@@ -58,7 +75,10 @@ export const BUILT_IN = {
     usesKappa: true,
     usesXi: true,
     bloomFilter: true,
+    hashesFromNoise: true,
     optionKeys: ['hashes'],
+    ldpNote: 'ε for RAPPOR',
+    roles: ['bloom-whole-vector'],
   }),
   vmf: facts({
     name: 'vmf',
@@ -71,6 +91,8 @@ export const BUILT_IN = {
     concentrationMetric: 'euclidean',
     algorithm: MECHANISM_ALGORITHMS.vmf,
     optionKeys: ['sampler'],
+    budgetRows: 'concentration',
+    roles: ['directional-euclidean'],
   }),
   purkayastha: facts({
     name: 'purkayastha',
@@ -83,6 +105,8 @@ export const BUILT_IN = {
     concentrationMetric: 'angle',
     algorithm: MECHANISM_ALGORITHMS.purkayastha,
     optionKeys: ['sampler'],
+    budgetRows: 'concentration',
+    roles: ['directional-angular'],
   }),
 } as const satisfies Record<string, MechanismFacts>;
 
@@ -99,8 +123,20 @@ export const BUILT_IN_FACTS: readonly MechanismFacts[] = [
 ];
 
 /**
- * The built-ins `lshdp encode --mechanism` releases codes of: those that release a code, but
- * RAPPOR, which draws its Bloom hash functions from the secret noise (codes released apart could
- * not be compared). encode checks against it and completion offers it.
+ * The built-ins `lshdp encode --mechanism` releases codes of: those that release a code, but those
+ * that draw their hash functions from the secret noise (RAPPOR: codes released apart could not be
+ * compared). encode checks against it and completion offers it.
  */
-export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.name.startsWith('rappor')).map((m) => m.name);
+export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.hashesFromNoise).map((m) => m.name);
+
+/** The built-in of that name, or undefined (a plugin, a name from another version's folder). */
+export function builtInFacts(name: string): MechanismFacts | undefined {
+  return BUILT_IN_FACTS.find((f) => f.name === name);
+}
+
+/** The built-ins with rows in the budget tables (`lshdp table budgets --mechanism`, budgets.csv). */
+export const BUDGET_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.budgetRows !== undefined).map((m) => m.name);
+
+/** The built-in whose budget rows are one per accountant (LSHRR): its name fills budgets.csv's
+ *  mechanism column on those rows, and it is `lshdp table budgets`' default. */
+export const ACCOUNTANT_ROWS_MECHANISM: string = BUILT_IN_FACTS.find((m) => m.budgetRows === 'accountant')!.name;

@@ -6,7 +6,8 @@
 import { statSync } from 'node:fs';
 import { PRESETS } from '../../data/synth.js';
 import { didYouMean } from '../../util/didYouMean.js';
-import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { findMechanism, getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { getFamily } from '../../lsh/families/index.js';
 import { registryHintForPath } from './registryNames.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
 
@@ -16,6 +17,13 @@ function duplicates<T>(values: readonly T[]): T[] {
   for (const v of values) (seen.has(v) ? dup : seen).add(v);
   return [...dup];
 }
+
+/** The built-ins that release codes without noising the vector: they run on every family. */
+const codesOnly = (): string =>
+  listMechanisms()
+    .filter((m) => m.kind === 'code' && !m.noisesVector)
+    .map((m) => m.name)
+    .join(', ');
 
 /** Checks zod cannot express per field: uniqueness, format-specific keys, grids against each other. */
 export function crossChecks(cfg: SchemaConfig): string[] {
@@ -33,8 +41,8 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   }
   cfg.mechanisms.forEach((m, i) => {
     const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
-    if ((base === 'laplsh' || base === 'vmf' || base === 'purkayastha') && (cfg.metric ?? 'angular') !== 'angular')
-      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if (base !== null && findMechanism(base)?.noisesVector && !getFamily(cfg.metric ?? 'angular').vectorMechanisms)
+      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (${codesOnly()} and plugins can)`);
     if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
