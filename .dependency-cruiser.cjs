@@ -4,7 +4,7 @@
  * `npm run lint` checks this; tests/lint/layers.test.ts plants a violation and sees it fail.
  */
 const LAYERS = [
-  ['util', 'random', 'stats'],
+  ['util', 'random', 'stats', 'kernels'],
   ['data'],
   ['knn'],
   ['lsh', 'privacy'],

@@ -34,7 +34,7 @@ import { BUILT_IN, type MechanismFacts } from './catalog.js';
 import { cachedPlaneFactor } from './laplsh.js';
 import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
-import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
+import { wasmLaplaceNoise } from '../kernels/kernel.js';
 import { chiSquareSource } from '../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../privacy/epsilon.js';

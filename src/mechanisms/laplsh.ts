@@ -11,7 +11,7 @@ import { BUILT_IN } from './catalog.js';
 import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
 import { laplshEpsilon } from '../privacy/epsilon.js';
-import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
+import { wasmLaplaceNoise } from '../kernels/kernel.js';
 
 export type LaplaceSampler = NoiseSampler;
 

@@ -12,7 +12,7 @@ import { InterruptedError, UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
-import { hammingKernelName } from '../lsh/wasm/kernel.js';
+import { hammingKernelName } from '../kernels/kernel.js';
 import type { ShardSpec } from '../experiment/grid.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
 import { computePending, type ComputeContext, type ComputeCounts } from '../experiment/machinery/compute.js';

@@ -3,7 +3,7 @@
 ;; The k-NN kernel, with the tie-breaking of
 ;; src/lsh/tieKey.ts: per query, the k users (query excluded) with the smallest
 ;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first. Built by scripts/build-wasm.mjs
-;; into src/lsh/wasm/binary.ts; driven by src/lsh/wasm/kernel.ts.
+;; into src/kernels/binary.ts; driven by src/kernels/kernel.ts.
 ;;
 ;; A bounded max-heap holds the k best composite keys (distance << 32 | tie key, unsigned) and
 ;; their users. Users farther than the heap's worst distance (`bound`) cost a popcount and a

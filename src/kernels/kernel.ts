@@ -1,8 +1,8 @@
 /**
  * The WebAssembly Hamming k-NN kernel (scan path, codes of at most 64 bits): loads the module of
- * src/lsh/wasm/hamming.wat once per thread (synchronously, at first use, so worker threads get
+ * src/kernels/hamming.wat once per thread (synchronously, at first use, so worker threads get
  * their own cached instance) and runs it on a CodeSet. Answers are those of the JS scan, bit for
- * bit (tests/lsh/wasm.test.ts).
+ * bit (tests/kernels/wasm.test.ts).
  *
  * The same module holds the other hot loops of a trial cell that gain from SIMD without changing a
  * double: the projections (projectAll) and LapLSH's noise products.
@@ -11,9 +11,16 @@
  * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
  * results: tests/lsh/kernels.cli.test.ts).
  */
-import type { CodeSet } from '../codes.js';
 import { HAMMING_WASM_BASE64 } from './binary.js';
-import { ZIGGURAT_TABLE } from '../../random/ziggurat.js';
+import { ZIGGURAT_TABLE } from '../random/ziggurat.js';
+
+/** Packed bit codes, one row of `words` 32-bit words per user (lsh/codes.ts `CodeSet`; stated here
+ *  by shape, so that the kernels sit below every layer that calls them). */
+interface CodeSet {
+  codes: Uint32Array;
+  bits: number;
+  words: number;
+}
 
 /** The kernel that runs the Hamming scan in this thread. */
 export type HammingKernelName = 'wasm-simd' | 'js';
