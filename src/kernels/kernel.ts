@@ -161,7 +161,7 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
 }
 
 /**
- * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh.ts): for user t and
+ * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh/mechanism.ts): for user t and
  * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
  * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
  * major). `lower`: us is lower triangular, and the sums skip its zeros (half the work). `out`
@@ -175,7 +175,7 @@ export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Fl
  * The κ projections of m dense vectors: out[t·kappa + a] = Σ_c planes[a][c] · vs[t·cols + c], the
  * sum in c order from 0 with a separate multiply and add (the JS loop's doubles; the noise kernel
  * with every scale 1 onto zeros, both exact). `planesT` is the κ x cols matrix transposed (cols x
- * kappa). The direct samplers' W v (src/mechanisms/directional.ts, laplsh.ts). `out` (m x kappa)
+ * kappa). The direct samplers' W v (src/mechanisms/directional/ and laplsh/). `out` (m x kappa)
  * is overwritten. Returns false without WebAssembly.
  */
 export function wasmProjectDense(planesT: Float64Array, vs: Float64Array, m: number, kappa: number, cols: number, out: Float64Array): boolean {

@@ -1,11 +1,11 @@
 import type { Mechanism, MechanismInfo, MechanismRole } from './types.js';
 import { UserError } from '../util/errors.js';
-import { exactMechanism } from './exactReference.js';
-import { lshMechanism } from './lsh.js';
-import { lshrrMechanism } from './lshrr.js';
-import { laplshMechanism } from './laplsh.js';
-import { rapporMechanism, rapporVectorMechanism } from './rappor.js';
-import { purkayasthaMechanism, vmfMechanism } from './directional.js';
+import { exactMechanism } from './exact/mechanism.js';
+import { lshMechanism } from './lsh/mechanism.js';
+import { lshrrMechanism } from './lshrr/mechanism.js';
+import { laplshMechanism } from './laplsh/mechanism.js';
+import { rapporMechanism, rapporVectorMechanism } from './rappor/mechanism.js';
+import { purkayasthaMechanism, vmfMechanism } from './directional/mechanism.js';
 
 const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism, vmfMechanism, purkayasthaMechanism];
 

@@ -108,6 +108,13 @@ export interface Mechanism {
   encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;
 }
 
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
+
+/** A unit's declaration of its plain facts (its facts.ts), frozen: the catalog lists them and the
+ *  unit's code spreads them into its Mechanism. */
+export const declareFacts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
+
 /**
  * The plain facts a plugin declares as a built-in does (MechanismPlugin extends them; the loader
  * checks their types and the registry entry carries them). The others follow from the plugin

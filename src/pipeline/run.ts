@@ -29,7 +29,7 @@ import { setUpRun, type RunSetup } from '../experiment/machinery/setup.js';
 import { CellStore } from '../experiment/machinery/store.js';
 import { pruneSetupCache, setupCacheBudget } from '../experiment/machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../experiment/machinery/upToDate.js';
-import { MECHANISM_ALGORITHMS } from '../mechanisms/versions.js';
+import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { prefetchReportModules, writeRunReport } from './report.js';
 
