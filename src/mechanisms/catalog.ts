@@ -5,7 +5,7 @@
  * unit's code spreads its facts into its Mechanism (the single source), so listing them loads no
  * sampler, kernel or accountant.
  */
-import type { MechanismFacts } from './types.js';
+import type { MechanismFacts, OptionSpec } from './types.js';
 import { EXACT_FACTS } from './exact/facts.js';
 import { LSH_FACTS } from './lsh/facts.js';
 import { LSHRR_FACTS } from './lshrr/facts.js';
@@ -17,6 +17,13 @@ export type { MechanismFacts } from './types.js';
 
 /** The built-ins in the canonical order (the registry's). */
 export const BUILT_IN_FACTS: readonly MechanismFacts[] = [EXACT_FACTS, LSH_FACTS, LSHRR_FACTS, LAPLSH_FACTS, RAPPOR_FACTS, RAPPOR_VECTOR_FACTS, VMF_FACTS, PURKAYASTHA_FACTS];
+
+/**
+ * Every option a built-in's config entry may carry (the units' optionSchema, in the catalog's
+ * order): the config schema and its checks are built from it. Units that take the same key (the
+ * sampler of LapLSH, VMF and Purkayastha) declare the same spec.
+ */
+export const BUILT_IN_OPTIONS: Readonly<Record<string, OptionSpec>> = Object.freeze(Object.fromEntries(BUILT_IN_FACTS.flatMap((f) => Object.entries(f.optionSchema ?? {}))));
 
 /** Whether `name` is a built-in (not a plugin that took another name). */
 export const isBuiltIn = (name: string): boolean => BUILT_IN_FACTS.some((f) => f.name === name);

@@ -35,6 +35,12 @@ export interface MechanismContext {
 export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular'] as const;
 export type MechanismRole = (typeof MECHANISM_ROLES)[number];
 
+/** One option of a mechanism's config entry, as plain data. `noun` is how the config check names
+ *  it ("only laplsh, vmf, purkayastha take a sampler"). */
+export type OptionSpec =
+  | { readonly type: 'choice'; readonly values: readonly [string, ...string[]]; readonly default: string; readonly noun: string }
+  | { readonly type: 'integer'; readonly min: number; readonly max: number; readonly default: number; readonly noun: string };
+
 /**
  * One mechanism of the comparison. `exact` is the reference (true neighbours, no code); every other
  * mechanism releases a bit code per user and neighbours are found by Hamming distance.
@@ -55,8 +61,13 @@ export interface Mechanism {
   readonly epsilonKind?: 'bit' | 'lap' | 'concentration';
   /** the directional mechanisms (vmf, purkayasta): the distance their concentration is private for */
   readonly concentrationMetric?: 'euclidean' | 'angle';
-  /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
+  /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes); a
+   *  built-in's are the keys of its optionSchema (declareFacts fills them in) */
   readonly optionKeys?: readonly string[];
+  /** a built-in's options as data (their type, range, default and wording): the config schema and
+   *  its checks are built from the units' (src/experiment/config/schema.ts), and the mechanism's
+   *  own code validates with the same spec */
+  readonly optionSchema?: Readonly<Record<string, OptionSpec>>;
   /**
    * The version of this mechanism's own algorithm (its draws and how it turns them into codes).
    * It enters the hash of this mechanism's results only: bump it when a change alters this
@@ -111,9 +122,10 @@ export interface Mechanism {
 /** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
 export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
 
-/** A unit's declaration of its plain facts (its facts.ts), frozen: the catalog lists them and the
- *  unit's code spreads them into its Mechanism. */
-export const declareFacts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
+/** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
+ *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */
+export const declareFacts = <T extends Omit<MechanismFacts, 'optionKeys'>>(f: T): T & { readonly optionKeys: readonly string[] } =>
+  Object.freeze({ ...f, optionKeys: Object.keys(f.optionSchema ?? {}) });
 
 /**
  * The plain facts a plugin declares as a built-in does (MechanismPlugin extends them; the loader

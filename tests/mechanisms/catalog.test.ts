@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { BUILT_IN_FACTS, MECHANISM_ALGORITHMS } from '../../src/mechanisms/catalog.js';
+import { BUILT_IN_FACTS, BUILT_IN_OPTIONS, MECHANISM_ALGORITHMS } from '../../src/mechanisms/catalog.js';
 import { listMechanisms } from '../../src/mechanisms/registry.js';
 
 const MECHANISMS = join(ROOT, 'src', 'mechanisms');
@@ -31,9 +31,12 @@ describe('the units of src/mechanisms/', () => {
     for (const u of units) expect(readdirSync(join(MECHANISMS, u)).sort(), u).toEqual(['facts.ts', 'mechanism.ts']);
   });
 
-  it('a facts.ts imports no code: types.ts (declareFacts only) and the accountants’ names', () => {
+  it('a facts.ts imports no code: types.ts (declareFacts only), the accountants’ names, another unit’s facts', () => {
     for (const u of units) {
-      for (const spec of importsOf(join(MECHANISMS, u, 'facts.ts'))) expect(['../types.js', '../../privacy/accountantNames.js'], `${u}/facts.ts imports ${spec}`).toContain(spec);
+      for (const spec of importsOf(join(MECHANISMS, u, 'facts.ts'))) {
+        const allowed = ['../types.js', '../types.js (type)', '../../privacy/accountantNames.js'].includes(spec) || /^\.\.\/[a-z]+\/facts\.js$/.test(spec);
+        expect(allowed, `${u}/facts.ts imports ${spec}`).toBe(true);
+      }
     }
     // types.ts carries declareFacts and MECHANISM_ROLES; everything else it imports is a type
     expect(importsOf(join(MECHANISMS, 'types.ts')).every((s) => s.endsWith(' (type)'))).toBe(true);
@@ -52,6 +55,28 @@ describe('the units of src/mechanisms/', () => {
       const facts = BUILT_IN_FACTS[i]!;
       for (const [key, value] of Object.entries(facts)) expect((m as unknown as Record<string, unknown>)[key], `${m.name}.${key}`).toEqual(value);
     });
+  });
+
+  it('the config’s mechanism options are the units’ declared ones; units sharing a key share its spec', () => {
+    expect(Object.keys(BUILT_IN_OPTIONS)).toEqual(['sampler', 'hashes']);
+    for (const f of BUILT_IN_FACTS) {
+      expect(f.optionKeys, f.name).toEqual(Object.keys(f.optionSchema ?? {}));
+      for (const [key, spec] of Object.entries(f.optionSchema ?? {})) expect(spec, `${f.name}.${key}`).toBe(BUILT_IN_OPTIONS[key]);
+    }
+    expect(BUILT_IN_FACTS.filter((f) => f.optionSchema?.sampler).map((f) => f.name)).toEqual(['laplsh', 'vmf', 'purkayastha']);
+    expect(BUILT_IN_FACTS.filter((f) => f.optionSchema?.hashes).map((f) => f.name)).toEqual(['rappor', 'rappor-vector']);
+  });
+
+  it('the config schema takes each option’s range from its spec (both ends, and the first value past them)', async () => {
+    const { parseConfig } = await import('../../src/experiment/config.js');
+    const text = (entry: string) =>
+      `name: o\nseed: 1\ndatasets:\n  - { name: s, format: synthetic, preset: small }\ndims: [20]\nqueries: 5\nk: [1]\nkappa: [4]\ntrials: 1\nprivacy: { d: 0.1, delta: 0.01, xi: [1] }\nmechanisms: [exact, ${entry}]\n`;
+    for (const h of [1, 64]) expect(() => parseConfig(text(`{ name: rappor, hashes: ${h} }`), 'o.yaml')).not.toThrow();
+    for (const h of [0, 65]) expect(() => parseConfig(text(`{ name: rappor, hashes: ${h} }`), 'o.yaml')).toThrow(/hashes/);
+    for (const s of ['projected', 'direct']) expect(() => parseConfig(text(`{ name: vmf, sampler: ${s} }`), 'o.yaml')).not.toThrow();
+    expect(() => parseConfig(text('{ name: vmf, sampler: polar }'), 'o.yaml')).toThrow(/sampler/);
+    expect(() => parseConfig(text('{ name: lshrr, sampler: direct }'), 'o.yaml')).toThrow('o.yaml: mechanisms[1].sampler: only laplsh, vmf, purkayastha take a sampler');
+    expect(() => parseConfig(text('{ name: lsh, hashes: 2 }'), 'o.yaml')).toThrow('o.yaml: mechanisms[1].hashes: only rappor, rappor-vector take hashes');
   });
 
   it('the algorithm versions the stored results were hashed with (bumping one recomputes that mechanism only)', () => {

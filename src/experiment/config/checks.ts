@@ -8,6 +8,7 @@ import { PRESETS } from '../../data/synth.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { findMechanism, getMechanism, listMechanisms } from '../../mechanisms/registry.js';
 import { getFamily } from '../../lsh/families/index.js';
+import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
 import { registryHintForPath } from './registryNames.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
 
@@ -63,8 +64,9 @@ export function crossChecks(cfg: SchemaConfig): string[] {
         .filter((x) => x.optionKeys?.includes(key))
         .map((x) => x.name)
         .join(', ');
-    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} take a sampler`);
-    if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
+    for (const [key, spec] of Object.entries(BUILT_IN_OPTIONS)) {
+      if ((m as Record<string, unknown>)[key] !== undefined && !takes(key)) problems.push(`mechanisms[${i}].${key}: only ${takers(key)} take ${spec.noun}`);
+    }
   });
   if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);
   cfg.datasets.forEach((d, i) => {

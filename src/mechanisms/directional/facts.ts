@@ -5,6 +5,7 @@
  * spreads them into its Mechanism.
  */
 import { declareFacts } from '../types.js';
+import { SAMPLER_OPTION } from '../laplsh/facts.js';
 
 export const VMF_FACTS = declareFacts({
   name: 'vmf',
@@ -23,7 +24,7 @@ export const VMF_FACTS = declareFacts({
   // Gamma(n, 1) radii, the directional mechanisms' orthogonal parts) are drawn once per trial and
   // shared by its ξ (common random numbers; MechanismContext.perTrial).
   algorithm: '4',
-  optionKeys: ['sampler'],
+  optionSchema: { sampler: SAMPLER_OPTION },
   budgetRows: 'concentration',
   roles: ['directional-euclidean'],
 });
@@ -39,7 +40,7 @@ export const PURKAYASTHA_FACTS = declareFacts({
   concentrationMetric: 'angle',
   // the version's history: VMF_FACTS above
   algorithm: '4',
-  optionKeys: ['sampler'],
+  optionSchema: { sampler: SAMPLER_OPTION },
   budgetRows: 'concentration',
   roles: ['directional-angular'],
 });

@@ -196,7 +196,7 @@ function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: 
     angleLogDensity,
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {
-      checkOptionKeys(name, ctx.options, ['sampler']);
+      checkOptionKeys(name, ctx.options, facts.optionKeys ?? []);
       const s = samplerOption(name, ctx.options);
       const c = eps.epsilon;
       if (c === null || !(c >= 0)) throw new RangeError(`${name} needs a concentration >= 0, got ${c}`);

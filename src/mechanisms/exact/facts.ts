@@ -12,5 +12,4 @@ export const EXACT_FACTS = declareFacts({
   kind: 'exact',
   usesKappa: false,
   usesXi: false,
-  optionKeys: [],
 });

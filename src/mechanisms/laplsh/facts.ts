@@ -4,7 +4,16 @@
  * version) read them without loading a sampler, kernel or accountant. The code (mechanism.ts)
  * spreads them into its Mechanism.
  */
-import { declareFacts } from '../types.js';
+import { declareFacts, type OptionSpec } from '../types.js';
+
+/** How a mechanism that noises the vector draws the noise (LapLSH's option, and the directional
+ *  mechanisms'): through the κ projections (the default) or in R^n. */
+export const SAMPLER_OPTION = {
+  type: 'choice',
+  values: ['projected', 'direct'],
+  default: 'projected',
+  noun: 'a sampler',
+} as const satisfies OptionSpec;
 
 export const LAPLSH_FACTS = declareFacts({
   name: 'laplsh',
@@ -23,7 +32,7 @@ export const LAPLSH_FACTS = declareFacts({
   // Gamma(n, 1) radii, the directional mechanisms' orthogonal parts) are drawn once per trial and
   // shared by its ξ (common random numbers; MechanismContext.perTrial).
   algorithm: '4',
-  optionKeys: ['sampler'],
+  optionSchema: { sampler: SAMPLER_OPTION },
   ldpNote: '2·ε_Lap for LapLSH',
   roles: ['laplace-vector'],
 });

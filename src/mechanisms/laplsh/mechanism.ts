@@ -37,7 +37,7 @@ export const laplshMechanism: Mechanism = {
   ...LAPLSH_FACTS,
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {
-    checkOptionKeys('laplsh', ctx.options, ['sampler']);
+    checkOptionKeys(LAPLSH_FACTS.name, ctx.options, LAPLSH_FACTS.optionKeys);
     const sampler = samplerOption('laplsh', ctx.options);
     const e = eps.epsilon;
     if (e === null || !(e >= 0)) throw new RangeError(`laplsh needs eps >= 0, got ${e}`);

@@ -13,6 +13,5 @@ export const LSH_FACTS = declareFacts({
   usesKappa: true,
   usesXi: false,
   cleanIsLshCode: true,
-  optionKeys: [],
   roles: ['clean-lsh'],
 });

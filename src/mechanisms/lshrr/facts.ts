@@ -22,7 +22,6 @@ export const LSHRR_FACTS = declareFacts({
   algorithm: '2',
   epsilonKind: 'bit',
   cleanIsLshCode: true,
-  optionKeys: [],
   accountants: ACCOUNTANT_NAMES,
   budgetRows: 'accountant',
   flipsBits: true,

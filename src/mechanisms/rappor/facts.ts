@@ -4,7 +4,19 @@
  * version) read them without loading a sampler, kernel or accountant. The code (mechanism.ts)
  * spreads them into its Mechanism.
  */
-import { declareFacts } from '../types.js';
+import { declareFacts, type OptionSpec } from '../types.js';
+
+/** Bloom hash functions per bit position when the entry gives none. */
+export const DEFAULT_RAPPOR_HASHES = 2;
+
+/** RAPPOR's option: how many Bloom hash functions set bits per value. */
+export const HASHES_OPTION = {
+  type: 'integer',
+  min: 1,
+  max: 64,
+  default: DEFAULT_RAPPOR_HASHES,
+  noun: 'hashes',
+} as const satisfies OptionSpec;
 
 export const RAPPOR_FACTS = declareFacts({
   name: 'rappor',
@@ -14,7 +26,7 @@ export const RAPPOR_FACTS = declareFacts({
   usesXi: true,
   bloomFilter: true,
   hashesFromNoise: true,
-  optionKeys: ['hashes'],
+  optionSchema: { hashes: HASHES_OPTION },
   ldpNote: 'ε for RAPPOR',
 });
 
@@ -26,7 +38,7 @@ export const RAPPOR_VECTOR_FACTS = declareFacts({
   usesXi: true,
   bloomFilter: true,
   hashesFromNoise: true,
-  optionKeys: ['hashes'],
+  optionSchema: { hashes: HASHES_OPTION },
   ldpNote: 'ε for RAPPOR',
   roles: ['bloom-whole-vector'],
 });

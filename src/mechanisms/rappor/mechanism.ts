@@ -8,9 +8,9 @@ import { emptyCodes } from '../../lsh/codes.js';
 import { flipProbability } from '../../privacy/rr.js';
 import { UserError } from '../../util/errors.js';
 import type { MechanismFacts } from '../types.js';
-import { RAPPOR_FACTS, RAPPOR_VECTOR_FACTS } from './facts.js';
+import { DEFAULT_RAPPOR_HASHES, RAPPOR_FACTS, RAPPOR_VECTOR_FACTS } from './facts.js';
 
-export const DEFAULT_RAPPOR_HASHES = 2;
+export { DEFAULT_RAPPOR_HASHES };
 
 /**
  * RAPPOR baselines (paper Sect. 6.4: shown, not argued for).
@@ -48,7 +48,7 @@ function rapporVariant(facts: MechanismFacts, input: 'items' | 'vector'): Mechan
       return { epsilon: xi, ldpEpsilon: xi, fallback: false };
     },
     encode(ctx, eps) {
-      checkOptionKeys(name, ctx.options, ['hashes']);
+      checkOptionKeys(name, ctx.options, facts.optionKeys ?? []);
       const h = ctx.options.hashes ?? DEFAULT_RAPPOR_HASHES;
       if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
         throw new UserError(`mechanism ${name}: option hashes must be a positive integer, got ${JSON.stringify(h)}`);
