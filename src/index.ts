@@ -60,10 +60,10 @@ export type { CodeSet } from './lsh/codes.js';
 export type { TrialHashing } from './lsh/hyperplanes.js';
 export type { EpsilonInfo, PrivacyParams } from './privacy/types.js';
 export { getMechanism, listMechanisms, registerMechanism, unregisterMechanism } from './mechanisms/registry.js';
-export { lshMechanism } from './mechanisms/lsh.js';
-export { lshrrMechanism } from './mechanisms/lshrr.js';
-export { laplshMechanism } from './mechanisms/laplsh.js';
-export { rapporMechanism, rapporVectorMechanism } from './mechanisms/rappor.js';
+export { lshMechanism } from './mechanisms/lsh/mechanism.js';
+export { lshrrMechanism } from './mechanisms/lshrr/mechanism.js';
+export { laplshMechanism } from './mechanisms/laplsh/mechanism.js';
+export { rapporMechanism, rapporVectorMechanism } from './mechanisms/rappor/mechanism.js';
 export { flipBits, flipBitsOnGrid, copyCodes } from './mechanisms/flips.js';
 export {
   loadPlugin,

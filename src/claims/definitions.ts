@@ -15,6 +15,7 @@ import {
   isLaplsh,
   isLsh,
   isLshrrExact,
+  isLshrr,
   isLshrrPaper,
   isPurkayastha,
   isVmf,
@@ -515,7 +516,7 @@ const lshrrBeatsDirectional: ClaimDefinition = {
     "lshdp's own: at equal ξ > 0, LSHRR (each accountant in the grid) has lower utility loss than both directional-privacy mechanisms, von Mises–Fisher and Purkayastha (Weggenmann & Kerschbaum, CCS 2021), at every n, κ and k. Equal ξ is the paper's LapLSH sense (the loss at distance d is at most ξ): VMF and Purkayastha give it with δ = 0 for every pair and hash function, LSHRR with probability 1 − δ over the hash seeds, and the guarantees grow differently beyond d.",
   angular: true,
   evaluate(ctx) {
-    const rr = ctx.series.filter((s) => s.base === 'lshrr');
+    const rr = ctx.series.filter(isLshrr);
     const vmf = ctx.series.filter(isVmf);
     const purk = ctx.series.filter(isPurkayastha);
     const missing = needs([
@@ -562,7 +563,7 @@ const lshrrBeatsDirectional: ClaimDefinition = {
         const against = out.cells.filter((c) => c.isAgainst);
         const byEntry = new Map<string, Set<string>>();
         for (const c of against) {
-          const entry = /\[(.+)\]$/.exec(c.where)?.[1] ?? 'lshrr';
+          const entry = /\[(.+)\]$/.exec(c.where)?.[1] ?? rr[0]!.base;
           const nk = /n=\S+ κ=\S+/.exec(c.where)?.[0] ?? c.where;
           byEntry.set(entry, (byEntry.get(entry) ?? new Set()).add(nk));
         }

@@ -6,6 +6,9 @@
 import type { ResultCoordinates, TrialValue } from '../experiment/trialValues.js';
 import { pairedTTest, welchTTest, tost, type TTest } from '../stats/tTests.js';
 import type { CellTest } from './rule.js';
+import { hasRole } from '../mechanisms/registry.js';
+import type { MechanismRole } from '../mechanisms/types.js';
+import { DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 
 /** The per-trial values of one (data set, n, κ, k, mechanism label, ξ). */
 export interface Series extends ResultCoordinates {
@@ -43,14 +46,22 @@ export function groupSeries(values: readonly TrialValue[]): Series[] {
 
 // ------------------------------------------------------------------ which entries a claim means
 
-/** LSHRR with the paper's accountant (an entry without an accountant is the paper's: the default). */
-export const isLshrrPaper = (s: Series): boolean => s.base === 'lshrr' && (s.accountant ?? 'paper') === 'paper';
-export const isLshrrExact = (s: Series): boolean => s.base === 'lshrr' && s.accountant === 'exact';
-export const isLaplsh = (s: Series): boolean => s.base === 'laplsh';
-export const isLsh = (s: Series): boolean => s.base === 'lsh';
-export const isRapporVector = (s: Series): boolean => s.base === 'rappor-vector';
-export const isVmf = (s: Series): boolean => s.base === 'vmf';
-export const isPurkayastha = (s: Series): boolean => s.base === 'purkayastha';
+// a claim picks its series by the role their mechanism declares (Mechanism.roles), never by name
+const playing =
+  (role: MechanismRole) =>
+  (s: Series): boolean =>
+    hasRole(s.base, role);
+
+/** LSH then per-bit randomized response, whichever the accountant */
+export const isLshrr = playing('bitwise-rr');
+/** ... with the paper's accountant (an entry without an accountant is the default's, the paper's) */
+export const isLshrrPaper = (s: Series): boolean => isLshrr(s) && (s.accountant ?? DEFAULT_ACCOUNTANT) === 'paper';
+export const isLshrrExact = (s: Series): boolean => isLshrr(s) && s.accountant === 'exact';
+export const isLaplsh = playing('laplace-vector');
+export const isLsh = playing('clean-lsh');
+export const isRapporVector = playing('bloom-whole-vector');
+export const isVmf = playing('directional-euclidean');
+export const isPurkayastha = playing('directional-angular');
 
 /** Sorted distinct values. */
 export function distinct<T extends number>(xs: Iterable<T | null>): T[] {

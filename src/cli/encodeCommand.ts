@@ -12,10 +12,10 @@ import type { Center, DatasetSpec } from '../data/spec.js';
 import { formatUnit } from '../data/formats/index.js';
 import { getFamily } from '../lsh/families/index.js';
 import type { LshFamily } from '../lsh/families/types.js';
-import { getMechanism, listMechanisms } from '../mechanisms/registry.js';
+import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
-import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
+import { ENCODE_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
 import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
@@ -126,10 +126,12 @@ function readItemList(file: string): string[] {
 async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech: Mechanism; module?: { path: string; sha256: string } }> {
   if (name.includes('/') || /\.(m?js)$/.test(name)) {
     const loaded = await loadPlugin(name);
-    return { mech: pluginMechanism(loaded, family.disagreement), module: { path: name, sha256: loaded.sha256 } };
+    const mech = pluginMechanism(loaded, family.disagreement);
+    if (mech.hashesFromNoise) throw new UserError(`--mechanism: ${name} draws its hash functions from the secret noise, so released codes could not be compared with later ones`);
+    return { mech, module: { path: name, sha256: loaded.sha256 } };
   }
-  if (name.startsWith('rappor') && listMechanisms().some((m) => m.name === name))
-    throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use lsh, lshrr or laplsh`);
+  if (builtInFacts(name)?.hashesFromNoise)
+    throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use ${ENCODE_MECHANISMS.join(', ')}`);
   if (!ENCODE_MECHANISMS.includes(name)) throw new UserError(`--mechanism: unknown mechanism "${name}" (known: ${ENCODE_MECHANISMS.join(', ')}, or a plugin module path like ./my-mechanism.mjs)`);
   return { mech: getMechanism(name) };
 }
@@ -184,7 +186,7 @@ async function releasePlan(file: string | undefined, o: EncodeFlags, release: Ha
   if (release?.mechanism.module_sha256 && module && module.sha256 !== release.mechanism.module_sha256) {
     throw new UserError(`--query: mechanism module ${module.path} has changed since the release (SHA-256 differs)`);
   }
-  if (!family.vectorMechanisms && mech.name === 'laplsh') throw new UserError(`--mechanism: laplsh adds noise to vectors and cannot run with --metric ${family.name}`);
+  if (!family.vectorMechanisms && mech.noisesVector) throw new UserError(`--mechanism: ${mech.name} adds noise to vectors and cannot run with --metric ${family.name}`);
   const options: Record<string, unknown> = release ? { ...release.mechanism.options } : mechanismOptions(o, mech);
   const xi = release ? release.privacy.xi : budget(o, mech);
   const seedText = release ? release.seed : o.seed;

@@ -4,7 +4,7 @@ import { cliIo } from './io.js';
 
 /**
  * What "algorithm version N" means, printed under the list when a mechanism has one: the number
- * lshdp bumps when a change to a mechanism alters its numbers (src/mechanisms/versions.ts).
+ * lshdp bumps when a change to a mechanism alters its numbers (declared in each mechanism's facts.ts, src/mechanisms/<unit>/).
  */
 export const ALGORITHM_VERSION_NOTE =
   'algorithm version N: the version of how a mechanism draws its noise; it changes when a change to lshdp alters the mechanism’s numbers, and lshdp run then recomputes that mechanism’s stored results (the others are reused). A mechanism without one has had a single algorithm.';

@@ -6,14 +6,14 @@ import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
 import { numberList, splitList } from './options.js';
 import type { TableFormat } from '../report/tables.js';
+// the units' facts without their code: what `table budgets --mechanism` accepts (the mechanisms with
+// budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
+import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
-
-/** What `table budgets --mechanism` accepts: LSHRR (its accountants) and the directional mechanisms. */
-const BUDGET_MECHANISMS = ['lshrr', 'vmf', 'purkayastha'] as const;
 
 function parseFormat(s: string): TableFormat {
   if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
@@ -31,7 +31,7 @@ export function registerTable(program: Command): void {
     .option('--xi <values...>', 'total budgets ξ in extended DP', undefined)
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
     .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
-    .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default: lshrr; comma or space separated)`, undefined)
+    .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default: ${RR}; comma or space separated)`, undefined)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; mechanism?: string[]; format: string }) => {
       const format = parseFormat(opts.format);
@@ -39,25 +39,21 @@ export function registerTable(program: Command): void {
       const kappa = numberList('--kappa', opts.kappa, APPENDIX_GRID.kappa);
       const xi = numberList('--xi', opts.xi, APPENDIX_GRID.xi);
       const delta = numberList('--delta', [opts.delta], [APPENDIX_GRID.delta])[0];
-      const mechanisms = splitList('--mechanism', opts.mechanism ?? ['lshrr']).map((m) => {
-        if ((BUDGET_MECHANISMS as readonly string[]).includes(m)) return m;
+      const mechanisms = splitList('--mechanism', opts.mechanism ?? [RR]).map((m) => {
+        if (BUDGET_MECHANISMS.includes(m)) return m;
         const near = didYouMean(m, BUDGET_MECHANISMS);
         throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
       });
-      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }, { BUILT_IN_FACTS }] = await Promise.all([
-        import('../privacy/index.js'),
-        import('../report/tables.js'),
-        import('../mechanisms/catalog.js'),
-      ]);
+      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([import('../privacy/index.js'), import('../report/tables.js')]);
       // the metric each directional mechanism's concentration is private for, from its own facts
-      const metricOf = (name: string) => BUILT_IN_FACTS.find((f) => f.name === name)?.concentrationMetric as 'euclidean' | 'angle';
+      const metricOf = (name: string) => builtInFacts(name)?.concentrationMetric as 'euclidean' | 'angle';
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');
       const accountants = splitList('--accountant', opts.accountant ?? ['paper']).map((a) => parseAccountant(a, '--accountant'));
-      if (opts.accountant && !mechanisms.includes('lshrr')) throw new UserError('--accountant: applies to lshrr only; add lshrr to --mechanism');
-      if (mechanisms.includes('lshrr') && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
-      const rows = mechanisms.includes('lshrr') ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];
+      if (opts.accountant && !mechanisms.includes(RR)) throw new UserError(`--accountant: applies to ${RR} only; add ${RR} to --mechanism`);
+      if (mechanisms.includes(RR) && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
+      const rows = mechanisms.includes(RR) ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];
       const directional = directionalBudgetRows({
-        mechanisms: [...new Set(mechanisms)].filter((m) => m !== 'lshrr').map((name) => ({ name, metric: metricOf(name) })),
+        mechanisms: [...new Set(mechanisms)].filter((m) => m !== RR).map((name) => ({ name, metric: metricOf(name) })),
         d,
         kappa,
         xi,

@@ -100,7 +100,7 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
       epsilon_ldp: jsonNumber(eps.ldpEpsilon),
       fallback: mech.usesXi ? eps.fallback : null,
       // the flip probability the bits realize (1/(1+e^eps) rounded up to the 2^-32 grid with a margin)
-      flip: mech.name === 'lshrr' && eps.epsilon !== null ? realizedFlipProbability(eps.epsilon) : null,
+      flip: mech.flipsBits && eps.epsilon !== null ? realizedFlipProbability(eps.epsilon) : null,
       statement: statement(family.name, mech, budgeted, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
     },
     noise: plan.noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',

@@ -10,6 +10,7 @@ import { exactKey, resultSpecs, trialKey } from './grid.js';
 import type { CellRecord, ExactRecord, StoredResult, TrialRecord } from './records.js';
 import { UserError } from '../util/errors.js';
 import { CONCENTRATION_COLUMNS, NN_HEADER, UTILITY_HEADER } from './columns.js';
+import { ACCOUNTANT_ROWS_MECHANISM } from '../mechanisms/catalog.js';
 
 export { UTILITY_COLUMNS, UTILITY_HEADER, CONCENTRATION_COLUMNS, NN_COLUMNS, NN_HEADER } from './columns.js';
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
@@ -165,7 +166,7 @@ export function budgetsCsv(rows: readonly BudgetRecord[], directional: readonly 
   const lines = [extra ? `${BUDGETS_HEADER},${DIRECTIONAL_BUDGET_COLUMNS.join(',')}` : BUDGETS_HEADER];
   for (const r of rows) {
     const cells = BUDGET_RECORD_COLUMNS.map((c) => (typeof r[c] === 'boolean' ? bool(r[c] as boolean) : typeof r[c] === 'number' ? num(r[c] as number) : r[c] === null ? '' : String(r[c])));
-    lines.push((extra ? [...cells, 'lshrr', '', ''] : cells).join(','));
+    lines.push((extra ? [...cells, ACCOUNTANT_ROWS_MECHANISM, '', ''] : cells).join(','));
   }
   for (const r of directional) {
     const own: Partial<Record<(typeof BUDGET_RECORD_COLUMNS)[number], string>> = { d: num(r.d), delta: num(r.delta), kappa: num(r.kappa), xi: num(r.xi), epsilon_ldp: num(r.epsilon_ldp) };

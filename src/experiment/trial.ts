@@ -11,7 +11,7 @@ import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
-import { BUILT_IN } from '../mechanisms/catalog.js';
+import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
@@ -217,12 +217,12 @@ function addHashing(fresh: SetupArrays, hashing: TrialHashing): void {
 
 /**
  * The name prefix of a built-in mechanism's shared draws, with its own algorithm version
- * (Mechanism.algorithm, src/mechanisms/versions.ts), so that a change to its draws never reads old
+ * (Mechanism.algorithm, declared in its unit's facts.ts), so that a change to its draws never reads old
  * ones; null for any other mechanism (a plugin's code can change without a version), whose draws
  * are not kept.
  */
 function drawsTag(mech: Mechanism, key: string): string | null {
-  if (!Object.hasOwn(BUILT_IN, mech.name) || getMechanism(mech.name) !== mech) return null;
+  if (!isBuiltIn(mech.name) || getMechanism(mech.name) !== mech) return null;
   return `draw/${mech.name}/${mech.algorithm ?? '1'}/${key}/`;
 }
 

@@ -3,7 +3,7 @@ import type { CodeSet } from './codes.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
-import { hammingKernelName, wasmScan, WASM_MAX_BITS } from './wasm/kernel.js';
+import { hammingKernelName, wasmScan, WASM_MAX_BITS } from '../kernels/kernel.js';
 
 /**
  * Hamming k-nearest neighbours with deterministic, uniformly distributed tie-breaking (protocol §3).
@@ -19,7 +19,7 @@ import { hammingKernelName, wasmScan, WASM_MAX_BITS } from './wasm/kernel.js';
  * - scan: one popcount pass over all users' packed words, with a bounded max-heap of the k best
  *   (distance, key) pairs; a user farther than the heap's worst costs one popcount and one compare,
  *   and keys are computed only for users within that distance. Codes of <= 64 bits run in the
- *   WebAssembly kernel (src/lsh/wasm) when it is available, longer ones in JS (`kernel` option);
+ *   WebAssembly kernel (src/kernels) when it is available, longer ones in JS (`kernel` option);
  * - bucket (bits <= 16): users are grouped once by code, each query scans the distinct codes
  *   (at most 2^bits, usually far fewer), the distance histogram gives the boundary distance, and
  *   only users of buckets within it are keyed.

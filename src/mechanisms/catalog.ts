@@ -1,106 +1,55 @@
 /**
- * What the built-in mechanisms are, without their code: names, descriptions and the facts the
- * grid, the tables and `lshdp mechanisms` read. Each mechanism's module spreads its entry into
- * its object (the single source), so listing them loads no sampler, kernel or accountant.
+ * What the built-in mechanisms are, without their code: the list of the units' declared facts
+ * (each unit's facts.ts: name, description, algorithm version, what it needs, its roles, its
+ * wording), which the grid, the tables, `lshdp mechanisms` and a run's currency check read. Each
+ * unit's code spreads its facts into its Mechanism (the single source), so listing them loads no
+ * sampler, kernel or accountant.
  */
-import type { Mechanism } from './types.js';
-import { MECHANISM_ALGORITHMS } from './versions.js';
-import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
+import type { MechanismFacts, OptionSpec } from './types.js';
+import { EXACT_FACTS } from './exact/facts.js';
+import { LSH_FACTS } from './lsh/facts.js';
+import { LSHRR_FACTS } from './lshrr/facts.js';
+import { LAPLSH_FACTS } from './laplsh/facts.js';
+import { RAPPOR_FACTS, RAPPOR_VECTOR_FACTS } from './rappor/facts.js';
+import { PURKAYASTHA_FACTS, VMF_FACTS } from './directional/facts.js';
 
-/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
-
-const facts = <T extends MechanismFacts>(f: T): T => Object.freeze(f);
-
-export const BUILT_IN = {
-  exact: facts({ name: 'exact', description: 'true angular k-NN (the reference: utility loss 0, recall 1)', kind: 'exact', usesKappa: false, usesXi: false, optionKeys: [] }),
-  lsh: facts({ name: 'lsh', description: 'vanilla random-projection LSH, no noise (non-private baseline)', kind: 'code', usesKappa: true, usesXi: false, cleanIsLshCode: true, optionKeys: [] }),
-  lshrr: facts({
-    name: 'lshrr',
-    description: 'LSH then bitwise randomized response (flip probability 1/(1+e^eps))',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    hasFallback: true,
-    // its history: src/mechanisms/versions.ts
-    algorithm: MECHANISM_ALGORITHMS.lshrr,
-    epsilonKind: 'bit',
-    cleanIsLshCode: true,
-    optionKeys: [],
-    accountants: ACCOUNTANT_NAMES,
-  }),
-  laplsh: facts({
-    name: 'laplsh',
-    description: 'multivariate Laplace noise on the vector, then LSH',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    epsilonKind: 'lap',
-    cleanIsLshCode: true,
-    noisesVector: true,
-    // its history: src/mechanisms/versions.ts
-    algorithm: MECHANISM_ALGORITHMS.laplsh,
-    optionKeys: ['sampler'],
-  }),
-  rappor: facts({
-    name: 'rappor',
-    description: 'Bloom filter of the item set (m = kappa bits, h hashes) then bitwise randomized response',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    bloomFilter: true,
-    optionKeys: ['hashes'],
-  }),
-  'rappor-vector': facts({
-    name: 'rappor-vector',
-    description: 'RAPPOR on the whole vector as one value (m = kappa bits, h hashes) then bitwise randomized response',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    bloomFilter: true,
-    optionKeys: ['hashes'],
-  }),
-  vmf: facts({
-    name: 'vmf',
-    description: 'von Mises–Fisher direction around the vector (Euclidean-metric DP), then LSH',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    epsilonKind: 'concentration',
-    noisesVector: true,
-    concentrationMetric: 'euclidean',
-    algorithm: MECHANISM_ALGORITHMS.vmf,
-    optionKeys: ['sampler'],
-  }),
-  purkayastha: facts({
-    name: 'purkayastha',
-    description: 'Purkayastha direction around the vector (angular-metric DP), then LSH',
-    kind: 'code',
-    usesKappa: true,
-    usesXi: true,
-    epsilonKind: 'concentration',
-    noisesVector: true,
-    concentrationMetric: 'angle',
-    algorithm: MECHANISM_ALGORITHMS.purkayastha,
-    optionKeys: ['sampler'],
-  }),
-} as const satisfies Record<string, MechanismFacts>;
+export type { MechanismFacts } from './types.js';
 
 /** The built-ins in the canonical order (the registry's). */
-export const BUILT_IN_FACTS: readonly MechanismFacts[] = [
-  BUILT_IN.exact,
-  BUILT_IN.lsh,
-  BUILT_IN.lshrr,
-  BUILT_IN.laplsh,
-  BUILT_IN.rappor,
-  BUILT_IN['rappor-vector'],
-  BUILT_IN.vmf,
-  BUILT_IN.purkayastha,
-];
+export const BUILT_IN_FACTS: readonly MechanismFacts[] = [EXACT_FACTS, LSH_FACTS, LSHRR_FACTS, LAPLSH_FACTS, RAPPOR_FACTS, RAPPOR_VECTOR_FACTS, VMF_FACTS, PURKAYASTHA_FACTS];
 
 /**
- * The built-ins `lshdp encode --mechanism` releases codes of: those that release a code, but
- * RAPPOR, which draws its Bloom hash functions from the secret noise (codes released apart could
- * not be compared). encode checks against it and completion offers it.
+ * Every option a built-in's config entry may carry (the units' optionSchema, in the catalog's
+ * order): the config schema and its checks are built from it. Units that take the same key (the
+ * sampler of LapLSH, VMF and Purkayastha) declare the same spec.
  */
-export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.name.startsWith('rappor')).map((m) => m.name);
+export const BUILT_IN_OPTIONS: Readonly<Record<string, OptionSpec>> = Object.freeze(Object.fromEntries(BUILT_IN_FACTS.flatMap((f) => Object.entries(f.optionSchema ?? {}))));
+
+/** Whether `name` is a built-in (not a plugin that took another name). */
+export const isBuiltIn = (name: string): boolean => BUILT_IN_FACTS.some((f) => f.name === name);
+
+/**
+ * The built-in mechanisms' own algorithm versions (Mechanism.algorithm, declared on each unit with
+ * its history), so that a run can check whether its outputs are current without loading the
+ * mechanisms. Mechanisms without one have had one algorithm.
+ */
+export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(BUILT_IN_FACTS.flatMap((f) => (f.algorithm ? [[f.name, f.algorithm]] : []))));
+
+/**
+ * The built-ins `lshdp encode --mechanism` releases codes of: those that release a code, but those
+ * that draw their hash functions from the secret noise (RAPPOR: codes released apart could not be
+ * compared). encode checks against it and completion offers it.
+ */
+export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.hashesFromNoise).map((m) => m.name);
+
+/** The built-in of that name, or undefined (a plugin, a name from another version's folder). */
+export function builtInFacts(name: string): MechanismFacts | undefined {
+  return BUILT_IN_FACTS.find((f) => f.name === name);
+}
+
+/** The built-ins with rows in the budget tables (`lshdp table budgets --mechanism`, budgets.csv). */
+export const BUDGET_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.budgetRows !== undefined).map((m) => m.name);
+
+/** The built-in whose budget rows are one per accountant (LSHRR): its name fills budgets.csv's
+ *  mechanism column on those rows, and it is `lshdp table budgets`' default. */
+export const ACCOUNTANT_ROWS_MECHANISM: string = BUILT_IN_FACTS.find((m) => m.budgetRows === 'accountant')!.name;

@@ -1,4 +1,5 @@
 import { UserError } from '../util/errors.js';
+import { SAMPLER_OPTION } from './laplsh/facts.js';
 
 /** Rejects option keys a mechanism does not know (one line, names the mechanism and the key). */
 export function checkOptionKeys(mechanism: string, options: Record<string, unknown>, known: readonly string[]): void {
@@ -10,13 +11,14 @@ export function checkOptionKeys(mechanism: string, options: Record<string, unkno
   }
 }
 
-/** How a mechanism that adds noise to the vector draws it: through the κ projections (default) or in R^n. */
-export type NoiseSampler = 'projected' | 'direct';
-const SAMPLERS: readonly NoiseSampler[] = ['projected', 'direct'];
+/** How a mechanism that adds noise to the vector draws it: through the κ projections (default) or
+ *  in R^n (the option's spec: SAMPLER_OPTION, declared on LapLSH's unit). */
+export type NoiseSampler = (typeof SAMPLER_OPTION.values)[number];
+const SAMPLERS: readonly NoiseSampler[] = SAMPLER_OPTION.values;
 
 /** The `sampler` option of laplsh, vmf and purkayastha (one line naming the mechanism when bad). */
 export function samplerOption(mechanism: string, options: Record<string, unknown>): NoiseSampler {
-  const s = options.sampler ?? 'projected';
+  const s = options.sampler ?? SAMPLER_OPTION.default;
   if (typeof s !== 'string' || !SAMPLERS.includes(s as NoiseSampler)) {
     throw new UserError(`mechanism ${mechanism}: option sampler must be one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(s)}`);
   }

@@ -20,7 +20,8 @@
  *   optionKeys: [],                      // config keys the entry may carry besides name/module/label
  *   epsilon: ({ xi, kappa, d, delta, disagreement, options }) => ({}),   // optional when !usesXi
  *   encode: ({ codes, users, kappa, rng }) => { ... return { codes, bits, words } },
- * };
+ *   roles: ['bitwise-rr'],               // optional: the plain facts a built-in declares
+ * };                                     //   (DeclaredFacts, src/mechanisms/types.ts)
  * ```
  *
  * Rules (checked by the loader and after every call; a violation is a one-line error naming the
@@ -44,7 +45,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CodeSet } from '../lsh/codes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
-import type { Mechanism, MechanismContext } from './types.js';
+import { MECHANISM_ROLES, type DeclaredFacts, type Mechanism, type MechanismContext } from './types.js';
 import type { Rng } from '../random/rng.js';
 import { UserError } from '../util/errors.js';
 import { cleanCodes } from './common.js';
@@ -95,8 +96,11 @@ export interface PluginEncodeInput {
   options: Record<string, unknown>;
 }
 
-/** The object a plugin module default-exports. */
-export interface MechanismPlugin {
+/** The object a plugin module default-exports: its code, and the plain facts a built-in unit
+ *  declares too (DeclaredFacts: the claims' `roles`, its `algorithm` version, the report's
+ *  `ldpNote`, the audit's `cleanIsLshCode` and `bloomFilter`, `flipsBits`, `hashesFromNoise`),
+ *  all optional. */
+export interface MechanismPlugin extends DeclaredFacts {
   name: string;
   description?: string;
   /** true: one result per xi of the config, with `epsilon`; false: one result (like `lsh`) */
@@ -142,7 +146,22 @@ export function validatePlugin(value: unknown, path: string): MechanismPlugin {
   if (p.epsilon !== undefined && typeof p.epsilon !== 'function') throw new UserError(`${w}: epsilon must be a function`);
   if (p.description !== undefined && typeof p.description !== 'string') throw new UserError(`${w}: description must be a string`);
   if (p.optionKeys !== undefined && !(Array.isArray(p.optionKeys) && p.optionKeys.every((k) => typeof k === 'string'))) throw new UserError(`${w}: optionKeys must be an array of strings`);
+  checkDeclaredFacts(p, w);
   return p as unknown as MechanismPlugin;
+}
+
+/** The declared facts' types: strings, booleans, roles among MECHANISM_ROLES. */
+function checkDeclaredFacts(p: Record<string, unknown>, w: string): void {
+  for (const key of ['algorithm', 'ldpNote'] as const) {
+    if (p[key] !== undefined && typeof p[key] !== 'string') throw new UserError(`${w}: ${key} must be a string`);
+  }
+  for (const key of ['cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise'] as const) {
+    if (p[key] !== undefined && typeof p[key] !== 'boolean') throw new UserError(`${w}: ${key} must be true or false, got ${JSON.stringify(p[key])}`);
+  }
+  const roles = p.roles;
+  if (roles === undefined) return;
+  const known = MECHANISM_ROLES as readonly unknown[];
+  if (!Array.isArray(roles) || !roles.every((r) => known.includes(r))) throw new UserError(`${w}: roles must be an array of: ${MECHANISM_ROLES.join(', ')}; got ${JSON.stringify(roles)}`);
 }
 
 /**
@@ -279,6 +298,13 @@ function pluginOptions(options: Record<string, unknown>): Record<string, unknown
   return rest;
 }
 
+/** The facts the plugin declares, as its registry entry carries them (absent keys stay absent, so
+ *  a plugin that declares none has the entry, and the result hashes, it had before). */
+function declaredFacts(plugin: MechanismPlugin): DeclaredFacts {
+  const keys = ['roles', 'algorithm', 'ldpNote', 'cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise'] as const;
+  return Object.fromEntries(keys.filter((k) => plugin[k] !== undefined).map((k) => [k, plugin[k]])) as DeclaredFacts;
+}
+
 /** The EpsilonInfo of a plugin carries its raw answer and the privacy parameters for `encode`. */
 type PluginEpsilonInfo = EpsilonInfo & { plugin?: PluginEpsilon; privacy?: PluginEncodeInput['privacy'] };
 
@@ -306,6 +332,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
     usesXi: plugin.usesXi,
     // a plugin's epsilon_bit and fallback go to the columns of those names
     ...(plugin.usesXi ? { epsilonKind: 'bit' as const, hasFallback: true } : {}),
+    ...declaredFacts(plugin),
     optionKeys,
     epsilon(xi, kappa, privacy, options = {}): PluginEpsilonInfo {
       const stated = { xi: plugin.usesXi ? xi : null, d: privacy.d, delta: privacy.delta };

@@ -1,11 +1,11 @@
-import type { Mechanism, MechanismInfo } from './types.js';
+import type { Mechanism, MechanismInfo, MechanismRole } from './types.js';
 import { UserError } from '../util/errors.js';
-import { exactMechanism } from './exactReference.js';
-import { lshMechanism } from './lsh.js';
-import { lshrrMechanism } from './lshrr.js';
-import { laplshMechanism } from './laplsh.js';
-import { rapporMechanism, rapporVectorMechanism } from './rappor.js';
-import { purkayasthaMechanism, vmfMechanism } from './directional.js';
+import { exactMechanism } from './exact/mechanism.js';
+import { lshMechanism } from './lsh/mechanism.js';
+import { lshrrMechanism } from './lshrr/mechanism.js';
+import { laplshMechanism } from './laplsh/mechanism.js';
+import { rapporMechanism, rapporVectorMechanism } from './rappor/mechanism.js';
+import { purkayasthaMechanism, vmfMechanism } from './directional/mechanism.js';
 
 const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism, vmfMechanism, purkayasthaMechanism];
 
@@ -19,9 +19,19 @@ const REGISTERED = new Map<string, Mechanism>();
 
 /** The mechanism of that name: a built-in, or a registered plugin; a one-line UserError otherwise. */
 export function getMechanism(name: string): Mechanism {
-  const m = MECHANISMS.find((x) => x.name === name) ?? REGISTERED.get(name);
+  const m = findMechanism(name);
   if (!m) throw new UserError(`unknown mechanism "${name}" (known: ${[...MECHANISMS.map((x) => x.name), ...REGISTERED.keys()].join(', ')})`);
   return m;
+}
+
+/** The mechanism of that name (a built-in or a registered plugin), or undefined. */
+export function findMechanism(name: string): Mechanism | undefined {
+  return MECHANISMS.find((x) => x.name === name) ?? REGISTERED.get(name);
+}
+
+/** Whether the mechanism of that name declares the role (false for a name not known here). */
+export function hasRole(name: string, role: MechanismRole): boolean {
+  return findMechanism(name)?.roles?.includes(role) ?? false;
 }
 
 /** The plain facts of the mechanism of that name (a one-line UserError for an unknown name). */

@@ -23,6 +23,25 @@ export interface MechanismContext {
 }
 
 /**
+ * The parts a claim can ask for (src/claims/definitions.ts picks its series by role):
+ * - `clean-lsh`: the LSH code itself, no noise (the non-private baseline);
+ * - `bitwise-rr`: the LSH code, then per-bit randomized response with a per-bit ε from ξ (LSHRR);
+ * - `laplace-vector`: multivariate Laplace noise on the vector, then LSH (LapLSH);
+ * - `bloom-whole-vector`: the whole vector as one value in a Bloom filter, then per-bit randomized
+ *   response (RAPPOR on the vector);
+ * - `directional-euclidean` / `directional-angular`: a direction drawn around the vector, private
+ *   for the Euclidean distance (von Mises–Fisher) / the angle (Purkayastha), then LSH.
+ */
+export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular'] as const;
+export type MechanismRole = (typeof MECHANISM_ROLES)[number];
+
+/** One option of a mechanism's config entry, as plain data. `noun` is how the config check names
+ *  it ("only laplsh, vmf, purkayastha take a sampler"). */
+export type OptionSpec =
+  | { readonly type: 'choice'; readonly values: readonly [string, ...string[]]; readonly default: string; readonly noun: string }
+  | { readonly type: 'integer'; readonly min: number; readonly max: number; readonly default: number; readonly noun: string };
+
+/**
  * One mechanism of the comparison. `exact` is the reference (true neighbours, no code); every other
  * mechanism releases a bit code per user and neighbours are found by Hamming distance.
  */
@@ -42,8 +61,13 @@ export interface Mechanism {
   readonly epsilonKind?: 'bit' | 'lap' | 'concentration';
   /** the directional mechanisms (vmf, purkayasta): the distance their concentration is private for */
   readonly concentrationMetric?: 'euclidean' | 'angle';
-  /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes) */
+  /** option keys `encode` accepts in `ctx.options` (e.g. laplsh: sampler; rappor: hashes); a
+   *  built-in's are the keys of its optionSchema (declareFacts fills them in) */
   readonly optionKeys?: readonly string[];
+  /** a built-in's options as data (their type, range, default and wording): the config schema and
+   *  its checks are built from the units' (src/experiment/config/schema.ts), and the mechanism's
+   *  own code validates with the same spec */
+  readonly optionSchema?: Readonly<Record<string, OptionSpec>>;
   /**
    * The version of this mechanism's own algorithm (its draws and how it turns them into codes).
    * It enters the hash of this mechanism's results only: bump it when a change alters this
@@ -58,14 +82,33 @@ export interface Mechanism {
    *  (built-ins, the default; on the angular family it equals d) or the distance in the family's
    *  metric (plugins). src/privacy/onFamily.ts is where the two are told apart. */
   readonly budgetDistance?: 'disagreement' | 'family';
-  /** the audit: noise goes into the vector itself (LapLSH, the directional ones), so the audit's
-   *  pairs keep every coordinate (no restriction to the pair's support) */
+  /** noise goes into the vector itself (LapLSH, the directional ones): the mechanism needs a family
+   *  whose inputs are vectors (LshFamily.vectorMechanisms; the config check, `lshdp encode` and
+   *  encodeUsers ask this), and the audit's pairs keep every coordinate (no restriction to the
+   *  pair's support) */
   readonly noisesVector?: boolean;
   /** the audit: at ε = ∞ the released code is the clean LSH code of the trial's hashing */
   readonly cleanIsLshCode?: boolean;
   /** the audit: a Bloom filter of the input's items or value (RAPPOR), private per changed item or
    *  value; its worst pair is a substitution {a} vs {b} */
   readonly bloomFilter?: boolean;
+  /** the budget tables: `accountant` (LSHRR: one row per accountant, in budgets.csv's own columns:
+   *  accountant, alpha, epsilon_bit, flip, fallback, unbounded, delta_hockey) or `concentration`
+   *  (the directional ones: their rows add mechanism, concentration, concentration_metric); absent:
+   *  no rows (`lshdp table budgets --mechanism` offers the mechanisms that have some) */
+  readonly budgetRows?: 'accountant' | 'concentration';
+  /** `lshdp encode`'s hashing.json: each bit is flipped with realizedFlipProbability(ε), which the
+   *  file states as `flip` (LSHRR) */
+  readonly flipsBits?: boolean;
+  /** the hash functions are drawn from the secret noise (RAPPOR's Bloom hashes), so codes released
+   *  apart cannot be compared: `lshdp encode` does not offer it */
+  readonly hashesFromNoise?: boolean;
+  /** the report's wording of how this mechanism's ε_LDP comes from its own ε (the note under the
+   *  utility table, e.g. LSHRR's "κ·ε_bit for LSHRR") */
+  readonly ldpNote?: string;
+  /** what the claims (src/claims/definitions.ts) may pick this mechanism for; a claim names a role,
+   *  never a mechanism, so a plugin that declares a role is picked as a built-in is */
+  readonly roles?: readonly MechanismRole[];
   /** directional mechanisms: ln of the density (up to a constant) of the angle θ ∈ [0, π] between the
    *  input and the released direction on S^{n−1} at concentration c; the audit tests its codes
    *  against this law */
@@ -75,6 +118,22 @@ export interface Mechanism {
   /** the released codes of all users for one trial (kind 'code' only) */
   encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;
 }
+
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
+
+/** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
+ *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */
+export const declareFacts = <T extends Omit<MechanismFacts, 'optionKeys'>>(f: T): T & { readonly optionKeys: readonly string[] } =>
+  Object.freeze({ ...f, optionKeys: Object.keys(f.optionSchema ?? {}) });
+
+/**
+ * The plain facts a plugin declares as a built-in does (MechanismPlugin extends them; the loader
+ * checks their types and the registry entry carries them). The others follow from the plugin
+ * contract: a plugin sees the clean codes only (`noisesVector` is false), its `epsilon_bit` and
+ * `fallback` fill the columns of those names, and its options are its `optionKeys`.
+ */
+export type DeclaredFacts = Partial<Pick<Mechanism, 'roles' | 'algorithm' | 'ldpNote' | 'cleanIsLshCode' | 'bloomFilter' | 'flipsBits' | 'hashesFromNoise'>>;
 
 /** What the grid, the store and the tables need to know of a mechanism (plain data: workers and
  *  result readers get it without the mechanism's code). */

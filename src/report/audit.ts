@@ -12,6 +12,7 @@ import { writeFileAtomicSync } from '../util/atomic.js';
 import { renderSvg } from './render.js';
 import { lossCdfSpec } from './privacyFigures.js';
 import { escapeHtml, section } from './markup.js';
+import { builtInFacts } from '../mechanisms/catalog.js';
 
 const num = (x: number | null | undefined, digits = 4): string => (x === null || x === undefined ? 'n/a' : x === Infinity ? '∞' : Number(x.toPrecision(digits)).toString());
 
@@ -75,7 +76,7 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
           r.mechanism,
           r.accountant ?? '',
           String(r.kappa),
-          r.base === 'lsh' ? '–' : String(r.xi),
+          builtInFacts(r.base ?? '')?.usesXi === false ? '–' : String(r.xi),
           r.delta === null ? 'n/a' : String(r.delta),
           (r.tests ?? []).join(' + '),
           num(r.epsilon_realized ?? r.epsilon_bit ?? null),

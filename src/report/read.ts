@@ -13,6 +13,7 @@ import Papa from 'papaparse';
 import { UserError, fileError } from '../util/errors.js';
 import type { DatasetSummary } from '../data/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord, type DirectionalBudgetRecord } from '../privacy/budget.js';
+import { ACCOUNTANT_ROWS_MECHANISM, builtInFacts } from '../mechanisms/catalog.js';
 
 /**
  * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
@@ -174,6 +175,8 @@ export function readUtilityCsv(file: string): UtilityRow[] {
     return t.rows.map((r) => {
       const mechanism = str(t, r, 'mechanism');
       const eps = optNum(t, r, 'epsilon');
+      // a version-1 row's mechanism is its base; its unit says which columns it had
+      const unit = builtInFacts(mechanism);
       return {
         dataset: str(t, r, 'dataset'),
         n: num(t, r, 'n'),
@@ -181,11 +184,11 @@ export function readUtilityCsv(file: string): UtilityRow[] {
         k: num(t, r, 'k'),
         mechanism,
         base: mechanism,
-        accountant: mechanism === 'lshrr' ? 'paper' : null,
+        accountant: unit?.accountants?.[0] ?? null,
         xi: optNum(t, r, 'xi'),
         // the old single `epsilon` column held the per-bit ε of LSHRR and the Laplace ε of LapLSH
-        epsilon_bit: mechanism === 'lshrr' ? eps : null,
-        epsilon_lap: mechanism === 'laplsh' ? eps : null,
+        epsilon_bit: unit?.epsilonKind === 'bit' ? eps : null,
+        epsilon_lap: unit?.epsilonKind === 'lap' ? eps : null,
         epsilon_ldp: optNum(t, r, 'ldp_epsilon'),
         ...measures(t, r),
       };
@@ -279,7 +282,7 @@ export function readBudgetsCsv(file: string): BudgetRecord[] {
     }));
 }
 
-const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== 'lshrr';
+const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== ACCOUNTANT_ROWS_MECHANISM;
 
 /** The directional mechanisms' rows of budgets.csv (vmf, purkayastha); [] for a file without them. */
 export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord[] {

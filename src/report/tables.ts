@@ -7,6 +7,7 @@ import type { UtilityRow, BudgetRecord, DirectionalBudgetRecord } from './read.j
 import { UTILITY_COLUMNS } from '../experiment/columns.js';
 import { BUDGET_RECORD_COLUMNS as BUDGET_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
 import { uniqueInOrder } from '../util/unique.js';
+import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog.js';
 
 // papaparse writes the CSV tables only: loaded on first use, so `table budgets` in markdown does not pay for it
 const require = createRequire(import.meta.url);
@@ -101,7 +102,10 @@ function utilityDisplay(rows: UtilityRow[]) {
 
 /** The notes under the md/tex utility table: what each ε is, n/a, the fallback mark. */
 function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): string[] {
-  const how = [...(hasBit ? ['κ·ε_bit for LSHRR'] : []), ...(hasLap ? ['2·ε_Lap for LapLSH'] : []), ...(rows.some((r) => r.base.startsWith('rappor')) ? ['ε for RAPPOR'] : [])];
+  // each unit's own wording (Mechanism.ldpNote): those of an ε column when the column is shown,
+  // the others' when one of their rows is
+  const shown = BUILT_IN_FACTS.filter((f) => (f.epsilonKind === 'bit' ? hasBit : f.epsilonKind === 'lap' ? hasLap : rows.some((r) => r.base === f.name)));
+  const how = [...new Set(shown.flatMap((f) => (f.ldpNote ? [f.ldpNote] : [])))];
   const notes = [`ε_LDP: the LDP-equivalent budget, comparable across mechanisms${how.length ? ` (${how.join(', ')})` : ''}.`];
   if (hasBit) notes.push("ε_bit: LSHRR's per-bit randomized-response ε.");
   if (hasLap) notes.push("ε_Lap: LapLSH's Laplace ε.");
@@ -210,7 +214,7 @@ function flatBudgetRecords(rows: readonly BudgetRecord[], directional: readonly 
   if (directional.length === 0) return rows.map((r) => ({ ...r }));
   const none = Object.fromEntries(BUDGET_COLUMNS.map((c) => [c, null])) as Record<string, null>;
   return [
-    ...rows.map((r) => ({ ...r, mechanism: 'lshrr', concentration: null, concentration_metric: null })),
+    ...rows.map((r) => ({ ...r, mechanism: ACCOUNTANT_ROWS_MECHANISM, concentration: null, concentration_metric: null })),
     ...directional.map((r) => ({
       ...none,
       d: r.d,

@@ -294,6 +294,13 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
     ['unknown mechanism', [...base, '--mechanism', 'lshr', '--out', 'bad'], /--mechanism: unknown mechanism "lshr"/],
     ['center on jaccard', [...base, '--mechanism', 'lsh', '--metric', 'jaccard', '--center', 'user', '--out', 'bad'], /--center: --metric jaccard reads the item sets before centring/],
     ['laplsh on jaccard', [...base, '--mechanism', 'laplsh', '--xi', '1', '--metric', 'jaccard', '--out', 'bad'], /laplsh .*cannot run with --metric jaccard/],
+    // the directional mechanisms noise the vector too (their unit says so): a one-line error, not a crash in the sampler
+    ['vmf on jaccard', [...base, '--mechanism', 'vmf', '--xi', '1', '--metric', 'jaccard', '--out', 'bad'], /--mechanism: vmf adds noise to vectors and cannot run with --metric jaccard/],
+    [
+      'purkayastha on jaccard',
+      [...base, '--mechanism', 'purkayastha', '--xi', '1', '--metric', 'jaccard', '--out', 'bad'],
+      /--mechanism: purkayastha adds noise to vectors and cannot run with --metric jaccard/,
+    ],
     ['unknown accountant', [...base, '--xi', '1', '--accountant', 'paperr', '--out', 'bad'], /--accountant/],
     ['accountant on lsh', [...base, '--mechanism', 'lsh', '--accountant', 'exact', '--out', 'bad'], /--accountant: mechanism lsh has no accountants/],
     ['unknown option', [...base, '--xi', '1', '--option', 'block=4', '--out', 'bad'], /--option: mechanism lshrr has no option "block"/],

@@ -105,10 +105,12 @@ describe('encodeUsers', () => {
     });
     expect(r.eps.epsilon).toBe(lshrrEpsilon(5, 24, { d: 0.1, delta: 0.01 }).epsilon);
   });
-  it('refuses laplsh on jaccard and a missing budget', () => {
-    expect(() => encodeUsers({ data, family: jaccardFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('laplsh'), xi: 1, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(
-      /laplsh needs vectors/,
-    );
+  it('refuses the mechanisms that noise the vector on jaccard (laplsh, vmf, purkayastha: their unit says so) and a missing budget', () => {
+    for (const name of ['laplsh', 'vmf', 'purkayastha']) {
+      expect(() => encodeUsers({ data, family: jaccardFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism(name), xi: 1, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(
+        `mechanism ${name} needs vectors and cannot run on the jaccard family`,
+      );
+    }
     expect(() => encodeUsers({ data, family: angularFamily, kappa: 8, hashSeed: 's', mechanism: getMechanism('lshrr'), xi: null, privacy: { d: 0.1, delta: 0.01 }, rng: makeRng('n') })).toThrow(
       /needs a budget/,
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hammingKnn, type HammingOptions } from '../../src/lsh/hammingKnn.js';
-import { hammingKernelName, WASM_MAX_BITS } from '../../src/lsh/wasm/kernel.js';
+import { hammingKernelName, WASM_MAX_BITS } from '../../src/kernels/kernel.js';
 import { emptyCodes, hammingDistance } from '../../src/lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import type { CodeSet } from '../../src/lsh/codes.js';

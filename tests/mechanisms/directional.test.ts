@@ -186,7 +186,7 @@ describe('vmf and purkayastha on a run (in-process CLI)', () => {
       const u = at(b.mechanism, b.xi);
       expect([b.concentration, b.concentration_metric, b.epsilon_ldp, b.kappa, b.delta]).toEqual([u.concentration, u.concentration_metric, u.epsilon_ldp, u.kappa, 0]);
     }
-    // the manifest names the versions of the mechanisms' own draws (lsh has none; lshrr 2: src/mechanisms/versions.ts)
+    // the manifest names the versions of the mechanisms' own draws (lsh has none; lshrr 2: src/mechanisms/lshrr/facts.ts)
     const { readFileSync } = await import('node:fs');
     const manifest = JSON.parse(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8')) as { mechanism_algorithms?: Record<string, string> };
     const { getMechanism } = await import('../../src/mechanisms/registry.js');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getMechanism } from '../../src/mechanisms/registry.js';
-import { directDraws, laplaceNoise, laplaceRadius, planeFactor, projectedDraws } from '../../src/mechanisms/laplsh.js';
+import { directDraws, laplaceNoise, laplaceRadius, planeFactor, projectedDraws } from '../../src/mechanisms/laplsh/mechanism.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import type { UserVectors } from '../../src/data/types.js';

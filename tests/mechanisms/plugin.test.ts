@@ -8,7 +8,8 @@ import type { CodeSet } from '../../src/lsh/codes.js';
 import type { TrialHashing } from '../../src/lsh/hyperplanes.js';
 import { epsilonOnFamily } from '../../src/privacy/onFamily.js';
 import { loadPlugin, pluginMechanism } from '../../src/mechanisms/plugin.js';
-import { getMechanism, registerMechanism, unregisterMechanism } from '../../src/mechanisms/registry.js';
+import { getMechanism, hasRole, listMechanisms, mechanismInfo, registerMechanism, unregisterMechanism } from '../../src/mechanisms/registry.js';
+import { MECHANISM_ROLES } from '../../src/mechanisms/types.js';
 import { angularFamily, jaccardFamily } from '../../src/lsh/families/index.js';
 import { emptyCodes, getBit } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
@@ -34,6 +35,9 @@ beforeAll(() => {
     'array.mjs': "export default { name: 'arr', usesXi: false, encode: ({ codes }) => ({ codes: Array.from(codes.codes), bits: codes.bits, words: codes.words }) };",
     'throws.mjs': "export default { name: 'boom', usesXi: false, encode: () => { throw new Error('out of coffee\\nsecond line'); } };",
     'bad-eps.mjs': "export default { name: 'neg', usesXi: true, epsilon: () => ({ epsilon_bit: -1 }), encode: ({ codes }) => codes };",
+    'declares.mjs': "export default { name: 'rr-like', usesXi: false, roles: ['bitwise-rr'], algorithm: '2', ldpNote: 'κ·ε for mine', flipsBits: true, encode: ({ codes }) => codes };",
+    'bad-role.mjs': "export default { name: 'badrole', usesXi: false, roles: ['lshrr'], encode: ({ codes }) => codes };",
+    'bad-flag.mjs': "export default { name: 'badflag', usesXi: false, hashesFromNoise: 'yes', encode: ({ codes }) => codes };",
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 });
@@ -119,6 +123,44 @@ describe('loadPlugin: one-line errors naming the module', () => {
     unregisterMechanism('plugin-test-copy');
     expect(() => getMechanism('plugin-test-copy')).toThrow(UserError);
     expect(() => registerMechanism(m, 'lshrr')).toThrow(/built in/);
+  });
+});
+
+describe('a plugin declares the plain facts a built-in unit does', () => {
+  it('its declared facts reach the registry entry (the claims pick it by role); none declared: none carried', async () => {
+    const m = pluginMechanism(await loadPlugin('declares.mjs', dir), angularFamily.disagreement);
+    expect([m.roles, m.algorithm, m.ldpNote, m.flipsBits, m.hashesFromNoise]).toEqual([['bitwise-rr'], '2', 'κ·ε for mine', true, undefined]);
+    expect(hasRole('plugin-test-rr', 'bitwise-rr')).toBe(false);
+    registerMechanism(m, 'plugin-test-rr');
+    expect(hasRole('plugin-test-rr', 'bitwise-rr')).toBe(true);
+    expect(mechanismInfo('plugin-test-rr').algorithm).toBe('2');
+    unregisterMechanism('plugin-test-rr');
+    const plain = pluginMechanism(await loadPlugin('ok.mjs', dir), angularFamily.disagreement);
+    for (const key of ['roles', 'algorithm', 'ldpNote', 'flipsBits', 'hashesFromNoise', 'cleanIsLshCode', 'bloomFilter']) expect(Object.hasOwn(plain, key)).toBe(false);
+  });
+
+  it('an unknown role or a fact of the wrong type is a one-line error naming the module', async () => {
+    await expect(loadPlugin('bad-role.mjs', dir)).rejects.toThrow(/bad-role\.mjs: roles must be an array of: clean-lsh, bitwise-rr, .*; got \["lshrr"\]/);
+    await expect(loadPlugin('bad-flag.mjs', dir)).rejects.toThrow(/bad-flag\.mjs: hashesFromNoise must be true or false, got "yes"/);
+  });
+
+  it('the built-ins play the roles the claims name (each role held by exactly one built-in)', () => {
+    const holders = Object.fromEntries(
+      MECHANISM_ROLES.map((r) => [
+        r,
+        listMechanisms()
+          .filter((m) => hasRole(m.name, r))
+          .map((m) => m.name),
+      ]),
+    );
+    expect(holders).toEqual({
+      'clean-lsh': ['lsh'],
+      'bitwise-rr': ['lshrr'],
+      'laplace-vector': ['laplsh'],
+      'bloom-whole-vector': ['rappor-vector'],
+      'directional-euclidean': ['vmf'],
+      'directional-angular': ['purkayastha'],
+    });
   });
 });
 

@@ -10,7 +10,7 @@ import { emptyCodes, getBit } from '../../src/lsh/codes.js';
 import { drawHyperplanes } from '../../src/lsh/hyperplanes.js';
 import { makeRng } from '../../src/random/rng.js';
 import { UserError } from '../../src/util/errors.js';
-import { lshrrMechanism } from '../../src/mechanisms/lshrr.js';
+import { lshrrMechanism } from '../../src/mechanisms/lshrr/mechanism.js';
 import { syntheticPair } from '../../src/audit/pairs.js';
 import { packSigns } from '../../src/lsh/codes.js';
 import { projectAll } from '../../src/lsh/hyperplanes.js';

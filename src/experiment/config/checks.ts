@@ -7,7 +7,9 @@ import { statSync } from 'node:fs';
 import { formatKeySchemas, formatsTaking, formatUnit, inputKeys, type InputKey } from '../../data/formats/index.js';
 import type { DatasetSpec } from '../../data/spec.js';
 import { didYouMean } from '../../util/didYouMean.js';
-import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { findMechanism, getMechanism, listMechanisms } from '../../mechanisms/registry.js';
+import { getFamily } from '../../lsh/families/index.js';
+import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
 import { registryHintForPath } from './registryNames.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
 
@@ -17,6 +19,13 @@ function duplicates<T>(values: readonly T[]): T[] {
   for (const v of values) (seen.has(v) ? dup : seen).add(v);
   return [...dup];
 }
+
+/** The built-ins that release codes without noising the vector: they run on every family. */
+const codesOnly = (): string =>
+  listMechanisms()
+    .filter((m) => m.kind === 'code' && !m.noisesVector)
+    .map((m) => m.name)
+    .join(', ');
 
 /** Checks zod cannot express per field: uniqueness, format-specific keys, grids against each other. */
 export function crossChecks(cfg: SchemaConfig): string[] {
@@ -34,8 +43,8 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   }
   cfg.mechanisms.forEach((m, i) => {
     const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
-    if ((base === 'laplsh' || base === 'vmf' || base === 'purkayastha') && (cfg.metric ?? 'angular') !== 'angular')
-      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (lsh, lshrr, rappor and plugins can)`);
+    if (base !== null && findMechanism(base)?.noisesVector && !getFamily(cfg.metric ?? 'angular').vectorMechanisms)
+      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (${codesOnly()} and plugins can)`);
     if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
@@ -56,8 +65,9 @@ export function crossChecks(cfg: SchemaConfig): string[] {
         .filter((x) => x.optionKeys?.includes(key))
         .map((x) => x.name)
         .join(', ');
-    if (m.sampler !== undefined && !takes('sampler')) problems.push(`mechanisms[${i}].sampler: only ${takers('sampler')} take a sampler`);
-    if (m.hashes !== undefined && !takes('hashes')) problems.push(`mechanisms[${i}].hashes: only ${takers('hashes')} take hashes`);
+    for (const [key, spec] of Object.entries(BUILT_IN_OPTIONS)) {
+      if ((m as Record<string, unknown>)[key] !== undefined && !takes(key)) problems.push(`mechanisms[${i}].${key}: only ${takers(key)} take ${spec.noun}`);
+    }
   });
   if (!mechNames.some((m) => m !== 'exact')) problems.push(`mechanisms: must list at least one hashing mechanism (${MECHANISM_NAMES.filter((m) => m !== 'exact').join(', ')})`);
   cfg.datasets.forEach((d, i) => {

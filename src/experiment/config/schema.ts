@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { DatasetSpec } from '../../data/spec.js';
 import { formatKeySchemas, formatNames, formatUnits, type FormatUnit } from '../../data/formats/index.js';
 import { listMechanisms } from '../../mechanisms/registry.js';
+import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
+import type { OptionSpec } from '../../mechanisms/types.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
 export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
@@ -65,16 +67,20 @@ function datasetSchema() {
   });
 }
 
+/** The zod type of one declared option. */
+const optionType = (s: OptionSpec) => (s.type === 'choice' ? z.enum(s.values) : z.number().int().min(s.min).max(s.max));
+const optionShape = (options: Readonly<Record<string, OptionSpec>>) =>
+  Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, optionType(spec).optional()])) as Record<string, z.ZodOptional<z.ZodType<string | number>>>;
+
 const mechanismObject = z.strictObject({
   name: z.enum(MECHANISM_NAMES),
   /** what tables and legends show; default the name */
   label: safeName.optional(),
   /** how xi becomes epsilon (mechanisms with accountants: lshrr) */
   accountant: z.string().min(1).optional(),
-  /** LapLSH: how the spherical-gamma noise is drawn */
-  sampler: z.enum(['projected', 'direct']).optional(),
-  /** RAPPOR: Bloom hash functions per bit position */
-  hashes: z.number().int().min(1).max(64).optional(),
+  // the built-ins' own options (LapLSH's and the directional mechanisms' sampler, RAPPOR's hashes),
+  // as their units declare them
+  ...optionShape(BUILT_IN_OPTIONS),
 });
 /** A plugin (src/mechanisms/plugin.ts): `module` relative to the config file; other keys are its options. */
 const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional() });

@@ -1,11 +1,11 @@
-import type { Mechanism } from './types.js';
-import { checkOptionKeys } from './options.js';
-import { cleanCodes } from './common.js';
-import { copyCodes, flipBitsOnGrid } from './flips.js';
-import { lshrrEpsilon } from '../privacy/epsilon.js';
-import { realizedFlipProbability } from '../privacy/rr.js';
-import { DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../privacy/accountants.js';
-import { BUILT_IN } from './catalog.js';
+import type { Mechanism } from '../types.js';
+import { checkOptionKeys } from '../options.js';
+import { cleanCodes } from '../common.js';
+import { copyCodes, flipBitsOnGrid } from '../flips.js';
+import { lshrrEpsilon } from '../../privacy/epsilon.js';
+import { realizedFlipProbability } from '../../privacy/rr.js';
+import { DEFAULT_ACCOUNTANT, accountEpsilon, parseAccountant } from '../../privacy/accountants.js';
+import { LSHRR_FACTS } from './facts.js';
 
 /**
  * LSHRR (paper Def. "LSHRR"): the LSH bits, each flipped independently with probability
@@ -14,7 +14,7 @@ import { BUILT_IN } from './catalog.js';
  * bits, independent of the input (the random-hash baseline).
  */
 export const lshrrMechanism: Mechanism = {
-  ...BUILT_IN.lshrr,
+  ...LSHRR_FACTS,
   /**
    * options.accountant (default paper) picks the accountant (src/privacy/accountants.ts); the paper
    * accountant is lshrrEpsilon exactly. Unbounded (exact, (1 − d)^kappa >= 1 − delta): eps =

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes } from '../../src/lsh/codes.js';
-import { HAMMING_WASM_BASE64 } from '../../src/lsh/wasm/binary.js';
-import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmScan } from '../../src/lsh/wasm/kernel.js';
+import { HAMMING_WASM_BASE64 } from '../../src/kernels/binary.js';
+import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmScan } from '../../src/kernels/kernel.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -22,7 +22,7 @@ describe('WebAssembly Hamming kernel', () => {
     vi.resetModules();
   });
 
-  it('is the committed build of src/lsh/wasm/hamming.wat (rebuilt byte for byte)', async () => {
+  it('is the committed build of src/kernels/hamming.wat (rebuilt byte for byte)', async () => {
     const bytes: Buffer = await assembleHammingWasm();
     expect(bytes.equals(Buffer.from(HAMMING_WASM_BASE64, 'base64'))).toBe(true);
   });
@@ -74,7 +74,7 @@ describe('WebAssembly Hamming kernel', () => {
     vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
     vi.resetModules();
     const fresh = await import('../../src/lsh/hammingKnn.js');
-    const kernel = await import('../../src/lsh/wasm/kernel.js');
+    const kernel = await import('../../src/kernels/kernel.js');
     expect(kernel.hammingKernelName()).toBe('js');
     expect(fresh.hammingKnn(set, queries, 5, 9)).toEqual(expected);
     expect(() => fresh.hammingKnn(set, queries, 5, 9, { path: 'scan', kernel: 'wasm' })).toThrow(RangeError);

@@ -1,17 +1,17 @@
 import { createRequire } from 'node:module';
-import type { Mechanism } from './types.js';
-import type { TrialHashing } from '../lsh/hyperplanes.js';
-import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
-import type { Rng } from '../random/rng.js';
-import { checkOptionKeys, samplerOption, type NoiseSampler } from './options.js';
-import { randomizeAll } from './flips.js';
-import { cleanCodes, fillFastNormals, projectDirectDraws, transposed, userCount } from './common.js';
-import { zigguratState } from '../random/ziggurat.js';
-import { BUILT_IN } from './catalog.js';
-import { emptyCodes, packCombinedSigns } from '../lsh/codes.js';
-import { chiSquareSource, gammaSource, sphereSample } from '../random/samplers.js';
-import { laplshEpsilon } from '../privacy/epsilon.js';
-import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
+import type { Mechanism } from '../types.js';
+import type { TrialHashing } from '../../lsh/hyperplanes.js';
+import { freshFloat64, type Float64Alloc } from '../../util/bufferPool.js';
+import type { Rng } from '../../random/rng.js';
+import { checkOptionKeys, samplerOption, type NoiseSampler } from '../options.js';
+import { randomizeAll } from '../flips.js';
+import { cleanCodes, fillFastNormals, projectDirectDraws, transposed, userCount } from '../common.js';
+import { zigguratState } from '../../random/ziggurat.js';
+import { LAPLSH_FACTS } from './facts.js';
+import { emptyCodes, packCombinedSigns } from '../../lsh/codes.js';
+import { chiSquareSource, gammaSource, sphereSample } from '../../random/samplers.js';
+import { laplshEpsilon } from '../../privacy/epsilon.js';
+import { wasmLaplaceNoise } from '../../kernels/kernel.js';
 
 export type LaplaceSampler = NoiseSampler;
 
@@ -34,11 +34,10 @@ export type LaplaceSampler = NoiseSampler;
  * eps = 0 (xi = 0) is infinite noise; its limit is defined as uniformly random bits.
  */
 export const laplshMechanism: Mechanism = {
-  // its algorithm's history: src/mechanisms/versions.ts
-  ...BUILT_IN.laplsh,
+  ...LAPLSH_FACTS,
   epsilon: (xi, _kappa, privacy) => laplshEpsilon(xi, privacy),
   encode(ctx, eps) {
-    checkOptionKeys('laplsh', ctx.options, ['sampler']);
+    checkOptionKeys(LAPLSH_FACTS.name, ctx.options, LAPLSH_FACTS.optionKeys);
     const sampler = samplerOption('laplsh', ctx.options);
     const e = eps.epsilon;
     if (e === null || !(e >= 0)) throw new RangeError(`laplsh needs eps >= 0, got ${e}`);

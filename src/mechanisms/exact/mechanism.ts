@@ -1,9 +1,9 @@
-import type { Mechanism } from './types.js';
-import { NO_EPSILON } from './common.js';
-import { BUILT_IN } from './catalog.js';
+import type { Mechanism } from '../types.js';
+import { NO_EPSILON } from '../common.js';
+import { EXACT_FACTS } from './facts.js';
 
 /** The reference: true angular neighbours, no code (evaluated by exactRows in src/experiment/trial.ts). */
 export const exactMechanism: Mechanism = {
-  ...BUILT_IN.exact,
+  ...EXACT_FACTS,
   epsilon: () => ({ ...NO_EPSILON }),
 };

@@ -1,8 +1,8 @@
 /**
  * The WebAssembly Hamming k-NN kernel (scan path, codes of at most 64 bits): loads the module of
- * src/lsh/wasm/hamming.wat once per thread (synchronously, at first use, so worker threads get
+ * src/kernels/hamming.wat once per thread (synchronously, at first use, so worker threads get
  * their own cached instance) and runs it on a CodeSet. Answers are those of the JS scan, bit for
- * bit (tests/lsh/wasm.test.ts).
+ * bit (tests/kernels/wasm.test.ts).
  *
  * The same module holds the other hot loops of a trial cell that gain from SIMD without changing a
  * double: the projections (projectAll) and LapLSH's noise products.
@@ -11,9 +11,16 @@
  * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
  * results: tests/lsh/kernels.cli.test.ts).
  */
-import type { CodeSet } from '../codes.js';
 import { HAMMING_WASM_BASE64 } from './binary.js';
-import { ZIGGURAT_TABLE } from '../../random/ziggurat.js';
+import { ZIGGURAT_TABLE } from '../random/ziggurat.js';
+
+/** Packed bit codes, one row of `words` 32-bit words per user (lsh/codes.ts `CodeSet`; stated here
+ *  by shape, so that the kernels sit below every layer that calls them). */
+interface CodeSet {
+  codes: Uint32Array;
+  bits: number;
+  words: number;
+}
 
 /** The kernel that runs the Hamming scan in this thread. */
 export type HammingKernelName = 'wasm-simd' | 'js';
@@ -154,7 +161,7 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
 }
 
 /**
- * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh.ts): for user t and
+ * LapLSH's projected noise added to m users' projections (src/mechanisms/laplsh/mechanism.ts): for user t and
  * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
  * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
  * major). `lower`: us is lower triangular, and the sums skip its zeros (half the work). `out`
@@ -168,7 +175,7 @@ export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Fl
  * The κ projections of m dense vectors: out[t·kappa + a] = Σ_c planes[a][c] · vs[t·cols + c], the
  * sum in c order from 0 with a separate multiply and add (the JS loop's doubles; the noise kernel
  * with every scale 1 onto zeros, both exact). `planesT` is the κ x cols matrix transposed (cols x
- * kappa). The direct samplers' W v (src/mechanisms/directional.ts, laplsh.ts). `out` (m x kappa)
+ * kappa). The direct samplers' W v (src/mechanisms/directional/ and laplsh/). `out` (m x kappa)
  * is overwritten. Returns false without WebAssembly.
  */
 export function wasmProjectDense(planesT: Float64Array, vs: Float64Array, m: number, kappa: number, cols: number, out: Float64Array): boolean {

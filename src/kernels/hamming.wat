@@ -3,7 +3,7 @@
 ;; The k-NN kernel, with the tie-breaking of
 ;; src/lsh/tieKey.ts: per query, the k users (query excluded) with the smallest
 ;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first. Built by scripts/build-wasm.mjs
-;; into src/lsh/wasm/binary.ts; driven by src/lsh/wasm/kernel.ts.
+;; into src/kernels/binary.ts; driven by src/kernels/kernel.ts.
 ;;
 ;; A bounded max-heap holds the k best composite keys (distance << 32 | tie key, unsigned) and
 ;; their users. Users farther than the heap's worst distance (`bound`) cost a popcount and a
@@ -527,7 +527,7 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $user))))
 
-  ;; LapLSH's projected noise for m users (src/mechanisms/laplsh.ts projectedNoise): for user t and
+  ;; LapLSH's projected noise for m users (src/mechanisms/laplsh/mechanism.ts projectedNoise): for user t and
   ;; row a, out[t][a] += scale[t] * s with s = ((0 + us[a][0] w[t][0]) + us[a][1] w[t][1]) + ...,
   ;; two rows a per f64x2 (usT is us transposed, kappa x kappa), each lane summing in the JS order
   ;; with a separate multiply and add: the same doubles as the JS loop. $lower != 0: us is lower

@@ -1,11 +1,11 @@
-import type { Mechanism } from './types.js';
-import { checkOptionKeys } from './options.js';
-import { NO_EPSILON, cleanCodes } from './common.js';
-import { BUILT_IN } from './catalog.js';
+import type { Mechanism } from '../types.js';
+import { checkOptionKeys } from '../options.js';
+import { NO_EPSILON, cleanCodes } from '../common.js';
+import { LSH_FACTS } from './facts.js';
 
 /** Vanilla random-projection LSH: the clean kappa-bit codes (no privacy; the paper's baseline). */
 export const lshMechanism: Mechanism = {
-  ...BUILT_IN.lsh,
+  ...LSH_FACTS,
   epsilon: () => ({ ...NO_EPSILON }),
   encode(ctx) {
     checkOptionKeys('lsh', ctx.options, []);

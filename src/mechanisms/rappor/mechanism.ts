@@ -1,15 +1,16 @@
-import { fmix32 } from '../lsh/tieKey.js';
-import type { CodeSet } from '../lsh/codes.js';
-import type { Mechanism, MechanismContext } from './types.js';
-import { checkOptionKeys } from './options.js';
-import { flipBits } from './flips.js';
-import { userCount } from './common.js';
-import { emptyCodes } from '../lsh/codes.js';
-import { flipProbability } from '../privacy/rr.js';
-import { UserError } from '../util/errors.js';
-import { BUILT_IN, type MechanismFacts } from './catalog.js';
+import { fmix32 } from '../../lsh/tieKey.js';
+import type { CodeSet } from '../../lsh/codes.js';
+import type { Mechanism, MechanismContext } from '../types.js';
+import { checkOptionKeys } from '../options.js';
+import { flipBits } from '../flips.js';
+import { userCount } from '../common.js';
+import { emptyCodes } from '../../lsh/codes.js';
+import { flipProbability } from '../../privacy/rr.js';
+import { UserError } from '../../util/errors.js';
+import type { MechanismFacts } from '../types.js';
+import { DEFAULT_RAPPOR_HASHES, RAPPOR_FACTS, RAPPOR_VECTOR_FACTS } from './facts.js';
 
-export const DEFAULT_RAPPOR_HASHES = 2;
+export { DEFAULT_RAPPOR_HASHES };
 
 /**
  * RAPPOR baselines (paper Sect. 6.4: shown, not argued for).
@@ -34,9 +35,9 @@ export const DEFAULT_RAPPOR_HASHES = 2;
  * k-NN over these codes is at the random level at every budget. Here eps/(2h) per bit is eps-LDP
  * for the whole vector (two values differ in at most 2h bits), a true LDP guarantee.
  */
-export const rapporMechanism: Mechanism = rapporVariant(BUILT_IN.rappor, 'items');
+export const rapporMechanism: Mechanism = rapporVariant(RAPPOR_FACTS, 'items');
 
-export const rapporVectorMechanism: Mechanism = rapporVariant(BUILT_IN['rappor-vector'], 'vector');
+export const rapporVectorMechanism: Mechanism = rapporVariant(RAPPOR_VECTOR_FACTS, 'vector');
 
 function rapporVariant(facts: MechanismFacts, input: 'items' | 'vector'): Mechanism {
   const name = facts.name;
@@ -47,7 +48,7 @@ function rapporVariant(facts: MechanismFacts, input: 'items' | 'vector'): Mechan
       return { epsilon: xi, ldpEpsilon: xi, fallback: false };
     },
     encode(ctx, eps) {
-      checkOptionKeys(name, ctx.options, ['hashes']);
+      checkOptionKeys(name, ctx.options, facts.optionKeys ?? []);
       const h = ctx.options.hashes ?? DEFAULT_RAPPOR_HASHES;
       if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
         throw new UserError(`mechanism ${name}: option hashes must be a positive integer, got ${JSON.stringify(h)}`);

@@ -24,20 +24,21 @@
  * trials independent.
  */
 import { createRequire } from 'node:module';
-import type { Mechanism, MechanismContext } from './types.js';
-import type { EpsilonInfo } from '../privacy/types.js';
-import type { Rng } from '../random/rng.js';
-import { checkOptionKeys, samplerOption } from './options.js';
-import { cleanCodes, denseProducts, fillFastNormals, projectDirectDraws, transposed, userCount } from './common.js';
-import { zigguratState } from '../random/ziggurat.js';
-import { BUILT_IN, type MechanismFacts } from './catalog.js';
-import { cachedPlaneFactor } from './laplsh.js';
-import { packCombinedSigns, type CodeSet } from '../lsh/codes.js';
-import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
-import { wasmLaplaceNoise } from '../lsh/wasm/kernel.js';
-import { chiSquareSource } from '../random/samplers.js';
-import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../random/directional.js';
-import { purkayasthaConcentration, vmfConcentration } from '../privacy/epsilon.js';
+import type { Mechanism, MechanismContext } from '../types.js';
+import type { EpsilonInfo } from '../../privacy/types.js';
+import type { Rng } from '../../random/rng.js';
+import { checkOptionKeys, samplerOption } from '../options.js';
+import { cleanCodes, denseProducts, fillFastNormals, projectDirectDraws, transposed, userCount } from '../common.js';
+import { zigguratState } from '../../random/ziggurat.js';
+import type { MechanismFacts } from '../types.js';
+import { PURKAYASTHA_FACTS, VMF_FACTS } from './facts.js';
+import { cachedPlaneFactor } from '../laplsh/mechanism.js';
+import { packCombinedSigns, type CodeSet } from '../../lsh/codes.js';
+import { freshFloat64, type Float64Alloc } from '../../util/bufferPool.js';
+import { wasmLaplaceNoise } from '../../kernels/kernel.js';
+import { chiSquareSource } from '../../random/samplers.js';
+import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../../random/directional.js';
+import { purkayasthaConcentration, vmfConcentration } from '../../privacy/epsilon.js';
 
 /** The cosine w = x·z of one draw, for concentration c on S^{n−1}. */
 type CosineSource = (rng: Rng, n: number, c: number) => () => number;
@@ -191,12 +192,11 @@ export function codesAt(projections: Float64Array, draws: OrthogonalDraws, kappa
 function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: number; delta: number }) => EpsilonInfo, source: CosineSource, angleLogDensity: AngleLogDensity): Mechanism {
   const name = facts.name;
   return {
-    // its algorithm's history: src/mechanisms/versions.ts
     ...facts,
     angleLogDensity,
     epsilon: (xi, _kappa, privacy) => account(xi, privacy),
     encode(ctx, eps) {
-      checkOptionKeys(name, ctx.options, ['sampler']);
+      checkOptionKeys(name, ctx.options, facts.optionKeys ?? []);
       const s = samplerOption(name, ctx.options);
       const c = eps.epsilon;
       if (c === null || !(c >= 0)) throw new RangeError(`${name} needs a concentration >= 0, got ${c}`);
@@ -221,11 +221,11 @@ function directional(facts: MechanismFacts, account: (xi: number, privacy: { d: 
 type AngleLogDensity = (theta: number, n: number, c: number) => number;
 const sphereLogElement = (theta: number, n: number) => (n - 2) * Math.log(Math.sin(theta));
 
-export const vmfMechanism: Mechanism = directional(BUILT_IN.vmf, vmfConcentration, vmfCosineSource, (t, n, c) => c * Math.cos(t) + sphereLogElement(t, n));
+export const vmfMechanism: Mechanism = directional(VMF_FACTS, vmfConcentration, vmfCosineSource, (t, n, c) => c * Math.cos(t) + sphereLogElement(t, n));
 
 /** The Purkayastha angle θ drawn, its cosine released: the mechanisms share everything else. */
 const purkayasthaCosine: CosineSource = (rng, n, c) => {
   const angle = purkayasthaAngleSource(rng, n, c);
   return () => Math.cos(angle());
 };
-export const purkayasthaMechanism: Mechanism = directional(BUILT_IN.purkayastha, purkayasthaConcentration, purkayasthaCosine, (t, n, c) => -c * t + sphereLogElement(t, n));
+export const purkayasthaMechanism: Mechanism = directional(PURKAYASTHA_FACTS, purkayasthaConcentration, purkayasthaCosine, (t, n, c) => -c * t + sphereLogElement(t, n));
