@@ -16,12 +16,13 @@
  * earlier attempt, wherever that ran. Any other lock held elsewhere is never taken over.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError, withPath } from '../util/errors.js';
 import { makeFolderSync } from '../util/folders.js';
 import { holderGone, processStart } from '../util/processes.js';
+import { readLockText, removeStaleLock } from '../util/lockFile.js';
 import type { EngineTask } from '../experiment/grid.js';
 import { engineTask } from './engineTask.js';
 
@@ -80,14 +81,7 @@ function parseLock(text: string): LockInfo | null {
   }
 }
 
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
+const readText = readLockText;
 
 /** `2026-11-23T11:36:10.123Z` → `2026-11-23 11:36:10 UTC` */
 function when(iso: string): string {
@@ -162,21 +156,7 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
       if (attempt >= 5) throw new UserError(`${dir}: cannot take the lock ${path} (it keeps changing); is another lshdp starting there?`);
       // stale or unreadable: move it aside, and delete it only if it is still what was judged stale
       // (another process may have taken it over in between; then put theirs back)
-      const aside = join(resolve(dir), `${FOLDER_LOCK}.stale-${nonce()}`);
-      try {
-        renameSync(path, aside);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw e;
-      }
-      if (readText(aside) !== seen) {
-        try {
-          linkSync(aside, path);
-        } catch {
-          // someone took the lock meanwhile; theirs stands
-        }
-      }
-      unlinkSync(aside);
+      removeStaleLock(path, join(resolve(dir), `${FOLDER_LOCK}.stale-${nonce()}`), seen);
     }
   } catch (e) {
     unlinkSync(tmp);

@@ -11,11 +11,12 @@
  * after a killed fetch waited out its 30 s in silence.)
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError, withPath } from '../../util/errors.js';
 import { holderGone, processStart } from '../../util/processes.js';
+import { readLockText, removeStaleLock } from '../../util/lockFile.js';
 
 export interface DataLockInfo {
   pid: number;
@@ -46,14 +47,7 @@ export const dataLockPath = (dataDir: string, name: string): string => join(data
 
 const HEARTBEAT_MS = 5_000;
 
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
+const readText = readLockText;
 
 function parse(text: string): DataLockInfo | null {
   try {
@@ -83,21 +77,7 @@ function holderOf(info: DataLockInfo | null): string {
  * took it over in between: then theirs is put back).
  */
 function removeStale(path: string, seen: string): void {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    renameSync(path, aside);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  if (readText(aside) !== seen) {
-    try {
-      linkSync(aside, path);
-    } catch {
-      // someone took the lock meanwhile; theirs stands
-    }
-  }
-  unlinkSync(aside);
+  removeStaleLock(path, `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`, seen);
 }
 
 const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
