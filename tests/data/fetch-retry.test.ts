@@ -3,7 +3,7 @@
  * the waits recorded, not slept), where a retry resumes, what a rerun will do when the server
  * ignores ranges, the way out of a failed connection, SIGINT, and -q (on data add too).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -173,16 +173,29 @@ describe('a connection that cannot be made ends with the way out', () => {
 });
 
 describe('the CLI: -q on data fetch and data add, SIGINT', () => {
-  it('-q hides the retry lines (one real 1-s wait each way)', async () => {
+  it('-q hides the retry lines (the 1-s backoff wait asked for, not slept)', async () => {
     const body = randomBytes(5000); // no archive: refused after the download, which is all this test needs
-    for (const quiet of [false, true]) {
-      server.files.set('/datasets/movielens/ml-100k.zip', { body, failFirst: 1 });
-      const r = await lshdpIn(['data', 'fetch', 'movielens-100k', '--data-dir', dataDir(), '--mirror', server.base, ...(quiet ? ['-q'] : [])]);
-      expect(r.status, r.stderr).toBe(2);
-      const retry = /HTTP 503 Service Unavailable; trying again in 1 s \(2 of 5\)/;
-      if (quiet) expect(r.stderr).toMatch(/^lshdp: error: ml-100k\.zip: not a readable zip archive[^\n]*\n$/);
-      else expect(r.stderr).toMatch(retry);
+    // The CLI's own pause() sets a 1000-ms timer: fire that one at once (the retry path is the
+    // same), recording that it was asked for, instead of sleeping a real second each way.
+    const realSetTimeout = globalThis.setTimeout;
+    const backoffs: number[] = [];
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
+      if (ms === 1000) backoffs.push(ms);
+      return realSetTimeout(fn, ms === 1000 ? 0 : ms, ...rest);
+    }) as typeof setTimeout);
+    try {
+      for (const quiet of [false, true]) {
+        server.files.set('/datasets/movielens/ml-100k.zip', { body, failFirst: 1 });
+        const r = await lshdpIn(['data', 'fetch', 'movielens-100k', '--data-dir', dataDir(), '--mirror', server.base, ...(quiet ? ['-q'] : [])]);
+        expect(r.status, r.stderr).toBe(2);
+        const retry = /HTTP 503 Service Unavailable; trying again in 1 s \(2 of 5\)/;
+        if (quiet) expect(r.stderr).toMatch(/^lshdp: error: ml-100k\.zip: not a readable zip archive[^\n]*\n$/);
+        else expect(r.stderr).toMatch(retry);
+      }
+    } finally {
+      spy.mockRestore();
     }
+    expect(backoffs).toEqual([1000, 1000]); // one retry wait each way, quiet or not
   });
 
   it('data add -q: only the line that says what was installed (it was an unknown option)', async () => {
