@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lshdp, ROOT, STACK_RE } from '../helpers/cli.js';
+import { lshdpIn } from '../helpers/inproc.js';
 import { jaccardFamily, loadFamilyData } from '../../src/lsh/families/index.js';
 import { jaccardDistance } from '../../src/knn/jaccard.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
@@ -150,7 +151,8 @@ describe('metric: jaccard in lshdp run', () => {
     for (const f of ['utility.csv', 'nn_distances.csv', 'budgets.csv']) expect(readFileSync(join(dir, 'jac1', f), 'utf8')).toBe(readFileSync(join(dir, 'jac', f), 'utf8'));
     // the angular run of the same data gives other exact neighbours' distances
     writeFileSync(join(dir, 'ang.yaml'), config('ang', '[exact, lsh]'));
-    expect(run('ang.yaml', 'ang').status).toBe(0);
+    // no plugin in this run: in this process (worker threads of the built CLI included)
+    expect((await lshdpIn(['run', 'ang.yaml', '--out', 'ang', '--threads', '2', '--no-report', '--cache-dir', join(dir, 'cache')], { cwd: dir })).status).toBe(0);
     const nnAng = readFileSync(join(dir, 'ang', 'nn_distances.csv'), 'utf8');
     expect(nnAng).not.toBe(readFileSync(join(dir, 'jac', 'nn_distances.csv'), 'utf8'));
   });
@@ -164,11 +166,13 @@ describe('metric: jaccard in lshdp run', () => {
     ['unknown plugin option', '[exact, { module: ./copy.mjs, block: 3 }]', '', /mechanisms\[1\]\.block: plugin copy \(\.\/copy\.mjs\) has no option "block"/],
     ['name and module', '[exact, { module: ./copy.mjs, name: lsh }]', '', /mechanisms\[1\]: give either name .* or module/],
   ];
+  // Refused while the config is checked, before any cell runs: in this process (no plugin's encode
+  // is ever registered or called), as `run` would give it in a child.
   for (const [name, mechs, extra, re, datasetExtra] of bad) {
-    it(`config error, one line, nothing written: ${name}`, () => {
+    it(`config error, one line, nothing written: ${name}`, async () => {
       writeFileSync(join(dir, 'noencode.mjs'), "export default { name: 'x', usesXi: false };");
       writeFileSync(join(dir, 'bad.yaml'), config('bad', mechs, extra, datasetExtra));
-      const r = run('bad.yaml', 'bad');
+      const r = await lshdpIn(['run', 'bad.yaml', '--out', 'bad', '--threads', '2', '--no-report', '--cache-dir', join(dir, 'cache')], { cwd: dir });
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(re);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

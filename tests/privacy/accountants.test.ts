@@ -21,17 +21,29 @@ import { projectAll } from '../../src/lsh/hyperplanes.js';
  */
 function bruteTail(kappa: number, p: number, eps: number, xi: number): number {
   const q = Math.exp(eps) / (1 + Math.exp(eps));
+  // q ** a and (1 - q) ** b, each computed once per call (the same values the loop would compute)
+  const qPow = Array.from({ length: kappa + 1 }, (_, a) => q ** a);
+  const notQPow = Array.from({ length: kappa + 1 }, (_, b) => (1 - q) ** b);
   let total = 0;
   for (let dd = 0; dd <= kappa; dd++) {
     const wd = choose(kappa, dd) * p ** dd * (1 - p) ** (kappa - dd);
     for (let a = 0; a <= dd; a++) {
-      if (eps * (2 * a - dd) > xi) total += wd * choose(dd, a) * q ** a * (1 - q) ** (dd - a);
+      if (eps * (2 * a - dd) > xi) total += wd * choose(dd, a) * qPow[a]! * notQPow[dd - a]!;
     }
   }
   return total;
 }
 
 function choose(n: number, k: number): number {
+  chosen[n] ??= [];
+  chosen[n][k] ??= chooseProduct(n, k);
+  return chosen[n][k];
+}
+
+/** choose(n, k) values already computed, by n then k: the brute-force tails ask for the same few thousand again and again. */
+const chosen: number[][] = [];
+
+function chooseProduct(n: number, k: number): number {
   let c = 1;
   for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
   return c;
