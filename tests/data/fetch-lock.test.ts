@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { dataLockPath, withDataLock } from '../../src/data/fetch/lock.js';
 import type { RegistryEntry } from '../../src/data/registry.js';
 import { processStart } from '../../src/util/processes.js';
 import { BIN } from '../helpers/cli.js';
-import { makeZip, startFileServer, type FileServer } from '../helpers/fileServer.js';
+import { makeZip, tinyZipEntry, startFileServer, type FileServer } from '../helpers/fileServer.js';
 
 let server: FileServer;
 let ENTRY: RegistryEntry;
@@ -22,18 +22,7 @@ let ENTRY: RegistryEntry;
 beforeAll(async () => {
   server = await startFileServer();
   const zip = await makeZip({ 'tiny-ml/ratings.csv': 'userId,movieId,rating,timestamp\n1,2,3,4\n2,3,4,5\n' });
-  ENTRY = {
-    name: 'tiny',
-    title: 'tiny',
-    format: 'movielens-csv',
-    folder: 'tiny-ml',
-    size: '1 kB',
-    license: 'test data',
-    citation: 'nobody',
-    url: 'https://files.example.org/datasets/tiny.zip',
-    md5: createHash('md5').update(zip).digest('hex'),
-    files: [{ role: 'ratings', path: 'ratings.csv' }],
-  };
+  ENTRY = tinyZipEntry(zip);
   server.files.set('/datasets/tiny.zip', { body: zip });
 });
 afterAll(() => server.close());

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { fetchDataset } from '../../src/data/fetch/install.js';
 import { dataLockPath } from '../../src/data/fetch/lock.js';
 import type { RegistryEntry } from '../../src/data/registry.js';
 import { BIN, STACK_RE } from '../helpers/cli.js';
-import { makeZip, startFileServer, type FileServer } from '../helpers/fileServer.js';
+import { makeZip, tinyZipEntry, startFileServer, type FileServer } from '../helpers/fileServer.js';
 import { lshdpIn } from '../helpers/inproc.js';
 
 let server: FileServer;
@@ -24,18 +24,7 @@ beforeAll(async () => {
   server = await startFileServer();
   const rows = Array.from({ length: 400 }, (_, i) => `${1 + (i % 20)},${1 + ((i * 7) % 30)},${1 + (i % 9) / 2},${964982703 + i}`);
   zip = await makeZip({ 'tiny-ml/ratings.csv': ['userId,movieId,rating,timestamp', ...rows].join('\n') + '\n' });
-  ENTRY = {
-    name: 'tiny',
-    title: 'tiny',
-    format: 'movielens-csv',
-    folder: 'tiny-ml',
-    size: '1 kB',
-    license: 'test data',
-    citation: 'nobody',
-    url: 'https://files.example.org/datasets/tiny.zip',
-    md5: createHash('md5').update(zip).digest('hex'),
-    files: [{ role: 'ratings', path: 'ratings.csv' }],
-  };
+  ENTRY = tinyZipEntry(zip);
 });
 afterAll(() => server.close());
 

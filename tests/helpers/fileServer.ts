@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
+import type { RegistryEntry } from '../../src/data/registry.js';
 
 export interface Served {
   body: Buffer;
@@ -122,4 +123,23 @@ export async function makeZip(entries: Record<string, string | Buffer>): Promise
   const chunks: Buffer[] = [];
   for await (const c of zip.outputStream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The registry entry of a tiny MovieLens-format set served as `/datasets/tiny.zip` (its ratings in
+ * `tiny-ml/ratings.csv` of `zip`), as the fetch tests use it.
+ */
+export function tinyZipEntry(zip: Buffer): RegistryEntry {
+  return {
+    name: 'tiny',
+    title: 'tiny',
+    format: 'movielens-csv',
+    folder: 'tiny-ml',
+    size: '1 kB',
+    license: 'test data',
+    citation: 'nobody',
+    url: 'https://files.example.org/datasets/tiny.zip',
+    md5: createHash('md5').update(zip).digest('hex'),
+    files: [{ role: 'ratings', path: 'ratings.csv' }],
+  };
 }
