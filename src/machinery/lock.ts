@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { UserError, withPath } from '../util/errors.js';
 import { makeFolderSync } from '../util/folders.js';
 import { holderGone, processStart } from '../util/processes.js';
-import { readLockText, removeStaleLock } from '../util/lockFile.js';
+import { parseLockJson, readLockText, removeStaleLock } from '../util/lockFile.js';
 import type { EngineTask } from '../experiment/grid.js';
 import { engineTask } from './engineTask.js';
 
@@ -72,16 +72,7 @@ export function isStale(info: LockInfo, current: EngineTask | null = taskOrNull(
   return holderGone(info.pid, info.procStart);
 }
 
-function parseLock(text: string): LockInfo | null {
-  try {
-    const o = JSON.parse(text) as LockInfo;
-    return typeof o.pid === 'number' && typeof o.hostname === 'string' && typeof o.token === 'string' ? o : null;
-  } catch {
-    return null;
-  }
-}
-
-const readText = readLockText;
+const parseLock = (text: string): LockInfo | null => parseLockJson<LockInfo>(text);
 
 /** `2026-11-23T11:36:10.123Z` → `2026-11-23 11:36:10 UTC` */
 function when(iso: string): string {
@@ -149,7 +140,7 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const seen = readText(path);
+      const seen = readLockText(path);
       if (seen === null) continue; // released meanwhile: try again
       const info = parseLock(seen);
       if (info && !isStale(info)) throw refusal(dir, info, path, flag);
@@ -171,7 +162,7 @@ export function acquireFolderLock(dir: string, what: string, opts: { flag?: stri
     held = false;
     process.off('exit', release);
     try {
-      const now = readText(path);
+      const now = readLockText(path);
       if (now !== null && parseLock(now)?.token === mine.token) unlinkSync(path);
     } catch {
       // the folder went away: nothing to release
@@ -201,6 +192,6 @@ function rmdirQuiet(p: string): void {
 
 /** The current holder of `dir`'s lock, or null (for `lshdp status` and messages). */
 export function readFolderLock(dir: string): LockInfo | null {
-  const text = readText(join(resolve(dir), FOLDER_LOCK));
+  const text = readLockText(join(resolve(dir), FOLDER_LOCK));
   return text === null ? null : parseLock(text);
 }

@@ -37,3 +37,13 @@ export function removeStaleLock(path: string, aside: string, seen: string): void
   }
   unlinkSync(aside);
 }
+
+/** A lock file's JSON when it names a holder (pid, hostname, token), else null (torn or foreign). */
+export function parseLockJson<T extends { pid: number; hostname: string; token: string }>(text: string): T | null {
+  try {
+    const o = JSON.parse(text) as T;
+    return typeof o.pid === 'number' && typeof o.hostname === 'string' && typeof o.token === 'string' ? o : null;
+  } catch {
+    return null;
+  }
+}

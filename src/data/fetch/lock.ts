@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError, withPath } from '../../util/errors.js';
 import { holderGone, processStart } from '../../util/processes.js';
-import { readLockText, removeStaleLock } from '../../util/lockFile.js';
+import { parseLockJson, readLockText, removeStaleLock } from '../../util/lockFile.js';
 
 export interface DataLockInfo {
   pid: number;
@@ -47,16 +47,7 @@ export const dataLockPath = (dataDir: string, name: string): string => join(data
 
 const HEARTBEAT_MS = 5_000;
 
-const readText = readLockText;
-
-function parse(text: string): DataLockInfo | null {
-  try {
-    const o = JSON.parse(text) as DataLockInfo;
-    return typeof o.pid === 'number' && typeof o.hostname === 'string' && typeof o.token === 'string' ? o : null;
-  } catch {
-    return null;
-  }
-}
+const parse = (text: string): DataLockInfo | null => parseLockJson<DataLockInfo>(text);
 
 /** Is the lock's holder gone? By pid on this host; by the age of its last heartbeat elsewhere. */
 function isStale(path: string, info: DataLockInfo | null, staleMs: number): boolean {
@@ -109,7 +100,7 @@ async function acquire(dataDir: string, name: string, what: string, opts: DataLo
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw withPath(e, path);
       }
-      const seen = readText(path);
+      const seen = readLockText(path);
       if (seen === null) continue; // released meanwhile
       const info = parse(seen);
       if (isStale(path, info, opts.staleMs ?? 30_000)) {
@@ -141,7 +132,7 @@ export async function withDataLock<T>(dataDir: string, name: string, what: strin
     clearInterval(heartbeat);
     process.off('exit', release);
     try {
-      if (parse(readText(path) ?? '')?.token === token) unlinkSync(path);
+      if (parse(readLockText(path) ?? '')?.token === token) unlinkSync(path);
     } catch {
       // the folder went away: nothing to release
     }
