@@ -44,6 +44,28 @@ export interface DatasetSummary {
 
 export interface LoadedDataset {
   summary: DatasetSummary;
-  /** one entry per requested n */
+  /** one entry per requested n (with a recommendation split: the training vectors) */
   vectors: Map<number, UserVectors>;
+  /** with a recommendation split (config `recommend`, docs/RECOMMEND.md): per n, the items beside the training vectors */
+  recommend?: Map<number, RecommendData>;
+}
+
+/** How a recommendation run splits each user's distinct items (config `recommend`). */
+export interface RecommendSplit {
+  split: 'last' | 'random';
+  holdout: number;
+}
+
+/**
+ * Per n, what a recommendation run needs beside the training vectors, as two CSR matrices whose
+ * rows are the rows of the (training) UserVectors of that n and whose columns are its columns
+ * (its n items): row u of `train` lists every column user u interacted with in training, also
+ * one whose centred value is 0 (which the vector omits); row u of `held` lists u's held-out items
+ * among the n items. Columns ascending within a row.
+ */
+export interface RecommendData {
+  trainPtr: Int32Array; // users + 1
+  trainCol: Int32Array;
+  heldPtr: Int32Array; // users + 1
+  heldCol: Int32Array;
 }

@@ -42,6 +42,28 @@ export interface ExperimentConfig {
   mechanisms: MechanismEntry[];
   /** the LSH family and its distance (src/lsh/families): angular (the paper's, when absent) or jaccard */
   metric?: 'angular' | 'jaccard';
+  /** evaluate top-N recommendations from each mechanism's neighbours on a train/test split (docs/RECOMMEND.md); absent: no split */
+  recommend?: RecommendConfig;
+  /** evaluate a linkage attack on the released codes (docs/ATTACKS.md); absent: no attack */
+  attack?: AttackConfig;
+}
+
+/** The `recommend:` block: how each user's items are split, and the list lengths N evaluated. */
+export interface RecommendConfig {
+  /** `last`: each user's last `holdout` distinct items by time; `random`: `holdout` items drawn per user from the run's seed */
+  split: 'last' | 'random';
+  /** distinct items held out per user */
+  holdout: number;
+  /** the list lengths N of HR@N, NDCG@N and item recall@N, ascending */
+  top: number[];
+}
+
+/** The `attack:` block: the fractions of a target's entries the adversary knows, and how many targets. */
+export interface AttackConfig {
+  /** fractions in (0, 1] of each target's non-zero entries known to the adversary, ascending */
+  known: number[];
+  /** at most this many target users per (data set, n) (a seeded sample above it) */
+  targets: number;
 }
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
@@ -105,8 +127,29 @@ function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {
     privacy: privacySchema,
     mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
     metric: z.enum(['angular', 'jaccard']).optional(),
+    recommend: recommendSchema.optional(),
+    attack: attackSchema.optional(),
   });
 }
+
+const recommendSchema = z.strictObject({
+  split: z.enum(['last', 'random']).default('last'),
+  holdout: posInt.default(1),
+  top: z
+    .array(posInt)
+    .min(1, 'must list at least one value')
+    .default([10, 20])
+    .transform((a) => [...new Set(a)].sort((x, y) => x - y)),
+});
+
+const attackSchema = z.strictObject({
+  known: z
+    .array(finite.pipe(z.number().gt(0).max(1)))
+    .min(1, 'must list at least one value')
+    .default([0.5, 1])
+    .transform((a) => [...new Set(a)].sort((x, y) => x - y)),
+  targets: posInt.default(5000),
+});
 
 let built: { units: readonly FormatUnit[]; schema: ReturnType<typeof buildConfigSchema> } | undefined;
 
@@ -117,10 +160,12 @@ export function configSchema(): ReturnType<typeof buildConfigSchema> {
 }
 
 /** Known keys per object, for "did you mean" on unknown keys. */
-export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism', readonly string[]> {
+export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism' | 'recommend' | 'attack', readonly string[]> {
   return {
     top: Object.keys(configSchema().shape),
     privacy: Object.keys(privacySchema.shape),
+    recommend: Object.keys(recommendSchema.shape),
+    attack: Object.keys(attackSchema.shape),
     dataset: Object.keys(datasetSchema().shape),
     mechanism: [...Object.keys(mechanismObject.shape), 'module'],
   };

@@ -21,6 +21,8 @@ function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
   if (path[0] === 'privacy') return knownKeys().privacy;
   if (path[0] === 'datasets') return knownKeys().dataset;
   if (path[0] === 'mechanisms') return knownKeys().mechanism;
+  if (path[0] === 'recommend') return knownKeys().recommend;
+  if (path[0] === 'attack') return knownKeys().attack;
   return [];
 }
 
