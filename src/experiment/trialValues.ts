@@ -35,3 +35,52 @@ export interface NnDistance {
   user: string;
   distance: number;
 }
+
+/**
+ * One per-trial recommendation value (config `recommend`, docs/RECOMMEND.md): the means over the
+ * trial's queries of HR@N, NDCG@N and item recall@N for one (data set, n, κ, k, mechanism, ξ, N).
+ * The baselines `exact` (k set, κ and ξ null) and `pop` (k, κ and ξ null) have trial 0 only.
+ */
+export interface RecommendTrialValue {
+  dataset: string;
+  n: number;
+  kappa: number | null;
+  /** null for `pop` (no neighbours) */
+  k: number | null;
+  /** the entry's label; `exact` and `pop` for the baselines */
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  xi: number | null;
+  /** the list length N */
+  top: number;
+  trial: number;
+  hr: number;
+  ndcg: number;
+  itemRecall: number;
+  /** query users the means are over */
+  queries: number;
+}
+
+/**
+ * One per-trial linkage-attack value (config `attack`, docs/ATTACKS.md): the means over the
+ * trial's targets of reid@1 and reid@10 for one (data set, n, κ, mechanism, ξ, known).
+ */
+export interface AttackTrialValue {
+  dataset: string;
+  n: number;
+  kappa: number;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  xi: number | null;
+  /** the fraction of each target's non-zero entries the adversary knows */
+  known: number;
+  trial: number;
+  reid1: number;
+  reid10: number;
+  /** released codes ranked (N: the kept users at this n) */
+  users: number;
+  /** target users the means are over */
+  targets: number;
+}

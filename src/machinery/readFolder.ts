@@ -11,7 +11,7 @@ import { accountantOf, entryValues } from '../experiment/aggregate.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
 import { exactKey, expandCells } from '../experiment/grid.js';
-import type { NnDistance, TrialValue } from '../experiment/trialValues.js';
+import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 import type { Manifest } from './manifest.js';
 import type { CellRecord } from '../experiment/records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
@@ -106,4 +106,20 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
     }
   }
   return { values, nn };
+}
+
+/**
+ * The per-trial recommendation values of a finished results folder whose config has `recommend`
+ * (docs/RECOMMEND.md), in recommend.csv order; a one-line error for a folder without them.
+ */
+export function readRecommendValues(dir: string): { config: ExperimentConfig; values: RecommendTrialValue[] } {
+  throw new UserError(`${dir}: reading recommendation values is not implemented yet`);
+}
+
+/**
+ * The per-trial linkage-attack values of a finished results folder whose config has `attack`
+ * (docs/ATTACKS.md), in attack.csv order; a one-line error for a folder without them.
+ */
+export function readAttackValues(dir: string): { config: ExperimentConfig; values: AttackTrialValue[] } {
+  throw new UserError(`${dir}: reading attack values is not implemented yet`);
 }
