@@ -181,6 +181,17 @@ describe('recommendData: the training and held-out columns of the vector rows', 
     expect(Array.from(data.trainCol)).toEqual([0, 1, 0, 1, 0, 2, 1, 0, 2]);
     expect(dim).toEqual({ n: 3, usersNoHeldItem: 4, usersZeroTraining: 0, usersEligible: 3 });
   });
+  it('an item popular in held-out data but rare in training ranks by its training users', () => {
+    // c: 4 users in all, but held out by 3 of them; b: 2 training users; a: 3 (and held out by 2)
+    const popular = hand(
+      { u1: { a: 1, c: 2 }, u2: { a: 1, c: 2 }, u3: { a: 1, c: 2 }, u4: { b: 2, c: 1 }, u5: { a: 2, b: 1 }, u6: { a: 2, b: 1 } },
+      ['a', 'b', 'c'],
+    );
+    expect(Array.from(rankItems(popular), (i) => popular.itemIds[i])).toEqual(['a', 'c', 'b']); // without a split
+    const s = splitInteractions(popular, LAST1, { seed: 1, dataset: 'd' });
+    const rk = rankItems(s.train);
+    expect(buildVectors(s.train, rk, 2, 'none', 'd').itemIds).toEqual(['a', 'b']);
+  });
   it('a training item whose centred value is 0 is in the training row, not in the vector', () => {
     // x rates p 2, q 4, r 3 (mean 3: r centres to 0), then s last; y gives r, p, q a rating too
     const rated = hand({ x: { p: [1, 2], q: [2, 4], r: [3, 3], s: [4, 1] }, y: { p: [1, 1], q: [2, 5], r: [3, 4] } }, ['p', 'q', 'r', 's']);
