@@ -21,7 +21,7 @@ function parseFormat(s: string): TableFormat {
 }
 
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table or a utility-loss table');
+  const table = program.command('table').description('print the privacy-budget table, a utility-loss table or the recommendations table');
 
   table
     .command('budgets')
@@ -75,5 +75,25 @@ export function registerTable(program: Command): void {
       const { file, rows: all } = readUtilityOf(dir);
       const rows = filterUtility(all, parseFilter(opts), file);
       cliIo().out(utilityTable(rows, format));
+    });
+
+  const recommend = table
+    .command('recommend')
+    .description("HR@N, NDCG@N and item recall@N (mean ± se over trials) of a results folder, in recommend.csv's column names")
+    .argument('<results-dir>', 'a results folder of a run with a recommend block (with recommend.csv)');
+  addFilterOptions(recommend)
+    .option('--top <values...>', 'only these list lengths N')
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action(async (dir: string, opts: FilterFlags & { top?: string[]; format: string }) => {
+      const format = parseFormat(opts.format);
+      refuseShardFolder(dir);
+      const [{ readRecommendOf }, { filterUtility }, { recommendTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/recommendTable.js')]);
+      const { file, rows: all } = readRecommendOf(dir);
+      const top = opts.top ? numberList('--top', opts.top, [], { integer: true, min: 1 }) : undefined;
+      const have = [...new Set(all.map((r) => r.top))];
+      const missing = (top ?? []).filter((t) => !have.includes(t));
+      if (missing.length) throw new UserError(`--top: ${missing.join(', ')} not in ${file} (it has ${have.join(', ') || 'none'})`);
+      const rows = filterUtility(all, parseFilter(opts), file).filter((r) => !top || top.includes(r.top));
+      cliIo().out(recommendTable(rows, format));
     });
 }
