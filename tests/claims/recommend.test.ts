@@ -12,6 +12,8 @@ import { pairedTTest } from '../../src/stats/tTests.js';
 import { makeRng } from '../../src/random/rng.js';
 import { normalSource } from '../../src/random/samplers.js';
 import { inputOf } from '../helpers/claims.js';
+import { claimsJson, claimsMarkdown } from '../../src/claims/format.js';
+import { RECOMMEND_CLAIMS } from '../../src/claims/recommend.js';
 
 interface Cell {
   n: number;
@@ -93,6 +95,17 @@ describe('recommendation claims: when they appear', () => {
     expect(evaluateClaims({ ...input, recommend: [] }).map((r) => r.id)).toEqual([...CLAIM_IDS]);
     const ids = run({ ...GRID, entries: [entry('lshrr', () => 0.2)] }).map((r) => r.id);
     expect(ids).toEqual([...CLAIM_IDS, ...RECOMMEND_CLAIM_IDS]);
+  });
+});
+
+describe('recommendation claims in claims.json and claims.md', () => {
+  it('are written like the others, their statements listed under the scorecard', () => {
+    const results = run({ ...GRID, entries: [entry('lshrr', () => 0.2), entry('laplsh', () => 0.18)] });
+    const json = JSON.parse(claimsJson(results)) as { claims: { id: string }[] };
+    expect(json.claims.map((c) => c.id).slice(-3)).toEqual([...RECOMMEND_CLAIM_IDS]);
+    const md = claimsMarkdown(results, 0.05);
+    for (const c of RECOMMEND_CLAIMS) expect(md).toContain(`- **${c.id}**: ${c.statement}`);
+    expect(md).toMatch(/\| recommend-lshrr-beats-laplsh \| supported \(32 of 32 cells for, none against\) \|/);
   });
 });
 
