@@ -17,6 +17,7 @@ import { recommendTable, RECOMMEND_DISPLAY_COLUMNS } from '../../src/report/reco
 import { buildOutputs, figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
 import { filterUtility } from '../../src/report/filter.js';
+import { buildHtml } from '../../src/report/html.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/results/recommend');
 const SMALL = join(ROOT, 'tests/fixtures/results/small');
@@ -179,6 +180,15 @@ describe('end to end: a results folder with recommend.csv', () => {
     expect(readFileSync(join(plain, 'index.html'), 'utf8')).not.toContain('<section id="recommend">');
     expect(figureEntries(readResultsFolder(plain)).some((f) => f.id.startsWith('ndcg-'))).toBe(false);
     rmSync(plain, { recursive: true, force: true });
+  });
+
+  it('names from the data are escaped in the section, the links and the embedded spec', () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const res = readResultsFolder(dir);
+    res.recommend = res.recommend!.map((r) => ({ ...r, dataset: evil, mechanism: r.mechanism === 'lshrr' ? `${evil}-m` : r.mechanism }));
+    const html = buildHtml(res, figureEntries(res));
+    expect(html).not.toContain(evil);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;-m');
   });
 
   it("a recommendation claim's badge links to its data set's NDCG figure", async () => {
