@@ -193,7 +193,9 @@ function retiredFigureFiles(res: ResultsFolder, dir: string, written: FigureEntr
     const m = /^(?:fig2|recall)-(.+?)(?:-k\d+)?-part\d+\.(?:vl\.json|svg|png)$/.exec(name);
     return m !== null && slugs.has(m[1]) && !ids.has(name.replace(/\.(?:vl\.json|svg|png)$/, ''));
   });
-  return [...oneForAllK, ...parts];
+  // a folder that no longer has recommend.csv keeps no NDCG figure of an earlier run
+  const ndcg = res.recommend ? [] : (existsSync(dir) ? readdirSync(dir) : []).filter((name) => /^ndcg-.+\.(?:vl\.json|svg|png)$/.test(name));
+  return [...oneForAllK, ...parts, ...ndcg];
 }
 
 function removeRetired(dir: string, names: string[]): void {
@@ -223,6 +225,8 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     await writeFileAtomic(join(dir, TABLE_FILES.utilityCsv), utilityTable(res.utility, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
   }
+  // likewise its recommendation tables
+  if (!res.recommend) removeRetired(dir, [TABLE_FILES.recommendMd, TABLE_FILES.recommendTex, TABLE_FILES.recommendCsv]);
   if (res.recommend) {
     await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md'));
     await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex'));

@@ -191,6 +191,18 @@ describe('end to end: a results folder with recommend.csv', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;-m');
   });
 
+  it('rebuilt without recommend.csv, the folder keeps no NDCG figure or recommendation table of before', async () => {
+    const again = copyOf(FIXTURE);
+    await buildOutputs(again, { png: false, quiet: true });
+    expect(existsSync(join(again, 'figures', 'ndcg-ml-small.svg'))).toBe(true);
+    rmSync(join(again, 'recommend.csv'));
+    await buildOutputs(again, { png: false, quiet: true });
+    for (const f of ['figures/ndcg-ml-small.svg', 'figures/ndcg-ml-small.vl.json', 'tables/recommend.md', 'tables/recommend.tex', 'tables/recommend-table.csv'])
+      expect(existsSync(join(again, f))).toBe(false);
+    expect(existsSync(join(again, 'figures', 'fig2-ml-small.svg'))).toBe(true);
+    rmSync(again, { recursive: true, force: true });
+  });
+
   it("a recommendation claim's badge links to its data set's NDCG figure", async () => {
     const claim = { id: 'recommend-beats-pop', dataset: 'ml-small', verdict: 'supported', statement: 's', cells_tested: 2, cells_for: 1, cells_against: 0, detail: 'd' };
     writeFileSync(join(dir, 'claims.json'), JSON.stringify({ claims: [claim] }));
