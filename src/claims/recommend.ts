@@ -158,7 +158,9 @@ interface PopGroup {
 /** The (n, κ, mechanism) groups at (k, N), each with the pop value of its n, in first-seen order. */
 function popGroups(ctx: RecommendContext, k: number, top: number): PopGroup[] {
   const popAt = new Map<number, number>();
-  for (const s of ctx.series) if (isPop(s) && s.top === top) popAt.set(s.n, [...s.byTrial.values()][0]);
+  // pop has one trial (recommend.csv's trials 1); a mean all the same, should it ever have more
+  const mean = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0) / m.size;
+  for (const s of ctx.series) if (isPop(s) && s.top === top) popAt.set(s.n, mean(s.byTrial));
   const groups = new Map<string, PopGroup>();
   for (const s of ctx.series) {
     if (isPop(s) || s.xi === null || s.k !== k || s.top !== top || !popAt.has(s.n)) continue;

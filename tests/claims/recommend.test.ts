@@ -279,4 +279,29 @@ describe('false alarms on null data', () => {
     // Holm keeps each direction at α = 0.05: 0.1 per claim at most, binomial sd ≈ 0.027 over 120 runs
     for (const count of Object.values(decided)) expect(count / runs).toBeLessThanOrEqual(0.1 + 3 * Math.sqrt((0.1 * 0.9) / runs));
   });
+
+  it('LSHRR exactly at the margin from LSH: "supported" (equivalent) in at most about α of simulated runs', () => {
+    const runs = 120;
+    let supported = 0;
+    for (let i = 0; i < runs; i++) {
+      const g: RecGrid = {
+        dims: [100],
+        kappa: [20],
+        k: [10],
+        xi: [20],
+        top: [10],
+        trials: 8,
+        seed: `margin-${i}`,
+        // the null of TOST at its boundary: the difference is the margin itself
+        entries: [entry('lshrr', () => 0.29), entry('lsh', () => 0.3, { usesXi: false })],
+      };
+      if (claim(run(g), 'recommend-converges-to-lsh').verdict === 'supported') supported++;
+    }
+    expect(supported / runs).toBeLessThanOrEqual(0.05 + 3 * Math.sqrt((0.05 * 0.95) / runs));
+    // and not vacuous: the test has power where the truth is equivalence
+    expect(
+      claim(run({ dims: [100], kappa: [20], k: [10], xi: [20], top: [10], trials: 8, entries: [entry('lshrr', () => 0.3), entry('lsh', () => 0.3, { usesXi: false })] }), 'recommend-converges-to-lsh')
+        .verdict,
+    ).toBe('supported');
+  });
 });
