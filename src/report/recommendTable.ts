@@ -6,7 +6,9 @@
  */
 import { createRequire } from 'node:module';
 import { RECOMMEND_COLUMNS, type RecommendRow } from './read.js';
-import { escapeLatex, escapeMdNote, formatMeanSe, latexTabular, markdownTable, NO_SE, type TableFormat } from './tables.js';
+import { escapeLatex, escapeMdNote, formatMeanSe, formatNumber, latexTabular, markdownTable, NO_SE, type TableFormat } from './tables.js';
+import { uniqueInOrder } from '../util/unique.js';
+import { UserError } from '../util/errors.js';
 import { CONCENTRATION_COLUMNS } from '../experiment/columns.js';
 
 const require = createRequire(import.meta.url);
@@ -73,4 +75,42 @@ export function recommendTable(rows: readonly RecommendRow[], format: TableForma
   const body = cells.map((row) => row.map((c, i) => (text.has(i) ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
   const align = header.map((_, i) => (text.has(i) ? 'l' : 'r')).join('');
   return latexTabular(header, body, align, 'recommendations: mean $\\pm$ standard error over trials') + notes.map((n) => `% ${n}`).join('\n') + '\n';
+}
+
+/**
+ * The compact NDCG table (`table recommend --wide`, the README's layout): one row per (data set,
+ * n, κ), one column per mechanism label, its ξ side by side ("0.105 / 0.181 / 0.290" for ξ =
+ * 1 / 5 / 20); the rows without κ (exact, pop) in every κ row. Needs one k and one N (the
+ * caller filters). Markdown, means to 3 decimals, the largest standard error said under it.
+ */
+export function recommendWideTable(rows: readonly RecommendRow[]): string {
+  const ks = uniqueInOrder(rows.flatMap((r) => (r.k === null ? [] : [r.k])));
+  const tops = uniqueInOrder(rows.map((r) => r.top));
+  if (ks.length > 1 || tops.length > 1) throw new UserError(`--wide: needs one k and one N (has k ${ks.join(', ')} and N ${tops.join(', ')}); choose them with --k and --top`);
+  const labels = uniqueInOrder(rows.map((r) => r.mechanism));
+  const xisOf = (m: string) => uniqueInOrder(rows.flatMap((r) => (r.mechanism === m && r.xi !== null ? [r.xi] : []))).sort((a, b) => a - b);
+  const header = ['data set', 'n', 'κ', ...labels.map((m) => (xisOf(m).length ? `${m} ξ=${xisOf(m).join(' / ')}` : m))];
+  const body: string[][] = [];
+  for (const ds of uniqueInOrder(rows.map((r) => r.dataset)))
+    for (const n of uniqueInOrder(rows.filter((r) => r.dataset === ds).map((r) => r.n))) {
+      const here = rows.filter((r) => r.dataset === ds && r.n === n);
+      const kappas = uniqueInOrder(here.flatMap((r) => (r.kappa === null ? [] : [r.kappa]))).sort((a, b) => a - b);
+      for (const kappa of kappas.length ? kappas : [null]) {
+        const at = (m: string, xi: number | null) => here.find((r) => r.mechanism === m && r.xi === xi && (r.kappa === null || r.kappa === kappa));
+        const cell = (m: string) => (xisOf(m).length ? xisOf(m) : [null]).map((xi) => at(m, xi)?.ndcg_mean.toFixed(3) ?? '–').join(' / ');
+        body.push([ds, String(n), kappa === null ? '–' : String(kappa), ...labels.map(cell)]);
+      }
+    }
+  const se = Math.max(0, ...rows.flatMap((r) => (r.ndcg_se === null ? [] : [r.ndcg_se])));
+  const note = `NDCG@${tops[0] ?? '?'} (mean over trials${ks.length ? `; k = ${ks[0]}` : ''}; standard errors ≤ ${formatNumber(se, 2)}; exact and pop: one trial each).`;
+  return (
+    markdownTable(
+      header,
+      body,
+      header.map((_, i) => (i === 0 ? 'l' : 'r')),
+    ) +
+    '\n' +
+    escapeMdNote(note) +
+    '\n'
+  );
 }
