@@ -67,7 +67,8 @@ export function thresholdOf(res: ResultsFolder): number {
 /**
  * Every figure of the folder, with unique file stems: `fig1-<dataset>`; `fig2-<dataset>` (utility
  * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k; every
- * mechanism label of a data set in its one Fig. 2 (per k), however many there are.
+ * mechanism label of a data set in its one Fig. 2 (per k), however many there are; with
+ * recommend.csv, `ndcg-<dataset>`.
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
