@@ -74,12 +74,12 @@ export const RANDOM_LEVEL_MARGIN = 0.02;
 
 // ------------------------------------------------------------------ helpers
 
-function notTested(detail: string): Outcome {
+export function notTested(detail: string): Outcome {
   return { verdict: 'not-tested', cells_tested: 0, cells_for: 0, cells_against: 0, detail };
 }
 
 /** "needs a and b" from the requirements that fail, or null when all hold. */
-function needs(reqs: [boolean, string][]): string | null {
+export function needs(reqs: [boolean, string][]): string | null {
   const missing = reqs.filter(([ok]) => !ok).map(([, what]) => what);
   return missing.length ? `needs ${missing.join(' and ')}` : null;
 }
@@ -90,9 +90,9 @@ const TRIALS_NEEDED = 'at least 2 trials per cell (per-trial values)';
  * The family's verdict, or not-tested: `whenEmpty` when no cell pairs up, the trials requirement
  * when cells paired up but none had enough trials to test.
  */
-function decide(
+export function decide(
   candidates: (CellTest | null)[],
-  ctx: DatasetContext,
+  ctx: Pick<DatasetContext, 'alpha'>,
   words: { forWord: string; againstWord: string; tests: string },
   whenEmpty: string,
   mode: FamilyMode = 'directional',

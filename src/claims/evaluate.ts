@@ -4,7 +4,9 @@
  */
 import { CLAIMS, type DatasetContext } from './definitions.js';
 import { groupSeries } from './grid.js';
+import { groupRecommendSeries, RECOMMEND_CLAIMS, type RecommendClaimDefinition } from './recommend.js';
 import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
+import type { Outcome } from './definitions.js';
 
 export const DEFAULT_ALPHA = 0.05;
 
@@ -18,15 +20,35 @@ export function datasetsOf(input: ClaimsInput): string[] {
   return [...new Set([...input.config.datasets, ...input.values.map((v) => v.dataset), ...input.nn.map((r) => r.dataset)])];
 }
 
+const notTestedHere = (): Outcome => ({ verdict: 'not-tested', cells_tested: 0, cells_for: 0, cells_against: 0, detail: 'needs recommendation values for this data set' });
+
 export function checkAlpha(alpha: number): void {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
 }
 
-/** Every claim of `CLAIMS` on every data set, data set by data set. */
+function resultOf(claim: Pick<RecommendClaimDefinition, 'id' | 'statement'>, dataset: string, outcome: Outcome): ClaimResult {
+  return {
+    id: claim.id,
+    dataset,
+    verdict: outcome.verdict,
+    statement: claim.statement,
+    cells_tested: outcome.cells_tested,
+    cells_for: outcome.cells_for,
+    cells_against: outcome.cells_against,
+    detail: outcome.detail,
+  };
+}
+
+/**
+ * Every claim of `CLAIMS` on every data set, data set by data set; after each data set's, the
+ * recommendation claims when the input has recommendation values (a folder without them lists
+ * none of those claims).
+ */
 export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): ClaimResult[] {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
   checkAlpha(alpha);
   const series = groupSeries(input.values);
+  const recommend = groupRecommendSeries(input.recommend ?? []);
   const out: ClaimResult[] = [];
   for (const dataset of datasetsOf(input)) {
     const nn = input.nn.filter((r) => r.dataset === dataset);
@@ -56,17 +78,11 @@ export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): Cl
               detail: `needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`,
             }
           : claim.evaluate(ctx);
-      out.push({
-        id: claim.id,
-        dataset,
-        verdict: outcome.verdict,
-        statement: claim.statement,
-        cells_tested: outcome.cells_tested,
-        cells_for: outcome.cells_for,
-        cells_against: outcome.cells_against,
-        detail: outcome.detail,
-      });
+      out.push(resultOf(claim, dataset, outcome));
     }
+    if (recommend.length === 0) continue;
+    const recCtx = { dataset, series: recommend.filter((s) => s.dataset === dataset), config: input.config, alpha };
+    for (const claim of RECOMMEND_CLAIMS) out.push(resultOf(claim, dataset, recCtx.series.length ? claim.evaluate(recCtx) : notTestedHere()));
   }
   return out;
 }

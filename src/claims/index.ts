@@ -6,4 +6,5 @@ export { evaluateClaims, DEFAULT_ALPHA } from './evaluate.js';
 export { writeClaims, readClaimsInput, claimsInputOf, claimsConfigOf, parseAlpha, type WriteClaimsOptions, type WrittenClaims } from './write.js';
 export { claimsJson, claimsMarkdown, verdictCounts, claimShare, verdictWithShare } from './format.js';
 export { CLAIMS } from './definitions.js';
-export { CLAIM_IDS, VERDICTS, type ClaimId, type ClaimResult, type ClaimsConfig, type ClaimsInput, type ClaimsOptions, type Population, type Verdict } from './types.js';
+export { RECOMMEND_CLAIMS } from './recommend.js';
+export { CLAIM_IDS, RECOMMEND_CLAIM_IDS, VERDICTS, type ClaimId, type ClaimResult, type ClaimsConfig, type ClaimsInput, type ClaimsOptions, type Population, type Verdict } from './types.js';

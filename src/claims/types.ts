@@ -3,7 +3,7 @@
  * distances) and what they produce: one `ClaimResult` per (claim, data set), the JSON shape of
  * `lshdp claims --json` and claims.json.
  */
-import type { NnDistance, TrialValue } from '../experiment/trialValues.js';
+import type { NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-tested';
 
@@ -25,7 +25,13 @@ export const CLAIM_IDS = [
   'lshrr-beats-directional',
 ] as const;
 
-export type ClaimId = (typeof CLAIM_IDS)[number];
+/**
+ * lshdp's claims on recommendations (config `recommend`, docs/RECOMMEND.md), reported after the
+ * others, and only for a folder that has recommendation values.
+ */
+export const RECOMMEND_CLAIM_IDS = ['recommend-lshrr-beats-laplsh', 'recommend-converges-to-lsh', 'recommend-beats-pop'] as const;
+
+export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
 
 /** One claim on one data set; field names are the JSON output's. */
 export interface ClaimResult {
@@ -74,6 +80,8 @@ export interface ClaimsInput {
   nn: NnDistance[];
   /** users per (data set, n); with `config.queries` it decides whether the 1-NN shares are exact */
   population?: Population[];
+  /** per-trial recommendation values (a run with `recommend`); absent or empty: no recommendation claims */
+  recommend?: RecommendTrialValue[];
 }
 
 export interface ClaimsOptions {

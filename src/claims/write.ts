@@ -4,7 +4,7 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import { readRecommendValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
 import type { Manifest } from '../machinery/manifest.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -35,7 +35,15 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
 export function readClaimsInput(dir: string): ClaimsInput {
   const { config, values, nn } = readTrialValues(dir);
   const { manifest } = readResultsConfig(dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...recommendValuesOf(config, dir) };
+}
+
+/**
+ * The per-trial recommendation values of a folder whose config has `recommend` (read from the
+ * folder: a run calls this after writing its results), nothing otherwise.
+ */
+function recommendValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput, 'recommend'> {
+  return config.recommend ? { recommend: readRecommendValues(dir).values } : {};
 }
 
 /**
@@ -44,7 +52,7 @@ export function readClaimsInput(dir: string): ClaimsInput {
  */
 export function claimsInputOf(config: ExperimentConfig, records: Map<string, CellRecord>, manifest: Pick<Manifest, 'users'>, dir: string): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...recommendValuesOf(config, dir) };
 }
 
 function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {

@@ -20,8 +20,18 @@ function parseFormat(s: string): TableFormat {
   return s as TableFormat;
 }
 
+/** A list flag's numbers, each one the file has (else a one-line error listing what it has); undefined when not given. */
+function onlyValues(flag: string, words: string[] | undefined, have: number[], file: string, rule: Parameters<typeof numberList>[3]): number[] | undefined {
+  if (!words) return undefined;
+  const wanted = numberList(flag, words, [], rule);
+  const present = [...new Set(have)];
+  const missing = wanted.filter((v) => !present.includes(v));
+  if (missing.length) throw new UserError(`${flag}: ${missing.join(', ')} not in ${file} (it has ${present.join(', ') || 'none'})`);
+  return wanted;
+}
+
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table or a utility-loss table');
+  const table = program.command('table').description('print the privacy-budget table, a utility-loss table or the recommendations table');
 
   table
     .command('budgets')
@@ -75,5 +85,42 @@ export function registerTable(program: Command): void {
       const { file, rows: all } = readUtilityOf(dir);
       const rows = filterUtility(all, parseFilter(opts), file);
       cliIo().out(utilityTable(rows, format));
+    });
+
+  const recommend = table
+    .command('recommend')
+    .description("HR@N, NDCG@N and item recall@N (mean ± se over trials) of a results folder, in recommend.csv's column names")
+    .argument('<results-dir>', 'a results folder of a run with a recommend block (with recommend.csv)');
+  addFilterOptions(recommend)
+    .option('--top <values...>', 'only these list lengths N')
+    .option('--xi <values...>', 'only these ξ (rows without ξ are kept)')
+    .option('--wide', 'NDCG only, one row per (data set, n, κ) and one column per mechanism, its ξ side by side (md; needs one k and one N)')
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action(async (dir: string, opts: FilterFlags & { top?: string[]; xi?: string[]; wide?: boolean; format: string }) => {
+      const format = parseFormat(opts.format);
+      if (opts.wide && format !== 'md') throw new UserError('--wide: prints markdown only (leave out --format, or use --format md)');
+      refuseShardFolder(dir);
+      const [{ readRecommendOf }, { filterUtility }, { recommendTable, recommendWideTable }] = await Promise.all([
+        import('../report/read.js'),
+        import('../report/filter.js'),
+        import('../report/recommendTable.js'),
+      ]);
+      const { file, rows: all } = readRecommendOf(dir);
+      const top = onlyValues(
+        '--top',
+        opts.top,
+        all.map((r) => r.top),
+        file,
+        { integer: true, min: 1 },
+      );
+      const xi = onlyValues(
+        '--xi',
+        opts.xi,
+        all.flatMap((r) => (r.xi === null ? [] : [r.xi])),
+        file,
+        { min: 0 },
+      );
+      const rows = filterUtility(all, parseFilter(opts), file).filter((r) => (!top || top.includes(r.top)) && (!xi || r.xi === null || xi.includes(r.xi)));
+      cliIo().out(opts.wide ? recommendWideTable(rows) : recommendTable(rows, format));
     });
 }

@@ -52,6 +52,11 @@ export function readClaimsJson(dir: string): ClaimResult[] | null {
 /** The anchor a claim's badge links to: its data set's figure, or the budgets section. */
 function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   if (r.id === 'flip-probability-example' || r.id === 'ldp-equivalent') return '#budgets';
+  // the recommendation claims: the data set's NDCG figure ("NDCG@10: <data set>, k = 10")
+  if (r.id.startsWith('recommend-')) {
+    const f = figures.find((x) => /^NDCG@\d+: /.test(x.title) && x.title.replace(/^NDCG@\d+: /, '').replace(/, k = \d+$/, '') === r.dataset);
+    return f ? `#${f.id}` : null;
+  }
   const fig = r.id === 'nn-share' ? 'Fig. 1' : 'Fig. 2';
   // "Fig. 2: <data set>", possibly followed by ", k = 5": the first such figure
   const title = `${fig}: ${r.dataset}`;

@@ -7,6 +7,14 @@ import { UserError } from '../util/errors.js';
 import { didYouMean } from '../util/didYouMean.js';
 import { uniqueInOrder, type UtilityRow } from './read.js';
 
+/** What a filter reads of a row: utility.csv's rows, and recommend.csv's (whose pop rows have no k). */
+export interface FilterableRow {
+  mechanism: string;
+  kappa: number | null;
+  k: number | null;
+  n: number;
+}
+
 export interface UtilityFilter {
   /** mechanism labels (utility.csv's `mechanism`) */
   mechanisms?: string[];
@@ -31,20 +39,25 @@ function check<T>(flag: string, wanted: T[] | undefined, have: T[], source: stri
 
 /**
  * The rows passing every given filter, in file order. Rows without κ (exact, and mechanisms that
- * use no hash bits) pass a `kappa` filter: they hold for every κ. The filter is first checked
- * against the rows (a value they lack is an error naming `source`) unless `source` is null.
+ * use no hash bits) pass a `kappa` filter: they hold for every κ; rows without k (recommend.csv's
+ * pop) pass a `k` filter alike. The filter is first checked against the rows (a value they lack
+ * is an error naming `source`) unless `source` is null.
  */
-export function filterUtility(rows: UtilityRow[], f: UtilityFilter, source: string | null = 'utility.csv'): UtilityRow[] {
+export function filterUtility<R extends FilterableRow = UtilityRow>(rows: R[], f: UtilityFilter, source: string | null = 'utility.csv'): R[] {
   if (source !== null) checkFilter(rows, f, source);
   return rows.filter(
-    (r) => (!f.mechanisms || f.mechanisms.includes(r.mechanism)) && (!f.kappa || r.kappa === null || f.kappa.includes(r.kappa)) && (!f.k || f.k.includes(r.k)) && (!f.n || f.n.includes(r.n)),
+    (r) =>
+      (!f.mechanisms || f.mechanisms.includes(r.mechanism)) &&
+      (!f.kappa || r.kappa === null || f.kappa.includes(r.kappa)) &&
+      (!f.k || r.k === null || f.k.includes(r.k)) &&
+      (!f.n || f.n.includes(r.n)),
   );
 }
 
 /** Throws when a filter names a value `rows` do not have (`source` names the file in the message). */
-export function checkFilter(rows: UtilityRow[], f: UtilityFilter, source: string): void {
+export function checkFilter(rows: readonly FilterableRow[], f: UtilityFilter, source: string): void {
   check('mechanisms', f.mechanisms, uniqueInOrder(rows.map((r) => r.mechanism)), source);
   check('kappa', f.kappa, uniqueInOrder(rows.flatMap((r) => (r.kappa === null ? [] : [r.kappa]))), source);
-  check('k', f.k, uniqueInOrder(rows.map((r) => r.k)), source);
+  check('k', f.k, uniqueInOrder(rows.flatMap((r) => (r.k === null ? [] : [r.k]))), source);
   check('n', f.n, uniqueInOrder(rows.map((r) => r.n)), source);
 }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../util/atomic.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DirectionalBudgetRecord, ResultsFolder } from './read.js';
+import type { DirectionalBudgetRecord, RecommendRow, ResultsFolder } from './read.js';
 import { patchDashLegends } from './specs.js';
 import { escapeHtml, jsonForScript, section, type FigureEntry } from './markup.js';
 import { budgetCells, budgetCellsHeader, formatMeanSe, formatNumber } from './tables.js';
@@ -202,6 +202,57 @@ function utilitySection(res: ResultsFolder): string {
   return interactiveTable('utility-table', columns, rows) + notes.map((n) => `<p class="note">${n}</p>`).join('\n');
 }
 
+/**
+ * The recommendations (recommend.csv): every row in an interactive table, with links to the NDCG
+ * figures (in the Figures section) and what the measures and baselines are. Shown only for a
+ * folder that has recommend.csv.
+ */
+function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[]): string {
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'k', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'N', type: 'num', choice: true },
+    { title: 'trials', type: 'num' },
+    { title: 'queries', type: 'num' },
+    { title: 'HR@N (mean ± se)', type: 'num' },
+    { title: 'NDCG@N (mean ± se)', type: 'num' },
+    { title: 'item recall@N (mean ± se)', type: 'num' },
+  ];
+  const optional = (x: number | null) => numCell(x, x === null ? '–' : String(x));
+  const cells = rows.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    optional(r.kappa),
+    optional(r.k),
+    { text: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    optional(r.xi),
+    numCell(r.top, String(r.top)),
+    numCell(r.trials, String(r.trials)),
+    numCell(r.queries, String(r.queries)),
+    { text: formatMeanSe(r.hr_mean, r.hr_se), v: r.hr_mean },
+    { text: formatMeanSe(r.ndcg_mean, r.ndcg_se), v: r.ndcg_mean },
+    { text: formatMeanSe(r.item_recall_mean, r.item_recall_se), v: r.item_recall_mean },
+  ]);
+  const links = figures.filter((f) => f.id.startsWith('ndcg-')).map((f) => `<a href="#${escapeHtml(f.id)}">${escapeHtml(f.title)}</a>`);
+  const notes = [
+    "Top-N lists made from each mechanism's k neighbours (the sum of their training vectors), scored on each query user's held-out items (docs/RECOMMEND.md): HR@N, the share of queries with a held-out item in the top N; NDCG@N, the discounted gain of the hits over its ideal; item recall@N, the share of a query's held-out items in the top N. Each is averaged over the queries of a trial, then mean ± standard error over trials.",
+    'Rows without ξ: no privacy (vanilla LSH; exact, the exact k nearest neighbours, no κ) and pop, the N items most users had in training (no neighbours, no k). ξ = 0: uniformly random bits, the random level.',
+    ...(rows.some((r) => r.ndcg_se === null) ? ['n/a: standard error unknown (one trial: the baselines, which draw nothing at random).'] : []),
+  ];
+  return (links.length ? `<p>Figures: ${links.join(', ')}.</p>\n` : '') + interactiveTable('recommend-table', columns, cells) + notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
+}
+
+/** The Recommendations section when the folder has recommend.csv, else nothing. */
+function recommendSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+  return res.recommend ? [section('recommend', 'Recommendations', recommendSection(res.recommend, figures))] : [];
+}
+
 function budgetsSection(res: ResultsFolder): string {
   if (!res.budgets) return '<p>No budgets.csv in this folder.</p>';
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
@@ -279,6 +330,7 @@ export function buildHtml(res: ResultsFolder, figures: FigureEntry[]): string {
     section('run', 'Run', metadataSection(res)),
     section('figures', 'Figures', figuresSection(figures)),
     section('utility', 'Utility loss', utilitySection(res)),
+    ...recommendSections(res, figures),
     section('budgets', 'Privacy budgets (LSHRR)', budgetsSection(res)),
     section('datasets', 'Data sets', datasetsSection(res)),
     ...auditSections(res.dir),

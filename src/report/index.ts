@@ -15,9 +15,12 @@ import { buildHtml, copyAssets } from './html.js';
 import type { FigureEntry } from './markup.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
+import { recommendFigureAt, recommendSpec } from './recommendFigure.js';
+import { recommendTable } from './recommendTable.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
+export { recommendTable } from './recommendTable.js';
 export { fig1Spec, fig2Spec } from './specs.js';
 export { renderSvg, svgToPng } from './render.js';
 export { filterUtility, type UtilityFilter } from './filter.js';
@@ -64,7 +67,8 @@ export function thresholdOf(res: ResultsFolder): number {
 /**
  * Every figure of the folder, with unique file stems: `fig1-<dataset>`; `fig2-<dataset>` (utility
  * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k; every
- * mechanism label of a data set in its one Fig. 2 (per k), however many there are.
+ * mechanism label of a data set in its one Fig. 2 (per k), however many there are; with
+ * recommend.csv, `ndcg-<dataset>`.
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
@@ -114,11 +118,35 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
       }
     }
   }
+  if ((opts.metrics ?? ['utility']).includes('utility')) for (const f of recommendFigureEntries(res, filter, d, words.symbol)) out.push({ ...f, id: stem(f.id) });
   // the accounting figures (per-bit ε and flip probability against ξ per accountant and κ) belong
   // to the whole folder, not to a filtered view of its utility rows
   const unfiltered = Object.values(opts.filter ?? {}).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
   return out;
+}
+
+/**
+ * "NDCG@10 against ξ" per data set of recommend.csv (`ndcg-<dataset>`), at k = 10 and N = 10 or
+ * the grid's nearest (recommendFigureAt), after the same filters as Fig. 2 (the values a folder
+ * lacks were checked against utility.csv); none for a folder without recommendations.
+ */
+function recommendFigureEntries(res: ResultsFolder, filter: UtilityFilter, d: number, symbol: string): FigureEntry[] {
+  const rows = filterUtility(res.recommend ?? [], filter, null);
+  return uniqueInOrder(rows.map((r) => r.dataset)).flatMap((ds) => {
+    const at = recommendFigureAt(ds, rows);
+    if (at === null) return [];
+    const id = `ndcg-${slug(ds)}`;
+    return [
+      {
+        id,
+        title: `NDCG@${at.top}: ${ds}, k = ${at.k}`,
+        caption: `Recommendations (${ds}, k = ${at.k}): NDCG@${at.top} of the top-${at.top} lists made from each mechanism's neighbours, against the total privacy budget ξ (extended DP at ${symbol} = ${d}), one panel per κ and n, one curve per mechanism; vanilla LSH, exact k-NN and the popularity baseline pop as dashed horizontal lines; ±1 standard error over trials.`,
+        spec: recommendSpec(ds, rows, at, d, symbol),
+        svgPath: `figures/${id}.svg`,
+      },
+    ];
+  });
 }
 
 function log(opts: OutputOptions, msg: string): void {
@@ -166,7 +194,9 @@ function retiredFigureFiles(res: ResultsFolder, dir: string, written: FigureEntr
     const m = /^(?:fig2|recall)-(.+?)(?:-k\d+)?-part\d+\.(?:vl\.json|svg|png)$/.exec(name);
     return m !== null && slugs.has(m[1]) && !ids.has(name.replace(/\.(?:vl\.json|svg|png)$/, ''));
   });
-  return [...oneForAllK, ...parts];
+  // a folder that no longer has recommend.csv keeps no NDCG figure of an earlier run
+  const ndcg = res.recommend ? [] : (existsSync(dir) ? readdirSync(dir) : []).filter((name) => /^ndcg-.+\.(?:vl\.json|svg|png)$/.test(name));
+  return [...oneForAllK, ...parts, ...ndcg];
 }
 
 function removeRetired(dir: string, names: string[]): void {
@@ -180,6 +210,9 @@ export const TABLE_FILES = {
   utilityCsv: 'utility-table.csv',
   budgetsMd: 'budgets.md',
   budgetsTex: 'budgets.tex',
+  recommendMd: 'recommend.md',
+  recommendTex: 'recommend.tex',
+  recommendCsv: 'recommend-table.csv',
 } as const;
 
 /** tables/utility.{md,tex}, tables/utility-table.csv and tables/budgets.{md,tex} for the files present. */
@@ -192,6 +225,14 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex'));
     await writeFileAtomic(join(dir, TABLE_FILES.utilityCsv), utilityTable(res.utility, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
+  }
+  // likewise its recommendation tables
+  if (!res.recommend) removeRetired(dir, [TABLE_FILES.recommendMd, TABLE_FILES.recommendTex, TABLE_FILES.recommendCsv]);
+  if (res.recommend) {
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md'));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendCsv), recommendTable(res.recommend, 'csv'));
+    log(opts, `lshdp: wrote tables/${TABLE_FILES.recommendMd}, ${TABLE_FILES.recommendTex}, ${TABLE_FILES.recommendCsv}`);
   }
   if (res.budgets) {
     await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? []));

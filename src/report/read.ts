@@ -41,6 +41,58 @@ export interface UtilityRow extends ResultCoordinates {
   concentration_metric?: string | null;
 }
 
+/**
+ * One row of recommend.csv (config `recommend`, docs/RECOMMEND.md): mean ± se over trials of the
+ * per-trial means over queries of HR@N, NDCG@N and item recall@N for one (data set, n, κ, k,
+ * mechanism, ξ, N). The baselines: `exact` (κ and ξ empty) and `pop` (κ, k and ξ empty), one
+ * trial each, their se empty. Field names are the file's column names.
+ */
+export interface RecommendRow {
+  dataset: string;
+  n: number;
+  kappa: number | null;
+  /** null for pop (no neighbours) */
+  k: number | null;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  xi: number | null;
+  /** the list length N */
+  top: number;
+  hr_mean: number;
+  hr_se: number | null;
+  ndcg_mean: number;
+  ndcg_se: number | null;
+  item_recall_mean: number;
+  item_recall_se: number | null;
+  trials: number;
+  queries: number;
+  /** vmf, purkayastha: present when the file has the column, as in utility.csv */
+  concentration?: number | null;
+  concentration_metric?: string | null;
+}
+
+/** recommend.csv's columns, in file order (the directional mechanisms' two columns may follow). */
+export const RECOMMEND_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'top',
+  'hr_mean',
+  'hr_se',
+  'ndcg_mean',
+  'ndcg_se',
+  'item_recall_mean',
+  'item_recall_se',
+  'trials',
+  'queries',
+] as const satisfies readonly (keyof RecommendRow)[];
+
 export interface NnDistanceRow {
   dataset: string;
   n: number;
@@ -61,6 +113,8 @@ export interface ResultsFolder {
   /** budgets.csv's rows of the directional mechanisms (vmf, purkayastha); null without budgets.csv */
   directionalBudgets?: DirectionalBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
+  /** recommend.csv's rows; null (or absent) for a folder without recommendations */
+  recommend?: RecommendRow[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
 }
@@ -224,6 +278,38 @@ function measures(t: Table, r: Row) {
   };
 }
 
+/** recommend.csv (docs/OUTPUTS.md); the concentration columns when the file has them. */
+export function readRecommendCsv(file: string): RecommendRow[] {
+  const { table: t } = readCsv(file, [RECOMMEND_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: optNum(t, r, 'kappa'),
+    k: optNum(t, r, 'k'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    top: num(t, r, 'top'),
+    hr_mean: num(t, r, 'hr_mean'),
+    hr_se: optNum(t, r, 'hr_se'),
+    ndcg_mean: num(t, r, 'ndcg_mean'),
+    ndcg_se: optNum(t, r, 'ndcg_se'),
+    item_recall_mean: num(t, r, 'item_recall_mean'),
+    item_recall_se: optNum(t, r, 'item_recall_se'),
+    trials: num(t, r, 'trials'),
+    queries: num(t, r, 'queries'),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
+  }));
+}
+
+/** The recommend.csv of a results folder; a folder without one is a one-line user error saying how to get it. */
+export function readRecommendOf(dir: string): { file: string; rows: RecommendRow[] } {
+  const file = join(dir, 'recommend.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has a recommend block; docs/RECOMMEND.md)`);
+  return { file, rows: readRecommendCsv(file) };
+}
+
 /** The utility.csv of a results folder; a folder without one is a one-line user error. */
 export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] } {
   const file = join(dir, 'utility.csv');
@@ -333,6 +419,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
   const budgetsFile = at('budgets.csv');
   const datasetsFile = at('datasets.json');
   const manifestFile = at('manifest.json');
+  const recommendFile = at('recommend.csv');
   if (!utilityFile && !nnFile) {
     throw new UserError(`${dir}: not a results folder (neither utility.csv nor nn_distances.csv found)`);
   }
@@ -353,6 +440,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
     budgets: budgetsFile ? readBudgetsCsv(budgetsFile) : null,
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
+    recommend: recommendFile ? readRecommendCsv(recommendFile) : null,
     manifest,
   };
 }

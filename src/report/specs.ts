@@ -268,7 +268,40 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
   const metric = opts.metric ?? 'utility';
   const allSeries = opts.allSeries ?? fig2Series(dataset, rows);
   const series = opts.series ?? allSeries;
-  const data = fig2Rows(dataset, rows, k, metric).filter((r) => series.includes(r.mechanism));
+  const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
+  return panelSpec(
+    fig2Rows(dataset, rows, k, metric).filter((r) => series.includes(r.mechanism)),
+    { allSeries, series },
+    {
+      what,
+      scale: metric === 'utility' ? { zero: true } : { domain: [0, 1] },
+      title: `${dataset}: ${what} against ξ (k = ${k})`,
+      subtitle: [
+        ...(metric === 'utility' ? [`utility loss: mean ${words.name} to the k answers minus that to the true k nearest neighbours`] : []),
+        `ξ: extended DP at ${words.symbol} = ${d}, on a symmetric log scale; ξ = 0: LSHRR with uniformly random bits; dashed lines: no privacy (vanilla LSH)`,
+        'one panel per hash length κ (rows) and dimension n (columns); bars and bands: ±1 standard error over trials',
+      ],
+    },
+  );
+}
+
+/** What a panel figure puts on its y axis, and its titles. */
+export interface PanelMeasure {
+  /** the y axis' title and the tooltip's name of the value, e.g. "utility loss" */
+  what: string;
+  /** the y scale (e.g. from zero, or [0, 1]) */
+  scale: Record<string, unknown>;
+  title: string;
+  subtitle: string[];
+}
+
+/**
+ * Fig. 2's layout for rows already made (Fig. 2 itself, and the NDCG@N figure of the
+ * recommendations): one panel per (κ, n), one curve per mechanism against ξ, rows without ξ as
+ * dashed rules with their ±1 se band, colours fixed by each series' place in `allSeries`.
+ */
+export function panelSpec(data: Fig2Row[], seriesOf: { allSeries: string[]; series: string[] }, measure: PanelMeasure): VlSpec {
+  const { allSeries, series } = seriesOf;
   const shown = series.filter((m) => data.some((r) => r.mechanism === m));
   const kappaRows = uniqueInOrder(data.map((r) => r.kappa));
   const dims = uniqueInOrder(data.map((r) => r.n))
@@ -291,7 +324,6 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
   const shape = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: shown.map((m, i) => (isBaseline(m) ? BASELINE_SYMBOL : style.shapes[i])) }, legend };
   // same field and title as colour and shape: vega-lite merges the three into one legend
   const strokeDash = { field: 'mechanism', type: 'nominal', title: 'mechanism', scale: { domain: shown, range: shown.map((m) => (isBaseline(m) ? BASELINE_DASH : [1, 0])) }, legend };
-  const what = metric === 'utility' ? 'utility loss' : `recall@${k}`;
   // a symmetric-log ξ axis: the paper's grid (0, 0.5, 1, 2, 5, 10, 20) crowds its interesting low end
   // on a linear axis (ξ ≈ 2 is where LSHRR beats the random hash); ticks at the grid's own ξ
   const xis = uniqueInOrder(data.flatMap((r) => (r.xi === null ? [] : [r.xi]))).sort((a, b) => a - b);
@@ -305,8 +337,8 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
   const y = {
     field: 'value',
     type: 'quantitative',
-    title: metric === 'utility' ? 'utility loss' : `recall@${k}`,
-    scale: metric === 'utility' ? { zero: true } : { domain: [0, 1] },
+    title: measure.what,
+    scale: measure.scale,
   };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },
@@ -316,7 +348,7 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
     { field: 'dim', type: 'nominal', title: 'n' },
     { field: 'xi', type: 'quantitative', title: 'ξ' },
     { field: 'epsilon_ldp', type: 'quantitative', title: 'ε_LDP', format: '.4~g' },
-    { field: 'value', type: 'quantitative', title: what, format: '.4f' },
+    { field: 'value', type: 'quantitative', title: measure.what, format: '.4f' },
     { field: 'se', type: 'quantitative', title: 'se', format: '.4f' },
     { field: 'trials', type: 'quantitative' },
   ];
@@ -326,14 +358,7 @@ export function fig2Spec(dataset: string, rows: UtilityRow[], k: number, opts: F
 
   return {
     $schema: VL_SCHEMA,
-    title: {
-      text: `${dataset}: ${what} against ξ (k = ${k})`,
-      subtitle: [
-        ...(metric === 'utility' ? [`utility loss: mean ${words.name} to the k answers minus that to the true k nearest neighbours`] : []),
-        `ξ: extended DP at ${words.symbol} = ${d}, on a symmetric log scale; ξ = 0: LSHRR with uniformly random bits; dashed lines: no privacy (vanilla LSH)`,
-        'one panel per hash length κ (rows) and dimension n (columns); bars and bands: ±1 standard error over trials',
-      ],
-    },
+    title: { text: measure.title, subtitle: measure.subtitle },
     data: { values: data },
     // one labelled panel per (κ, n), κ down and n across: every panel says which it is
     facet: { field: 'panel', type: 'nominal', title: null, sort: panels, header },
