@@ -47,16 +47,17 @@ export function groupSeries(values: readonly TrialValue[]): Series[] {
 // ------------------------------------------------------------------ which entries a claim means
 
 // a claim picks its series by the role their mechanism declares (Mechanism.roles), never by name
+// (anything with a base mechanism: a utility series, an attack series, a per-trial value)
 const playing =
   (role: MechanismRole) =>
-  (s: Series): boolean =>
+  (s: Pick<Series, 'base'>): boolean =>
     hasRole(s.base, role);
 
 /** LSH then per-bit randomized response, whichever the accountant */
 export const isLshrr = playing('bitwise-rr');
 /** ... with the paper's accountant (an entry without an accountant is the default's, the paper's) */
-export const isLshrrPaper = (s: Series): boolean => isLshrr(s) && (s.accountant ?? DEFAULT_ACCOUNTANT) === 'paper';
-export const isLshrrExact = (s: Series): boolean => isLshrr(s) && s.accountant === 'exact';
+export const isLshrrPaper = (s: Pick<Series, 'base' | 'accountant'>): boolean => isLshrr(s) && (s.accountant ?? DEFAULT_ACCOUNTANT) === 'paper';
+export const isLshrrExact = (s: Pick<Series, 'base' | 'accountant'>): boolean => isLshrr(s) && s.accountant === 'exact';
 export const isLaplsh = playing('laplace-vector');
 export const isLsh = playing('clean-lsh');
 export const isRapporVector = playing('bloom-whole-vector');

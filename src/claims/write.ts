@@ -4,7 +4,7 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import { readAttackValues, readRecommendValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
 import type { Manifest } from '../machinery/manifest.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -35,7 +35,19 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
 export function readClaimsInput(dir: string): ClaimsInput {
   const { config, values, nn } = readTrialValues(dir);
   const { manifest } = readResultsConfig(dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
+}
+
+/**
+ * The per-trial values of the optional evaluations (the linkage attack, recommendations), read
+ * from the folder when the config asks for them: their stores are written before the claims run,
+ * so a run and `lshdp claims` read the same.
+ */
+function extraValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput, 'attack' | 'recommend'> {
+  return {
+    ...(config.attack ? { attack: readAttackValues(dir).values } : {}),
+    ...(config.recommend ? { recommend: readRecommendValues(dir).values } : {}),
+  };
 }
 
 /**
@@ -44,7 +56,7 @@ export function readClaimsInput(dir: string): ClaimsInput {
  */
 export function claimsInputOf(config: ExperimentConfig, records: Map<string, CellRecord>, manifest: Pick<Manifest, 'users'>, dir: string): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
 }
 
 function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {
