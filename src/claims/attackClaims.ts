@@ -7,6 +7,7 @@
  */
 import type { AttackTrialValue } from '../experiment/trialValues.js';
 import { oneSampleTTest, welchTTest } from '../stats/tTests.js';
+import { nearest } from '../util/nearest.js';
 import { directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, pairedSamples } from './grid.js';
 import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
 import type { CellTest, FamilyOutcome } from './rule.js';
@@ -40,15 +41,6 @@ export function groupAttack(values: readonly AttackTrialValue[]): AttackSeries[]
     s.byTrial.set(v.trial, v.reid1);
   }
   return [...map.values()];
-}
-
-/** The grid value nearest `target` (the smaller of two at equal distance); undefined for none. */
-export function nearest(values: Iterable<number>, target: number): number | undefined {
-  let best: number | undefined;
-  for (const v of values) {
-    if (best === undefined || Math.abs(v - target) < Math.abs(best - target) || (Math.abs(v - target) === Math.abs(best - target) && v < best)) best = v;
-  }
-  return best;
 }
 
 /** A series' trial values in trial order. */

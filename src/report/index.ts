@@ -15,6 +15,7 @@ import { buildHtml, copyAssets } from './html.js';
 import type { FigureEntry } from './markup.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
+import { attackFigureEntries } from './attackFigures.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
@@ -64,7 +65,8 @@ export function thresholdOf(res: ResultsFolder): number {
 /**
  * Every figure of the folder, with unique file stems: `fig1-<dataset>`; `fig2-<dataset>` (utility
  * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k; every
- * mechanism label of a data set in its one Fig. 2 (per k), however many there are.
+ * mechanism label of a data set in its one Fig. 2 (per k), however many there are; with
+ * attack.csv, `reid-<dataset>` and `frontier-<dataset>`.
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
@@ -118,6 +120,8 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
   // to the whole folder, not to a filtered view of its utility rows
   const unfiltered = Object.values(opts.filter ?? {}).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
+  // the linkage attack's (attack.csv): re-identification against ξ and the privacy–utility frontier
+  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...attackFigureEntries(res, stem, slug));
   return out;
 }
 

@@ -51,6 +51,99 @@ export interface NnDistanceRow {
 /** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
 export type { BudgetRecord, DirectionalBudgetRecord };
 
+/**
+ * One row of attack.csv (config `attack`, docs/ATTACKS.md): the linkage attack on the codes of one
+ * (data set, n, κ, mechanism, ξ) by an adversary who knows the share `known` of each target's
+ * non-zero entries. Field names are the file's columns.
+ */
+export interface AttackRow {
+  dataset: string;
+  n: number;
+  kappa: number;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  /** null for mechanisms without a budget (lsh: the no-noise ceiling) */
+  xi: number | null;
+  known: number;
+  reid1_mean: number;
+  /** standard error over trials; null when unknown (one trial) */
+  reid1_se: number | null;
+  reid10_mean: number;
+  reid10_se: number | null;
+  trials: number;
+  /** released codes ranked (N): chance is 1/N at rank 1, 10/N in the top 10 */
+  users: number;
+  targets: number;
+  concentration?: number | null;
+  concentration_metric?: string | null;
+}
+
+/** attack.csv's columns, in file order (issue 36; `concentration`, `concentration_metric` may follow). */
+export const ATTACK_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'known',
+  'reid1_mean',
+  'reid1_se',
+  'reid10_mean',
+  'reid10_se',
+  'trials',
+  'users',
+  'targets',
+] as const satisfies readonly (keyof AttackRow)[];
+
+/**
+ * One row of recommend.csv (config `recommend`, docs/RECOMMEND.md): HR, NDCG and item recall at
+ * list length `top` of one (data set, n, κ, k, mechanism, ξ); the baselines `exact` and `pop`
+ * have no κ (and `pop` no k).
+ */
+export interface RecommendRow {
+  dataset: string;
+  n: number;
+  kappa: number | null;
+  k: number | null;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  xi: number | null;
+  top: number;
+  hr_mean: number;
+  hr_se: number | null;
+  ndcg_mean: number;
+  ndcg_se: number | null;
+  item_recall_mean: number;
+  item_recall_se: number | null;
+  trials: number;
+  queries: number;
+}
+
+/** recommend.csv's columns, in file order (issue 34). */
+export const RECOMMEND_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'top',
+  'hr_mean',
+  'hr_se',
+  'ndcg_mean',
+  'ndcg_se',
+  'item_recall_mean',
+  'item_recall_se',
+  'trials',
+  'queries',
+] as const satisfies readonly (keyof RecommendRow)[];
+
 export interface ResultsFolder {
   dir: string;
   /** run name: manifest.name, else the folder's name */
@@ -61,6 +154,10 @@ export interface ResultsFolder {
   /** budgets.csv's rows of the directional mechanisms (vmf, purkayastha); null without budgets.csv */
   directionalBudgets?: DirectionalBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
+  /** attack.csv (config `attack`); null or absent without one */
+  attack?: AttackRow[] | null;
+  /** recommend.csv (config `recommend`); null or absent without one */
+  recommend?: RecommendRow[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
 }
@@ -304,6 +401,53 @@ export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord
   });
 }
 
+/** attack.csv, every column; `concentration` and `concentration_metric` when the file has them. */
+export function readAttackCsv(file: string): AttackRow[] {
+  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: num(t, r, 'kappa'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    known: num(t, r, 'known'),
+    reid1_mean: num(t, r, 'reid1_mean'),
+    reid1_se: optNum(t, r, 'reid1_se'),
+    reid10_mean: num(t, r, 'reid10_mean'),
+    reid10_se: optNum(t, r, 'reid10_se'),
+    trials: num(t, r, 'trials'),
+    users: num(t, r, 'users'),
+    targets: num(t, r, 'targets'),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
+  }));
+}
+
+/** recommend.csv, every column. */
+export function readRecommendCsv(file: string): RecommendRow[] {
+  const { table: t } = readCsv(file, [RECOMMEND_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: optNum(t, r, 'kappa'),
+    k: optNum(t, r, 'k'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    top: num(t, r, 'top'),
+    hr_mean: num(t, r, 'hr_mean'),
+    hr_se: optNum(t, r, 'hr_se'),
+    ndcg_mean: num(t, r, 'ndcg_mean'),
+    ndcg_se: optNum(t, r, 'ndcg_se'),
+    item_recall_mean: num(t, r, 'item_recall_mean'),
+    item_recall_se: optNum(t, r, 'item_recall_se'),
+    trials: num(t, r, 'trials'),
+    queries: num(t, r, 'queries'),
+  }));
+}
+
 function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -353,8 +497,16 @@ export function readResultsFolder(dir: string): ResultsFolder {
     budgets: budgetsFile ? readBudgetsCsv(budgetsFile) : null,
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
+    ...optionalCsvs(at),
     manifest,
   };
+}
+
+/** The files of the optional evaluations, present only when the folder has them (other folders read as before). */
+function optionalCsvs(at: (f: string) => string | null): Pick<ResultsFolder, 'attack' | 'recommend'> {
+  const attack = at('attack.csv');
+  const recommend = at('recommend.csv');
+  return { ...(attack ? { attack: readAttackCsv(attack) } : {}), ...(recommend ? { recommend: readRecommendCsv(recommend) } : {}) };
 }
 
 export { uniqueInOrder } from '../util/unique.js';

@@ -5,7 +5,7 @@
  * claim says what it needs.
  */
 import { describe, it, expect } from 'vitest';
-import { nearest } from '../../src/claims/attackClaims.js';
+import { nearest } from '../../src/util/nearest.js';
 import type { AttackTrialValue, RecommendTrialValue } from '../../src/experiment/trialValues.js';
 import { claim, inputOf, lap, lsh, rising, rr } from '../helpers/attackClaims.js';
 import { oneSampleTTest } from '../../src/stats/tTests.js';
