@@ -21,7 +21,7 @@ function parseFormat(s: string): TableFormat {
 }
 
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table or a utility-loss table');
+  const table = program.command('table').description('print the privacy-budget table, a utility-loss table or the linkage-attack table');
 
   table
     .command('budgets')
@@ -75,5 +75,17 @@ export function registerTable(program: Command): void {
       const { file, rows: all } = readUtilityOf(dir);
       const rows = filterUtility(all, parseFilter(opts), file);
       cliIo().out(utilityTable(rows, format));
+    });
+
+  table
+    .command('attack')
+    .description("the linkage attack's re-identification rates (reid@1, reid@10: mean ± se over trials) of a results folder, in attack.csv's column names")
+    .argument('<results-dir>', 'a results folder (with attack.csv: a run whose config has an attack block)')
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action(async (dir: string, opts: { format: string }) => {
+      const format = parseFormat(opts.format);
+      refuseShardFolder(dir);
+      const [{ readAttackOf }, { attackTable }] = await Promise.all([import('../report/read.js'), import('../report/attackTable.js')]);
+      cliIo().out(attackTable(readAttackOf(dir).rows, format));
     });
 }

@@ -145,9 +145,10 @@ export function reidSpec(dataset: string, rows: readonly AttackRow[], known: num
     title: {
       text: `${dataset}: re-identification against ξ (${knownWords(known)})`,
       subtitle: [
-        `reid@1: the chance that ranking the N released codes by Hamming distance to the hashed partial profile puts the target first (ties at random); the adversary knows a share ${known} of each target's non-zero entries`,
-        'dashed lines: no noise (vanilla LSH, the clean-LSH level); dotted grey lines: chance 1/N; ξ on a symmetric log scale',
-        'one panel per hash length κ (rows) and dimension n (columns); bars and bands: ±1 standard error over trials',
+        'reid@1: the chance that ranking the N released codes by Hamming distance to the hashed partial profile puts the target first',
+        `(ties at random), the adversary knowing a share ${known} of each target's non-zero entries; ξ on a symmetric log scale`,
+        'dashed lines: no noise (vanilla LSH, the clean-LSH level); dotted grey lines: chance 1/N; bars and bands: ±1 standard error over trials',
+        'one panel per hash length κ (rows) and dimension n (columns)',
       ],
     },
     data: { values: data },

@@ -16,6 +16,7 @@ import type { FigureEntry } from './markup.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
 import { attackFigureEntries } from './attackFigures.js';
+import { attackTable } from './attackTable.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
@@ -184,9 +185,11 @@ export const TABLE_FILES = {
   utilityCsv: 'utility-table.csv',
   budgetsMd: 'budgets.md',
   budgetsTex: 'budgets.tex',
+  attackMd: 'attack.md',
+  attackTex: 'attack.tex',
 } as const;
 
-/** tables/utility.{md,tex}, tables/utility-table.csv and tables/budgets.{md,tex} for the files present. */
+/** tables/utility.{md,tex}, tables/utility-table.csv, tables/budgets.{md,tex} and tables/attack.{md,tex} for the files present. */
 export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}): Promise<void> {
   const dir = join(res.dir, 'tables');
   // the name this table had before utility-table.csv (it clashed with the top-level utility.csv)
@@ -201,6 +204,11 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? []));
     await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex', res.directionalBudgets ?? []));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
+  }
+  if (res.attack) {
+    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md'));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex'));
+    log(opts, `lshdp: wrote tables/${TABLE_FILES.attackMd}, ${TABLE_FILES.attackTex}`);
   }
 }
 

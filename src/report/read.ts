@@ -424,6 +424,13 @@ export function readAttackCsv(file: string): AttackRow[] {
   }));
 }
 
+/** The attack.csv of a results folder; a folder without one is a one-line user error. */
+export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
+  const file = join(dir, 'attack.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
+  return { file, rows: readAttackCsv(file) };
+}
+
 /** recommend.csv, every column. */
 export function readRecommendCsv(file: string): RecommendRow[] {
   const { table: t } = readCsv(file, [RECOMMEND_COLUMNS]);

@@ -60,13 +60,13 @@ export function escapeLatex(s: string): string {
   });
 }
 
-function markdownTable(header: string[], rows: string[][], align?: ('l' | 'r')[]): string {
+export function markdownTable(header: string[], rows: string[][], align?: ('l' | 'r')[]): string {
   const sep = header.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
   const line = (cells: string[]) => `| ${cells.map(escapeMd).join(' | ')} |`;
   return [line(header), `| ${sep.join(' | ')} |`, ...rows.map(line)].join('\n') + '\n';
 }
 
-function latexTabular(header: string[], rows: string[][], align: string, caption?: string): string {
+export function latexTabular(header: string[], rows: string[][], align: string, caption?: string): string {
   // header cells may hold LaTeX math on purpose; data cells are escaped by the callers
   const out = ['\\begin{tabular}{' + align + '}', '\\hline', header.join(' & ') + ' \\\\', '\\hline'];
   for (const r of rows) out.push(r.join(' & ') + ' \\\\');
