@@ -238,6 +238,18 @@ describe('lshdp table attack', () => {
     expect(rows[0]).toMatchObject({ mechanism: 'lsh', xi: null, accountant: null, known: 0.5 });
   });
 
+  it('filters rows by mechanism, κ, n, ξ (keeping the no-noise rows) and known share; a value the file lacks is an error', async () => {
+    const md = (await lshdpIn(['table', 'attack', dir, '--n', '100', '--kappa', '20', '--known', '0.5', '--xi', '1,5,20', '--mechanisms', 'lsh,laplsh'])).stdout;
+    const rows = md.split('\n\n')[0].trim().split('\n').slice(2);
+    // 2 data sets × (lsh + laplsh at 3 ξ)
+    expect(rows).toHaveLength(8);
+    expect(rows[0]).toMatch(/^\| ml-small \| 100 \| 20 \| lsh \| – \| 0\.5 \|/);
+    expect(rows.filter((r) => /\| laplsh \| (1|5|20) \| 0\.5 \|/.test(r))).toHaveLength(6);
+    const bad = await lshdpIn(['table', 'attack', dir, '--xi', '3']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^lshdp: error: --xi: 3 not in .*attack\.csv \(it has 0, 1, 5, 10, 20\)\n$/);
+  });
+
   it('a folder without attack.csv is a one-line error that says where it comes from', async () => {
     const r = await lshdpIn(['table', 'attack', join(ROOT, 'tests/fixtures/results/small')]);
     expect(r.status).toBe(2);
