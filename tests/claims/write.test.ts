@@ -68,7 +68,7 @@ describe('claimsInputOf: the optional evaluations', () => {
   });
 
   it('reads the attack values from the folder when the config has attack, the recommendations when it has recommend', () => {
-    const input = claimsInputOf(parseConfig(YAML('attack: { known: [0.5] }\nrecommend: { split: random }'), 't.yaml'), new Map(), {}, 'DIR');
+    const input = claimsInputOf(parseConfig(YAML('attack: { known: [0.5] }\nrecommend: { split: random }'), 't.yaml'), new Map(), { users: [] }, 'DIR');
     expect(readers.attack).toHaveBeenCalledWith('DIR');
     expect(readers.recommend).toHaveBeenCalledWith('DIR');
     expect(input.attack).toEqual([attackValue]);
@@ -76,7 +76,7 @@ describe('claimsInputOf: the optional evaluations', () => {
   });
 
   it('reads neither for a config without them', () => {
-    const input = claimsInputOf(parseConfig(YAML(''), 't.yaml'), new Map(), {}, 'DIR');
+    const input = claimsInputOf(parseConfig(YAML(''), 't.yaml'), new Map(), { users: [] }, 'DIR');
     expect(readers.attack).not.toHaveBeenCalled();
     expect(readers.recommend).not.toHaveBeenCalled();
     expect('attack' in input || 'recommend' in input).toBe(false);
