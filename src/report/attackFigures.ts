@@ -343,9 +343,10 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
     title: {
       text: `${dataset}: privacy–utility frontier`,
       subtitle: [
-        `one point per (mechanism, ξ): x = reid@1 of the linkage attack (${knownWords(axes.known)}), y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k}; ${better}`,
-        "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 standard error over trials",
-        'one panel per hash length κ (rows) and dimension n (columns), each with its own scales',
+        `one point per (mechanism, ξ): x = reid@1 of the linkage attack (${knownWords(axes.known)}),`,
+        `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k}; ${better}`,
+        "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
+        'one panel per κ (rows) and n (columns), each with its own scales',
       ],
     },
     data: { values: rows },

@@ -147,7 +147,7 @@ describe('the privacy–utility frontier', () => {
     const p = (f.spec as Data<FrontierRow>).data.values.find((r) => r.kind === 'point' && r.mechanism === 'lshrr' && r.xi === 20 && r.panel === 'κ = 10, n = 100')!;
     const rec = res.recommend!.find((r) => r.dataset === 'fsq-nyc' && r.kappa === 10 && r.mechanism === 'lshrr' && r.xi === 20 && r.top === 10)!;
     expect(p.y).toBe(rec.ndcg_mean);
-    expect((f.spec as { title: { subtitle: string[] } }).title.subtitle[0]).toContain('up and to the left is better');
+    expect((f.spec as { title: { subtitle: string[] } }).title.subtitle[1]).toContain('up and to the left is better');
   });
 
   it("without k = 10 it takes the grid's nearest k, and names points it leaves out", () => {
