@@ -2,7 +2,8 @@
  * `evaluateClaims`: every claim on every data set of a run, from its per-trial values alone (pure:
  * no files, no randomness, so the same folder always gives the same verdicts).
  */
-import { CLAIMS, type DatasetContext } from './definitions.js';
+import { CLAIMS } from './definitions.js';
+import type { DatasetContext } from './family.js';
 import { groupSeries } from './grid.js';
 import { groupRecommendSeries, RECOMMEND_CLAIMS, type RecommendClaimDefinition } from './recommend.js';
 import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
@@ -17,7 +18,7 @@ export function metricOf(input: ClaimsInput, dataset: string): string {
 
 /** Data sets in config order, then any others the values or 1-NN distances name. */
 export function datasetsOf(input: ClaimsInput): string[] {
-  return [...new Set([...input.config.datasets, ...input.values.map((v) => v.dataset), ...input.nn.map((r) => r.dataset)])];
+  return [...new Set([...input.config.datasets, ...input.values.map((v) => v.dataset), ...input.nn.map((r) => r.dataset), ...(input.attack ?? []).map((v) => v.dataset)])];
 }
 
 const notTestedHere = (): Outcome => ({ verdict: 'not-tested', cells_tested: 0, cells_for: 0, cells_against: 0, detail: 'needs recommendation values for this data set' });
@@ -58,6 +59,8 @@ export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): Cl
       dataset,
       series: series.filter((s) => s.dataset === dataset),
       nn,
+      attack: (input.attack ?? []).filter((v) => v.dataset === dataset),
+      recommend: (input.recommend ?? []).filter((v) => v.dataset === dataset),
       config: input.config,
       alpha,
       allQueries: (n) => {

@@ -47,7 +47,7 @@ export function groupSeries(values: readonly TrialValue[]): Series[] {
 // ------------------------------------------------------------------ which entries a claim means
 
 // a claim picks its series by the role their mechanism declares (Mechanism.roles), never by name
-// (they read only the base and the accountant, so recommendation series are picked alike)
+// (anything with a base mechanism: a utility series, an attack series, a per-trial value)
 const playing =
   (role: MechanismRole) =>
   (s: Pick<Series, 'base'>): boolean =>

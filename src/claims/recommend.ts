@@ -9,7 +9,7 @@
 import type { RecommendTrialValue } from '../experiment/trialValues.js';
 import { pairedTTest } from '../stats/tTests.js';
 import { holm } from '../stats/holm.js';
-import { decide, needs, notTested, type Outcome } from './definitions.js';
+import { decide, needs, notTested, type Outcome } from './family.js';
 import { directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrr, isLshrrPaper, pairedSamples } from './grid.js';
 import { familyVerdict, formatDiff, type CellTest } from './rule.js';
 import type { ClaimId, ClaimsConfig } from './types.js';

@@ -3,13 +3,13 @@
  * distances) and what they produce: one `ClaimResult` per (claim, data set), the JSON shape of
  * `lshdp claims --json` and claims.json.
  */
-import type { NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
+import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-tested';
 
 export const VERDICTS: readonly Verdict[] = ['supported', 'contradicted', 'inconclusive', 'not-tested'];
 
-/** The ids of the claims, in the order they are reported: the paper's (Sect. 6 and the appendix), then lshdp's own. */
+/** The ids of the claims, in the order they are reported: the paper's (Sect. 6 and the appendix), then lshdp's own (the linkage attack's last). */
 export const CLAIM_IDS = [
   'nn-share',
   'lshrr-beats-laplsh',
@@ -23,6 +23,9 @@ export const CLAIM_IDS = [
   'ldp-equivalent',
   'exact-accountant-gain',
   'lshrr-beats-directional',
+  'clean-lsh-reidentifies',
+  'reid-rises-with-xi',
+  'lshrr-frontier-dominates-laplsh',
 ] as const;
 
 /**
@@ -80,7 +83,9 @@ export interface ClaimsInput {
   nn: NnDistance[];
   /** users per (data set, n); with `config.queries` it decides whether the 1-NN shares are exact */
   population?: Population[];
-  /** per-trial recommendation values (a run with `recommend`); absent or empty: no recommendation claims */
+  /** per-trial linkage-attack values (config `attack`; docs/ATTACKS.md) */
+  attack?: AttackTrialValue[];
+  /** per-trial recommendation values (config `recommend`; docs/RECOMMEND.md) */
   recommend?: RecommendTrialValue[];
 }
 

@@ -4,7 +4,7 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readRecommendValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import { readAttackValues, readRecommendValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
 import type { Manifest } from '../machinery/manifest.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -35,15 +35,19 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
 export function readClaimsInput(dir: string): ClaimsInput {
   const { config, values, nn } = readTrialValues(dir);
   const { manifest } = readResultsConfig(dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...recommendValuesOf(config, dir) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
 }
 
 /**
- * The per-trial recommendation values of a folder whose config has `recommend` (read from the
- * folder: a run calls this after writing its results), nothing otherwise.
+ * The per-trial values of the optional evaluations (the linkage attack, recommendations), read
+ * from the folder when the config asks for them: their stores are written before the claims run,
+ * so a run and `lshdp claims` read the same.
  */
-function recommendValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput, 'recommend'> {
-  return config.recommend ? { recommend: readRecommendValues(dir).values } : {};
+function extraValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput, 'attack' | 'recommend'> {
+  return {
+    ...(config.attack ? { attack: readAttackValues(dir).values } : {}),
+    ...(config.recommend ? { recommend: readRecommendValues(dir).values } : {}),
+  };
 }
 
 /**
@@ -52,7 +56,7 @@ function recommendValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsIn
  */
 export function claimsInputOf(config: ExperimentConfig, records: Map<string, CellRecord>, manifest: Pick<Manifest, 'users'>, dir: string): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...recommendValuesOf(config, dir) };
+  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
 }
 
 function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {

@@ -4,8 +4,9 @@ import { didYouMean } from '../util/didYouMean.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
-import { numberList, splitList } from './options.js';
+import { numberList, splitList, wordList } from './options.js';
 import type { TableFormat } from '../report/tables.js';
+import type { AttackFilter } from '../report/filter.js';
 // the units' facts without their code: what `table budgets --mechanism` accepts (the mechanisms with
 // budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
 import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
@@ -14,6 +15,25 @@ const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
+
+interface AttackFlags {
+  mechanisms?: string[];
+  kappa?: string[];
+  n?: string[];
+  xi?: string[];
+  known?: string[];
+}
+
+/** `table attack`'s filters (values checked against attack.csv when applied). */
+function parseAttackFilter(o: AttackFlags): AttackFilter {
+  return {
+    ...(o.mechanisms ? { mechanisms: wordList('--mechanisms', o.mechanisms, []) } : {}),
+    ...(o.kappa ? { kappa: numberList('--kappa', o.kappa, [], { integer: true, min: 1 }) } : {}),
+    ...(o.n ? { n: numberList('--n', o.n, [], { integer: true, min: 1 }) } : {}),
+    ...(o.xi ? { xi: numberList('--xi', o.xi, [], { min: 0 }) } : {}),
+    ...(o.known ? { known: numberList('--known', o.known, [], { min: 0 }) } : {}),
+  };
+}
 
 function parseFormat(s: string): TableFormat {
   if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
@@ -31,7 +51,7 @@ function onlyValues(flag: string, words: string[] | undefined, have: number[], f
 }
 
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table, a utility-loss table or the recommendations table');
+  const table = program.command('table').description('print the privacy-budget table, a utility-loss table, the recommendations table or the linkage-attack table');
 
   table
     .command('budgets')
@@ -122,5 +142,23 @@ export function registerTable(program: Command): void {
       );
       const rows = filterUtility(all, parseFilter(opts), file).filter((r) => (!top || top.includes(r.top)) && (!xi || r.xi === null || xi.includes(r.xi)));
       cliIo().out(opts.wide ? recommendWideTable(rows) : recommendTable(rows, format));
+    });
+
+  table
+    .command('attack')
+    .description("the linkage attack's re-identification rates (reid@1, reid@10: mean ± se over trials) of a results folder, in attack.csv's column names")
+    .argument('<results-dir>', 'a results folder (with attack.csv: a run whose config has an attack block)')
+    .option('--mechanisms <labels...>', "only these mechanism labels (attack.csv's mechanism column)")
+    .option('--kappa <values...>', 'only these hash lengths κ')
+    .option('--n <values...>', 'only these dimensions n')
+    .option('--xi <values...>', 'only these budgets ξ (rows without ξ, the no-noise ceiling, are kept)')
+    .option('--known <values...>', "only these shares of a target's entries the adversary knows")
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action(async (dir: string, opts: AttackFlags & { format: string }) => {
+      const format = parseFormat(opts.format);
+      refuseShardFolder(dir);
+      const [{ readAttackOf }, { filterAttack }, { attackTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/attackTable.js')]);
+      const { file, rows } = readAttackOf(dir);
+      cliIo().out(attackTable(filterAttack(rows, parseAttackFilter(opts), file), format));
     });
 }

@@ -49,6 +49,13 @@ export function readClaimsJson(dir: string): ClaimResult[] | null {
   return claims as ClaimResult[];
 }
 
+/** The attack's claims link to its figures (src/report/attackFigures.ts's titles). */
+const ATTACK_CLAIM_FIGURES: Partial<Record<ClaimResult['id'], string>> = {
+  'clean-lsh-reidentifies': 'Re-identification',
+  'reid-rises-with-xi': 'Re-identification',
+  'lshrr-frontier-dominates-laplsh': 'Privacy–utility frontier',
+};
+
 /** The anchor a claim's badge links to: its data set's figure, or the budgets section. */
 function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   if (r.id === 'flip-probability-example' || r.id === 'ldp-equivalent') return '#budgets';
@@ -57,7 +64,7 @@ function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
     const f = figures.find((x) => /^NDCG@\d+: /.test(x.title) && x.title.replace(/^NDCG@\d+: /, '').replace(/, k = \d+$/, '') === r.dataset);
     return f ? `#${f.id}` : null;
   }
-  const fig = r.id === 'nn-share' ? 'Fig. 1' : 'Fig. 2';
+  const fig = r.id === 'nn-share' ? 'Fig. 1' : (ATTACK_CLAIM_FIGURES[r.id] ?? 'Fig. 2');
   // "Fig. 2: <data set>", possibly followed by ", k = 5": the first such figure
   const title = `${fig}: ${r.dataset}`;
   const f = figures.find((x) => x.title === title || x.title.startsWith(`${title}, `));

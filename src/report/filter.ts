@@ -5,7 +5,7 @@
  */
 import { UserError } from '../util/errors.js';
 import { didYouMean } from '../util/didYouMean.js';
-import { uniqueInOrder, type UtilityRow } from './read.js';
+import { uniqueInOrder, type AttackRow, type UtilityRow } from './read.js';
 
 /** What a filter reads of a row: utility.csv's rows, and recommend.csv's (whose pop rows have no k). */
 export interface FilterableRow {
@@ -60,4 +60,31 @@ export function checkFilter(rows: readonly FilterableRow[], f: UtilityFilter, so
   check('kappa', f.kappa, uniqueInOrder(rows.flatMap((r) => (r.kappa === null ? [] : [r.kappa]))), source);
   check('k', f.k, uniqueInOrder(rows.flatMap((r) => (r.k === null ? [] : [r.k]))), source);
   check('n', f.n, uniqueInOrder(rows.map((r) => r.n)), source);
+}
+
+/** The rows of attack.csv `lshdp table attack` keeps: some mechanism labels, κ, n, ξ and known shares. */
+export interface AttackFilter {
+  mechanisms?: string[];
+  kappa?: number[];
+  n?: number[];
+  /** rows without ξ (vanilla LSH, the no-noise ceiling) pass it */
+  xi?: number[];
+  known?: number[];
+}
+
+/** The attack rows passing every given filter, in file order; a value the rows lack is an error naming `source`. */
+export function filterAttack(rows: readonly AttackRow[], f: AttackFilter, source: string): AttackRow[] {
+  check('mechanisms', f.mechanisms, uniqueInOrder(rows.map((r) => r.mechanism)), source);
+  check('kappa', f.kappa, uniqueInOrder(rows.map((r) => r.kappa)), source);
+  check('n', f.n, uniqueInOrder(rows.map((r) => r.n)), source);
+  check('xi', f.xi, uniqueInOrder(rows.flatMap((r) => (r.xi === null ? [] : [r.xi]))), source);
+  check('known', f.known, uniqueInOrder(rows.map((r) => r.known)), source);
+  return rows.filter(
+    (r) =>
+      (!f.mechanisms || f.mechanisms.includes(r.mechanism)) &&
+      (!f.kappa || f.kappa.includes(r.kappa)) &&
+      (!f.n || f.n.includes(r.n)) &&
+      (!f.xi || r.xi === null || f.xi.includes(r.xi)) &&
+      (!f.known || f.known.includes(r.known)),
+  );
 }

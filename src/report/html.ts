@@ -15,6 +15,7 @@ import { budgetCells, budgetCellsHeader, formatMeanSe, formatNumber } from './ta
 import { uniqueInOrder } from './read.js';
 import { claimsSectionBody } from './claims.js';
 import { auditBodyOf } from './audit.js';
+import { isAttackFigure } from './attackFigures.js';
 
 /** The browser builds copied next to the report, in load order (vega-embed needs the other two). */
 export const ASSET_FILES: { pkg: string; file: string }[] = [
@@ -253,6 +254,45 @@ function recommendSections(res: ResultsFolder, figures: FigureEntry[]): string[]
   return res.recommend ? [section('recommend', 'Recommendations', recommendSection(res.recommend, figures))] : [];
 }
 
+/** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
+const ATTACK_NOTE =
+  "The linkage attack (docs/ATTACKS.md): the adversary knows the trial's public hash functions, every user's released code and, for each target, a share <i>known</i> of the target's non-zero entries with their values; it hashes that partial profile without noise and ranks the N released codes by Hamming distance. reid@1 and reid@10 are the chances that the target comes first and within the first 10 (ties broken uniformly at random), averaged over the targets, then mean ± se over trials; chance is 1/N and 10/N. A mechanism without ξ (vanilla LSH) is the no-noise ceiling. The attack's success is a lower bound on what an adversary can do, not an upper bound.";
+
+/** The linkage attack's section, when the folder has attack.csv: what it measures, its figures and its table. */
+function attackSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+  if (!res.attack) return [];
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'known', type: 'num', choice: true },
+    { title: 'reid@1 (mean ± se)', type: 'num' },
+    { title: 'reid@10 (mean ± se)', type: 'num' },
+    { title: 'chance 1/N', type: 'num' },
+    { title: 'trials', type: 'num' },
+    { title: 'targets of N', type: 'num' },
+  ];
+  const rows = res.attack.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    numCell(r.kappa, String(r.kappa)),
+    { text: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    numCell(r.known, String(r.known)),
+    { text: formatMeanSe(r.reid1_mean, r.reid1_se), v: r.reid1_mean },
+    { text: formatMeanSe(r.reid10_mean, r.reid10_se), v: r.reid10_mean },
+    numCell(1 / r.users),
+    numCell(r.trials, String(r.trials)),
+    { text: `${r.targets} of ${r.users}`, v: r.targets },
+  ]);
+  const figs = figures.length ? figuresSection(figures) : '<p class="note">No attack figures (built with the whole folder by lshdp report).</p>';
+  return [section('attack', 'Linkage attack', `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable('attack-table', columns, rows)}`)];
+}
+
 function budgetsSection(res: ResultsFolder): string {
   if (!res.budgets) return '<p>No budgets.csv in this folder.</p>';
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
@@ -328,9 +368,10 @@ export function buildHtml(res: ResultsFolder, figures: FigureEntry[]): string {
   const sections = [
     section('claims', 'Claims', claimsSectionBody(res, figures)),
     section('run', 'Run', metadataSection(res)),
-    section('figures', 'Figures', figuresSection(figures)),
+    section('figures', 'Figures', figuresSection(figures.filter((f) => !isAttackFigure(f)))),
     section('utility', 'Utility loss', utilitySection(res)),
     ...recommendSections(res, figures),
+    ...attackSections(res, figures.filter(isAttackFigure)),
     section('budgets', 'Privacy budgets (LSHRR)', budgetsSection(res)),
     section('datasets', 'Data sets', datasetsSection(res)),
     ...auditSections(res.dir),

@@ -17,6 +17,8 @@ import type { FigureEntry } from './markup.js';
 import { privacyFigureEntries } from './privacyFigures.js';
 import { recommendFigureAt, recommendSpec } from './recommendFigure.js';
 import { recommendTable } from './recommendTable.js';
+import { attackFigureEntries } from './attackFigures.js';
+import { attackTable } from './attackTable.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, budgetsTable, type TableFormat } from './tables.js';
@@ -69,6 +71,7 @@ export function thresholdOf(res: ResultsFolder): number {
  * loss) and `recall-<dataset>` (recall), with `-k<k>` when the run has several k; every
  * mechanism label of a data set in its one Fig. 2 (per k), however many there are; with
  * recommend.csv, `ndcg-<dataset>`.
+ * attack.csv, `reid-<dataset>` and `frontier-<dataset>`.
  */
 export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): FigureEntry[] {
   const d = thresholdOf(res);
@@ -123,6 +126,8 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
   // to the whole folder, not to a filtered view of its utility rows
   const unfiltered = Object.values(opts.filter ?? {}).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
+  // the linkage attack's (attack.csv): re-identification against ξ and the privacy–utility frontier
+  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...attackFigureEntries(res, stem, slug));
   return out;
 }
 
@@ -213,9 +218,11 @@ export const TABLE_FILES = {
   recommendMd: 'recommend.md',
   recommendTex: 'recommend.tex',
   recommendCsv: 'recommend-table.csv',
+  attackMd: 'attack.md',
+  attackTex: 'attack.tex',
 } as const;
 
-/** tables/utility.{md,tex}, tables/utility-table.csv and tables/budgets.{md,tex} for the files present. */
+/** tables/utility.{md,tex}, tables/utility-table.csv, tables/budgets.{md,tex} and tables/attack.{md,tex} for the files present. */
 export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}): Promise<void> {
   const dir = join(res.dir, 'tables');
   // the name this table had before utility-table.csv (it clashed with the top-level utility.csv)
@@ -238,6 +245,11 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? []));
     await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex', res.directionalBudgets ?? []));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
+  }
+  if (res.attack) {
+    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md'));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex'));
+    log(opts, `lshdp: wrote tables/${TABLE_FILES.attackMd}, ${TABLE_FILES.attackTex}`);
   }
 }
 

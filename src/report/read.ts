@@ -103,6 +103,53 @@ export interface NnDistanceRow {
 /** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
 export type { BudgetRecord, DirectionalBudgetRecord };
 
+/**
+ * One row of attack.csv (config `attack`, docs/ATTACKS.md): the linkage attack on the codes of one
+ * (data set, n, κ, mechanism, ξ) by an adversary who knows the share `known` of each target's
+ * non-zero entries. Field names are the file's columns.
+ */
+export interface AttackRow {
+  dataset: string;
+  n: number;
+  kappa: number;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  /** null for mechanisms without a budget (lsh: the no-noise ceiling) */
+  xi: number | null;
+  known: number;
+  reid1_mean: number;
+  /** standard error over trials; null when unknown (one trial) */
+  reid1_se: number | null;
+  reid10_mean: number;
+  reid10_se: number | null;
+  trials: number;
+  /** released codes ranked (N): chance is 1/N at rank 1, 10/N in the top 10 */
+  users: number;
+  targets: number;
+  concentration?: number | null;
+  concentration_metric?: string | null;
+}
+
+/** attack.csv's columns, in file order (issue 36; `concentration`, `concentration_metric` may follow). */
+export const ATTACK_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'known',
+  'reid1_mean',
+  'reid1_se',
+  'reid10_mean',
+  'reid10_se',
+  'trials',
+  'users',
+  'targets',
+] as const satisfies readonly (keyof AttackRow)[];
+
 export interface ResultsFolder {
   dir: string;
   /** run name: manifest.name, else the folder's name */
@@ -114,6 +161,9 @@ export interface ResultsFolder {
   directionalBudgets?: DirectionalBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
   /** recommend.csv's rows; null (or absent) for a folder without recommendations */
+  /** attack.csv (config `attack`); null or absent without one */
+  attack?: AttackRow[] | null;
+  /** recommend.csv (config `recommend`); null or absent without one */
   recommend?: RecommendRow[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
@@ -390,6 +440,36 @@ export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord
   });
 }
 
+/** attack.csv, every column; `concentration` and `concentration_metric` when the file has them. */
+export function readAttackCsv(file: string): AttackRow[] {
+  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: num(t, r, 'kappa'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    known: num(t, r, 'known'),
+    reid1_mean: num(t, r, 'reid1_mean'),
+    reid1_se: optNum(t, r, 'reid1_se'),
+    reid10_mean: num(t, r, 'reid10_mean'),
+    reid10_se: optNum(t, r, 'reid10_se'),
+    trials: num(t, r, 'trials'),
+    users: num(t, r, 'users'),
+    targets: num(t, r, 'targets'),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
+  }));
+}
+
+/** The attack.csv of a results folder; a folder without one is a one-line user error. */
+export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
+  const file = join(dir, 'attack.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
+  return { file, rows: readAttackCsv(file) };
+}
+
 function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -441,8 +521,15 @@ export function readResultsFolder(dir: string): ResultsFolder {
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
     recommend: recommendFile ? readRecommendCsv(recommendFile) : null,
+    ...optionalCsvs(at),
     manifest,
   };
+}
+
+/** The files of the optional evaluations, present only when the folder has them (other folders read as before). */
+function optionalCsvs(at: (f: string) => string | null): Pick<ResultsFolder, 'attack'> {
+  const attack = at('attack.csv');
+  return attack ? { attack: readAttackCsv(attack) } : {};
 }
 
 export { uniqueInOrder } from '../util/unique.js';

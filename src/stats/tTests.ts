@@ -8,7 +8,7 @@
  */
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 
-export type TestKind = 'paired' | 'welch';
+export type TestKind = 'paired' | 'welch' | 'one-sample';
 
 export interface TTest {
   kind: TestKind;
@@ -68,6 +68,17 @@ export function pairedTTest(a: readonly number[], b: readonly number[]): TTest {
   const m = mean(d);
   const se = Math.sqrt(variance(d, m) / d.length);
   return fromStatistic('paired', m, se, d.length - 1, Math.max(...a.map(Math.abs), ...b.map(Math.abs)));
+}
+
+/**
+ * One-sample t-test of mean(a) − mu (a level known without error, e.g. the chance level 10/N of
+ * a ranking attack); needs at least 2 values.
+ */
+export function oneSampleTTest(a: readonly number[], mu: number): TTest {
+  if (a.length < 2) throw new Error('oneSampleTTest: needs at least 2 values');
+  const m = mean(a);
+  const se = Math.sqrt(variance(a, m) / a.length);
+  return fromStatistic('one-sample', m - mu, se, a.length - 1, Math.max(Math.abs(mu), ...a.map(Math.abs)));
 }
 
 /** Welch's unequal-variance t-test of mean(a) − mean(b); needs at least 2 values per side. */

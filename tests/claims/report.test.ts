@@ -49,6 +49,15 @@ describe('Claims section', () => {
     expect(html).toMatch(/href="#budgets">supported<\/a>/);
   });
 
+  it("links the linkage attack's claims to its figures", () => {
+    const base = { dataset: 'ml', verdict: 'supported', statement: 's', cells_tested: 2, cells_for: 1, cells_against: 0, detail: 'd' };
+    const claims = ['clean-lsh-reidentifies', 'reid-rises-with-xi', 'lshrr-frontier-dominates-laplsh'].map((id) => ({ ...base, id }));
+    const html = claimsSectionBody(folder(JSON.stringify({ claims })), [fig('fig2-ml', 'Fig. 2: ml'), fig('reid-ml', 'Re-identification: ml'), fig('frontier-ml', 'Privacy–utility frontier: ml')]);
+    expect(html.match(/href="#reid-ml"/g)).toHaveLength(2);
+    expect(html.match(/href="#frontier-ml"/g)).toHaveLength(1);
+    expect(html).not.toContain('href="#fig2-ml"');
+  });
+
   it("prints the share of cells beside every badge, from claims.json's counts", () => {
     const one = { id: 'lshrr-beats-random-at-xi-2', dataset: 'x', verdict: 'supported', statement: 's', cells_tested: 36, cells_for: 1, cells_against: 0, detail: 'd' };
     const html = claimsSectionBody(

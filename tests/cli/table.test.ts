@@ -212,3 +212,47 @@ describe('lshdp table utility', () => {
     expect(r.stderr).not.toMatch(STACK_RE);
   });
 });
+
+describe('lshdp table attack', () => {
+  const dir = join(ROOT, 'tests/fixtures/results/attack');
+  const ATTACK_HEADER = 'dataset,n,kappa,mechanism,base,accountant,xi,known,reid1_mean,reid1_se,reid10_mean,reid10_se,trials,users,targets';
+
+  it('prints reid@1 and reid@10 as mean ± se beside chance 1/N, in markdown and latex', async () => {
+    const md = await lshdpIn(['table', 'attack', dir]);
+    expect(md.status).toBe(0);
+    expect(md.stdout.split('\n')[0]).toBe('| dataset | n | κ | mechanism | ξ | known | reid@1 (mean ± se) | reid@10 (mean ± se) | chance 1/N | trials | targets of N |');
+    // the fixture's first row: lsh (no ξ), reid@1 0.400923 ± 0.0105243 of N = 40
+    expect(md.stdout).toContain('| ml-small | 50 | 10 | lsh | – | 0.5 | 0.401 ± 0.011 | 0.800 ± 0.016 | 0.025 | 5 | 40 of 40 |');
+    const tex = await lshdpIn(['table', 'attack', dir, '--format', 'latex']);
+    expect(tex.stdout).toContain('ml-small & 50 & 10 & lsh & -- & 0.5 & 0.401 $\\pm$ 0.011');
+  });
+
+  it("csv keeps every attack.csv cell plus the rounded columns; json rows use attack.csv's names", async () => {
+    const lines = (await lshdpIn(['table', 'attack', dir, '--format', 'csv'])).stdout.trim().split('\n');
+    expect(lines[0]).toBe(`${ATTACK_HEADER},reid1,reid10`);
+    const file = readFileSync(join(dir, 'attack.csv'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(file.length);
+    for (const [i, l] of lines.slice(1).entries()) expect(l.split(',').slice(0, 15).join(',')).toBe(file[i + 1]);
+    const rows = JSON.parse((await lshdpIn(['table', 'attack', dir, '--format', 'json'])).stdout) as Record<string, unknown>[];
+    expect(Object.keys(rows[0])).toEqual(ATTACK_HEADER.split(','));
+    expect(rows[0]).toMatchObject({ mechanism: 'lsh', xi: null, accountant: null, known: 0.5 });
+  });
+
+  it('filters rows by mechanism, κ, n, ξ (keeping the no-noise rows) and known share; a value the file lacks is an error', async () => {
+    const md = (await lshdpIn(['table', 'attack', dir, '--n', '100', '--kappa', '20', '--known', '0.5', '--xi', '1,5,20', '--mechanisms', 'lsh,laplsh'])).stdout;
+    const rows = md.split('\n\n')[0].trim().split('\n').slice(2);
+    // 2 data sets × (lsh + laplsh at 3 ξ)
+    expect(rows).toHaveLength(8);
+    expect(rows[0]).toMatch(/^\| ml-small \| 100 \| 20 \| lsh \| – \| 0\.5 \|/);
+    expect(rows.filter((r) => /\| laplsh \| (1|5|20) \| 0\.5 \|/.test(r))).toHaveLength(6);
+    const bad = await lshdpIn(['table', 'attack', dir, '--xi', '3']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^lshdp: error: --xi: 3 not in .*attack\.csv \(it has 0, 1, 5, 10, 20\)\n$/);
+  });
+
+  it('a folder without attack.csv is a one-line error that says where it comes from', async () => {
+    const r = await lshdpIn(['table', 'attack', join(ROOT, 'tests/fixtures/results/small')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^lshdp: error: .*attack\.csv: not found \(a run writes it when its config has an attack block; docs\/ATTACKS\.md\)\n$/);
+  });
+});

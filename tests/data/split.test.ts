@@ -183,10 +183,7 @@ describe('recommendData: the training and held-out columns of the vector rows', 
   });
   it('an item popular in held-out data but rare in training ranks by its training users', () => {
     // c: 4 users in all, but held out by 3 of them; b: 2 training users; a: 3 (and held out by 2)
-    const popular = hand(
-      { u1: { a: 1, c: 2 }, u2: { a: 1, c: 2 }, u3: { a: 1, c: 2 }, u4: { b: 2, c: 1 }, u5: { a: 2, b: 1 }, u6: { a: 2, b: 1 } },
-      ['a', 'b', 'c'],
-    );
+    const popular = hand({ u1: { a: 1, c: 2 }, u2: { a: 1, c: 2 }, u3: { a: 1, c: 2 }, u4: { b: 2, c: 1 }, u5: { a: 2, b: 1 }, u6: { a: 2, b: 1 } }, ['a', 'b', 'c']);
     expect(Array.from(rankItems(popular), (i) => popular.itemIds[i])).toEqual(['a', 'c', 'b']); // without a split
     const s = splitInteractions(popular, LAST1, { seed: 1, dataset: 'd' });
     const rk = rankItems(s.train);

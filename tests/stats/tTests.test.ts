@@ -6,7 +6,7 @@
  * hand on textbook examples.
  */
 import { describe, it, expect } from 'vitest';
-import { pairedTTest, welchTTest, tost } from '../../src/stats/tTests.js';
+import { oneSampleTTest, pairedTTest, welchTTest, tost } from '../../src/stats/tTests.js';
 import { makeRng } from '../../src/random/rng.js';
 import { normalSource } from '../../src/random/samplers.js';
 
@@ -85,6 +85,48 @@ describe('Welch t-test', () => {
     expect(t.df).toBeCloseTo(3, 12);
     expect(t.zeroVariance).toBe(false);
     expect(welchTTest([1, 1], [2, 2]).zeroVariance).toBe(true);
+  });
+});
+
+describe('one-sample t-test', () => {
+  const R = [0.12, 0.15, 0.09, 0.14, 0.11, 0.13, 0.1, 0.16];
+  it('matches scipy.stats.ttest_1samp (one-sided, both directions)', () => {
+    const t = oneSampleTTest(R, 0.1);
+    // scipy.stats.ttest_1samp(R, 0.1, alternative='greater') → statistic 2.886751345948128, p 0.011712318027218747, df 7
+    expectRel(t.t, 2.886751345948128);
+    expect(t.df).toBe(7);
+    expectRel(t.pAbove, 0.011712318027218747, 1e-8);
+    // alternative='less' → 0.9882876819727813
+    expectRel(t.pBelow, 0.9882876819727813, 1e-12);
+    expect(t.kind).toBe('one-sample');
+  });
+
+  it('is the paired test against a constant side', () => {
+    const p = pairedTTest(
+      R,
+      R.map(() => 0.1),
+    );
+    const t = oneSampleTTest(R, 0.1);
+    expect(t.pAbove).toBeCloseTo(p.pAbove, 14);
+    expect(t.diff).toBeCloseTo(p.diff, 15);
+  });
+
+  it('has no evidence without variance and needs two values', () => {
+    expect(oneSampleTTest([0.5, 0.5, 0.5], 0.1).zeroVariance).toBe(true);
+    expect(oneSampleTTest([0.5, 0.5, 0.5], 0.1).pAbove).toBe(1);
+    expect(() => oneSampleTTest([0.5], 0.1)).toThrow(/2 values/);
+  });
+
+  it('rejects a true null at about the nominal rate (one-sided, α = 0.05)', () => {
+    const z = normalSource(makeRng('one-sample-size'));
+    const reps = 4000;
+    let rejected = 0;
+    for (let i = 0; i < reps; i++) {
+      const xs = Array.from({ length: 10 }, () => 0.3 + 0.05 * z());
+      if (oneSampleTTest(xs, 0.3).pAbove <= 0.05) rejected++;
+    }
+    // binomial sd of the rate: sqrt(0.05 · 0.95 / 4000) ≈ 0.0034; 4 sd
+    expect(Math.abs(rejected / reps - 0.05)).toBeLessThan(4 * Math.sqrt((0.05 * 0.95) / reps));
   });
 });
 
