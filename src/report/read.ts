@@ -93,6 +93,55 @@ export const RECOMMEND_COLUMNS = [
   'queries',
 ] as const satisfies readonly (keyof RecommendRow)[];
 
+/**
+ * One row of attack.csv (config `attack`, docs/ATTACKS.md): the linkage attack on the codes of one
+ * (data set, n, κ, mechanism, ξ) by an adversary who knows the share `known` of each target's
+ * non-zero entries; mean ± se over trials of the per-trial means over targets. Field names are
+ * the file's column names.
+ */
+export interface AttackRow {
+  dataset: string;
+  n: number;
+  kappa: number;
+  mechanism: string;
+  base: string;
+  accountant: string | null;
+  /** null for mechanisms without a budget (lsh: the no-noise ceiling) */
+  xi: number | null;
+  known: number;
+  reid1_mean: number;
+  /** standard error over trials; null when unknown (one trial) */
+  reid1_se: number | null;
+  reid10_mean: number;
+  reid10_se: number | null;
+  trials: number;
+  /** released codes ranked (N): chance is 1/N at rank 1, 10/N in the top 10 */
+  users: number;
+  targets: number;
+  /** vmf, purkayastha: present when the file has the column, as in utility.csv */
+  concentration?: number | null;
+  concentration_metric?: string | null;
+}
+
+/** attack.csv's columns, in file order (the directional mechanisms' two columns may follow). */
+export const ATTACK_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'known',
+  'reid1_mean',
+  'reid1_se',
+  'reid10_mean',
+  'reid10_se',
+  'trials',
+  'users',
+  'targets',
+] as const satisfies readonly (keyof AttackRow)[];
+
 export interface NnDistanceRow {
   dataset: string;
   n: number;
@@ -310,11 +359,52 @@ export function readRecommendOf(dir: string): { file: string; rows: RecommendRow
   return { file, rows: readRecommendCsv(file) };
 }
 
+/** attack.csv (docs/OUTPUTS.md); the concentration columns when the file has them. */
+export function readAttackCsv(file: string): AttackRow[] {
+  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: num(t, r, 'kappa'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    known: num(t, r, 'known'),
+    reid1_mean: num(t, r, 'reid1_mean'),
+    reid1_se: optNum(t, r, 'reid1_se'),
+    reid10_mean: num(t, r, 'reid10_mean'),
+    reid10_se: optNum(t, r, 'reid10_se'),
+    trials: num(t, r, 'trials'),
+    users: num(t, r, 'users'),
+    targets: num(t, r, 'targets'),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
+  }));
+}
+
+/** The attack.csv of a results folder; a folder without one is a one-line user error saying how to get it. */
+export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
+  const file = join(dir, 'attack.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
+  return { file, rows: readAttackCsv(file) };
+}
+
 /** The utility.csv of a results folder; a folder without one is a one-line user error. */
 export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] } {
   const file = join(dir, 'utility.csv');
   if (!existsSync(file)) throw new UserError(`${file}: not found (is ${dir} a results folder?)`);
   return { file, rows: readUtilityCsv(file) };
+}
+
+/** The result files `lshdp compare` reads: utility.csv (required), and recommend.csv and attack.csv where the folder has them (else null). */
+export function readComparedFilesOf(dir: string): {
+  utility: { file: string; rows: UtilityRow[] };
+  recommend: { file: string; rows: RecommendRow[] } | null;
+  attack: { file: string; rows: AttackRow[] } | null;
+} {
+  const utility = readUtilityOf(dir);
+  const optional = <R>(name: string, read: (file: string) => R[]) => (existsSync(join(dir, name)) ? { file: join(dir, name), rows: read(join(dir, name)) } : null);
+  return { utility, recommend: optional('recommend.csv', readRecommendCsv), attack: optional('attack.csv', readAttackCsv) };
 }
 
 export function readNnDistancesCsv(file: string): NnDistanceRow[] {
