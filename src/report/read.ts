@@ -93,11 +93,20 @@ export const RECOMMEND_COLUMNS = [
   'queries',
 ] as const satisfies readonly (keyof RecommendRow)[];
 
+export interface NnDistanceRow {
+  dataset: string;
+  n: number;
+  user: string;
+  nn1: number;
+}
+
+/** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
+export type { BudgetRecord, DirectionalBudgetRecord };
+
 /**
  * One row of attack.csv (config `attack`, docs/ATTACKS.md): the linkage attack on the codes of one
  * (data set, n, κ, mechanism, ξ) by an adversary who knows the share `known` of each target's
- * non-zero entries; mean ± se over trials of the per-trial means over targets. Field names are
- * the file's column names.
+ * non-zero entries. Field names are the file's columns.
  */
 export interface AttackRow {
   dataset: string;
@@ -118,12 +127,11 @@ export interface AttackRow {
   /** released codes ranked (N): chance is 1/N at rank 1, 10/N in the top 10 */
   users: number;
   targets: number;
-  /** vmf, purkayastha: present when the file has the column, as in utility.csv */
   concentration?: number | null;
   concentration_metric?: string | null;
 }
 
-/** attack.csv's columns, in file order (the directional mechanisms' two columns may follow). */
+/** attack.csv's columns, in file order (issue 36; `concentration`, `concentration_metric` may follow). */
 export const ATTACK_COLUMNS = [
   'dataset',
   'n',
@@ -142,16 +150,6 @@ export const ATTACK_COLUMNS = [
   'targets',
 ] as const satisfies readonly (keyof AttackRow)[];
 
-export interface NnDistanceRow {
-  dataset: string;
-  n: number;
-  user: string;
-  nn1: number;
-}
-
-/** One row of budgets.csv (and of `lshdp table budgets`): privacy's record, named like the file's columns. */
-export type { BudgetRecord, DirectionalBudgetRecord };
-
 export interface ResultsFolder {
   dir: string;
   /** run name: manifest.name, else the folder's name */
@@ -163,6 +161,9 @@ export interface ResultsFolder {
   directionalBudgets?: DirectionalBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
   /** recommend.csv's rows; null (or absent) for a folder without recommendations */
+  /** attack.csv (config `attack`); null or absent without one */
+  attack?: AttackRow[] | null;
+  /** recommend.csv (config `recommend`); null or absent without one */
   recommend?: RecommendRow[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
@@ -359,36 +360,6 @@ export function readRecommendOf(dir: string): { file: string; rows: RecommendRow
   return { file, rows: readRecommendCsv(file) };
 }
 
-/** attack.csv (docs/OUTPUTS.md); the concentration columns when the file has them. */
-export function readAttackCsv(file: string): AttackRow[] {
-  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
-  return t.rows.map((r) => ({
-    dataset: str(t, r, 'dataset'),
-    n: num(t, r, 'n'),
-    kappa: num(t, r, 'kappa'),
-    mechanism: str(t, r, 'mechanism'),
-    base: str(t, r, 'base'),
-    accountant: optStr(r, 'accountant'),
-    xi: optNum(t, r, 'xi'),
-    known: num(t, r, 'known'),
-    reid1_mean: num(t, r, 'reid1_mean'),
-    reid1_se: optNum(t, r, 'reid1_se'),
-    reid10_mean: num(t, r, 'reid10_mean'),
-    reid10_se: optNum(t, r, 'reid10_se'),
-    trials: num(t, r, 'trials'),
-    users: num(t, r, 'users'),
-    targets: num(t, r, 'targets'),
-    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
-  }));
-}
-
-/** The attack.csv of a results folder; a folder without one is a one-line user error saying how to get it. */
-export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
-  const file = join(dir, 'attack.csv');
-  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
-  return { file, rows: readAttackCsv(file) };
-}
-
 /** The utility.csv of a results folder; a folder without one is a one-line user error. */
 export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] } {
   const file = join(dir, 'utility.csv');
@@ -480,6 +451,36 @@ export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord
   });
 }
 
+/** attack.csv, every column; `concentration` and `concentration_metric` when the file has them. */
+export function readAttackCsv(file: string): AttackRow[] {
+  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
+  return t.rows.map((r) => ({
+    dataset: str(t, r, 'dataset'),
+    n: num(t, r, 'n'),
+    kappa: num(t, r, 'kappa'),
+    mechanism: str(t, r, 'mechanism'),
+    base: str(t, r, 'base'),
+    accountant: optStr(r, 'accountant'),
+    xi: optNum(t, r, 'xi'),
+    known: num(t, r, 'known'),
+    reid1_mean: num(t, r, 'reid1_mean'),
+    reid1_se: optNum(t, r, 'reid1_se'),
+    reid10_mean: num(t, r, 'reid10_mean'),
+    reid10_se: optNum(t, r, 'reid10_se'),
+    trials: num(t, r, 'trials'),
+    users: num(t, r, 'users'),
+    targets: num(t, r, 'targets'),
+    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
+  }));
+}
+
+/** The attack.csv of a results folder; a folder without one is a one-line user error. */
+export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
+  const file = join(dir, 'attack.csv');
+  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
+  return { file, rows: readAttackCsv(file) };
+}
+
 function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -531,8 +532,15 @@ export function readResultsFolder(dir: string): ResultsFolder {
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
     recommend: recommendFile ? readRecommendCsv(recommendFile) : null,
+    ...optionalCsvs(at),
     manifest,
   };
+}
+
+/** The files of the optional evaluations, present only when the folder has them (other folders read as before). */
+function optionalCsvs(at: (f: string) => string | null): Pick<ResultsFolder, 'attack'> {
+  const attack = at('attack.csv');
+  return attack ? { attack: readAttackCsv(attack) } : {};
 }
 
 export { uniqueInOrder } from '../util/unique.js';
