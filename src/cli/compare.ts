@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { ExitStatus, UserError } from '../util/errors.js';
-import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from '../report/compareMetrics.js';
-import type { CompareFormat } from '../report/compare.js';
+import { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from '../report/compareMetrics.js';
+import type { CompareFormat } from '../report/compareFormat.js';
+import type { readComparedFilesOf } from '../report/read.js';
+import type { FilterableRow, UtilityFilter } from '../report/filter.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { wordList } from './options.js';
@@ -33,23 +35,70 @@ interface CompareFlags extends FilterFlags {
   all?: boolean;
 }
 
+type Folder = ReturnType<typeof readComparedFilesOf>;
+const KEYS: Record<CompareFile, 'utility' | 'recommend' | 'attack'> = { 'utility.csv': 'utility', 'recommend.csv': 'recommend', 'attack.csv': 'attack' };
+
+/** A metric asked by name whose file neither run has is an error (asked by default, it is left out). */
+function checkMetricFiles(asked: string[] | undefined, metrics: CompareMetric[], a: Folder, b: Folder): void {
+  if (asked === undefined) return;
+  for (const m of metrics) {
+    const file = fileOfMetric(m);
+    if (!a[KEYS[file]] && !b[KEYS[file]]) throw new UserError(`--metric: ${m} is read from ${file}, which neither run has`);
+  }
+}
+
+/** The files both runs have among those of the asked metrics: the ones compared row by row. */
+function comparedFiles(metrics: CompareMetric[], a: Folder, b: Folder): CompareFile[] {
+  return COMPARE_FILES.filter(({ file, metrics: own }) => own.some((m) => metrics.includes(m)) && a[KEYS[file]] && b[KEYS[file]]).map((f) => f.file);
+}
+
+/**
+ * Each run's rows passing the filter; the filter's values checked against the compared files of
+ * both runs (a row missing from one run is a difference, not a typo). attack.csv's rows have no k
+ * and pass a `--k` filter, as recommend.csv's pop rows do.
+ */
+async function filtered(a: Folder, b: Folder, files: CompareFile[], filter: UtilityFilter): Promise<[Folder, Folder]> {
+  const { checkFilter, filterUtility } = await import('../report/filter.js');
+  const asFilterable = (f: Folder, file: CompareFile): (FilterableRow & { i: number })[] =>
+    (f[KEYS[file]]?.rows ?? []).map((r, i) => ({ mechanism: r.mechanism, kappa: r.kappa, k: 'k' in r ? r.k : null, n: r.n, i }));
+  // with no file compared (a metric's file in one run only), the values are checked against utility.csv
+  const checked: CompareFile[] = files.length ? files : ['utility.csv'];
+  const sources = [a, b].flatMap((f) => checked.map((file) => f[KEYS[file]]!.file));
+  const source = `${sources.slice(0, -1).join(', ')} or ${sources[sources.length - 1]}`;
+  checkFilter(
+    [a, b].flatMap((f) => checked.flatMap((file) => asFilterable(f, file))),
+    filter,
+    source,
+  );
+  const keep = <T>(f: Folder, file: CompareFile, rows: T[]): T[] => filterUtility(asFilterable(f, file), filter, null).map((w) => rows[w.i]!);
+  const apply = (f: Folder): Folder => ({
+    utility: { ...f.utility, rows: keep(f, 'utility.csv', f.utility.rows) },
+    recommend: f.recommend && { ...f.recommend, rows: keep(f, 'recommend.csv', f.recommend.rows) },
+    attack: f.attack && { ...f.attack, rows: keep(f, 'attack.csv', f.attack.rows) },
+  });
+  return [apply(a), apply(b)];
+}
+
 export function registerCompare(program: Command): void {
   const cmd = program
     .command('compare')
-    .description('where two runs differ: matched utility rows, B − A, its z-score, flags beyond a threshold (exit 3 when any)')
+    .description('where two runs differ: matched rows of utility.csv (and recommend.csv, attack.csv where both have them), B − A, its z-score, flags beyond a threshold (exit 3 when any)')
     .argument('<dir-a>', 'results folder of run A')
     .argument('<dir-b>', 'results folder of run B');
   addFilterOptions(cmd)
     .option('--threshold <z>', 'flag a difference when |z| exceeds this', parseThreshold, DEFAULT_Z_THRESHOLD)
-    .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default: both)`)
+    .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default: every metric of the files both runs have)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .option('--all', 'list every compared row, identical ones included')
     .addHelpText(
       'after',
       `
-A row is flagged when |z| = |b − a| / √(se_a² + se_b²) exceeds the threshold, when its means differ
-without a standard error to judge them (one trial, exact rows), when a setting changed (base,
-accountant, ε, queries), or when it is in one run only. Columns: docs/OUTPUTS.md.
+Rows are matched on utility.csv's (dataset, n, κ, k, mechanism, ξ), recommend.csv's (the same and
+N) and attack.csv's (dataset, n, κ, mechanism, ξ, known). A row is flagged when
+|z| = |b − a| / √(se_a² + se_b²) exceeds the threshold, when its means differ without a standard
+error to judge them (one trial, exact and pop rows), when a setting changed (base, accountant, ε,
+queries, users, targets), or when it is in one run only. recommend.csv or attack.csv in one run
+only is said in one line and not compared. Columns: docs/OUTPUTS.md.
 
 Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`,
     )
@@ -59,16 +108,19 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
       refuseShardFolder(dirA);
       refuseShardFolder(dirB);
       // loaded here, not at start-up: the CSV reader is only needed once the folders are read
-      const { readUtilityOf } = await import('../report/read.js');
-      const { checkFilter, filterUtility } = await import('../report/filter.js');
-      const { compareRuns, compareSummary, formatCompare, runsAgree } = await import('../report/compare.js');
-      const a = readUtilityOf(dirA);
-      const b = readUtilityOf(dirB);
-      const filter = parseFilter(o);
-      // a filter value must exist in at least one of the runs (a row missing from one run is a difference)
-      checkFilter([...a.rows, ...b.rows], filter, `${a.file} or ${b.file}`);
-      const res = compareRuns(filterUtility(a.rows, filter, null), filterUtility(b.rows, filter, null), { threshold: o.threshold, metrics });
+      const [{ readComparedFilesOf }, { compareFolders, compareSummary, oneSidedFiles, runsAgree }, { formatCompare }] = await Promise.all([
+        import('../report/read.js'),
+        import('../report/compare.js'),
+        import('../report/compareFormat.js'),
+      ]);
+      const read = [readComparedFilesOf(dirA), readComparedFilesOf(dirB)] as const;
+      checkMetricFiles(o.metric, metrics, ...read);
+      const [a, b] = await filtered(...read, comparedFiles(metrics, ...read), parseFilter(o));
+      const rows = (f: Folder) => ({ utility: f.utility.rows, recommend: f.recommend?.rows ?? null, attack: f.attack?.rows ?? null });
+      const res = compareFolders(rows(a), rows(b), { threshold: o.threshold, metrics });
       cliIo().out(formatCompare(res, o.format as CompareFormat, o.all));
+      // csv keeps its stdout a table: the files in one run only are said on stderr (md and json say them in the output)
+      if (o.format === 'csv') for (const line of oneSidedFiles(res)) cliIo().err(`lshdp: ${line}\n`);
       if (!runsAgree(res)) throw new RunsDiffer(`the runs differ: ${compareSummary(res)}`);
     });
 }

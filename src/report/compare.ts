@@ -1,31 +1,35 @@
 /**
- * Where two runs differ ("did my change alter results?"): the utility rows of run A and run B
- * are matched on (dataset, n, κ, k, mechanism, ξ); for each metric the difference B − A and its
- * z-score from the two standard errors, z = (b − a) / √(se_a² + se_b²), flagged beyond a
- * threshold. Without a usable standard error (one trial, or exact rows with se 0) any difference
- * is flagged: nothing says it is noise. Rows present in one run only are flagged too.
+ * Where two runs differ ("did my change alter results?"): the rows of each result file of run A
+ * and run B are matched on the file's coordinates (utility.csv: dataset, n, κ, k, mechanism, ξ;
+ * recommend.csv: those and the list length N; attack.csv: dataset, n, κ, mechanism, ξ and the
+ * known share); for each metric the difference B − A and its z-score from the two standard
+ * errors, z = (b − a) / √(se_a² + se_b²), flagged beyond a threshold. Without a usable standard
+ * error (one trial, or exact rows with se 0) any difference is flagged: nothing says it is noise.
+ * Rows present in one run only are flagged too; a file present in one run only is said, not
+ * compared.
  */
-import Papa from 'papaparse';
-import type { UtilityRow } from './read.js';
-import { formatMeanSe, formatNumber } from './tables.js';
+import type { AttackRow, RecommendRow, UtilityRow } from './read.js';
+import { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, UTILITY_METRICS, type CompareFile, type CompareMetric } from './compareMetrics.js';
 
-import { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from './compareMetrics.js';
-
-export { COMPARE_METRICS, DEFAULT_Z_THRESHOLD, type CompareMetric } from './compareMetrics.js';
+export { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
 
 /**
  * `same`: identical mean and se; `within`: |z| ≤ threshold; `flagged`: |z| > threshold, or a
- * difference without a standard error, or a changed setting (base, accountant, ε); `only_a` /
- * `only_b`: the row is in one run only.
+ * difference without a standard error, or a changed setting (base, accountant, ε, queries…);
+ * `only_a` / `only_b`: the row is in one run only.
  */
 export type CompareStatus = 'same' | 'within' | 'flagged' | 'only_a' | 'only_b';
 
-/** One compared (row, metric), named in utility.csv's vocabulary (a_ / b_ for the two runs). */
+/**
+ * One compared (row, metric), named in the result files' vocabulary (a_ / b_ for the two runs).
+ * `top` (recommend.csv's N) and `known` (attack.csv's known share) only on those files' rows.
+ */
 export interface CompareRow {
   dataset: string;
   n: number;
   kappa: number | null;
-  k: number;
+  /** null where the row has no k: recommend.csv's pop, every attack.csv row */
+  k: number | null;
   mechanism: string;
   xi: number | null;
   metric: CompareMetric;
@@ -40,6 +44,10 @@ export interface CompareRow {
   status: CompareStatus;
   /** why a row is flagged without a z beyond the threshold */
   note: string;
+  /** recommend.csv's list length N */
+  top?: number;
+  /** attack.csv's known share of the target's entries */
+  known?: number;
 }
 
 export const COMPARE_COLUMNS = [
@@ -60,78 +68,170 @@ export const COMPARE_COLUMNS = [
   'note',
 ] as const satisfies readonly (keyof CompareRow)[];
 
+/** The columns that follow COMPARE_COLUMNS when recommend.csv or attack.csv takes part (empty where they do not apply). */
+export const COMPARE_EXTRA_COLUMNS = ['top', 'known'] as const satisfies readonly (keyof CompareRow)[];
+
+/** Where a result file was found: in both runs (compared) or in one only (said, not compared). */
+export type FilePresence = 'both' | 'only_a' | 'only_b';
+
 export interface CompareResult {
   rows: CompareRow[];
   threshold: number;
   counts: Record<CompareStatus, number>;
+  /**
+   * Each file taking part and where it was found; absent when only utility.csv takes part (two
+   * folders without recommend.csv and attack.csv compare as they always did).
+   */
+  files?: Partial<Record<CompareFile, FilePresence>>;
 }
 
-const keyOf = (r: UtilityRow) => [r.dataset, r.n, r.kappa ?? '', r.k, r.mechanism, r.xi ?? ''].join('\u0000');
+type Coordinates = Pick<CompareRow, 'dataset' | 'n' | 'kappa' | 'k' | 'mechanism' | 'xi'>;
 
-function metricOf(r: UtilityRow, m: CompareMetric): { mean: number | null; se: number | null } {
-  return m === 'utility' ? { mean: r.utility_loss_mean, se: r.utility_loss_se } : { mean: r.recall_mean, se: r.recall_se };
+/** How one file's rows are matched, measured and told apart as experiments. */
+interface FileSpec<R> {
+  /** the matching columns' values */
+  key: (r: R) => string;
+  coordinates: (r: R) => Coordinates;
+  /** the file's own coordinates beyond utility.csv's (N, known) */
+  extra: (r: R) => Pick<CompareRow, 'top' | 'known'>;
+  measure: (r: R, m: CompareMetric) => { mean: number | null; se: number | null };
+  /** settings that make two rows different experiments rather than two samples of one */
+  settings: readonly (keyof R & string)[];
 }
 
-/** Settings that make two rows different experiments rather than two samples of one. */
-function settingChanges(a: UtilityRow, b: UtilityRow): string[] {
+const join = (...parts: (string | number | null)[]) => parts.map((p) => p ?? '').join('\u0000');
+const coordinatesOf = (r: Coordinates & { k: number | null }): Coordinates => ({ dataset: r.dataset, n: r.n, kappa: r.kappa, k: r.k, mechanism: r.mechanism, xi: r.xi });
+
+const UTILITY: FileSpec<UtilityRow> = {
+  key: (r) => join(r.dataset, r.n, r.kappa, r.k, r.mechanism, r.xi),
+  coordinates: coordinatesOf,
+  extra: () => ({}),
+  measure: (r, m) => (m === 'utility' ? { mean: r.utility_loss_mean, se: r.utility_loss_se } : { mean: r.recall_mean, se: r.recall_se }),
+  settings: ['base', 'accountant', 'epsilon_bit', 'epsilon_lap', 'epsilon_ldp', 'fallback', 'queries'],
+};
+
+const RECOMMEND: FileSpec<RecommendRow> = {
+  key: (r) => join(r.dataset, r.n, r.kappa, r.k, r.mechanism, r.xi, r.top),
+  coordinates: coordinatesOf,
+  extra: (r) => ({ top: r.top }),
+  measure: (r, m) => ({ mean: r[`${m as 'hr' | 'ndcg' | 'item_recall'}_mean`], se: r[`${m as 'hr' | 'ndcg' | 'item_recall'}_se`] }),
+  settings: ['base', 'accountant', 'queries'],
+};
+
+const ATTACK: FileSpec<AttackRow> = {
+  key: (r) => join(r.dataset, r.n, r.kappa, r.mechanism, r.xi, r.known),
+  coordinates: (r) => coordinatesOf({ ...r, k: null }),
+  extra: (r) => ({ known: r.known }),
+  measure: (r, m) => ({ mean: r[`${m as 'reid1' | 'reid10'}_mean`], se: r[`${m as 'reid1' | 'reid10'}_se`] }),
+  settings: ['base', 'accountant', 'users', 'targets'],
+};
+
+function settingChanges<R>(a: R, b: R, settings: readonly (keyof R & string)[]): string[] {
   const out: string[] = [];
-  for (const c of ['base', 'accountant', 'epsilon_bit', 'epsilon_lap', 'epsilon_ldp', 'fallback', 'queries'] as const) {
-    if (a[c] !== b[c]) out.push(`${c} ${a[c] ?? '–'} → ${b[c] ?? '–'}`);
-  }
+  for (const c of settings) if (a[c] !== b[c]) out.push(`${c} ${a[c] ?? '–'} → ${b[c] ?? '–'}`);
   return out;
 }
 
-/** Compare run A with run B, metric by metric, in A's row order (rows only in B last). */
-export function compareRuns(a: UtilityRow[], b: UtilityRow[], opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
-  const threshold = opts.threshold ?? DEFAULT_Z_THRESHOLD;
-  const metrics = opts.metrics ?? COMPARE_METRICS;
-  const bByKey = new Map(b.map((r) => [keyOf(r), r]));
-  const aKeys = new Set(a.map(keyOf));
+type Verdict = Pick<CompareRow, 'diff' | 'z' | 'status' | 'note'>;
+
+/** One metric of a row both runs have: its difference, z and status. */
+function judge(metric: CompareMetric, ma: { mean: number | null; se: number | null }, mb: { mean: number | null; se: number | null }, changes: string[], threshold: number): Verdict {
+  let note = changes.length ? `setting changed: ${changes.join('; ')}` : '';
+  if (ma.mean === null || mb.mean === null) {
+    if (ma.mean !== mb.mean) note = [note, `${metric} present in one run only`].filter(Boolean).join('; ');
+    return { diff: null, z: null, status: ma.mean === mb.mean && !changes.length ? 'same' : 'flagged', note };
+  }
+  const diff = mb.mean - ma.mean;
+  const sd = ma.se !== null && mb.se !== null ? Math.sqrt(ma.se * ma.se + mb.se * mb.se) : null;
+  const z = sd !== null && sd > 0 ? diff / sd : null;
+  let status: CompareStatus;
+  if (diff === 0 && ma.se === mb.se) status = 'same';
+  else if (z !== null) status = Math.abs(z) > threshold ? 'flagged' : 'within';
+  else if (diff === 0) status = 'within';
+  else {
+    status = 'flagged';
+    note = [note, sd === null ? 'no standard error (one trial): any difference counts' : 'standard errors are 0: any difference counts'].filter(Boolean).join('; ');
+  }
+  if (changes.length) status = 'flagged';
+  return { diff, z, status, note };
+}
+
+/** One file's rows, metric by metric, in A's row order (rows only in B last). */
+function compareFile<R>(spec: FileSpec<R>, a: readonly R[], b: readonly R[], metrics: readonly CompareMetric[], threshold: number): CompareRow[] {
+  const bByKey = new Map(b.map((r) => [spec.key(r), r]));
+  const aKeys = new Set(a.map(spec.key));
   const rows: CompareRow[] = [];
-  const ident = (r: UtilityRow) => ({ dataset: r.dataset, n: r.n, kappa: r.kappa, k: r.k, mechanism: r.mechanism, xi: r.xi });
   for (const ra of a) {
-    const rb = bByKey.get(keyOf(ra));
+    const rb = bByKey.get(spec.key(ra));
     for (const metric of metrics) {
-      const ma = metricOf(ra, metric);
+      const ma = spec.measure(ra, metric);
+      const sides = { a_mean: ma.mean, a_se: ma.se };
       if (!rb) {
-        rows.push({ ...ident(ra), metric, a_mean: ma.mean, a_se: ma.se, b_mean: null, b_se: null, diff: null, z: null, status: 'only_a', note: 'not in run B' });
+        rows.push({ ...spec.coordinates(ra), metric, ...sides, b_mean: null, b_se: null, diff: null, z: null, status: 'only_a', note: 'not in run B', ...spec.extra(ra) });
         continue;
       }
-      const mb = metricOf(rb, metric);
-      const changes = settingChanges(ra, rb);
-      let diff: number | null = null;
-      let z: number | null = null;
-      let status: CompareStatus;
-      let note = changes.length ? `setting changed: ${changes.join('; ')}` : '';
-      if (ma.mean === null || mb.mean === null) {
-        status = ma.mean === mb.mean && !changes.length ? 'same' : 'flagged';
-        if (ma.mean !== mb.mean) note = [note, `${metric} present in one run only`].filter(Boolean).join('; ');
-      } else {
-        diff = mb.mean - ma.mean;
-        const sd = ma.se !== null && mb.se !== null ? Math.sqrt(ma.se * ma.se + mb.se * mb.se) : null;
-        if (sd !== null && sd > 0) z = diff / sd;
-        if (diff === 0 && ma.se === mb.se) status = 'same';
-        else if (z !== null) status = Math.abs(z) > threshold ? 'flagged' : 'within';
-        else if (diff === 0) status = 'within';
-        else {
-          status = 'flagged';
-          note = [note, sd === null ? 'no standard error (one trial): any difference counts' : 'standard errors are 0: any difference counts'].filter(Boolean).join('; ');
-        }
-        if (changes.length) status = 'flagged';
-      }
-      rows.push({ ...ident(ra), metric, a_mean: ma.mean, a_se: ma.se, b_mean: mb.mean, b_se: mb.se, diff, z, status, note });
+      const mb = spec.measure(rb, metric);
+      const verdict = judge(metric, ma, mb, settingChanges(ra, rb, spec.settings), threshold);
+      rows.push({ ...spec.coordinates(ra), metric, ...sides, b_mean: mb.mean, b_se: mb.se, ...verdict, ...spec.extra(ra) });
     }
   }
   for (const rb of b) {
-    if (aKeys.has(keyOf(rb))) continue;
+    if (aKeys.has(spec.key(rb))) continue;
     for (const metric of metrics) {
-      const mb = metricOf(rb, metric);
-      rows.push({ ...ident(rb), metric, a_mean: null, a_se: null, b_mean: mb.mean, b_se: mb.se, diff: null, z: null, status: 'only_b', note: 'not in run A' });
+      const mb = spec.measure(rb, metric);
+      rows.push({ ...spec.coordinates(rb), metric, a_mean: null, a_se: null, b_mean: mb.mean, b_se: mb.se, diff: null, z: null, status: 'only_b', note: 'not in run A', ...spec.extra(rb) });
     }
   }
+  return rows;
+}
+
+function result(rows: CompareRow[], threshold: number, files?: CompareResult['files']): CompareResult {
   const counts: Record<CompareStatus, number> = { same: 0, within: 0, flagged: 0, only_a: 0, only_b: 0 };
   for (const r of rows) counts[r.status]++;
-  return { rows, threshold, counts };
+  return { rows, threshold, counts, ...(files ? { files } : {}) };
+}
+
+/** Compare the utility rows of run A with run B, metric by metric, in A's row order (rows only in B last). */
+export function compareRuns(a: UtilityRow[], b: UtilityRow[], opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
+  const threshold = opts.threshold ?? DEFAULT_Z_THRESHOLD;
+  const metrics = (opts.metrics ?? UTILITY_METRICS).filter((m) => UTILITY_METRICS.includes(m));
+  return result(compareFile(UTILITY, a, b, metrics, threshold), threshold);
+}
+
+/** The rows of a run's result files; null where the folder has no such file. */
+export interface RunFiles {
+  utility: UtilityRow[];
+  recommend: RecommendRow[] | null;
+  attack: AttackRow[] | null;
+}
+
+/** Where a file was found, or null when neither run has it. */
+function presence(a: unknown, b: unknown): FilePresence | null {
+  if (a !== null && b !== null) return 'both';
+  return a !== null ? 'only_a' : b !== null ? 'only_b' : null;
+}
+
+/**
+ * Compare every result file the runs have: utility.csv, then recommend.csv and attack.csv where
+ * both runs have them (a file in one run only is listed in `files`, not compared). `metrics`
+ * picks the files too: a file none of whose metrics is asked takes no part.
+ */
+export function compareFolders(a: RunFiles, b: RunFiles, opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
+  const threshold = opts.threshold ?? DEFAULT_Z_THRESHOLD;
+  const asked = opts.metrics ?? COMPARE_METRICS;
+  const specs = { 'utility.csv': [UTILITY, a.utility, b.utility], 'recommend.csv': [RECOMMEND, a.recommend, b.recommend], 'attack.csv': [ATTACK, a.attack, b.attack] } as const;
+  const rows: CompareRow[] = [];
+  const files: Partial<Record<CompareFile, FilePresence>> = {};
+  for (const { file } of COMPARE_FILES) {
+    const metrics = asked.filter((m) => COMPARE_FILES.find((f) => f.file === file)!.metrics.includes(m));
+    const [spec, ra, rb] = specs[file];
+    const where = presence(ra, rb);
+    if (!metrics.length || where === null) continue;
+    files[file] = where;
+    if (where === 'both') rows.push(...compareFile(spec as FileSpec<unknown>, ra as unknown[], rb as unknown[], metrics, threshold));
+  }
+  const others = Object.keys(files).some((f) => f !== 'utility.csv');
+  return result(rows, threshold, others ? files : undefined);
 }
 
 /** True when the runs agree: no row flagged and no row in one run only. */
@@ -145,44 +245,15 @@ export function compareSummary(res: CompareResult): string {
   return `${res.rows.length} (row, metric) pairs: ${c.same} identical, ${c.within} within |z| ≤ ${res.threshold}, ${c.flagged} flagged, ${c.only_a} only in A, ${c.only_b} only in B`;
 }
 
-export type CompareFormat = 'md' | 'csv' | 'json';
+/** The line that says a file was found in one run only (and so not compared). */
+export function oneSidedNote(file: CompareFile, where: Exclude<FilePresence, 'both'>): string {
+  return `${file}: in run ${where === 'only_a' ? 'A' : 'B'} only; not compared`;
+}
 
-/**
- * The comparison as text. `md`: the rows that are not identical (all with `all`), then the
- * summary line; `csv` and `json`: the same rows with the CompareRow fields.
- */
-export function formatCompare(res: CompareResult, format: CompareFormat, all = false): string {
-  const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same');
-  if (format === 'json') {
-    return JSON.stringify({ threshold: res.threshold, counts: res.counts, agree: runsAgree(res), rows: shown }, null, 2) + '\n';
-  }
-  if (format === 'csv') {
-    const cell = (v: unknown) => (v === null ? '' : (v as string | number));
-    return Papa.unparse({ fields: [...COMPARE_COLUMNS], data: shown.map((r) => COMPARE_COLUMNS.map((c) => cell(r[c]))) }, { newline: '\n' }) + '\n';
-  }
-  const ms = (m: number | null, se: number | null) => (m === null ? '–' : formatMeanSe(m, se));
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
-  const lines = [
-    '| dataset | n | κ | k | mechanism | ξ | metric | A (mean ± se) | B (mean ± se) | B − A | z | status |',
-    '| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
-    ...shown.map(
-      (r) =>
-        `| ${[
-          esc(r.dataset),
-          r.n,
-          r.kappa ?? '–',
-          r.k,
-          esc(r.mechanism),
-          r.xi ?? '–',
-          r.metric,
-          ms(r.a_mean, r.a_se),
-          ms(r.b_mean, r.b_se),
-          r.diff === null ? '–' : formatNumber(r.diff, 3),
-          r.z === null ? '–' : r.z.toFixed(2),
-          r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status,
-        ].join(' | ')} |`,
-    ),
-  ];
-  const body = shown.length ? lines.join('\n') + '\n\n' : 'No differences: every compared row is identical.\n\n';
-  return body + compareSummary(res) + '\n';
+/** The lines on the files found in one run only, in file order. */
+export function oneSidedFiles(res: CompareResult): string[] {
+  return COMPARE_FILES.flatMap(({ file }) => {
+    const where = res.files?.[file];
+    return where === undefined || where === 'both' ? [] : [oneSidedNote(file, where)];
+  });
 }

@@ -367,6 +367,17 @@ export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] }
   return { file, rows: readUtilityCsv(file) };
 }
 
+/** The result files `lshdp compare` reads: utility.csv (required), and recommend.csv and attack.csv where the folder has them (else null). */
+export function readComparedFilesOf(dir: string): {
+  utility: { file: string; rows: UtilityRow[] };
+  recommend: { file: string; rows: RecommendRow[] } | null;
+  attack: { file: string; rows: AttackRow[] } | null;
+} {
+  const utility = readUtilityOf(dir);
+  const optional = <R>(name: string, read: (file: string) => R[]) => (existsSync(join(dir, name)) ? { file: join(dir, name), rows: read(join(dir, name)) } : null);
+  return { utility, recommend: optional('recommend.csv', readRecommendCsv), attack: optional('attack.csv', readAttackCsv) };
+}
+
 export function readNnDistancesCsv(file: string): NnDistanceRow[] {
   const { table: t } = readCsv(file, [NN_COLUMNS]);
   return t.rows.map((r) => ({

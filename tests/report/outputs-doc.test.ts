@@ -149,6 +149,19 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
   });
 
+  it('compare with recommend.csv and attack.csv prints the documented columns and then top, known', async () => {
+    const doc = [...tableAfter('`lshdp compare DIR_A DIR_B`'), ...tableAfter('`lshdp compare`: with recommend.csv or attack.csv')];
+    expect(doc.slice(-2)).toEqual(['top', 'known']);
+    const full = join(ROOT, 'tests/fixtures/compare/full');
+    const csv = await runInProc(dir, ['compare', full, full, '--format', 'csv', '--all']);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout.split('\n')[0].split(',')).toEqual(doc);
+    const json = JSON.parse((await runInProc(dir, ['compare', full, full, '--format', 'json', '--all'])).stdout) as { rows: Record<string, unknown>[]; files: unknown };
+    expect(new Set(json.rows.map((r) => r.metric))).toEqual(new Set(['utility', 'recall', 'hr', 'ndcg', 'item_recall', 'reid1', 'reid10']));
+    for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
+    expect(json.files).toEqual({ 'utility.csv': 'both', 'recommend.csv': 'both', 'attack.csv': 'both' });
+  });
+
   it("audit.csv's columns are the documented ones", async () => {
     expect([...AUDIT_CSV_COLUMNS]).toEqual(tableAfter('`audit.csv`'));
   });

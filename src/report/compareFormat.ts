@@ -1,0 +1,84 @@
+/**
+ * `lshdp compare`'s output: markdown tables (one per result file when more than utility.csv takes
+ * part), CSV and JSON. Two folders without recommend.csv and attack.csv print what they always
+ * did, byte for byte; with them, the rows gain `top` and `known` (CSV columns after the others,
+ * JSON keys likewise) and JSON a `files` object saying where each file was found.
+ */
+import Papa from 'papaparse';
+import { formatMeanSe, formatNumber } from './tables.js';
+import { COMPARE_COLUMNS, COMPARE_EXTRA_COLUMNS, compareSummary, oneSidedNote, runsAgree, type CompareResult, type CompareRow } from './compare.js';
+import { COMPARE_FILES, fileOfMetric, type CompareFile } from './compareMetrics.js';
+
+export type CompareFormat = 'md' | 'csv' | 'json';
+
+/** A markdown column: its title, alignment and cell. */
+interface MdColumn {
+  title: string;
+  right: boolean;
+  cell: (r: CompareRow) => string | number;
+}
+
+const esc = (s: string) => s.replace(/\|/g, '\\|');
+const ms = (m: number | null, se: number | null) => (m === null ? '–' : formatMeanSe(m, se));
+const col = (title: string, right: boolean, cell: MdColumn['cell']): MdColumn => ({ title, right, cell });
+
+const LEAD: MdColumn[] = [col('dataset', false, (r) => esc(r.dataset)), col('n', true, (r) => r.n), col('κ', true, (r) => r.kappa ?? '–')];
+const K = col('k', true, (r) => r.k ?? '–');
+const MECHANISM_XI: MdColumn[] = [col('mechanism', false, (r) => esc(r.mechanism)), col('ξ', true, (r) => r.xi ?? '–')];
+const MEASURES: MdColumn[] = [
+  col('metric', false, (r) => r.metric),
+  col('A (mean ± se)', true, (r) => ms(r.a_mean, r.a_se)),
+  col('B (mean ± se)', true, (r) => ms(r.b_mean, r.b_se)),
+  col('B − A', true, (r) => (r.diff === null ? '–' : formatNumber(r.diff, 3))),
+  col('z', true, (r) => (r.z === null ? '–' : r.z.toFixed(2))),
+  col('status', false, (r) => (r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status)),
+];
+
+/** Each file's table: its coordinates (recommend.csv's N, attack.csv's known share and no k), then the measures. */
+const MD_COLUMNS: Record<CompareFile, MdColumn[]> = {
+  'utility.csv': [...LEAD, K, ...MECHANISM_XI, ...MEASURES],
+  'recommend.csv': [...LEAD, K, ...MECHANISM_XI, col('N', true, (r) => r.top ?? '–'), ...MEASURES],
+  'attack.csv': [...LEAD, ...MECHANISM_XI, col('known', true, (r) => r.known ?? '–'), ...MEASURES],
+};
+
+function mdTable(columns: MdColumn[], rows: CompareRow[]): string {
+  if (!rows.length) return 'No differences: every compared row is identical.\n';
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(columns.map((c) => c.title)), line(columns.map((c) => (c.right ? '---:' : '---'))), ...rows.map((r) => line(columns.map((c) => c.cell(r))))].join('\n') + '\n';
+}
+
+/** Markdown: one table (utility.csv alone, as always) or one per file under its name, then the summary line. */
+function formatMd(res: CompareResult, shown: CompareRow[]): string {
+  if (!res.files) return mdTable(MD_COLUMNS['utility.csv'], shown) + '\n' + compareSummary(res) + '\n';
+  const parts: string[] = [];
+  for (const { file } of COMPARE_FILES) {
+    const where = res.files[file];
+    if (where === undefined) continue;
+    parts.push(
+      where === 'both'
+        ? `### ${file}\n\n${mdTable(
+            MD_COLUMNS[file],
+            shown.filter((r) => fileOfMetric(r.metric) === file),
+          )}`
+        : `${oneSidedNote(file, where)}.\n`,
+    );
+  }
+  return parts.join('\n') + '\n' + compareSummary(res) + '\n';
+}
+
+/**
+ * The comparison as text. `md`: the rows that are not identical (all with `all`), then the
+ * summary line; `csv` and `json`: the same rows with the CompareRow fields.
+ */
+export function formatCompare(res: CompareResult, format: CompareFormat, all = false): string {
+  const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same');
+  if (format === 'md') return formatMd(res, shown);
+  const columns: readonly (keyof CompareRow)[] = res.files ? [...COMPARE_COLUMNS, ...COMPARE_EXTRA_COLUMNS] : COMPARE_COLUMNS;
+  const values = (r: CompareRow) => columns.map((c) => r[c] ?? null);
+  if (format === 'json') {
+    const rows = shown.map((r) => Object.fromEntries(columns.map((c, i) => [c, values(r)[i]])));
+    return JSON.stringify({ threshold: res.threshold, counts: res.counts, agree: runsAgree(res), rows, ...(res.files ? { files: res.files } : {}) }, null, 2) + '\n';
+  }
+  const cell = (v: unknown) => (v === null ? '' : (v as string | number));
+  return Papa.unparse({ fields: [...columns], data: shown.map((r) => values(r).map(cell)) }, { newline: '\n' }) + '\n';
+}
