@@ -15,6 +15,14 @@ export default defineConfig({
     // vitest's default leaves a core free (one worker on 2 cores), but most test files wait on a
     // CLI child process or on worker threads: one worker per core keeps the cores busy
     maxWorkers: Math.max(2, availableParallelism()),
+    // each worker runs its files one after another in one module registry instead of a fresh
+    // child process per file: the suite's ~110 files each paid ~0.5 CPU-s of start-up and of
+    // evaluating the same modules (vitest's runner, src/, the built CLI) before. The tests leave
+    // no state behind for the next file: they put back the environment, working folder and
+    // stdout/stderr writers they change (tests/helpers/inproc.ts), unregister the mechanisms
+    // they register, and the two that load modules under another LSHDP_HAMMING_KERNEL reset the
+    // registry after (vi.resetModules). A test that cannot do so belongs in a child process.
+    isolate: false,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
     // `npm run coverage` / `coverage:full`: line coverage of src/, the built dist/ mapped back to
     // it through its source maps (most CLI tests run the built CLI in-process)

@@ -16,7 +16,7 @@ import { STACK_RE } from '../helpers/cli.js';
 import { lshdpIn } from '../helpers/inproc.js';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
 import { FIX } from '../data/fixtures.js';
-import { runInProc, scratch } from '../helpers/experiment.js';
+import { CLI_CONFIG, runInProc, scratch } from '../helpers/experiment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-grammar-'));
 
@@ -128,7 +128,8 @@ describe('short flags mean the same everywhere', () => {
 
 describe('merge', () => {
   it('without --out writes results/<config name> (the name in the shards’ manifest)', async () => {
-    const { dir: d, config } = scratch();
+    // one n and one κ: 1 exact + 3 trial cells, enough for two shards to merge
+    const { dir: d, config } = scratch(CLI_CONFIG.replace('dims: [40, 80]', 'dims: [40]').replace('kappa: [8, 16]', 'kappa: [8]'));
     for (const i of [1, 2]) {
       const r = await runInProc(d, ['run', config, '-o', `s${i}`, '--shard', `${i}/2`, '-q', '-t', '1', '--no-report']);
       expect(r.status, r.stderr).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratch, runIn, runAndSignal, temporaries } from '../helpers/experiment.js';
+import { scratch, runInProc, runAndSignal, temporaries } from '../helpers/experiment.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 
@@ -21,7 +21,9 @@ function storedResults(outDir: string): number {
 describe('lshdp run survives interruptions', () => {
   it('SIGINT stops promptly, keeps finished cells, prints how to resume, exits 130; SIGTERM exits 143', async () => {
     const { dir, config } = scratch();
-    const base = runIn(dir, ['run', config, '--out', 'base', '--threads', '2', '--no-report', '--no-cache']);
+    // the runs that are not signalled (the reference and the resume) run the same entry in this
+    // process; the signalled ones are real children
+    const base = await runInProc(dir, ['run', config, '--out', 'base', '--threads', '2', '--no-report', '--no-cache']);
     expect(base.status).toBe(0);
     const args = ['run', config, '--out', 'i', '--threads', '2', '--no-report', '--no-cache'];
     const r = await runAndSignal(dir, args, join(dir, 'i'), 3, 'SIGINT');
@@ -36,7 +38,7 @@ describe('lshdp run survives interruptions', () => {
     const t = await runAndSignal(dir, ['run', config, '--out', 't', '--threads', '1', '--no-report', '--no-cache'], join(dir, 't'), 2, 'SIGTERM');
     expect(t.code, t.stderr).toBe(143);
     expect(t.stderr).toMatch(/interrupted by SIGTERM: \d+ of 86 results finished and kept/);
-    const resumed = runIn(dir, args);
+    const resumed = await runInProc(dir, args);
     expect(resumed.status).toBe(0);
     expect(read(join(dir, 'i', 'utility.csv'))).toBe(read(join(dir, 'base', 'utility.csv')));
   });
