@@ -107,6 +107,12 @@ export function registerTable(program: Command): void {
       cliIo().out(utilityTable(rows, format));
     });
 
+  registerRecommendTable(table);
+  registerAttackTable(table);
+}
+
+/** `lshdp table recommend` (recommend.csv: docs/RECOMMEND.md). */
+function registerRecommendTable(table: Command): void {
   const recommend = table
     .command('recommend')
     .description("HR@N, NDCG@N and item recall@N (mean ± se over trials) of a results folder, in recommend.csv's column names")
@@ -143,7 +149,10 @@ export function registerTable(program: Command): void {
       const rows = filterUtility(all, parseFilter(opts), file).filter((r) => (!top || top.includes(r.top)) && (!xi || r.xi === null || xi.includes(r.xi)));
       cliIo().out(opts.wide ? recommendWideTable(rows) : recommendTable(rows, format));
     });
+}
 
+/** `lshdp table attack` (attack.csv: docs/ATTACKS.md). */
+function registerAttackTable(table: Command): void {
   table
     .command('attack')
     .description("the linkage attack's re-identification rates (reid@1, reid@10: mean ± se over trials) of a results folder, in attack.csv's column names")
