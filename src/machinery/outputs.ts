@@ -4,6 +4,7 @@
  * datasets.json, manifest.json and config.yaml; a shard folder only datasets.json and manifest.json (`lshdp merge` writes the rest).
  * The claims and the report come after, from these files (src/pipeline/report.ts).
  */
+import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetSummary } from '../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
@@ -42,6 +43,8 @@ export function writeResultFiles(
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
   if (attackText !== null) writeFileAtomicSync(join(outDir, 'attack.csv'), attackText);
+  // a folder whose config dropped `attack` keeps its attack/ entries (for regrowth), not a stale table
+  else if (existsSync(join(outDir, 'attack.csv'))) unlinkSync(join(outDir, 'attack.csv'));
   writeShardFiles(outDir, summaries, manifest);
   // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
   writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);
