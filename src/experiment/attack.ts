@@ -18,6 +18,7 @@ import { popcount32, type CodeSet } from '../lsh/codes.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { sampleWithoutReplacement } from '../random/samplers.js';
 import { xoshiroUniform } from '../random/ziggurat.js';
+import { wasmRankCounts } from '../kernels/kernel.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 
 /** The version of the attack's algorithm (its draws and its ranking): in every attack entry's hash. */
@@ -150,18 +151,78 @@ export function rankCounts(released: CodeSet, probes: CodeSet, probeRow: number,
   return { a, t };
 }
 
-/** The means over the targets of reid@1 and reid@10: target r's probe is row r of `probes`. */
-export function attackMeans(released: CodeSet, probes: CodeSet, targets: Int32Array): { reid1: number; reid10: number } {
+/** Codes a target's scan looks at in JavaScript before its full count goes to the WebAssembly kernel. */
+export const ATTACK_PREFIX = 2048;
+
+/**
+ * The means over the targets of reid@1 and reid@10: target r's probe is row r of `probes`. A
+ * target whose first ATTACK_PREFIX codes already hold 10 strictly closer ones scores 0 at once
+ * (most targets of a noisy release); the others are counted over every code by the WebAssembly
+ * kernel (`kernel: 'js'`, or without it, by rankCounts): the same counts either way.
+ */
+export function attackMeans(released: CodeSet, probes: CodeSet, targets: Int32Array, opts: { kernel?: 'auto' | 'js' } = {}): { reid1: number; reid10: number } {
   if (released.words !== probes.words) throw new RangeError(`released codes have ${released.words} words, the probes ${probes.words}`);
+  const users = released.codes.length / released.words;
+  const head: CodeSet = users > ATTACK_PREFIX ? { ...released, codes: released.codes.subarray(0, ATTACK_PREFIX * released.words) } : released;
   let s1 = 0;
   let s10 = 0;
+  const rest: number[] = [];
   for (let r = 0; r < targets.length; r++) {
-    const { a, t } = rankCounts(released, probes, r, targets[r]!);
-    const [r1, r10] = reidOf(a, t);
+    const target = targets[r]!;
+    if (head !== released) {
+      // the prefix holds the target's own code only when the target is in it
+      const early = target < ATTACK_PREFIX ? rankCounts(head, probes, r, target) : prefixCloser(head, probes, r, released, target);
+      if (early.a >= REID_AT) continue;
+      rest.push(r);
+      continue;
+    }
+    const [r1, r10] = reidOf(...counts(rankCounts(released, probes, r, target)));
     s1 += r1;
     s10 += r10;
   }
+  if (rest.length > 0) {
+    const rows = Int32Array.from(rest);
+    const out = new Int32Array(2 * rows.length);
+    if (
+      opts.kernel === 'js' ||
+      !wasmRankCounts(
+        released,
+        probes,
+        rows,
+        Int32Array.from(rest, (r) => targets[r]!),
+        out,
+      )
+    ) {
+      rest.forEach((r, i) => {
+        const { a, t } = rankCounts(released, probes, r, targets[r]!);
+        out[2 * i] = a;
+        out[2 * i + 1] = t;
+      });
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const [r1, r10] = reidOf(out[2 * i]!, out[2 * i + 1]!);
+      s1 += r1;
+      s10 += r10;
+    }
+  }
   return { reid1: s1 / targets.length, reid10: s10 / targets.length };
+}
+
+const counts = (c: { a: number; t: number }): [number, number] => [c.a, c.t];
+
+/** The codes of `head` strictly closer to probe row `r` than the target's code in `released` (a target outside the head), stopping at REID_AT. */
+function prefixCloser(head: CodeSet, probes: CodeSet, r: number, released: CodeSet, target: number): { a: number } {
+  const { words } = released;
+  let d0 = 0;
+  for (let w = 0; w < words; w++) d0 += popcount32(released.codes[target * words + w]! ^ probes.codes[r * words + w]!);
+  const n = head.codes.length / words;
+  let a = 0;
+  for (let v = 0; v < n && a < REID_AT; v++) {
+    let d = 0;
+    for (let w = 0; w < words; w++) d += popcount32(head.codes[v * words + w]! ^ probes.codes[r * words + w]!);
+    if (d < d0) a++;
+  }
+  return { a };
 }
 
 /**

@@ -31,8 +31,9 @@ function bruteCounts(released: CodeSet, probe: CodeSet, row: number, target: num
   let a = 0;
   let t = 0;
   for (let u = 0; u < users; u++) {
-    if (dist(u) < d0) a++;
-    else if (dist(u) === d0) t++;
+    const d = dist(u);
+    if (d < d0) a++;
+    else if (d === d0) t++;
   }
   return { a, t };
 }
@@ -155,6 +156,43 @@ describe('reid@1 and reid@10', () => {
         const early = rankCounts(released, probes, r, target);
         expect(reidOf(early.a, early.t)).toEqual(reidOf(brute.a, brute.t));
       }
+    }
+  });
+});
+
+describe('the ranking over many codes (prefix in JavaScript, then the WebAssembly count)', () => {
+  it('gives the means of the brute force, with and without the kernel', () => {
+    const rng = makeRng('attack-many');
+    for (const bits of [20, 50, 70]) {
+      const users = 5000;
+      const words = Math.ceil(bits / 32);
+      const released = emptyCodes(users, bits);
+      const probes = emptyCodes(120, bits);
+      const mask = (w: number) => (w === words - 1 && bits % 32 !== 0 ? 2 ** (bits % 32) - 1 : 4294967295);
+      for (let i = 0; i < users * words; i++) released.codes[i] = Math.floor(rng() * 4294967296) & mask(i % words);
+      const targets = Int32Array.from({ length: 120 }, () => Math.floor(rng() * users));
+      // half the probes a few bits from their target's code (found), half random (not found)
+      for (let r = 0; r < 120; r++) {
+        for (let w = 0; w < words; w++) {
+          const own = released.codes[targets[r]! * words + w]!;
+          probes.codes[r * words + w] = (r % 2 === 0 ? own ^ (rng() < 0.5 ? 1 << Math.floor(rng() * Math.min(32, bits)) : 0) : Math.floor(rng() * 4294967296)) & mask(w);
+        }
+      }
+      let s1 = 0;
+      let s10 = 0;
+      for (let r = 0; r < 120; r++) {
+        const b = bruteCounts(released, probes, r, targets[r]!);
+        const [x, y] = reidOf(b.a, b.t);
+        s1 += x;
+        s10 += y;
+      }
+      const want = { reid1: s1 / 120, reid10: s10 / 120 };
+      expect(want.reid1).toBeGreaterThan(0.3);
+      const got = attackMeans(released, probes, targets);
+      const js = attackMeans(released, probes, targets, { kernel: 'js' });
+      expect(got.reid1).toBeCloseTo(want.reid1, 12);
+      expect(got.reid10).toBeCloseTo(want.reid10, 12);
+      expect(js).toEqual(got);
     }
   });
 });
