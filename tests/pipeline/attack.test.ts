@@ -99,6 +99,12 @@ describe('the attack in a run', () => {
     const noMs = (t: string) => t.replace(/"ms":\d+/g, '"ms":0');
     expect(noMs(readFileSync(join(out, 'attack', one), 'utf8'))).toBe(noMs(text));
     expect(readFileSync(join(out, 'attack.csv'), 'utf8')).toBe(csvText);
+    // a smaller attack reuses what it needs; status counts the rest as unused and --prune removes it
+    writeFileSync(config, `${GRID.replace('xi: [0, 5]', 'xi: [0, 5, 20]')}attack: { known: [1] }\n`);
+    expect((await run(config, out)).computed).toBe(0);
+    expect(folderStatus(out)).toMatchObject({ attack: { valid: 4 * 13, expected: 4 * 13 }, unused: 4 * 13 });
+    expect(folderStatus(out, { prune: true }).unused).toBe(4 * 13);
+    expect(folderStatus(out).unused).toBe(0);
   });
 
   it('shards merged give the unsharded bytes; a config without attack writes no attack file', async () => {
