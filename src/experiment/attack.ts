@@ -70,17 +70,29 @@ function stateOf(seed: string): Int32Array {
  */
 export function partialProfiles(vectors: UserVectors, targets: Int32Array, known: number, seedOf: (user: string) => string): UserVectors {
   const { rowPtr, colIdx, values } = vectors;
-  const outPtr = new Int32Array(targets.length + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  const nonZero: number[] = [];
+  // the non-zero entries of each target, and how many of them are known
+  const sizes = new Int32Array(targets.length);
+  let total = 0;
+  let widest = 0;
   for (let r = 0; r < targets.length; r++) {
     const u = targets[r]!;
-    nonZero.length = 0;
-    for (let p = rowPtr[u]!; p < rowPtr[u + 1]!; p++) if (values[p] !== 0) nonZero.push(p);
-    const m = nonZero.length;
+    let m = 0;
+    for (let p = rowPtr[u]!; p < rowPtr[u + 1]!; p++) if (values[p] !== 0) m++;
     if (m === 0) throw new RangeError(`user ${vectors.userIds[u]} has no non-zero entry`);
-    const s = subsetSize(m, known);
+    sizes[r] = subsetSize(m, known);
+    total += sizes[r]!;
+    widest = Math.max(widest, m);
+  }
+  const outPtr = new Int32Array(targets.length + 1);
+  const cols = new Int32Array(total);
+  const vals = new Float64Array(total);
+  const nonZero = new Int32Array(widest);
+  let q = 0;
+  for (let r = 0; r < targets.length; r++) {
+    const u = targets[r]!;
+    let m = 0;
+    for (let p = rowPtr[u]!; p < rowPtr[u + 1]!; p++) if (values[p] !== 0) nonZero[m++] = p;
+    const s = sizes[r]!;
     const state = stateOf(seedOf(vectors.userIds[u]!));
     for (let i = 0; i < s; i++) {
       const j = i + Math.floor(xoshiroUniform(state) * (m - i));
@@ -89,14 +101,14 @@ export function partialProfiles(vectors: UserVectors, targets: Int32Array, known
       nonZero[j] = t;
     }
     // stored positions ascend with the columns in a CSR row
-    const chosen = nonZero.slice(0, s).sort((a, b) => a - b);
-    for (const p of chosen) {
-      cols.push(colIdx[p]!);
-      vals.push(values[p]!);
+    const chosen = nonZero.subarray(0, s).sort();
+    for (let i = 0; i < s; i++) {
+      cols[q] = colIdx[chosen[i]!]!;
+      vals[q++] = values[chosen[i]!]!;
     }
-    outPtr[r + 1] = cols.length;
+    outPtr[r + 1] = q;
   }
-  return { ...vectors, rowPtr: outPtr, colIdx: Int32Array.from(cols), values: Float64Array.from(vals), userIds: Array.from(targets, (u) => vectors.userIds[u]!) };
+  return { ...vectors, rowPtr: outPtr, colIdx: cols, values: vals, userIds: Array.from(targets, (u) => vectors.userIds[u]!) };
 }
 
 /** The exact expectations of a hit at rank 1 and within rank 10 under uniform tie-breaking, from a (strictly closer) and t (tied, the target included). */
