@@ -164,7 +164,7 @@ export function rankCounts(released: CodeSet, probes: CodeSet, probeRow: number,
 }
 
 /** Codes a target's scan looks at in JavaScript before its full count goes to the WebAssembly kernel. */
-export const ATTACK_PREFIX = 2048;
+export const ATTACK_PREFIX = 512;
 
 /**
  * The means over the targets of reid@1 and reid@10: target r's probe is row r of `probes`. A

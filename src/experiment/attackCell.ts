@@ -55,7 +55,7 @@ export function cellAttacker(vectors: UserVectors, spec: CellAttackSpec, family:
   const partialAt = (known: number) => {
     let p = partials.get(known);
     if (!p) {
-      const rows = partialProfiles(vectors, targets, known, (user) => subsetSeed(runSeed, dataset, n, trial, known, user));
+      const rows = profilesOf(vectors, targets, { runSeed, dataset, n, trial, known });
       const hashing = family.hash(rows, kappa, planesSeed);
       p = { vectors: rows, clean: hashing.codes, hashing };
       partials.set(known, p);
@@ -69,4 +69,28 @@ export function cellAttacker(vectors: UserVectors, spec: CellAttackSpec, family:
       const { reid1, reid10 } = attackMeans(release.codes, probes, targets);
       return { known: k, reid1, reid10, users, targets: targets.length };
     });
+}
+
+/**
+ * The partial profiles of a (data set, n, trial, known), kept per vectors object: the cells of one
+ * trial at other κ draw the same ones (their seeds have no κ), so a thread that runs them one
+ * after another draws them once. Only a cache: the rows are the same drawn again.
+ */
+const profileCache = new WeakMap<UserVectors, Map<string, UserVectors>>();
+function profilesOf(vectors: UserVectors, targets: Int32Array, at: { runSeed: number | string; dataset: string; n: number; trial: number; known: number }): UserVectors {
+  const { runSeed, dataset, n, trial, known } = at;
+  let byKey = profileCache.get(vectors);
+  if (!byKey) {
+    byKey = new Map();
+    profileCache.set(vectors, byKey);
+  }
+  const key = JSON.stringify([runSeed, dataset, n, trial, known, targets.length]);
+  let rows = byKey.get(key);
+  if (!rows || rows.rowPtr.length !== targets.length + 1) {
+    rows = partialProfiles(vectors, targets, known, (user) => subsetSeed(runSeed, dataset, n, trial, known, user));
+    // a trial's few knowns at a time: older entries go first
+    if (byKey.size >= 8) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, rows);
+  }
+  return rows;
 }
