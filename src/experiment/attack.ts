@@ -18,7 +18,7 @@ import { popcount32, type CodeSet } from '../lsh/codes.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { sampleWithoutReplacement } from '../random/samplers.js';
 import { xoshiroUniform } from '../random/ziggurat.js';
-import { wasmRankCounts } from '../kernels/kernel.js';
+import { hammingKernelName, WASM_MAX_BITS, wasmRankCounts } from '../kernels/kernel.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 
 /** The version of the attack's algorithm (its draws and its ranking): in every attack entry's hash. */
@@ -124,12 +124,23 @@ export function reidOf(a: number, t: number): [number, number] {
  * both reid values are 0 and t is not needed): a is returned as `stopAt` and t as counted so far.
  */
 export function rankCounts(released: CodeSet, probes: CodeSet, probeRow: number, target: number, stopAt = REID_AT): { a: number; t: number } {
+  const d0 = distanceTo(released, probes, probeRow, target);
+  return countFrom(released, released.codes.length / released.words, probes, probeRow, d0, stopAt);
+}
+
+/** The Hamming distance between released code `target` and probe row `probeRow`. */
+function distanceTo(released: CodeSet, probes: CodeSet, probeRow: number, target: number): number {
+  const { codes, words } = released;
+  let d0 = 0;
+  for (let w = 0; w < words; w++) d0 += popcount32(codes[target * words + w]! ^ probes.codes[probeRow * words + w]!);
+  return d0;
+}
+
+/** a (codes strictly closer than d0, stopping at `stopAt`) and t (codes at d0) over the first `users` codes. */
+function countFrom(released: CodeSet, users: number, probes: CodeSet, probeRow: number, d0: number, stopAt: number): { a: number; t: number } {
   const { codes, words } = released;
   const p = probes.codes;
-  const users = codes.length / words;
   const pb = probeRow * words;
-  let d0 = 0;
-  for (let w = 0; w < words; w++) d0 += popcount32(codes[target * words + w]! ^ p[pb + w]!);
   let a = 0;
   let t = 0;
   if (words === 1) {
@@ -163,78 +174,61 @@ export function rankCounts(released: CodeSet, probes: CodeSet, probeRow: number,
   return { a, t };
 }
 
-/** Codes a target's scan looks at in JavaScript before its full count goes to the WebAssembly kernel. */
-export const ATTACK_PREFIX = 512;
+/** The longest JavaScript prefix scan of a target before its full count goes to the WebAssembly kernel. */
+export const ATTACK_PREFIX = 4096;
 
 /**
- * The means over the targets of reid@1 and reid@10: target r's probe is row r of `probes`. A
- * target whose first ATTACK_PREFIX codes already hold 10 strictly closer ones scores 0 at once
- * (most targets of a noisy release); the others are counted over every code by the WebAssembly
- * kernel (`kernel: 'js'`, or without it, by rankCounts): the same counts either way.
+ * The means over the targets of reid@1 and reid@10: target r's probe is row r of `probes`. With
+ * the WebAssembly kernel, a target whose first N/16 codes (at most ATTACK_PREFIX) already hold 10
+ * strictly closer ones scores 0 at once (most targets of a noisy release, where the kernel's full
+ * count would cost more), and the others are counted over every code by the kernel; without it
+ * (`kernel: 'js'`, or codes longer than 64 bits) each target is scanned in JavaScript until 10
+ * codes are strictly closer. The same counts either way.
  */
 export function attackMeans(released: CodeSet, probes: CodeSet, targets: Int32Array, opts: { kernel?: 'auto' | 'js' } = {}): { reid1: number; reid10: number } {
   if (released.words !== probes.words) throw new RangeError(`released codes have ${released.words} words, the probes ${probes.words}`);
   const users = released.codes.length / released.words;
-  const head: CodeSet = users > ATTACK_PREFIX ? { ...released, codes: released.codes.subarray(0, ATTACK_PREFIX * released.words) } : released;
+  const kernel = opts.kernel !== 'js' && released.bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd';
+  const prefix = kernel ? Math.min(ATTACK_PREFIX, Math.floor(users / 16)) : users;
   let s1 = 0;
   let s10 = 0;
   const rest: number[] = [];
   for (let r = 0; r < targets.length; r++) {
-    const target = targets[r]!;
-    if (head !== released) {
-      // the prefix holds the target's own code only when the target is in it
-      const early = target < ATTACK_PREFIX ? rankCounts(head, probes, r, target) : prefixCloser(head, probes, r, released, target);
-      if (early.a >= REID_AT) continue;
+    const d0 = distanceTo(released, probes, r, targets[r]!);
+    const head = countFrom(released, prefix, probes, r, d0, REID_AT);
+    if (head.a >= REID_AT) continue;
+    if (prefix < users) {
       rest.push(r);
       continue;
     }
-    const [r1, r10] = reidOf(...counts(rankCounts(released, probes, r, target)));
+    const [r1, r10] = reidOf(head.a, head.t);
     s1 += r1;
     s10 += r10;
   }
   if (rest.length > 0) {
-    const rows = Int32Array.from(rest);
-    const out = new Int32Array(2 * rows.length);
+    const out = new Int32Array(2 * rest.length);
     if (
-      opts.kernel === 'js' ||
       !wasmRankCounts(
         released,
         probes,
-        rows,
+        Int32Array.from(rest),
         Int32Array.from(rest, (r) => targets[r]!),
         out,
       )
     ) {
       rest.forEach((r, i) => {
-        const { a, t } = rankCounts(released, probes, r, targets[r]!);
-        out[2 * i] = a;
-        out[2 * i + 1] = t;
+        const c = rankCounts(released, probes, r, targets[r]!);
+        out[2 * i] = c.a;
+        out[2 * i + 1] = c.t;
       });
     }
-    for (let i = 0; i < rows.length; i++) {
+    for (let i = 0; i < rest.length; i++) {
       const [r1, r10] = reidOf(out[2 * i]!, out[2 * i + 1]!);
       s1 += r1;
       s10 += r10;
     }
   }
   return { reid1: s1 / targets.length, reid10: s10 / targets.length };
-}
-
-const counts = (c: { a: number; t: number }): [number, number] => [c.a, c.t];
-
-/** The codes of `head` strictly closer to probe row `r` than the target's code in `released` (a target outside the head), stopping at REID_AT. */
-function prefixCloser(head: CodeSet, probes: CodeSet, r: number, released: CodeSet, target: number): { a: number } {
-  const { words } = released;
-  let d0 = 0;
-  for (let w = 0; w < words; w++) d0 += popcount32(released.codes[target * words + w]! ^ probes.codes[r * words + w]!);
-  const n = head.codes.length / words;
-  let a = 0;
-  for (let v = 0; v < n && a < REID_AT; v++) {
-    let d = 0;
-    for (let w = 0; w < words; w++) d += popcount32(head.codes[v * words + w]! ^ probes.codes[r * words + w]!);
-    if (d < d0) a++;
-  }
-  return { a };
 }
 
 /**
