@@ -88,8 +88,8 @@ function profilesOf(vectors: UserVectors, targets: Int32Array, at: { runSeed: nu
   let rows = byKey.get(key);
   if (!rows || rows.rowPtr.length !== targets.length + 1) {
     rows = partialProfiles(vectors, targets, known, (user) => subsetSeed(runSeed, dataset, n, trial, known, user));
-    // a trial's few knowns at a time: older entries go first
-    if (byKey.size >= 8) byKey.delete(byKey.keys().next().value!);
+    // the trials of a group × their knowns (a cell order interleaves them): older entries go first
+    if (byKey.size >= 32) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, rows);
   }
   return rows;
