@@ -11,7 +11,11 @@ import type { ExactKnn } from '../../src/knn/angular.js';
 /** Codes from plain numbers (one word per code, or [lo, hi] pairs). */
 function codesOf(rows: number[][], bits: number): CodeSet {
   const set = emptyCodes(rows.length, bits);
-  rows.forEach((r, i) => r.forEach((w, j) => (set.codes[i * set.words + j] = w >>> 0)));
+  rows.forEach((r, i) => {
+    r.forEach((w, j) => {
+      set.codes[i * set.words + j] = w >>> 0;
+    });
+  });
   return set;
 }
 
