@@ -13,7 +13,9 @@
 // paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid on a 10,000-user
 // Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread), grow-xi
 // (the shared MovieLens grid grown by one xi in its folder vs. at once, and in a `run --watch`
-// process; skipped without the data), grow-small (the same on a 3-second synthetic grid).
+// process; skipped without the data), grow-small (the same on a 3-second synthetic grid), attack
+// (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
+// the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -33,7 +35,7 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-fsq4k', 'grow-xi', 'grow-small', 'grid-fsq', 'threads', 'grid-25m'];
+const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-fsq4k', 'grow-xi', 'grow-small', 'grid-fsq', 'threads', 'grid-25m', 'attack', 'attack-25m'];
 // --quick leaves out grow-xi (three runs of the whole shared MovieLens grid)
 const stages = option('stages', ALL.filter((s) => !(quick && s === 'grow-xi')).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
@@ -234,7 +236,7 @@ async function watchGrowths({ config, file, out, base, grown, n, expected, args 
 
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
 
-const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-25m'].includes(s));
+const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-25m', 'attack-25m'].includes(s));
 if (needsMl) ensureSynth(mlDir, ML);
 if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
 if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);
@@ -475,6 +477,33 @@ for (const stage of stages) {
       '--threads 2',
       quick ? '' : '≤ 120 s, ≤ 2 GB',
     );
+  } else if (stage === 'attack') {
+    // the linkage attack (docs/ATTACKS.md) on the shared MovieLens grid: every user a target
+    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
+    const cfg = parse(readFileSync(config, 'utf8'));
+    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
+    if (!existsSync(dataPath)) {
+      process.stderr.write(`bench: attack skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
+    } else {
+      const datasets = cfg.datasets.map((d) => ({ ...d, path: dataPath }));
+      const plain = join(BENCH, 'bench-attack-off.yaml');
+      const attacked = join(BENCH, 'bench-attack-on.yaml');
+      writeFileSync(plain, stringify({ ...cfg, name: 'bench-attack-off', datasets }));
+      writeFileSync(attacked, stringify({ ...cfg, name: 'bench-attack-on', datasets, attack: { known: [0.5, 1] } }));
+      gridOnce(plain, 2); // warm the vector and neighbour caches
+      const off = repeat(runs, () => gridOnce(plain, 2));
+      const on = repeat(runs, () => gridOnce(attacked, 2));
+      record('shared MovieLens grid with the attack (known 0.5, 1; every user a target)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
+    }
+  } else if (stage === 'attack-25m') {
+    const plain = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
+    const cfg = parse(readFileSync(plain, 'utf8'));
+    const attacked = join(BENCH, 'bench-25m-attack.yaml');
+    writeFileSync(attacked, stringify({ ...cfg, name: 'bench-25m-attack', attack: { known: [0.5, 1], targets: 5000 } }));
+    gridOnce(plain, 2); // warm the vector and neighbour caches
+    const off = repeat(gridRuns, () => gridOnce(plain, 2));
+    const on = repeat(gridRuns, () => gridOnce(attacked, 2));
+    record('full grid, MovieLens-25M-shaped, with the attack (known 0.5, 1; 5,000 targets)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }

@@ -54,6 +54,10 @@ export function registerRun(program: Command): void {
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
+    .addHelpText(
+      'after',
+      "\nLinkage attack (docs/ATTACKS.md): a top-level block attack: { known: [0.5, 1], targets: 5000 } also ranks every\nreleased code by Hamming distance to the clean code of a partial profile (a share `known` of a target's non-zero entries)\nof up to `targets` users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.",
+    )
     .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);

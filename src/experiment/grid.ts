@@ -103,14 +103,25 @@ export function trialResults(cfg: ExperimentConfig, info: (name: string) => Mech
   return [...byId.values()];
 }
 
-/** What a trial cell must compute: the given results, each for the given k values. */
-export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, results: { spec: ResultSpec; ks: number[] }[]): TrialCellSpec {
+/**
+ * What a trial cell must compute: the given results, each for the given k values, and the linkage
+ * attack (config `attack`) on the codes of `attack`'s results at their `known` values (a result
+ * asked for its attack only gets no k).
+ */
+export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, results: { spec: ResultSpec; ks: number[] }[], attack: readonly { spec: ResultSpec; known: number[] }[] = []): TrialCellSpec {
+  const asked = results.map((r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks] }) as TrialCellSpec['results'][number]);
+  for (const a of attack) {
+    const r = asked.find((x) => x.id === a.spec.id);
+    if (r) r.known = [...a.known];
+    else asked.push({ id: a.spec.id, base: a.spec.base, options: { ...a.spec.options }, xi: a.spec.xi, ks: [], known: [...a.known] });
+  }
   return {
     dataset: cell.dataset,
     n: cell.n,
     kappa: cell.kappa,
     trial: cell.trial,
-    results: results.map((r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks] })),
+    results: asked,
+    ...(attack.length > 0 && cfg.attack ? { attack: { targets: cfg.attack.targets } } : {}),
     privacy: { d: cfg.privacy.d, delta: cfg.privacy.delta },
     runSeed: cfg.seed,
     ...(cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {}),

@@ -15,6 +15,8 @@ import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
+import type { AttackValue } from './attack.js';
+import { cellAttacker, type CellAttacker } from './attackCell.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
 export interface TrialResultSpec {
@@ -25,7 +27,10 @@ export interface TrialResultSpec {
   options: Record<string, unknown>;
   /** null for mechanisms without a budget (lsh) */
   xi: number | null;
+  /** the k values of the result's k-NN; empty when only its attack is asked */
   ks: number[];
+  /** the `known` values to run the linkage attack at on this result's codes (docs/ATTACKS.md); absent or empty: none */
+  known?: number[];
 }
 
 /** One trial cell (dataset, n, kappa, trial) and the results it must compute. */
@@ -41,6 +46,8 @@ export interface TrialCellSpec {
   metric?: MetricName;
   /** plugin modules the results use: the thread running the cell registers them first (src/machinery/trialThread.ts) */
   plugins?: PluginRef[];
+  /** the linkage attack (config `attack`): at most this many targets; absent when no result asks for it */
+  attack?: { targets: number };
 }
 
 /** The per-trial means over the queries of one result, per k (ascending), and what its xi meant. */
@@ -50,6 +57,8 @@ export interface TrialResult {
   ks: number[];
   loss: number[];
   recall: number[];
+  /** the linkage attack's per-trial values, one per asked `known` (ascending as asked); absent when none was asked */
+  attack?: AttackValue[];
 }
 
 /** Per-trial means over the queries for one (mechanism, k): the exact rows. */
@@ -167,30 +176,45 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
 
   // every result's answers first, then one evaluation of them all (a user answering a query in
   // several results has its distance computed once; the means are those of evaluateAnswers)
-  const done: { id: string; eps: EpsilonInfo; set: AnswerSet }[] = [];
+  // the linkage attack's targets and partial profiles, drawn at the first result that asks for them
+  let attacker: CellAttacker | undefined;
+  const attackerOf = () => (attacker ??= cellAttacker(vectors, { dataset, n, kappa, trial, runSeed, maxTargets: spec.attack?.targets ?? Infinity }, family));
+  const done: { id: string; eps: EpsilonInfo; set: AnswerSet | null; attack?: AttackValue[] }[] = [];
   for (const r of spec.results) {
-    const ks = checkKs(r.ks, users);
-    const kMax = ks[ks.length - 1];
+    // a result asked for its attack only (added to a finished grid) skips the k-NN
+    const ks = r.ks.length === 0 && r.known?.length ? [] : checkKs(r.ks, users);
     const mech = getMechanism(r.base);
     if (mech.kind !== 'code' || !mech.encode) {
       throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
     }
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
-    const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
-    const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech) }, eps);
-    done.push({ id: r.id, eps, set: { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } });
+    const noiseSeed = deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI);
+    const codes = mech.encode({ vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech) }, eps);
+    const kMax = ks[ks.length - 1] ?? 0;
+    const set = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
+    const attack = r.known?.length ? attackerOf()({ mech, options: r.options, noiseSeed, codes }, r.known) : undefined;
+    done.push({ id: r.id, eps, set, ...(attack ? { attack } : {}) });
   }
-  const means = evaluateAnswerSets(
-    vectors,
-    queries,
-    truth,
-    done.map((d) => d.set),
-    distanceFrom,
-    groupDistances(vectors, queries, truth, spec.metric ?? 'angular', thread),
-  );
+  const withKnn = done.filter((d) => d.set !== null);
+  const means =
+    withKnn.length === 0
+      ? []
+      : evaluateAnswerSets(
+          vectors,
+          queries,
+          truth,
+          withKnn.map((d) => d.set!),
+          distanceFrom,
+          groupDistances(vectors, queries, truth, spec.metric ?? 'angular', thread),
+        );
   if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
-  return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
+  return done.map((d) => {
+    const m = d.set ? means[withKnn.indexOf(d)]! : null;
+    const out: TrialResult = { id: d.id, eps: d.eps, ks: d.set?.ks ?? [], loss: m ? Array.from(m.loss) : [], recall: m ? Array.from(m.recall) : [] };
+    if (d.attack) out.attack = d.attack;
+    return out;
+  });
 }
 
 /** The kept hashing of a cell, or null when absent or not of this cell's shape. */

@@ -477,6 +477,32 @@
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
 
+  ;; The linkage attack's counts (src/experiment/attack.ts rankCounts): for probe i (a u32 code, or
+  ;; a u64 one when wide), a = users strictly closer to it than user targets[i], t = users at that
+  ;; user's distance (it included); out[2i] = a, out[2i+1] = t. The distance bytes of $dist32 /
+  ;; $dist64, then one counting pass of $countLE at the target's distance.
+  (func (export "rankCount") (param $codes i32) (param $users i32) (param $probes i32) (param $targets i32)
+                             (param $np i32) (param $dist i32) (param $wide i32) (param $out i32)
+    (local $i i32) (local $d i32) (local $n16 i32) (local $le i32) (local $o i32)
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $np)))
+        (if (local.get $wide)
+          (then (call $dist64 (local.get $codes) (local.get $users)
+                  (i64.load (i32.add (local.get $probes) (i32.shl (local.get $i) (i32.const 3)))) (local.get $dist)))
+          (else (call $dist32 (local.get $codes) (local.get $users)
+                  (i32.load (i32.add (local.get $probes) (i32.shl (local.get $i) (i32.const 2)))) (local.get $dist))))
+        (local.set $d (i32.load8_u (i32.add (local.get $dist)
+          (i32.load (i32.add (local.get $targets) (i32.shl (local.get $i) (i32.const 2)))))))
+        (call $summarize (local.get $dist) (local.get $n16))
+        (local.set $le (call $countLE (local.get $dist) (local.get $n16) (local.get $d)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))))
+        (i32.store (local.get $o) (global.get $below))
+        (i32.store offset=4 (local.get $o) (i32.sub (local.get $le) (global.get $below)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each))))
+
   ;; Projections r_j . x_i (src/lsh/hyperplanes.ts projectAll) for a chunk of users, two columns
   ;; per f64x2: out[i][j] = ((0 + cols[c1][j] * v1) + cols[c2][j] * v2) + ... over the row's stored
   ;; entries in order, a multiply then an add per term as in the JS loop (no fused multiply-add), so

@@ -22,6 +22,7 @@ import { setupCachePath } from './setupCache.js';
 import type { LoadedData } from './load.js';
 import type { RunPlan } from './plan.js';
 import { STORE_FORMAT, type CellStore } from './store.js';
+import { mergeAttackRecord, type AttackStore } from './attackStore.js';
 
 export interface ComputeContext {
   cfg: ExperimentConfig;
@@ -30,6 +31,8 @@ export interface ComputeContext {
   engine: Engine;
   executor: Executor;
   store: CellStore;
+  /** where the linkage attack's entries go (config `attack`) */
+  attackStore?: AttackStore;
   progress: Progress;
   guard: SignalGuard;
   cacheDir: string | null;
@@ -96,19 +99,28 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   // most expensive first, so no worker idles on a long cell at the end of the group
   // (the order cannot change a result: every result depends only on its own seeds)
   const trialCells = group.filter((c): c is TrialCell => c.kind === 'trial');
-  const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, plan.pending.get(c.key)!.length);
+  const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, (plan.pending.get(c.key)?.length ?? 0) + (plan.attack.pending.get(c.key)?.length ?? 0));
   await Promise.all(
     trialCells
       .map((c, i) => ({ c, i }))
       .sort((a, b) => cost(b.c) - cost(a.c) || a.i - b.i)
       .map(async ({ c }) => {
-        const todo = plan.pending.get(c.key)!;
+        const todo = plan.pending.get(c.key) ?? [];
+        const attackTodo = plan.attack.pending.get(c.key) ?? [];
         const setup = ctx.cacheDir ? setupCachePath(ctx.cacheDir, setupIdentity(ctx, c)) : undefined;
-        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo), ...(setup ? { setup } : {}) });
-        const rec = mergeTrialRecord(plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
-        store.write(rec);
-        plan.records.set(c.key, rec);
-        done.computed += todo.length;
+        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo, attackTodo), ...(setup ? { setup } : {}) });
+        // the cell record is written only when it changes: an attack added to a finished grid leaves it as it is
+        if (todo.length > 0) {
+          const rec = mergeTrialRecord(plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
+          store.write(rec);
+          plan.records.set(c.key, rec);
+        }
+        if (attackTodo.length > 0 && ctx.attackStore) {
+          const rec = mergeAttackRecord(plan.attack.records.get(c.key), c.key, attackTodo, out.result as TrialResult[], plan.attack.hashes.get(c.key)!, out.ms);
+          ctx.attackStore.write(rec);
+          plan.attack.records.set(c.key, rec);
+        }
+        done.computed += todo.length + attackTodo.reduce((s, a) => s + a.known.length, 0);
         done.cellsComputed++;
         progress.increment(1, plan.costOf(c));
       }),

@@ -21,6 +21,8 @@ export interface GridEntry {
   hash?: string;
   /** trial cells: result id → the hash of everything that determines that result */
   results?: Record<string, string>;
+  /** trial cells of a config with `attack`: attack entry key → the hash of everything that determines it */
+  attack?: Record<string, string>;
   seeds: Record<string, string>;
   /** 1-based shard that computes it (sharded runs only) */
   shard?: number;
@@ -73,6 +75,7 @@ export function gridEntry(
   resultHashes: Map<string, Map<string, string>>,
   records: Map<string, CellRecord>,
   shard: number | undefined,
+  attackHashes?: Map<string, Map<string, string>>,
 ): GridEntry {
   const rec = records.get(c.key);
   const ms = rec ? recordMs(rec) : undefined;
@@ -82,6 +85,7 @@ export function gridEntry(
     dataset: c.dataset,
     n: c.n,
     ...(c.kind === 'trial' ? { kappa: c.kappa, trial: c.trial, results: Object.fromEntries(resultHashes.get(c.key)!) } : { hash: exactHashes.get(c.key)! }),
+    ...(c.kind === 'trial' && attackHashes?.has(c.key) ? { attack: Object.fromEntries(attackHashes.get(c.key)!) } : {}),
     seeds: cellSeeds(cfg, c),
     ...(shard !== undefined ? { shard } : {}),
     ...(ms !== undefined ? { ms } : {}),

@@ -13,14 +13,15 @@ import { UserError } from '../util/errors.js';
 import { stableStringify } from '../util/hash.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
-import type { CellRecord } from '../experiment/records.js';
+import type { AttackRecord, CellRecord } from '../experiment/records.js';
+import { AttackStore } from './attackStore.js';
 import { recordMs, type GridEntry, type Manifest } from './manifest.js';
 import type { FolderOwner } from './outdir.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
 /** A grid entry's identity: the exact cell's hash, or the trial cell's result hashes. */
 function entryHash(g: GridEntry): string {
-  return g.kind === 'exact' ? String(g.hash) : stableStringify(g.results ?? {});
+  return g.kind === 'exact' ? String(g.hash) : stableStringify(g.results ?? {}) + (g.attack ? stableStringify(g.attack) : '');
 }
 
 /** Does a stored record hold every result of the manifest's entry, computed for the same hashes? */
@@ -50,6 +51,8 @@ export interface MergedShards {
   cfg: ExperimentConfig;
   owner: FolderOwner;
   records: Map<string, CellRecord>;
+  /** the attack records (config `attack`), each from the shard that holds its cell */
+  attack: Map<string, AttackRecord>;
   manifest: Manifest;
 }
 
@@ -66,7 +69,8 @@ export function combineShards(dirs: string[], out: string): MergedShards {
   const manifests = dirs.map((d) => readJson<Manifest>(d, 'manifest.json', 'was its shard run to completion?'));
   checkSameRun(dirs, manifests);
   const ref = manifests[0];
-  const records = collectRecords(dirs, ref);
+  const { records, from } = collectRecords(dirs, ref);
+  const attack = collectAttack(ref, from);
   const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
   const owner = { name: cfg.name, config_hash: ref.config_hash, store_format: STORE_FORMAT, config: ref.config };
   const manifest: Manifest = {
@@ -84,7 +88,23 @@ export function combineShards(dirs: string[], out: string): MergedShards {
     },
     grid: ref.grid.map((g) => ({ ...g, ms: recordMs(records.get(g.key)!) })),
   };
-  return { cfg, owner, records, manifest };
+  return { cfg, owner, records, attack, manifest };
+}
+
+/** The attack record of every trial cell whose manifest entry has attack hashes, from the folder that holds the cell. */
+function collectAttack(ref: Manifest, from: Map<string, string>): Map<string, AttackRecord> {
+  const out = new Map<string, AttackRecord>();
+  for (const g of ref.grid) {
+    if (!g.attack) continue;
+    const dir = from.get(g.key)!;
+    const store = new AttackStore(dir);
+    const rec = store.read(g.key);
+    if (!rec) throw new UserError(`merge: ${store.path(g.key)} is missing (its cell is in ${dir}); run that shard to completion and merge again`);
+    if (!Object.entries(g.attack).every(([k, hash]) => rec.entries[k]?.hash === hash))
+      throw new UserError(`${store.path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
+    out.set(g.key, rec);
+  }
+  return out;
 }
 
 /** Every manifest from the config and inputs of the first, with the same grid. */
@@ -107,7 +127,7 @@ function checkSameRun(dirs: string[], manifests: Manifest[]): void {
 }
 
 /** Every cell of the grid from exactly one folder, holding what the manifest says. */
-function collectRecords(dirs: string[], ref: Manifest): Map<string, CellRecord> {
+function collectRecords(dirs: string[], ref: Manifest): { records: Map<string, CellRecord>; from: Map<string, string> } {
   const stores = dirs.map((d) => new CellStore(d));
   const records = new Map<string, CellRecord>();
   const from = new Map<string, string>();
@@ -126,7 +146,7 @@ function collectRecords(dirs: string[], ref: Manifest): Map<string, CellRecord> 
   if (missing.length > 0) {
     throw new UserError(`merge: ${missing.length} of ${ref.grid.length} cells are missing (first: ${missing.slice(0, 3).join(', ')}); run the missing shards to completion and merge again`);
   }
-  return records;
+  return { records, from };
 }
 
 /** The data set summaries of a shard folder (every shard of a run has the same). */

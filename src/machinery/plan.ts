@@ -12,6 +12,7 @@ import { describeChanges } from './changes.js';
 import type { LoadedData } from './load.js';
 import type { RunSetup } from './setup.js';
 import type { CellStore } from './store.js';
+import { attackHashes, planAttack, type AttackPlan, type AttackStore } from './attackStore.js';
 
 /** One pending result of a trial cell, with every k its record must hold afterwards. */
 export interface PendingResult {
@@ -37,9 +38,11 @@ export interface RunPlan {
   mine: boolean[];
   /** what the store holds for this run's cells (valid records) */
   records: Map<string, CellRecord>;
-  /** trial cell key → its missing or stale results */
+  /** trial cell key → its missing or stale results (a cell with only attack entries to compute has none) */
   pending: Map<string, PendingResult[]>;
-  /** results of this run's cells, and how many are reused */
+  /** the linkage attack's entries (config `attack`; empty without it): hashes, stored records, pending */
+  attack: AttackPlan;
+  /** results (and attack entries) of this run's cells, and how many are reused */
   total: number;
   reused: number;
   /** the cells with work to do */
@@ -48,7 +51,13 @@ export interface RunPlan {
   costOf: (c: Cell) => number;
 }
 
-export function planRun(setup: RunSetup, data: LoadedData, info: (name: string) => MechanismInfo, store: CellStore, opts: { shard?: ShardSpec | null; force?: boolean }): RunPlan {
+export function planRun(
+  setup: RunSetup,
+  data: LoadedData,
+  info: (name: string) => MechanismInfo,
+  store: CellStore,
+  opts: { shard?: ShardSpec | null; force?: boolean; attackStore?: AttackStore },
+): RunPlan {
   const { cfg, skipBadRows } = setup;
   const cells = expandCells(cfg);
   const results = trialResults(cfg, info);
@@ -72,9 +81,32 @@ export function planRun(setup: RunSetup, data: LoadedData, info: (name: string) 
   const mine = cells.map((_, i) => !shardOf || shardOf[i] === shard!.index - 1);
   const stored = readStored(cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true);
   const { records, pending } = stored;
-  const cellsTodo = cells.filter((c, i) => mine[i] && (c.kind === 'exact' ? !records.has(c.key) : pending.has(c.key)));
-  const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, pending.get(c.key)!.length));
-  return { cells, results, ks, kmax, inputs, exactHashes, resultHashes, shardOf, mine, records, pending, total: stored.total, reused: stored.reused, cellsTodo, costOf };
+  const mineOf = new Map(cells.map((c, i) => [c.key, mine[i]]));
+  const hashesOfAttack = attackHashes(cfg, trialCells, results, resultHashes, usersOf);
+  const attack = opts.attackStore
+    ? planAttack(cfg, trialCells, (c) => mineOf.get(c.key) === true, results, hashesOfAttack, opts.attackStore, opts.force === true)
+    : { hashes: hashesOfAttack, records: new Map(), pending: new Map(), total: 0, reused: 0 };
+  const cellsTodo = cells.filter((c, i) => mine[i] && (c.kind === 'exact' ? !records.has(c.key) : pending.has(c.key) || attack.pending.has(c.key)));
+  // an attack-only result re-encodes its codes and ranks them: about one k-NN-less variant
+  const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, (pending.get(c.key)?.length ?? 0) + (attack.pending.get(c.key)?.length ?? 0)));
+  return {
+    cells,
+    results,
+    ks,
+    kmax,
+    inputs,
+    exactHashes,
+    resultHashes,
+    shardOf,
+    mine,
+    records,
+    pending,
+    attack,
+    total: stored.total + attack.total,
+    reused: stored.reused + attack.reused,
+    cellsTodo,
+    costOf,
+  };
 }
 
 /** What the store holds of this run's cells: valid records, and per trial cell the results to compute. */

@@ -13,7 +13,9 @@ import { parseConfig } from '../experiment/config.js';
 import { exactKey, expandCells } from '../experiment/grid.js';
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 import type { Manifest } from './manifest.js';
-import type { CellRecord } from '../experiment/records.js';
+import type { AttackRecord, CellRecord } from '../experiment/records.js';
+import { attackRows } from '../experiment/attackCsv.js';
+import { AttackStore } from './attackStore.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
 /** The manifest and effective config of a results folder; one-line errors for what is not one. */
@@ -121,5 +123,22 @@ export function readRecommendValues(dir: string): { config: ExperimentConfig; va
  * (docs/ATTACKS.md), in attack.csv order; a one-line error for a folder without them.
  */
 export function readAttackValues(dir: string): { config: ExperimentConfig; values: AttackTrialValue[] } {
-  throw new UserError(`${dir}: reading attack values is not implemented yet`);
+  const { manifest, config } = readResultsConfig(dir);
+  if (manifest.shard) {
+    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+  }
+  if (!config.attack) throw new UserError(`${dir}: no linkage-attack values (its config has no attack block; docs/ATTACKS.md)`);
+  return { config, values: attackRows(config, readAttackRecords(dir, config), mechanismInfo).flatMap((r) => r.values) };
+}
+
+/** The attack records of every trial cell of the folder's grid that has one. */
+export function readAttackRecords(dir: string, config: ExperimentConfig): Map<string, AttackRecord> {
+  const store = new AttackStore(dir);
+  const records = new Map<string, AttackRecord>();
+  for (const c of expandCells(config)) {
+    if (c.kind !== 'trial') continue;
+    const rec = store.read(c.key);
+    if (rec) records.set(c.key, rec);
+  }
+  return records;
 }

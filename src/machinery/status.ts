@@ -13,6 +13,8 @@ import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
 import type { TrialRecord } from '../experiment/records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
+import { AttackStore } from './attackStore.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 
 export interface FolderStatus {
   dir: string;
@@ -26,7 +28,44 @@ export interface FolderStatus {
   unusedFiles: number;
   /** per axis value: valid / expected results */
   axes: { axis: string; value: string; valid: number; expected: number }[];
+  /** the linkage attack's entries (config `attack`): present and valid / expected; null without it */
+  attack: { valid: number; expected: number } | null;
   lines: string[];
+}
+
+/**
+ * The attack entries of the folder's config that attack/ holds (valid: the manifest's hash), and
+ * the entries and files nothing of the config uses (removed with `prune`).
+ */
+function attackStatus(dir: string, config: ExperimentConfig, grid: Map<string, GridEntry>, prune: boolean): { valid: number; expected: number; unused: number; strays: number } {
+  const store = new AttackStore(dir);
+  const used = new Set<string>();
+  let valid = 0;
+  let expected = 0;
+  let unused = 0;
+  for (const c of expandCells(config)) {
+    if (c.kind !== 'trial') continue;
+    const wanted = config.attack ? (grid.get(c.key)?.attack ?? {}) : {};
+    if (config.attack) used.add(c.key);
+    const rec = store.read(c.key);
+    expected += Object.keys(wanted).length;
+    if (!rec) continue;
+    const keep = { ...rec, entries: {} as typeof rec.entries };
+    for (const [k, e] of Object.entries(rec.entries)) {
+      if (wanted[k] === e.hash) {
+        keep.entries[k] = e;
+        valid++;
+      } else unused++;
+    }
+    if (prune && Object.keys(keep.entries).length !== Object.keys(rec.entries).length) store.write(keep);
+  }
+  const strays = store.keys().filter((k) => !used.has(k));
+  for (const k of strays) {
+    const rec = store.read(k);
+    unused += rec ? Object.keys(rec.entries).length : 1;
+    if (prune) store.remove(k);
+  }
+  return { valid, expected, unused, strays: strays.length };
 }
 
 export function folderStatus(dir: string, opts: { prune?: boolean } = {}): FolderStatus {
@@ -90,12 +129,19 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     unused += rec ? Object.keys(rec.results).length : 1;
     if (opts.prune && existsSync(store.path(k))) unlinkSync(store.path(k));
   }
+  const attack = attackStatus(dir, config, grid, opts.prune === true);
+  unused += attack.unused;
   const axisList = [...axes.values()];
   const lines = [
     `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
     `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
     `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
   ];
+  if (config.attack) {
+    lines.push(
+      `linkage attack (known [${config.attack.known.join(', ')}], at most ${formatCount(config.attack.targets)} targets): ${formatCount(attack.valid)} of ${formatCount(attack.expected)} entries present and valid${attack.valid < attack.expected ? ' (run the config again to compute the rest)' : ''}`,
+    );
+  }
   for (const axis of ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial']) {
     const vals = axisList.filter((a) => a.axis === axis);
     if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${formatCount(a.valid)}/${formatCount(a.expected)}`).join(', ')}`);
@@ -103,9 +149,20 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   if (unused > 0) {
     lines.push(
       opts.prune
-        ? `pruned ${formatCount(unused)} results no cell of this config uses${strays.length > 0 ? ` (${strays.length} cell files removed)` : ''}`
+        ? `pruned ${formatCount(unused)} results no cell of this config uses${strays.length + attack.strays > 0 ? ` (${strays.length + attack.strays} cell files removed)` : ''}`
         : `also kept: ${formatCount(unused)} results no cell of this config uses (earlier or larger grids, other options); lshdp status ${dir} --prune removes them`,
     );
   }
-  return { dir, name: config.name, shard: manifest.shard, valid, expected, unused, unusedFiles: strays.length, axes: axisList, lines };
+  return {
+    dir,
+    name: config.name,
+    shard: manifest.shard,
+    valid,
+    expected,
+    unused,
+    unusedFiles: strays.length + attack.strays,
+    axes: axisList,
+    attack: config.attack ? { valid: attack.valid, expected: attack.expected } : null,
+    lines,
+  };
 }

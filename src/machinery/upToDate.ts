@@ -92,6 +92,9 @@ export function quickOutputsKey(outDir: string, i: QuickInputs): string {
   const cells = join(outDir, 'cells');
   const names = existsSync(cells) ? readdirSync(cells).sort() : [];
   for (const f of names) h.update(`cell ${f} ${stamp(join(cells, f))}\n`);
+  // the linkage attack's store (config `attack`): absent for other configs, whose key is unchanged
+  const attack = join(outDir, 'attack');
+  if (existsSync(attack)) for (const f of readdirSync(attack).sort()) h.update(`attack ${f} ${stamp(join(attack, f))}\n`);
   return h.digest('hex');
 }
 
@@ -102,7 +105,8 @@ export function quickUpToDate(outDir: string, quick: string, report: boolean): n
   try {
     const k = JSON.parse(readFileSync(file, 'utf8')) as { quick?: unknown; results?: unknown };
     if (k.quick !== quick || typeof k.results !== 'number') return null;
-    return expectedFiles(report).every((f) => existsSync(join(outDir, f))) ? k.results : null;
+    const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report), 'attack.csv'] : expectedFiles(report);
+    return files.every((f) => existsSync(join(outDir, f))) ? k.results : null;
   } catch {
     return null;
   }
@@ -117,7 +121,8 @@ export function outputsUpToDate(outDir: string, key: string, report: boolean): b
   } catch {
     return false;
   }
-  return expectedFiles(report).every((f) => existsSync(join(outDir, f)));
+  const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report), 'attack.csv'] : expectedFiles(report);
+  return files.every((f) => existsSync(join(outDir, f)));
 }
 
 /** Before a rebuild: the old key no longer describes the folder. */

@@ -9,6 +9,7 @@ import { combineShards, shardSummaries } from '../machinery/merge.js';
 import { checkResultsFolder, prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles } from '../machinery/outputs.js';
 import { CellStore } from '../machinery/store.js';
+import { AttackStore } from '../machinery/attackStore.js';
 import { writeRunReport } from './report.js';
 
 export interface MergeOptions {
@@ -23,7 +24,7 @@ export interface MergeOptions {
 
 export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{ cells: number }> {
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
-  const { cfg, owner, records, manifest } = combineShards(dirs, opts.out);
+  const { cfg, owner, records, attack, manifest } = combineShards(dirs, opts.out);
   checkResultsFolder(opts.out, owner, { force: opts.force });
   const engine = opts.engine ?? (await loadRealEngine());
   const summaries = shardSummaries(dirs[0]);
@@ -33,7 +34,12 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
     const out = new CellStore(opts.out);
     out.ensure();
     for (const rec of records.values()) out.write(rec);
-    writeResultFiles(opts.out, cfg, records, summaries, manifest, engine);
+    if (attack.size > 0) {
+      const attackOut = new AttackStore(opts.out);
+      attackOut.ensure();
+      for (const rec of attack.values()) attackOut.write(rec);
+    }
+    writeResultFiles(opts.out, cfg, records, summaries, manifest, engine, attack);
     await writeRunReport(opts.out, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
     log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
     return { cells: records.size };

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
+import { ATTACK_COLUMNS } from '../../src/experiment/attackCsv.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -106,6 +107,10 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     expect(header(join(run, 'nn_distances.csv'))).toEqual(tableAfter('`nn_distances.csv`'));
     expect(header(join(run, 'budgets.csv'))).toEqual(tableAfter('`budgets.csv`'));
     expect(header(join(run, 'tables', 'utility-table.csv'))).toEqual(tableAfter('`tables/utility-table.csv`'));
+  });
+
+  it("attack.csv's columns are the documented ones, in order (its writer's header: tests/pipeline/attack.test.ts runs it)", () => {
+    expect([...ATTACK_COLUMNS]).toEqual(tableAfter('`attack.csv`'));
   });
 
   it('the JSON files hold documented fields only', async () => {

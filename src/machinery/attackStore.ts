@@ -1,0 +1,193 @@
+/**
+ * The linkage attack's part of the results store (config `attack`, docs/ATTACKS.md):
+ * `attack/<trial cell key>.json`, one file per trial cell beside `cells/`, written atomically when
+ * the cell's work finishes. A cell's record holds one entry per (result id, known), each with the
+ * hash of everything that determines it, and is reused, grown and kept exactly as the results of
+ * `cells/` are (src/machinery/store.ts): a stale entry is computed again, an entry the config no
+ * longer asks for is kept until `lshdp status --prune`. Keeping the attack apart is what lets a
+ * finished grid gain `attack` with every cell record's bytes unchanged.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../util/atomic.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import type { ResultSpec, TrialCell } from '../experiment/grid.js';
+import type { AttackRecord, StoredAttack } from '../experiment/records.js';
+import type { TrialResult } from '../experiment/trial.js';
+import { attackEntryKey, attackHash } from '../experiment/attack.js';
+
+/** 1: one entry per (result id, known) (lshdp 0.3). */
+export const ATTACK_STORE_FORMAT = 1;
+
+export class AttackStore {
+  readonly dir: string;
+  constructor(resultsDir: string) {
+    this.dir = join(resultsDir, 'attack');
+  }
+
+  path(key: string): string {
+    return join(this.dir, `${key}.json`);
+  }
+
+  /** The record of `key`, or null when absent, unreadable or of another format. */
+  read(key: string): AttackRecord | null {
+    let text: string;
+    try {
+      text = readFileSync(this.path(key), 'utf8');
+    } catch {
+      return null;
+    }
+    try {
+      const rec = JSON.parse(text) as AttackRecord;
+      if (rec.format !== ATTACK_STORE_FORMAT || rec.key !== key || rec.kind !== 'attack' || rec.entries === null || typeof rec.entries !== 'object') return null;
+      return rec;
+    } catch {
+      return null;
+    }
+  }
+
+  write(rec: AttackRecord): void {
+    writeFileAtomicSync(this.path(rec.key), JSON.stringify(rec) + '\n');
+  }
+
+  /** Keys of every record present. */
+  keys(): string[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+      .map((f) => f.slice(0, -'.json'.length))
+      .sort();
+  }
+
+  ensure(): void {
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  remove(key: string): void {
+    if (existsSync(this.path(key))) unlinkSync(this.path(key));
+  }
+
+  /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
+  removeTemporaries(pid?: number): number {
+    if (!existsSync(this.dir)) return 0;
+    const prefix = pid === undefined ? '.lshdp-tmp-' : `.lshdp-tmp-${pid}-`;
+    let removed = 0;
+    for (const f of readdirSync(this.dir)) {
+      if (!f.startsWith(prefix)) continue;
+      try {
+        unlinkSync(join(this.dir, f));
+        removed++;
+      } catch {
+        // already gone
+      }
+    }
+    return removed;
+  }
+}
+
+/** One result of a trial cell to attack, at the `known` values missing or stale in the store. */
+export interface PendingAttack {
+  spec: ResultSpec;
+  known: number[];
+}
+
+/** What the attack adds to a run's plan. */
+export interface AttackPlan {
+  /** trial cell key → attack entry key → hash */
+  hashes: Map<string, Map<string, string>>;
+  /** the valid records the store holds for this run's cells */
+  records: Map<string, AttackRecord>;
+  /** trial cell key → its results to attack */
+  pending: Map<string, PendingAttack[]>;
+  /** entries of this run's cells, and how many are reused */
+  total: number;
+  reused: number;
+}
+
+/** The hashes of every attack entry of the given cells (cell key → entry key → hash). */
+export function attackHashes(
+  cfg: ExperimentConfig,
+  cells: readonly TrialCell[],
+  results: readonly ResultSpec[],
+  resultHashes: Map<string, Map<string, string>>,
+  usersOf: (c: TrialCell) => number,
+): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  if (!cfg.attack) return out;
+  for (const c of cells) {
+    const targets = Math.min(cfg.attack.targets, usersOf(c));
+    const rh = resultHashes.get(c.key)!;
+    const hashes = new Map<string, string>();
+    for (const r of results) for (const known of cfg.attack.known) hashes.set(attackEntryKey(r.id, known), attackHash(rh.get(r.id)!, known, targets));
+    out.set(c.key, hashes);
+  }
+  return out;
+}
+
+/** What the attack store holds of this run's cells, and per cell the results to attack. */
+export function planAttack(
+  cfg: ExperimentConfig,
+  cells: readonly TrialCell[],
+  mine: (c: TrialCell) => boolean,
+  results: readonly ResultSpec[],
+  hashes: Map<string, Map<string, string>>,
+  store: AttackStore,
+  force: boolean,
+): AttackPlan {
+  const records = new Map<string, AttackRecord>();
+  const pending = new Map<string, PendingAttack[]>();
+  let total = 0;
+  let reused = 0;
+  if (!cfg.attack) return { hashes, records, pending, total, reused };
+  for (const c of cells) {
+    if (!mine(c)) continue;
+    const rec = force ? null : store.read(c.key);
+    const h = hashes.get(c.key)!;
+    const todo: PendingAttack[] = [];
+    for (const r of results) {
+      const known: number[] = [];
+      for (const k of cfg.attack.known) {
+        total++;
+        const key = attackEntryKey(r.id, k);
+        if (rec?.entries[key]?.hash === h.get(key)) reused++;
+        else known.push(k);
+      }
+      if (known.length > 0) todo.push({ spec: r, known });
+    }
+    if (rec) records.set(c.key, rec);
+    if (todo.length > 0) pending.set(c.key, todo);
+  }
+  return { hashes, records, pending, total, reused };
+}
+
+/** The stored attack record of a cell with freshly computed entries merged in (other entries kept, keys sorted). */
+export function mergeAttackRecord(prev: AttackRecord | undefined, key: string, todo: readonly PendingAttack[], out: readonly TrialResult[], hashes: Map<string, string>, ms: number): AttackRecord {
+  const entries: Record<string, StoredAttack> = { ...(prev?.entries ?? {}) };
+  const byId = new Map(out.map((r) => [r.id, r]));
+  const count = todo.reduce((s, t) => s + t.known.length, 0);
+  for (const { spec, known } of todo) {
+    const r = byId.get(spec.id);
+    for (const k of known) {
+      const v = r?.attack?.find((a) => a.known === k);
+      if (!r || !v) throw new Error(`trial cell ${key}: no attack value of ${spec.id} at known ${k} came back`);
+      const entryKey = attackEntryKey(spec.id, k);
+      entries[entryKey] = {
+        hash: hashes.get(entryKey)!,
+        id: spec.id,
+        base: spec.base,
+        options: spec.options,
+        xi: spec.xi,
+        eps: r.eps,
+        known: k,
+        reid1: v.reid1,
+        reid10: v.reid10,
+        users: v.users,
+        targets: v.targets,
+        ms: Math.round(ms / Math.max(1, count)),
+      };
+    }
+  }
+  const sorted: Record<string, StoredAttack> = {};
+  for (const id of Object.keys(entries).sort()) sorted[id] = entries[id];
+  return { format: ATTACK_STORE_FORMAT, key, kind: 'attack', entries: sorted };
+}
