@@ -114,7 +114,8 @@ function checkArgs(vectors: UserVectors, rec: RecommendData, answers: Int32Array
   if (rec.trainPtr.length !== users + 1 || rec.heldPtr.length !== users + 1) throw new RangeError(`recommendation data hold ${rec.trainPtr.length - 1} users, the vectors ${users}`);
   if (Q === 0) throw new RangeError('no query user to evaluate recommendations for');
   if (top.length === 0 || top.some((N, i) => !Number.isInteger(N) || N < 1 || (i > 0 && N <= top[i - 1]))) throw new RangeError(`top must be ascending positive integers, got ${top.join(',')}`);
-  if (ks.length === 0 || ks.some((k, i) => !Number.isInteger(k) || k < 0 || k > width || (i > 0 && k <= ks[i - 1]))) throw new RangeError(`ks must be ascending integers in [0, ${width}], got ${ks.join(',')}`);
+  if (ks.length === 0 || ks.some((k, i) => !Number.isInteger(k) || k < 0 || k > width || (i > 0 && k <= ks[i - 1])))
+    throw new RangeError(`ks must be ascending integers in [0, ${width}], got ${ks.join(',')}`);
   if (answers.length !== Q * width) throw new RangeError(`answers has ${answers.length} entries, expected ${Q}*${width}`);
 }
 

@@ -1,4 +1,4 @@
-import type { UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
@@ -15,6 +15,7 @@ import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
+import { recommendByK, recommendMeans, type RecommendByK } from './recommend.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
 export interface TrialResultSpec {
@@ -26,6 +27,8 @@ export interface TrialResultSpec {
   /** null for mechanisms without a budget (lsh) */
   xi: number | null;
   ks: number[];
+  /** with `recommend`: the list lengths N (ascending) at which to evaluate the recommendations of every k */
+  top?: number[];
 }
 
 /** One trial cell (dataset, n, kappa, trial) and the results it must compute. */
@@ -50,6 +53,8 @@ export interface TrialResult {
   ks: number[];
   loss: number[];
   recall: number[];
+  /** with `top`: per k, per N, the means over the queries of [HR, NDCG, item recall] (src/experiment/recommend.ts) */
+  rec?: RecommendByK;
 }
 
 /** Per-trial means over the queries for one (mechanism, k): the exact rows. */
@@ -116,13 +121,16 @@ function checkKs(k: number[], users: number): number[] {
  * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
  * of the same answer. A result's numbers depend only on its own identity and the cell, never on
  * which other results are computed with it, nor on the `thread` that lends it arrays and distances.
- * The plugins of `spec.plugins` must be registered in this thread already.
+ * The plugins of `spec.plugins` must be registered in this thread already. Results asked with
+ * `top` also score the recommendations their answers make (`recommend`: the split's items beside
+ * the training vectors; src/experiment/recommend.ts).
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread, recommend?: RecommendData): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
-  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread);
+  if (!recommend && spec.results.some((r) => r.top)) throw new RangeError('results asked with top need the recommendation data of the cell');
+  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread, recommend);
 }
 
 /** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo, if any. */
@@ -131,7 +139,16 @@ function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactK
   return thread?.memo(vectors, queries, truth, metric);
 }
 
-function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
+function evaluateCell(
+  vectors: UserVectors,
+  queries: Int32Array,
+  truth: ExactKnn,
+  spec: TrialCellSpec,
+  family: LshFamily,
+  setup?: TrialSetupStore,
+  thread?: TrialThread,
+  recommend?: RecommendData,
+): TrialResult[] {
   const alloc = thread?.alloc ?? freshFloat64;
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
@@ -167,7 +184,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
 
   // every result's answers first, then one evaluation of them all (a user answering a query in
   // several results has its distance computed once; the means are those of evaluateAnswers)
-  const done: { id: string; eps: EpsilonInfo; set: AnswerSet }[] = [];
+  const done: { id: string; eps: EpsilonInfo; set: AnswerSet; rec?: RecommendByK }[] = [];
   for (const r of spec.results) {
     const ks = checkKs(r.ks, users);
     const kMax = ks[ks.length - 1];
@@ -179,7 +196,10 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const rng = makeRng(deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI));
     const codes = mech.encode({ vectors, hashing, rng, options: r.options, perTrial: perTrialOf(mech) }, eps);
-    done.push({ id: r.id, eps, set: { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } });
+    const answers = hammingKnn(codes, queries, kMax, ties);
+    // the recommendations of every k from the one answer (each k's neighbours are a prefix of it)
+    const rec = r.top && recommend ? recommendByK(recommendMeans(vectors, recommend, queries, answers, kMax, ks, r.top)) : undefined;
+    done.push({ id: r.id, eps, set: { answers, width: kMax, ks }, ...(rec ? { rec } : {}) });
   }
   const means = evaluateAnswerSets(
     vectors,
@@ -190,7 +210,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     groupDistances(vectors, queries, truth, spec.metric ?? 'angular', thread),
   );
   if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
-  return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall) }));
+  return done.map((d, i) => ({ id: d.id, eps: d.eps, ks: d.set.ks, loss: Array.from(means[i]!.loss), recall: Array.from(means[i]!.recall), ...(d.rec ? { rec: d.rec } : {}) }));
 }
 
 /** The kept hashing of a cell, or null when absent or not of this cell's shape. */

@@ -321,6 +321,8 @@ function runManifest(
     config_hash: setup.configHash,
     config: setup.document,
     skip_bad_rows: setup.skipBadRows,
+    // with `recommend` every vector is a training vector: so are utility.csv's loss and recall
+    ...(cfg.recommend ? { utility_vectors: 'training' as const } : {}),
     ...manifestBasics(data.summaries),
     shard: run.shard,
     threads: run.threads,

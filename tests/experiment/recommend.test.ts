@@ -15,7 +15,16 @@ function vectorsOf(n: number, rows: [number, number][][]): UserVectors {
     }
     rowPtr[i + 1] = cols.length;
   });
-  return { dataset: 't', n, userIds: rows.map((_, i) => `u${i}`), itemIds: Array.from({ length: n }, (_, j) => `i${j}`), rowPtr, colIdx: Int32Array.from(cols), values: Float64Array.from(vals), dropped: 0 };
+  return {
+    dataset: 't',
+    n,
+    userIds: rows.map((_, i) => `u${i}`),
+    itemIds: Array.from({ length: n }, (_, j) => `i${j}`),
+    rowPtr,
+    colIdx: Int32Array.from(cols),
+    values: Float64Array.from(vals),
+    dropped: 0,
+  };
 }
 
 function csr(rows: number[][]): { ptr: Int32Array; col: Int32Array } {
@@ -154,7 +163,10 @@ describe('recommendation scoring against a dense brute force', () => {
     }
     const vectors = vectorsOf(n, rows);
     const rec = recOf(train, held);
-    const queries = recommendQueries(rec, Int32Array.from({ length: users }, (_, i) => i));
+    const queries = recommendQueries(
+      rec,
+      Int32Array.from({ length: users }, (_, i) => i),
+    );
     const width = 12;
     const answers = new Int32Array(queries.length * width);
     for (let i = 0; i < answers.length; i++) answers[i] = Math.floor(rng() * users);
