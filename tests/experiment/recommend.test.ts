@@ -29,7 +29,9 @@ function vectorsOf(n: number, rows: [number, number][][]): UserVectors {
 
 function csr(rows: number[][]): { ptr: Int32Array; col: Int32Array } {
   const ptr = new Int32Array(rows.length + 1);
-  rows.forEach((r, i) => (ptr[i + 1] = ptr[i] + r.length));
+  rows.forEach((r, i) => {
+    ptr[i + 1] = ptr[i] + r.length;
+  });
   return { ptr, col: Int32Array.from(rows.flat()) };
 }
 
@@ -176,7 +178,9 @@ describe('recommendation scoring against a dense brute force', () => {
     for (const k of ks) {
       for (const N of top) {
         const want = bruteForce(vectors, rec, queries, answers, width, k, N);
-        got[String(k)][String(N)].forEach((x, i) => expect(x).toBeCloseTo(want[i], 12));
+        got[String(k)][String(N)].forEach((x, i) => {
+          expect(x).toBeCloseTo(want[i], 12);
+        });
       }
     }
     expect(queries.length).toBeGreaterThan(30);
