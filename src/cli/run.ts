@@ -54,6 +54,15 @@ export function registerRun(program: Command): void {
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
+    .addHelpText(
+      'after',
+      `
+Recommendations: a config block recommend: {split: last|random, holdout: 1, top: [10, 20]} holds out
+each user's last (or random) items, builds the vectors from the rest and scores the top-N lists each
+mechanism's neighbours recommend: recommend.csv (HR@N, NDCG@N, item recall@N, with the exact and pop
+baselines) beside utility.csv, which is then on the training vectors; e.g. --set recommend.top=[5,10].
+docs/RECOMMEND.md; configs/shared-movielens-small-recommend.yaml.`,
+    )
     .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);

@@ -14,6 +14,7 @@ import { loadRealEngine, type Engine } from '../../src/machinery/engine.js';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
 import { readRecommendValues } from '../../src/machinery/readFolder.js';
+import { folderStatus } from '../../src/machinery/status.js';
 import { RECOMMEND_HEADER } from '../../src/experiment/columns.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
 
@@ -132,6 +133,15 @@ describe('a run with recommend', () => {
     const first = values.filter((v) => v.mechanism === 'lshrr' && v.xi === 10 && v.k === 5 && v.top === 5);
     const row = lshrr.find((r) => r[col('xi')] === '10' && r[col('k')] === '5' && r[col('top')] === '5')!;
     expect((first[0].ndcg + first[1].ndcg) / 2).toBe(Number(row[col('ndcg_mean')]));
+    // lshdp status names the block and counts a result valid only with every (k, N)
+    const status = folderStatus(out);
+    expect(status.lines.join('\n')).toMatch(/recommend: split last, holdout 1, top \[2, 5\] \(cells keyed rec-last-h1/);
+    expect(status.valid).toBe(status.expected);
+    const cell = join(out, 'cells', 'trial_a_n30_kappa8_t0_rec-last-h1.json');
+    const stored = JSON.parse(readFileSync(cell, 'utf8'));
+    for (const r of Object.values(stored.results) as { rec: Record<string, Record<string, unknown>> }[]) delete r.rec['5']['5'];
+    writeFileSync(cell, JSON.stringify(stored));
+    expect(folderStatus(out).valid).toBe(status.expected - 5);
   });
 
   it('grows along N and ξ computing only what is new, and shards and threads give the same bytes', async () => {

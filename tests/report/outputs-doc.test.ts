@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
+import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -147,6 +148,10 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     const json = JSON.parse((await runInProc(dir, ['compare', run, run, '--format', 'json', '--all'])).stdout) as { rows: Record<string, unknown>[] };
     expect(json.rows.length).toBeGreaterThan(0);
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
+  });
+
+  it("recommend.csv's columns are the documented ones (its writer's header: tests/pipeline/recommend.test.ts)", async () => {
+    expect([...RECOMMEND_COLUMNS]).toEqual(tableAfter('`recommend.csv`'));
   });
 
   it("audit.csv's columns are the documented ones", async () => {
