@@ -2,7 +2,9 @@
  * lshdp as a library: `import { … } from 'lshdp'`.
  *
  * What a researcher scripts with, in the order of the paper's pipeline:
- * - data: `loadDataset` (top-n user vectors), `loadFamilyData` (the data as an LSH family reads it);
+ * - data: `loadDataset` (top-n user vectors; with `recommend`, the training vectors of a split),
+ *   `loadFamilyData` (the data as an LSH family reads it), `splitInteractions`/`recommendData`
+ *   (the recommendation split, docs/RECOMMEND.md);
  * - exact neighbours: `exactKnn` (angular), `jaccardKnn`;
  * - hashing: `drawHyperplanes`, `projectAll`, `packSigns`, the families `angularFamily`,
  *   `jaccardFamily`; Hamming k-NN: `hammingKnn`, `tieSeed`;
@@ -28,7 +30,8 @@ export { deriveSeed, makeRng, type Rng } from './random/rng.js';
 export { loadDataset, readInteractions, type LoadOptions } from './data/load.js';
 export type { DatasetSpec, Format, Center } from './data/spec.js';
 export { FORMATS } from './data/formats/index.js';
-export type { UserVectors, LoadedDataset, DatasetSummary } from './data/types.js';
+export type { UserVectors, LoadedDataset, DatasetSummary, RecommendSplit, RecommendData, RecommendSummary, RecommendDimSummary } from './data/types.js';
+export { splitInteractions, recommendData, type SplitInteractions } from './data/split.js';
 
 // exact k-NN and distances
 export { exactKnn, angularDistance, angularDistanceFrom, type ExactKnn } from './knn/angular.js';

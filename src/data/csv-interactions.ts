@@ -7,6 +7,7 @@ import { RawRows } from './interactions.js';
 import { StringInterner } from './interning.js';
 import { badRowError, fieldText, openInput, parseDecimal, scanLines, splitWhitespace } from './lines.js';
 import { splitFields } from './movielens.js';
+import { parseIsoTime } from './times.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 
 export interface InteractionsOptions {
@@ -17,6 +18,8 @@ export interface InteractionsOptions {
   user: Column;
   item: Column;
   value?: Column;
+  /** the time column, read (and kept in the rows) only when given: numbers, or ISO 8601 dates */
+  time?: Column;
   combine: Combine;
   skipBadRows?: boolean;
   progress?: Progress;
@@ -52,6 +55,8 @@ interface Columns {
   ui: number;
   ii: number;
   vi: number;
+  /** the time column, -1 when not read */
+  ti: number;
 }
 
 /** Why a line may have split into one field only: a delimiter that is not the file's. */
@@ -80,14 +85,46 @@ function findColumns(path: string, header: string[] | null, line: number, opts: 
     return k;
   };
   // columns by index and a "header" of numbers only: the first line is data, not names
-  const byIndex = [opts.user, opts.item, ...(hasValue(opts) ? [opts.value] : [])].some((c) => typeof c === 'number');
+  const byIndex = [opts.user, opts.item, ...(hasValue(opts) ? [opts.value] : []), ...(opts.time !== undefined ? [opts.time] : [])].some((c) => typeof c === 'number');
   if (header && byIndex && header.every((h) => /^-?\d+(\.\d+)?$/.test(h))) {
     throw fileError(path, line, `the first line [${header.map(short).join(', ')}] is read as a header but holds numbers only: if the file has no header, set header: false (--no-header)`);
   }
   const ui = col(opts.user, 'user');
   const ii = col(opts.item, 'item');
   const vi = hasValue(opts) ? col(opts.value!, 'value') : -1;
-  return { ui, ii, vi };
+  const ti = opts.time !== undefined ? col(opts.time, 'time') : -1;
+  return { ui, ii, vi, ti };
+}
+
+/**
+ * The values of a time column: plain numbers (compared as they are) or ISO 8601 dates (as epoch
+ * seconds); the first value fixes which, so a column never mixes the two scales.
+ */
+class TimeValues {
+  private dates: boolean | null = null;
+  constructor(
+    private readonly path: string,
+    private readonly column: Column,
+  ) {}
+  parse(text: string, line: number, shown: string): number {
+    const t = text.trim();
+    if (this.dates !== true) {
+      const v = parseDecimal(t);
+      if (Number.isFinite(v)) {
+        this.dates = false;
+        return v;
+      }
+    }
+    if (this.dates !== false) {
+      const v = parseIsoTime(t);
+      if (Number.isFinite(v)) {
+        this.dates = true;
+        return v;
+      }
+    }
+    const expected = this.dates === null ? 'a number or an ISO 8601 date' : this.dates ? "an ISO 8601 date like the column's first value" : "a number like the column's first value";
+    throw fileError(this.path, line, `time "${shown}" is not ${expected} (column ${colName(this.column)})`);
+  }
 }
 
 /** A row with fewer fields than the columns read need: which key's column is missing. */
@@ -97,6 +134,7 @@ function tooFewFields(path: string, line: number, found: number, cols: Columns, 
       ['user', cols.ui],
       ['item', cols.ii],
       ['value', cols.vi],
+      ['time', cols.ti],
     ] as const
   ).reduce((a, b) => (b[1] > a[1] ? b : a));
   const expected = header ? `${header.length}` : `at least ${at + 1}`;
@@ -122,7 +160,8 @@ function checkCombine(path: string, opts: InteractionsOptions): void {
  * fixes the field count the column indices are checked against.
  */
 function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows {
-  const rows = new RawRows(new StringInterner(), new StringInterner());
+  const rows = new RawRows(new StringInterner(), new StringInterner(), opts.time !== undefined);
+  const times = opts.time !== undefined ? new TimeValues(path, opts.time) : null;
   const users = rows.users as StringInterner;
   const items = rows.items as StringInterner;
   const whitespace = opts.delimiter === WHITESPACE;
@@ -135,7 +174,7 @@ function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows
   let bounds = new Int32Array(64);
   const setColumns = (c: Columns) => {
     cols = c;
-    need = Math.max(c.ui, c.ii, c.vi) + 1;
+    need = Math.max(c.ui, c.ii, c.vi, c.ti) + 1;
     if (bounds.length < 2 * need) bounds = new Int32Array(2 * need);
   };
   scanLines(
@@ -165,7 +204,13 @@ function readInteractionsPlain(path: string, opts: InteractionsOptions): RawRows
           v = parseDecimal(t);
           if (!Number.isFinite(v)) throw fileError(path, line, `value "${fieldText(buf, s, e)}" is not a number (column ${colName(opts.value)})`);
         }
-        rows.add(users.intern(u), items.intern(it), v);
+        let t = Number.NaN;
+        if (times) {
+          const s = bounds[2 * c.ti]!;
+          const e = bounds[2 * c.ti + 1]!;
+          t = times.parse(buf.toString('utf8', s, e), line, fieldText(buf, s, e));
+        }
+        rows.add(users.intern(u), items.intern(it), v, t);
         rows.rowsRead++;
       } catch (e) {
         if (!opts.skipBadRows || !(e instanceof UserError)) throw badRowError(e);
@@ -197,7 +242,8 @@ export async function readInteractionsCsv(path: string, opts: InteractionsOption
  */
 async function readInteractionsCsvParse(path: string, opts: InteractionsOptions): Promise<RawRows> {
   const bytes = openInputSize(path);
-  const rows = new RawRows(new StringInterner(), new StringInterner());
+  const rows = new RawRows(new StringInterner(), new StringInterner(), opts.time !== undefined);
+  const times = opts.time !== undefined ? new TimeValues(path, opts.time) : null;
   const users = rows.users as StringInterner;
   const items = rows.items as StringInterner;
   const parser = parse({
@@ -226,11 +272,11 @@ async function readInteractionsCsvParse(path: string, opts: InteractionsOptions)
         if (opts.header !== false) {
           header = record.map((h) => h.trim());
           cols = findColumns(path, header, line, opts);
-          need = Math.max(cols.ui, cols.ii, cols.vi) + 1;
+          need = Math.max(cols.ui, cols.ii, cols.vi, cols.ti) + 1;
           continue;
         }
         cols = findColumns(path, null, line, opts, record.length);
-        need = Math.max(cols.ui, cols.ii, cols.vi) + 1;
+        need = Math.max(cols.ui, cols.ii, cols.vi, cols.ti) + 1;
       }
       try {
         if (record.length < need) throw tooFewFields(path, line, record.length, cols, header);
@@ -244,7 +290,8 @@ async function readInteractionsCsvParse(path: string, opts: InteractionsOptions)
           v = parseDecimal(t);
           if (!Number.isFinite(v)) throw fileError(path, line, `value "${short(record[cols.vi]!)}" is not a number (column ${colName(opts.value)})`);
         }
-        rows.add(users.intern(u), items.intern(it), v);
+        const t = times ? times.parse(record[cols.ti]!, line, short(record[cols.ti]!)) : Number.NaN;
+        rows.add(users.intern(u), items.intern(it), v, t);
         rows.rowsRead++;
       } catch (e) {
         if (!opts.skipBadRows || !(e instanceof UserError)) throw badRowError(e);

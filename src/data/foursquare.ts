@@ -5,6 +5,7 @@ import { RawRows } from './interactions.js';
 import { StringInterner, orderIds } from './interning.js';
 import { badRowError, fieldText, parseDecimal, parseDecimalBytes, scanLines } from './lines.js';
 import { splitFields } from './movielens.js';
+import { parseFoursquareTime } from './times.js';
 
 /**
  * Foursquare readers. Lines are split on tabs at the byte level; ids are decoded as latin1 (one
@@ -27,12 +28,21 @@ function decimalField(path: string, buf: Buffer, s: number, e: number, line: num
   return v;
 }
 
+/** A UTC time field ("Tue Apr 03 18:00:09 +0000 2012") as epoch seconds, or an error naming the column. */
+function timeField(path: string, buf: Buffer, s: number, e: number, line: number, column: string): number {
+  const t = parseFoursquareTime(buf.toString('latin1', s, e));
+  if (Number.isNaN(t)) throw fileError(path, line, `${column} "${fieldText(buf, s, e)}" is not a UTC time like "Tue Apr 03 18:00:09 +0000 2012" (column ${column})`);
+  return t;
+}
+
 export interface Www19Options {
   poiPath: string;
   bbox?: [number, number, number, number];
   maxUsers?: number;
   skipBadRows?: boolean;
   progress?: Progress;
+  /** keep each check-in's UTC time (epoch seconds); parsed only then */
+  times?: boolean;
 }
 
 /** Venue ids of the POI file inside the box (lat_min, lat_max, lon_min, lon_max; inclusive). */
@@ -72,7 +82,7 @@ export function readFoursquareWww19(path: string, opts: Www19Options): { rows: R
   const venues = new StringInterner();
   // intern venue ids once so the per-row Set lookup also gives the dense index
   for (const v of inBox) venues.intern(v);
-  const rows = new RawRows(new StringInterner(), venues);
+  const rows = new RawRows(new StringInterner(), venues, opts.times);
   const users = rows.users as StringInterner;
   const bounds = new Int32Array(10);
   let lines = 0;
@@ -87,7 +97,8 @@ export function readFoursquareWww19(path: string, opts: Www19Options): { rows: R
         const venue = venues.get(latin1(buf, bounds[2]!, bounds[3]!));
         rows.rowsRead++;
         if (venue === undefined) return;
-        rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), venue, 1);
+        const time = opts.times ? timeField(path, buf, bounds[4]!, bounds[5]!, line, 'utc_time') : Number.NaN;
+        rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), venue, 1, time);
       } catch (e) {
         if (!opts.skipBadRows) throw badRowError(e);
         rows.skip(line);
@@ -110,9 +121,12 @@ export function readFoursquareWww19(path: string, opts: Www19Options): { rows: R
   return { rows, keepUser, poisInBox: inBox.size };
 }
 
-/** Foursquare TSMC 2014 original 8-column TSV (no header): visit counts per (userId, venueId). */
-export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; progress?: Progress } = {}): RawRows {
-  const rows = new RawRows(new StringInterner(), new StringInterner());
+/**
+ * Foursquare TSMC 2014 original 8-column TSV (no header): visit counts per (userId, venueId);
+ * `times`: also each check-in's utcTimestamp (epoch seconds), parsed only then.
+ */
+export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; progress?: Progress; times?: boolean } = {}): RawRows {
+  const rows = new RawRows(new StringInterner(), new StringInterner(), opts.times);
   const users = rows.users as StringInterner;
   const items = rows.items as StringInterner;
   const bounds = new Int32Array(20);
@@ -135,7 +149,8 @@ export function readFoursquareTsmc(path: string, opts: { skipBadRows?: boolean; 
         const nf = splitFields(buf, start, end, TAB, bounds, 8);
         if (nf !== 8) throw fileError(path, line, `expected 8 tab-separated fields (userId venueId venueCategoryId venueCategory latitude longitude timezoneOffset utcTimestamp), found ${nf}`);
         if (bounds[1] === bounds[0] || bounds[3] === bounds[2]) throw fileError(path, line, 'empty userId or venueId');
-        rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), items.intern(latin1(buf, bounds[2]!, bounds[3]!)), 1);
+        const time = opts.times ? timeField(path, buf, bounds[14]!, bounds[15]!, line, 'utcTimestamp') : Number.NaN;
+        rows.add(users.intern(latin1(buf, bounds[0]!, bounds[1]!)), items.intern(latin1(buf, bounds[2]!, bounds[3]!)), 1, time);
         rows.rowsRead++;
       } catch (e) {
         if (!opts.skipBadRows) throw badRowError(e);

@@ -12,6 +12,12 @@ export interface Interactions {
   userPtr: Int32Array; // users + 1
   itemIdx: Int32Array; // pairs
   values: Float64Array; // pairs
+  /**
+   * per pair, the time of the user's interaction with the item in epoch seconds (or the file's own
+   * unit), present only when read for a recommendation split (docs/RECOMMEND.md): with `combine:
+   * last` the time of the row kept, with `count` and `sum` the earliest of the pair's rows
+   */
+  times?: Float64Array; // pairs
   rowsRead: number;
   rowsSkipped: number;
   /** 1-based line numbers of the first skipped rows (at most MAX_SKIPPED_LINES) */
@@ -20,22 +26,32 @@ export interface Interactions {
 
 export const MAX_SKIPPED_LINES = 10;
 
-/** Rows as readers collect them: interned (first-appearance) indices and a value, file order. */
+/**
+ * Rows as readers collect them: interned (first-appearance) indices and a value, file order; and
+ * each row's time only when asked for (`keepTimes`: a recommendation split), so that a run
+ * without one stores and parses nothing more.
+ */
 export class RawRows {
   readonly user = new GrowableInt32();
   readonly item = new GrowableInt32();
   readonly value = new GrowableFloat64();
+  readonly time: GrowableFloat64 | null;
   rowsRead = 0;
   rowsSkipped = 0;
   skippedLines: number[] = [];
   constructor(
     readonly users: Interner,
     readonly items: Interner,
-  ) {}
-  add(u: number, i: number, v: number): void {
+    keepTimes = false,
+  ) {
+    this.time = keepTimes ? new GrowableFloat64() : null;
+  }
+  /** `t`: the row's time, stored when the rows keep times (readers parse it only then) */
+  add(u: number, i: number, v: number, t = Number.NaN): void {
     this.user.push(u);
     this.item.push(i);
     this.value.push(v);
+    this.time?.push(t);
   }
   skip(line: number): void {
     this.rowsSkipped++;
@@ -54,6 +70,23 @@ function countingSortBy(order: Int32Array, key: Int32Array, buckets: number): In
     out[start[key[r]!]!++] = r;
   }
   return out;
+}
+
+/**
+ * The time of each combined pair, over the rows in pair order (`order`, file order within a pair):
+ * with `last` the time of the last row (the row whose value is kept), with `count` and `sum` the
+ * earliest (the user's first interaction with the item).
+ */
+function pairTimes(time: Float64Array, order: Int32Array, ur: Int32Array, ir: Int32Array, pairs: number, combine: Combine): Float64Array {
+  const times = new Float64Array(pairs);
+  let q = -1;
+  for (let p = 0; p < order.length; p++) {
+    const r = order[p]!;
+    const t = time[r]!;
+    if (p === 0 || ur[r] !== ur[order[p - 1]!] || ir[r] !== ir[order[p - 1]!]) times[++q] = t;
+    else if (combine === 'last' || t < times[q]!) times[q] = t;
+  }
+  return times;
 }
 
 /**
@@ -128,6 +161,7 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
     userPtr,
     itemIdx,
     values,
+    ...(rows.time ? { times: pairTimes(rows.time.view(), order, ur, ir, pairs, combine) } : {}),
     rowsRead: rows.rowsRead,
     rowsSkipped: rows.rowsSkipped,
     skippedLines: rows.skippedLines,

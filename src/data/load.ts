@@ -4,11 +4,12 @@ import { basename, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Progress } from '../util/progress.js';
 import type { DatasetSpec } from './spec.js';
-import type { DatasetSummary, LoadedDataset, UserVectors } from './types.js';
+import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary, RecommendSplit, UserVectors } from './types.js';
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
 import { buildVectors, rankItems } from './vectors.js';
-import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase } from './cache.js';
+import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
+import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
 
 export interface LoadOptions {
@@ -21,6 +22,13 @@ export interface LoadOptions {
    * cache disabled a temporary folder removed once the data set is read
    */
   synthDir?: string;
+  /**
+   * a recommendation split (config `recommend`, docs/RECOMMEND.md): the vectors are then built from
+   * the training interactions only, and `LoadedDataset.recommend` holds each n's RecommendData
+   */
+  recommend?: RecommendSplit;
+  /** the run's seed, which `split: random` draws each user's held-out items from */
+  seed?: number | string;
 }
 
 /** Where generated synthetic files live by default: beside the other caches. */
@@ -61,9 +69,9 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
   return { name: spec.name, ...unit.plan(spec, { synthDir, progress: opts.progress }), skipBadRows };
 }
 
-/** The interactions of a plan, read by the reader of the plan's format. */
-async function readPlan(plan: ReadPlan, progress?: Progress): Promise<Interactions> {
-  return formatUnit(plan.format).read(plan, { skipBadRows: plan.skipBadRows, progress });
+/** The interactions of a plan, read by the reader of the plan's format (`times`: with each pair's time). */
+async function readPlan(plan: ReadPlan, progress?: Progress, times = false): Promise<Interactions> {
+  return formatUnit(plan.format).read(plan, { skipBadRows: plan.skipBadRows, progress, ...(times ? { times } : {}) });
 }
 
 /** Read and combine a data set's interactions (no vectors, no cache). */
@@ -82,14 +90,16 @@ function checkDims(name: string, dims: number[]): void {
  */
 export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions = {}): Promise<LoadedDataset> {
   checkDims(spec.name, dims);
+  if (opts.recommend) {
+    const problem = splitProblem([spec], opts.recommend);
+    if (problem) throw new UserError(problem);
+    if (opts.recommend.split === 'random' && opts.seed === undefined) throw new UserError(`dataset ${spec.name}: recommend.split: random draws from the run's seed, and none was given`);
+  }
   return withSynthDir(spec, opts, (o) => loadPlanned(spec, dims, o));
 }
 
-async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset> {
-  const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
-  // made here, checked, so that no recursive mkdir below meets a path that cannot hold a folder
-  if (cacheDir) makeFolderSync(cacheDir, '--cache-dir');
-  const plan = planRead(spec, opts);
+/** The files of a plan with their SHA-256 and size (refusing folders, FIFOs and missing files up front). */
+async function planInputs(plan: ReadPlan, cacheDir: string | null): Promise<DatasetSummary['inputs']> {
   const inputs: DatasetSummary['inputs'] = [];
   for (const f of plan.files) {
     let st: ReturnType<typeof statSync>;
@@ -107,39 +117,124 @@ async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions)
     // outputs do not depend on --cache-dir or --no-cache
     inputs.push({ path: plan.synthetic ? `synthetic:${plan.synthetic}/${basename(f)}` : f, sha256: await hashInput(f, cacheDir), bytes });
   }
-  const uniqueDims = [...new Set(dims)];
-  const keyOf = (n: number): string => cacheKey({ inputs: inputs.map((i) => i.sha256), reader: { ...plan.reader, skipBadRows: plan.skipBadRows }, center: plan.center, n });
+  return inputs;
+}
 
-  const vectors = new Map<number, UserVectors>();
-  let base: CachedBase | null = null;
+/**
+ * The split as the cache key holds it: `last` depends on the data alone; `random` also on the
+ * run's seed and the data set's name (the seed of each user's draw).
+ */
+function splitKey(split: RecommendSplit | undefined, seed: number | string | undefined, name: string): Record<string, unknown> | undefined {
+  if (!split) return undefined;
+  return split.split === 'random' ? { split: split.split, holdout: split.holdout, seed, dataset: name } : { split: split.split, holdout: split.holdout };
+}
+
+/** What one load computes or reads from the cache, per n. */
+interface Built {
+  vectors: Map<number, UserVectors>;
+  recommend: Map<number, RecommendData>;
+  dims: Map<number, RecommendDimSummary>;
+  base: CachedBase | null;
+  recBase: RecommendBase | null;
+}
+
+async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset> {
+  const cacheDir = opts.cacheDir === undefined ? 'data/cache' : opts.cacheDir;
+  // made here, checked, so that no recursive mkdir below meets a path that cannot hold a folder
+  if (cacheDir) makeFolderSync(cacheDir, '--cache-dir');
+  const plan = planRead(spec, opts);
+  const inputs = await planInputs(plan, cacheDir);
+  const uniqueDims = [...new Set(dims)];
+  const split = opts.recommend ? { split: opts.recommend.split, holdout: opts.recommend.holdout } : undefined;
+  const recommendKey = splitKey(split, opts.seed, spec.name);
+  const keyOf = (n: number): string =>
+    cacheKey({ inputs: inputs.map((i) => i.sha256), reader: { ...plan.reader, skipBadRows: plan.skipBadRows }, center: plan.center, n, ...(recommendKey ? { recommend: recommendKey } : {}) });
+
+  const built: Built = { vectors: new Map(), recommend: new Map(), dims: new Map(), base: null, recBase: null };
   if (cacheDir) {
     for (const n of uniqueDims) {
       const hit = readVectorCache(cachePath(cacheDir, keyOf(n)), keyOf(n));
-      if (!hit) continue;
+      if (!hit || Boolean(hit.recommend) !== Boolean(split)) continue;
       hit.vectors.dataset = spec.name;
-      vectors.set(n, hit.vectors);
-      base = hit.base;
+      built.vectors.set(n, hit.vectors);
+      built.base = hit.base;
+      if (hit.recommend) {
+        built.recommend.set(n, hit.recommend.data);
+        built.dims.set(n, hit.recommend.dim);
+        built.recBase = hit.recommend.base;
+      }
     }
   }
-  if (vectors.size < uniqueDims.length) {
-    const inter = await readPlan(plan, opts.progress);
-    base = {
-      rowsRead: inter.rowsRead,
-      rowsSkipped: inter.rowsSkipped,
-      skippedLines: inter.skippedLines,
-      users: inter.userIds.length,
-      items: inter.itemIds.length,
-      interactions: inter.itemIdx.length,
-    };
+  if (built.vectors.size < uniqueDims.length) {
+    const missing = uniqueDims.filter((n) => !built.vectors.has(n));
+    await buildMissing(spec, plan, missing, { ...opts, recommend: split }, built, (n, rec) => {
+      if (cacheDir) writeVectorCache(cachePath(cacheDir, keyOf(n)), keyOf(n), built.vectors.get(n)!, built.base!, rec);
+    });
+  }
+  const summary = summaryOf(spec, plan, inputs, uniqueDims, built);
+  const ordered = new Map<number, UserVectors>();
+  for (const n of dims) ordered.set(n, built.vectors.get(n)!);
+  if (!split) return { summary, vectors: ordered };
+  const recommend = new Map<number, RecommendData>();
+  for (const n of dims) recommend.set(n, built.recommend.get(n)!);
+  return { summary, vectors: ordered, recommend };
+}
+
+/**
+ * Read the data and build the vectors of the `missing` n (with a split: split first, items ranked
+ * and vectors built over the training interactions, and each n's RecommendData); `store` caches each.
+ */
+async function buildMissing(
+  spec: DatasetSpec,
+  plan: ReadPlan,
+  missing: number[],
+  opts: LoadOptions,
+  built: Built,
+  store: (n: number, rec?: { base: RecommendBase; dim: RecommendDimSummary; data: RecommendData }) => void,
+): Promise<void> {
+  const split = opts.recommend;
+  const inter = await readPlan(plan, opts.progress, split?.split === 'last');
+  built.base = {
+    rowsRead: inter.rowsRead,
+    rowsSkipped: inter.rowsSkipped,
+    skippedLines: inter.skippedLines,
+    users: inter.userIds.length,
+    items: inter.itemIds.length,
+    interactions: inter.itemIdx.length,
+  };
+  if (!split) {
     const ranking = rankItems(inter);
-    for (const n of uniqueDims) {
-      if (vectors.has(n)) continue;
-      const v = buildVectors(inter, ranking, n, plan.center, spec.name);
-      vectors.set(n, v);
-      if (cacheDir) writeVectorCache(cachePath(cacheDir, keyOf(n)), keyOf(n), v, base);
+    for (const n of missing) {
+      built.vectors.set(n, buildVectors(inter, ranking, n, plan.center, spec.name));
+      store(n);
     }
+    return;
   }
-  const b = base!;
+  const parts = splitInteractions(inter, split, { seed: opts.seed ?? 0, dataset: spec.name });
+  const train = parts.train;
+  built.recBase = {
+    split: split.split,
+    holdout: split.holdout,
+    usersTooFew: parts.usersTooFew,
+    heldOut: parts.heldItem.length,
+    training: train.itemIdx.length,
+    trainingItems: train.itemIds.length,
+  };
+  const ranking = rankItems(train);
+  for (const n of missing) {
+    if (n > train.itemIds.length)
+      throw new UserError(`${spec.name}: n = ${n} exceeds the number of items with a training interaction (${train.itemIds.length} of ${inter.itemIds.length} after the recommendation split)`);
+    const v = buildVectors(train, ranking, n, plan.center, spec.name);
+    const { data, dim } = recommendData(parts, ranking, v, split.holdout);
+    built.vectors.set(n, v);
+    built.recommend.set(n, data);
+    built.dims.set(n, dim);
+    store(n, { base: built.recBase, dim, data });
+  }
+}
+
+function summaryOf(spec: DatasetSpec, plan: ReadPlan, inputs: DatasetSummary['inputs'], uniqueDims: number[], built: Built): DatasetSummary {
+  const b = built.base!;
   const summary: DatasetSummary = {
     name: spec.name,
     format: spec.format,
@@ -152,12 +247,11 @@ async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions)
     interactions: b.interactions,
     center: plan.center,
     perDim: uniqueDims.map((n) => {
-      const v = vectors.get(n)!;
+      const v = built.vectors.get(n)!;
       const users = v.userIds.length;
       return { n, usersKept: users, usersDropped: v.dropped, meanNnz: users ? v.colIdx.length / users : 0, itemIds: v.itemIds };
     }),
   };
-  const ordered = new Map<number, UserVectors>();
-  for (const n of dims) ordered.set(n, vectors.get(n)!);
-  return { summary, vectors: ordered };
+  if (built.recBase) summary.recommend = { ...built.recBase, perDim: uniqueDims.map((n) => built.dims.get(n)!) };
+  return summary;
 }

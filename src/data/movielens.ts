@@ -63,10 +63,13 @@ function unquote(text: string): string {
   return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).trim() : t;
 }
 
-/** Read a MovieLens ratings file into raw rows (file order; repeats are combined later with `last`). */
-export function readMovieLens(path: string, format: MovieLensFormat, opts: { skipBadRows?: boolean; progress?: Progress } = {}): RawRows {
+/**
+ * Read a MovieLens ratings file into raw rows (file order; repeats are combined later with `last`).
+ * `times`: keep each row's timestamp (seconds since 1970, the files' own unit).
+ */
+export function readMovieLens(path: string, format: MovieLensFormat, opts: { skipBadRows?: boolean; progress?: Progress; times?: boolean } = {}): RawRows {
   const layout = layoutOf(format);
-  const rows = new RawRows(new IntInterner(), new IntInterner());
+  const rows = new RawRows(new IntInterner(), new IntInterner(), opts.times);
   const users = rows.users as IntInterner;
   const items = rows.items as IntInterner;
   const bounds = new Int32Array(10);
@@ -108,8 +111,8 @@ export function readMovieLens(path: string, format: MovieLensFormat, opts: { ski
           rating = parseDecimal(t);
           if (!Number.isFinite(rating)) throw fileError(path, line, `rating "${fieldText(buf, bounds[4]!, bounds[5]!)}" is not a number (column rating)`);
         }
-        intField(buf, 3, line); // timestamp: validated, not used
-        rows.add(users.intern(user), items.intern(item), rating);
+        const timestamp = intField(buf, 3, line); // validated always, kept only with `times`
+        rows.add(users.intern(user), items.intern(item), rating, timestamp);
         rows.rowsRead++;
       } catch (e) {
         if (!opts.skipBadRows) throw badRowError(e);

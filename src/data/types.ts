@@ -40,6 +40,37 @@ export interface DatasetSummary {
   interactions: number;
   center: string;
   perDim: PerDimSummary[];
+  /** with a recommendation split (config `recommend`): the split and how many users each step left out */
+  recommend?: RecommendSummary;
+}
+
+/**
+ * What a recommendation split did to a data set (datasets.json `recommend`). Every user falls in
+ * exactly one of: too few items (usersTooFew), and per n: no held-out item among the n items,
+ * an all-zero training vector, or eligible as a query; the four add up to `users`.
+ */
+export interface RecommendSummary {
+  split: RecommendSplit['split'];
+  holdout: number;
+  /** users with fewer than holdout + 1 distinct items: every item trains, none is held out; never queries */
+  usersTooFew: number;
+  /** (user, item) pairs held out, and left for training */
+  heldOut: number;
+  training: number;
+  /** items with at least one training pair (the items the n are chosen among) */
+  trainingItems: number;
+  perDim: RecommendDimSummary[];
+}
+
+/** Per n, of the users with enough items: the ones each next step leaves out, and those left. */
+export interface RecommendDimSummary {
+  n: number;
+  /** no held-out item among the n items (nothing to recommend them that could be scored) */
+  usersNoHeldItem: number;
+  /** of the rest: an all-zero training vector (neither a query nor a neighbour; not a row) */
+  usersZeroTraining: number;
+  /** the rest: a non-zero training vector and a held-out item among the n items (the possible queries) */
+  usersEligible: number;
 }
 
 export interface LoadedDataset {

@@ -5,7 +5,7 @@
  * other modules.
  */
 import type { DatasetSpec } from '../data/spec.js';
-import type { LoadedDataset, RecommendData, UserVectors } from '../data/types.js';
+import type { LoadedDataset, RecommendData, RecommendSplit, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { Progress } from '../util/progress.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
@@ -19,6 +19,10 @@ export interface LoadOptions {
   cacheDir?: string | null;
   progress?: Progress;
   skipBadRows?: boolean;
+  /** a recommendation split (config `recommend`): training vectors, and `LoadedDataset.recommend` per n */
+  recommend?: RecommendSplit;
+  /** the run's seed (`split: random` draws from it) */
+  seed?: number | string;
 }
 
 export interface Engine {

@@ -25,7 +25,9 @@ export async function loadDataSets(setup: RunSetup, configFile: string, engine: 
   const loadMs: Record<string, number> = {};
   for (const spec of cfg.datasets) {
     const t0 = Date.now();
-    const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true });
+    // with `recommend`, the split (not `top`: the lists do not change the data) and the seed it draws from
+    const split = cfg.recommend ? { recommend: { split: cfg.recommend.split, holdout: cfg.recommend.holdout }, seed: cfg.seed } : {};
+    const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true, ...split });
     progress.stop();
     loadMs[spec.name] = Date.now() - t0;
     if (guard.signal) throw new InterruptedError(guard.signal, `interrupted by ${guard.signal} while loading ${spec.name}; nothing was written`);

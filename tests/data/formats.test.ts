@@ -29,6 +29,6 @@ describe('format units', () => {
     expect(withoutInputs(www)).toEqual({ name: 'w', format: 'foursquare-www19', max_users: 5 });
     expect(inputFiles({ name: 's', format: 'synthetic', preset: 'small' })).toEqual([]);
     expect(readerKeys('foursquare-www19')).toEqual(['bbox', 'max_users']);
-    expect(readerKeys('interactions')).toEqual(['delimiter', 'header', 'user', 'item', 'value', 'combine']);
+    expect(readerKeys('interactions')).toEqual(['delimiter', 'header', 'user', 'item', 'value', 'time', 'combine']);
   });
 });

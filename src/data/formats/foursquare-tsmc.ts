@@ -8,6 +8,7 @@ export const foursquareTsmc: FormatUnit = {
   name: 'foursquare-tsmc',
   description: 'original TSMC 2014 TSV, 8 columns (userId venueId venueCategoryId venueCategory latitude longitude timezoneOffset utcTimestamp), no header; visits counted',
   keys: {},
+  timed: () => true,
   inputs: ['path'],
   detect: (line) => (line.split('\t').length === 8 ? { format: 'foursquare-tsmc', why: 'eight tab-separated fields (the TSMC 2014 check-in file)' } : null),
   plan: (spec) => ({ format: 'foursquare-tsmc', files: [requirePath(spec, 'path')], center: spec.center ?? 'none', reader: { format: 'foursquare-tsmc' } }),

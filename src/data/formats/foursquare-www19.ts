@@ -40,6 +40,7 @@ export const foursquareWww19: FormatUnit = {
     /** keep the users with the most check-ins inside the box (ties by id) */
     max_users: posInt.optional(),
   },
+  timed: () => true,
   inputs: ['path', 'poi_path'],
   flags: [
     { flag: '--poi <file>', key: 'poi_path', help: 'the raw POI file' },

@@ -17,7 +17,7 @@ import { movielensCsv } from './movielens-csv.js';
 import { synthetic } from './synthetic.js';
 import { filesOf, type FormatUnit, type InputKey } from './unit.js';
 
-export type { Detected, DetectFlags, FormatUnit, InputKey, PlannedRead, ReadPlan, ReaderFlag } from './unit.js';
+export type { Detected, DetectFlags, FormatUnit, InputKey, PlannedRead, ReadOptions, ReadPlan, ReaderFlag } from './unit.js';
 
 /** The built-in formats, in the order lists show them (and detection tries them). */
 const BUILT_IN: readonly FormatUnit[] = [movielensCsv, movielens100k, movielens1m, movielens10m, foursquareWww19, foursquareTsmc, interactions, synthetic];
@@ -52,6 +52,11 @@ export function formatUnit(name: string, what?: string): FormatUnit {
 /** Whether a format generates its data (no input file to read). */
 export function generatesData(format: string): boolean {
   return formatUnit(format).inputs.length === 0;
+}
+
+/** Whether a data set's rows carry a time (the unit's `timed`; false for a format without one). */
+export function timedData(spec: DatasetSpec): boolean {
+  return findFormat(spec.format)?.timed?.(spec) ?? false;
 }
 
 /** The config keys naming a data set's input files (none for an unknown format). */

@@ -22,6 +22,8 @@ declare module '../spec.js' {
     user?: Column;
     item?: Column;
     value?: Column;
+    /** the time of each row (numbers, or ISO 8601 dates), read for `recommend: {split: last}` */
+    time?: Column;
     combine?: Combine;
   }
 }
@@ -29,7 +31,7 @@ declare module '../spec.js' {
 /** A column: its header name or its 0-based index (check(): a whole number ≥ 0). */
 const column = z.union([z.string().min(1), z.number()]);
 const COMBINES: readonly Combine[] = ['last', 'sum', 'count'];
-const COLUMN_KEYS = ['user', 'item', 'value'] as const;
+const COLUMN_KEYS = ['user', 'item', 'value', 'time'] as const;
 
 /** `\t` (as typed in a shell or YAML without quotes) and `tab` mean the tab character. */
 export function delimiterArg(d: string): string {
@@ -39,7 +41,7 @@ export function delimiterArg(d: string): string {
 export const interactions: FormatUnit = {
   name: 'interactions',
   description:
-    'any CSV/TSV, with a header (columns by name) or header: false (columns by 0-based index): user, item, optional value, delimiter (default ","; whitespace for runs of spaces and tabs), combine last|sum|count',
+    'any CSV/TSV, with a header (columns by name) or header: false (columns by 0-based index): user, item, optional value and time, delimiter (default ","; whitespace for runs of spaces and tabs), combine last|sum|count',
   keys: {
     /** the field delimiter (default ","); `whitespace`: runs of spaces and tabs */
     delimiter: z.string().min(1).optional(),
@@ -48,6 +50,8 @@ export const interactions: FormatUnit = {
     user: column.optional(),
     item: column.optional(),
     value: column.optional(),
+    /** the time column (numbers, or ISO 8601 dates), for `recommend: {split: last}` */
+    time: column.optional(),
     combine: z.enum(COMBINES as [Combine, ...Combine[]]).optional(),
   },
   inputs: ['path'],
@@ -91,10 +95,22 @@ export const interactions: FormatUnit = {
     for (const key of COLUMN_KEYS) if (o[key]) spec[key] = columnOf(`--${key}`, o[key] as string);
     if (o.combine) spec.combine = o.combine as Combine;
   },
+  timed: (spec) => spec.time !== undefined,
   plan: (spec) => ({ format: 'interactions', files: [requirePath(spec, 'path')], center: spec.center ?? 'none', reader: readerOf(spec) }),
   read: async (plan, o) => {
-    const r = plan.reader as { delimiter: string; header?: false; user: Column; item: Column; value: Column | null; combine: Combine };
-    const rows = await readInteractionsCsv(plan.files[0]!, { ...o, delimiter: r.delimiter, header: r.header !== false, user: r.user, item: r.item, value: r.value ?? undefined, combine: r.combine });
+    const r = plan.reader as { delimiter: string; header?: false; user: Column; item: Column; value: Column | null; time?: Column; combine: Combine };
+    // the time column is read only for a split by time (o.times): otherwise it costs nothing
+    const time = o.times ? r.time : undefined;
+    const rows = await readInteractionsCsv(plan.files[0]!, {
+      ...o,
+      delimiter: r.delimiter,
+      header: r.header !== false,
+      user: r.user,
+      item: r.item,
+      value: r.value ?? undefined,
+      time,
+      combine: r.combine,
+    });
     return combineRows(rows, r.combine);
   },
 };
@@ -113,8 +129,18 @@ function readerOf(spec: DatasetSpec): Record<string, unknown> {
     if (typeof c === 'string' && spec.header === false)
       throw new UserError(`dataset ${spec.name}: ${key}: "${c}" is a column name, but header: false gives the columns no names: give its 0-based index`);
   }
-  // `header` enters the cache key only when false, so headed files keep their cached vectors
-  return { format: 'interactions', delimiter, ...(spec.header === false ? { header: false } : {}), user: spec.user, item: spec.item, value: combine === 'count' ? null : spec.value, combine };
+  // `header` enters the cache key only when false, and `time` only when given, so the entries
+  // without them keep their cached vectors
+  return {
+    format: 'interactions',
+    delimiter,
+    ...(spec.header === false ? { header: false } : {}),
+    user: spec.user,
+    item: spec.item,
+    value: combine === 'count' ? null : spec.value,
+    ...(spec.time !== undefined ? { time: spec.time } : {}),
+    combine,
+  };
 }
 
 /** Column names taken for the user and the item of a headed table, in order of preference. */

@@ -16,6 +16,7 @@ export function movieLensUnit(name: MovieLensFormat, description: string, detect
     keys: {},
     inputs: ['path'],
     ...(detect ? { detect } : {}),
+    timed: () => true,
     plan: (spec) => ({ format: name, files: [requirePath(spec, 'path')], center: spec.center ?? 'user', reader: { format: name } }),
     read: async (plan, o) => combineRows(readMovieLens(plan.files[0]!, name, o), 'last'),
   };

@@ -110,8 +110,25 @@ export interface FormatUnit {
   fromFlags?(spec: DatasetSpec, flags: Record<string, unknown>): void;
   /** the reader plan of a data set entry (throws UserError naming the data set and key) */
   plan(spec: DatasetSpec, ctx: PlanContext): PlannedRead;
-  /** read and combine the interactions of a plan made by this format */
-  read(plan: ReadPlan, opts: { skipBadRows: boolean; progress?: Progress }): Promise<Interactions>;
+  /**
+   * whether the rows of an entry carry a time (MovieLens timestamps, Foursquare UTC times, an
+   * `interactions` entry with a `time` column), which `recommend: {split: last}` orders each
+   * user's items by; absent: never (the split is then a config error naming `recommend.split`)
+   */
+  timed?(spec: DatasetSpec): boolean;
+  /**
+   * read and combine the interactions of a plan made by this format; `times` (asked only where
+   * `timed` says so): also each pair's time (`Interactions.times`)
+   */
+  read(plan: ReadPlan, opts: ReadOptions): Promise<Interactions>;
+}
+
+/** How a unit's reader is called. */
+export interface ReadOptions {
+  skipBadRows: boolean;
+  progress?: Progress;
+  /** keep each pair's time (`Interactions.times`): a recommendation split by time */
+  times?: boolean;
 }
 
 /** The input files of an entry, in the format's order (absent keys skipped). */

@@ -11,6 +11,7 @@ import { findMechanism, getMechanism, listMechanisms } from '../../mechanisms/re
 import { getFamily } from '../../lsh/families/index.js';
 import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
 import { registryHintForPath } from './registryNames.js';
+import { splitProblem } from '../../data/split.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -73,6 +74,9 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   cfg.datasets.forEach((d, i) => {
     problems.push(...datasetChecks(d as DatasetSpec, `datasets[${i}]`, cfg.metric));
   });
+  // a split by time needs times: said before any data is read (the loader says it again for the library)
+  const untimed = cfg.recommend ? splitProblem(cfg.datasets as DatasetSpec[], cfg.recommend) : null;
+  if (untimed) problems.push(untimed);
   return problems;
 }
 

@@ -38,4 +38,22 @@ describe('loadFamilyData', () => {
     const { vectors } = await loadFamilyData(angularFamily, spec(), [3], { cacheDir: null });
     expect(vectors.get(3)!.userIds).toEqual(['2', '4', '5']);
   });
+
+  it('with a split, each family gets its training vectors and the same rows in recommend (jaccard supported)', async () => {
+    // held out (last by time): 1 → 30, 2 → 30, 4 → 30, 5 → 10; user 3 has one item; training items 10, 20, 40
+    const opts = { cacheDir: null, recommend: { split: 'last', holdout: 1 } as const, seed: 1 };
+    const jac = await loadFamilyData(jaccardFamily, spec(), [2], opts);
+    expect(jac.vectors.get(2)!.userIds).toEqual(['1', '2', '4', '5']);
+    const j = jac.recommend!.get(2)!;
+    expect(Array.from(j.trainPtr)).toEqual([0, 2, 4, 5, 6]);
+    expect(Array.from(j.trainCol)).toEqual([0, 1, 0, 1, 0, 1]);
+    expect(Array.from(j.heldPtr)).toEqual([0, 0, 0, 0, 1]);
+    expect(Array.from(j.heldCol)).toEqual([0]);
+    // centred: 1 (3, 3), 4 (2) and 5 (4) train on equal ratings only, so 2 is the one row
+    const ang = await loadFamilyData(angularFamily, spec(), [2], opts);
+    expect(ang.vectors.get(2)!.userIds).toEqual(['2']);
+    expect(Array.from(ang.recommend!.get(2)!.trainCol)).toEqual([0, 1]);
+    expect(ang.summary.recommend!.perDim).toEqual([{ n: 2, usersNoHeldItem: 3, usersZeroTraining: 1, usersEligible: 0 }]);
+    expect(jac.summary.recommend!.perDim).toEqual([{ n: 2, usersNoHeldItem: 3, usersZeroTraining: 0, usersEligible: 1 }]);
+  });
 });
