@@ -1,13 +1,12 @@
 /**
- * A run with `recommend` end to end, in this process, on the built-in synthetic data with a split
- * built here (the data side's split is tested with the readers): recommend.csv and its per-trial
- * values, the split in the cell keys, growth along N and ξ, shards and threads.
+ * A run with `recommend` end to end, in this process, on the built-in synthetic data with
+ * `split: random` (the split itself is tested in tests/data/split.test.ts): recommend.csv and its
+ * per-trial values, the split in the cell keys, growth along N and ξ, shards and threads.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RecommendData, UserVectors } from '../../src/data/types.js';
 import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { loadRealEngine, type Engine } from '../../src/machinery/engine.js';
@@ -17,36 +16,6 @@ import { readRecommendValues } from '../../src/machinery/readFolder.js';
 import { folderStatus } from '../../src/machinery/status.js';
 import { RECOMMEND_HEADER } from '../../src/experiment/columns.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
-
-/** A stand-in split: the vector's columns are the training row, and 1-2 other columns of each user (none for every 7th) are held out. */
-function handSplit(v: UserVectors): RecommendData {
-  const users = v.rowPtr.length - 1;
-  const heldPtr = new Int32Array(users + 1);
-  const held: number[] = [];
-  for (let u = 0; u < users; u++) {
-    const row = new Set(Array.from(v.colIdx.subarray(v.rowPtr[u], v.rowPtr[u + 1])));
-    const want = u % 7 === 0 ? 0 : 1 + (u % 2);
-    const mine: number[] = [];
-    for (let j = 0; mine.length < want && j < v.n; j++) {
-      const c = (u * 13 + j) % v.n;
-      if (!row.has(c) && !mine.includes(c)) mine.push(c);
-    }
-    held.push(...mine.sort((a, b) => a - b));
-    heldPtr[u + 1] = held.length;
-  }
-  return { trainPtr: v.rowPtr.slice(), trainCol: v.colIdx.slice(), heldPtr, heldCol: Int32Array.from(held) };
-}
-
-async function engineWithSplit(): Promise<Engine> {
-  const real = await loadRealEngine();
-  return {
-    ...real,
-    loadDataset: async (spec, dims, opts) => {
-      const ds = await real.loadDataset(spec, dims, opts);
-      return { ...ds, recommend: new Map([...ds.vectors].map(([n, v]) => [n, handSplit(v)])) };
-    },
-  };
-}
 
 /** The built worker (npx tsc -p tsconfig.json): its cells get the split through setData, as the vectors. */
 const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
@@ -62,7 +31,7 @@ kappa: [8]
 trials: 2
 privacy: { d: 0.1, delta: 0.01, xi: [${xi.join(', ')}] }
 mechanisms: [exact, lsh, lshrr, laplsh]
-recommend: { split: last, holdout: 1, top: [${top.join(', ')}] }
+recommend: { split: random, holdout: 1, top: [${top.join(', ')}] }
 `;
 
 function scratch(text: string) {
@@ -87,11 +56,11 @@ const rows = (csv: string) =>
 
 describe('a run with recommend', () => {
   it('writes recommend.csv with the baselines, keys its cells by the split and reads back per-trial values', async () => {
-    const engine = await engineWithSplit();
+    const engine = await loadRealEngine();
     const { dir, file } = scratch(config([0, 10], [2, 5]));
     const out = join(dir, 'out');
     const a = await run(file, out, engine);
-    expect(readdirSync(join(out, 'cells')).sort()).toEqual(['exact_a_n30_rec-last-h1.json', 'trial_a_n30_kappa8_t0_rec-last-h1.json', 'trial_a_n30_kappa8_t1_rec-last-h1.json']);
+    expect(readdirSync(join(out, 'cells')).sort()).toEqual(['exact_a_n30_rec-random-h1.json', 'trial_a_n30_kappa8_t0_rec-random-h1.json', 'trial_a_n30_kappa8_t1_rec-random-h1.json']);
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).utility_vectors).toBe('training');
     const lines = a.recommend.trim().split('\n');
     expect(lines[0]).toBe(RECOMMEND_HEADER);
@@ -111,11 +80,13 @@ describe('a run with recommend', () => {
       expect([r[col('kappa')], r[col('xi')], r[col('hr_se')], r[col('ndcg_se')], r[col('trials')]]).toEqual(['', '', '', '', '1']);
     }
     expect(pop.map((r) => r[col('k')])).toEqual(['', '']);
-    // the queries: the sampled users (40 of the kept) with a held-out item (none: every 7th user, and those with every item)
-    const split = (await engine.loadDataset({ name: 'a', format: 'synthetic', preset: 'small' } as never, [30], { cacheDir: null })).recommend!.get(30)!;
+    // the queries: the sampled users (40 of the rows) with a held-out item among the 30 items
+    const split = (
+      await engine.loadDataset({ name: 'a', format: 'synthetic', preset: 'small' } as never, [30], { cacheDir: null, recommend: { split: 'random', holdout: 1 }, seed: 5 })
+    ).recommend!.get(30)!;
     const sampled = sampleQueries(split.heldPtr.length - 1, 40, 5, 'a', 30);
     const queries = Array.from(sampled).filter((u) => split.heldPtr[u + 1] > split.heldPtr[u]).length;
-    expect(queries).toBeLessThan(Array.from(sampled).filter((u) => u % 7 !== 0).length + 1);
+    expect(queries).toBeGreaterThan(0);
     expect(new Set(body.map((r) => r[col('queries')]))).toEqual(new Set([String(queries)]));
     expect(queries).toBeLessThan(40);
     // the lshrr rows have their 2 trials and an SE; NDCG <= HR and item recall <= HR
@@ -135,9 +106,9 @@ describe('a run with recommend', () => {
     expect((first[0].ndcg + first[1].ndcg) / 2).toBe(Number(row[col('ndcg_mean')]));
     // lshdp status names the block and counts a result valid only with every (k, N)
     const status = folderStatus(out);
-    expect(status.lines.join('\n')).toMatch(/recommend: split last, holdout 1, top \[2, 5\] \(cells keyed rec-last-h1/);
+    expect(status.lines.join('\n')).toMatch(/recommend: split random, holdout 1, top \[2, 5\] \(cells keyed rec-random-h1/);
     expect(status.valid).toBe(status.expected);
-    const cell = join(out, 'cells', 'trial_a_n30_kappa8_t0_rec-last-h1.json');
+    const cell = join(out, 'cells', 'trial_a_n30_kappa8_t0_rec-random-h1.json');
     const stored = JSON.parse(readFileSync(cell, 'utf8'));
     for (const r of Object.values(stored.results) as { rec: Record<string, Record<string, unknown>> }[]) delete r.rec['5']['5'];
     writeFileSync(cell, JSON.stringify(stored));
@@ -145,7 +116,7 @@ describe('a run with recommend', () => {
   });
 
   it('grows along N and ξ computing only what is new, and shards and threads give the same bytes', async () => {
-    const engine = await engineWithSplit();
+    const engine = await loadRealEngine();
     const { dir, file } = scratch(config([0, 10], [2]));
     const out = join(dir, 'out');
     const a = await run(file, out, engine);
@@ -176,7 +147,7 @@ describe('a run with recommend', () => {
   });
 
   it('a config without recommend writes no recommend.csv and keys its cells as before', async () => {
-    const engine = await engineWithSplit();
+    const engine = await loadRealEngine();
     const { dir, file } = scratch(config([0], [2]).replace(/recommend:.*\n/, ''));
     const out = join(dir, 'out');
     const a = await run(file, out, engine);
