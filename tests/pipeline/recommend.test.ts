@@ -4,7 +4,7 @@
  * per-trial values, the split in the cell keys, growth along N and ξ, shards and threads.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
@@ -113,6 +113,15 @@ describe('a run with recommend', () => {
     for (const r of Object.values(stored.results) as { rec: Record<string, Record<string, unknown>> }[]) delete r.rec['5']['5'];
     writeFileSync(cell, JSON.stringify(stored));
     expect(folderStatus(out).valid).toBe(status.expected - 5);
+    // the run computes the 5 results again, to the same file; then a folder that lost its
+    // recommend.csv is not up to date: a run that computes nothing writes it again
+    const repaired = await run(file, out, engine);
+    expect(repaired.r).toMatchObject({ computed: 5 });
+    expect(repaired.recommend).toBe(a.recommend);
+    unlinkSync(join(out, 'recommend.csv'));
+    const again = await run(file, out, engine);
+    expect(again.r).toMatchObject({ computed: 0 });
+    expect(again.recommend).toBe(a.recommend);
   });
 
   it('grows along N and ξ computing only what is new, and shards and threads give the same bytes', async () => {
