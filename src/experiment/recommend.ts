@@ -47,12 +47,16 @@ function discounts(count: number): Float64Array {
   return d;
 }
 
-/** The per-query scratch: scores, the columns touched so far, candidate and relevance marks. */
+/**
+ * The per-query scratch: scores, the columns touched so far, relevance marks, the top list. The
+ * query's training columns are no candidates: their score is NaN while the query is scored (a sum
+ * with NaN stays NaN, and NaN is neither > 0, < 0 nor === 0, so every selection below skips it
+ * without a separate test).
+ */
 interface Scratch {
   scores: Float64Array;
   touched: Int32Array;
   isTouched: Uint8Array;
-  excluded: Uint8Array;
   relevant: Uint8Array;
   /** the current top list: columns and their scores, best first */
   listCol: Int32Array;
@@ -64,7 +68,6 @@ function scratchFor(n: number, nMax: number): Scratch {
     scores: new Float64Array(n),
     touched: new Int32Array(n),
     isTouched: new Uint8Array(n),
-    excluded: new Uint8Array(n),
     relevant: new Uint8Array(n),
     listCol: new Int32Array(nMax),
     listScore: new Float64Array(nMax),
@@ -89,8 +92,8 @@ export function recommendMeans(vectors: UserVectors, rec: RecommendData, queries
     const h0 = rec.heldPtr[u];
     const h1 = rec.heldPtr[u + 1];
     if (h1 <= h0) throw new RangeError(`query user ${u} has no held-out item among the n items`);
-    mark(s.excluded, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], 1);
-    mark(s.relevant, rec.heldCol, h0, h1, 1);
+    fill(s.scores, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], Number.NaN);
+    fill(s.relevant, rec.heldCol, h0, h1, 1);
     let touchedCount = 0;
     let done = 0;
     for (let ki = 0; ki < ks.length; ki++) {
@@ -102,8 +105,8 @@ export function recommendMeans(vectors: UserVectors, rec: RecommendData, queries
       s.scores[s.touched[t]] = 0;
       s.isTouched[s.touched[t]] = 0;
     }
-    mark(s.excluded, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], 0);
-    mark(s.relevant, rec.heldCol, h0, h1, 0);
+    fill(s.scores, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], 0);
+    fill(s.relevant, rec.heldCol, h0, h1, 0);
   }
   for (const a of [sums.hr, sums.ndcg, sums.itemRecall]) for (let c = 0; c < cells; c++) a[c] /= Q;
   return { ks: [...ks], top: [...top], ...sums };
@@ -119,21 +122,25 @@ function checkArgs(vectors: UserVectors, rec: RecommendData, answers: Int32Array
   if (answers.length !== Q * width) throw new RangeError(`answers has ${answers.length} entries, expected ${Q}*${width}`);
 }
 
-function mark(flags: Uint8Array, cols: Int32Array, from: number, to: number, value: number): void {
-  for (let p = from; p < to; p++) flags[cols[p]] = value;
+function fill(a: Float64Array | Uint8Array, cols: Int32Array, from: number, to: number, value: number): void {
+  for (let p = from; p < to; p++) a[cols[p]] = value;
 }
 
 /** Adds neighbour v's training row to the scores; returns the new count of touched columns. */
 function addRow(s: Scratch, vectors: UserVectors, v: number, touchedCount: number): number {
-  for (let p = vectors.rowPtr[v]; p < vectors.rowPtr[v + 1]; p++) {
-    const c = vectors.colIdx[p];
-    s.scores[c] += vectors.values[p];
-    if (s.isTouched[c] === 0) {
-      s.isTouched[c] = 1;
-      s.touched[touchedCount++] = c;
+  const { scores, isTouched, touched } = s;
+  const { colIdx, values } = vectors;
+  const end = vectors.rowPtr[v + 1];
+  let count = touchedCount;
+  for (let p = vectors.rowPtr[v]; p < end; p++) {
+    const c = colIdx[p];
+    scores[c] += values[p];
+    if (isTouched[c] === 0) {
+      isTouched[c] = 1;
+      touched[count++] = c;
     }
   }
-  return touchedCount;
+  return count;
 }
 
 /**
@@ -143,10 +150,11 @@ function addRow(s: Scratch, vectors: UserVectors, v: number, touchedCount: numbe
  */
 function topList(s: Scratch, touchedCount: number, n: number, nMax: number): number {
   let length = selectTouched(s, touchedCount, nMax, 0, true);
+  const { scores, listCol, listScore } = s;
   for (let c = 0; c < n && length < nMax; c++) {
-    if (s.excluded[c] === 0 && s.scores[c] === 0) {
-      s.listCol[length] = c;
-      s.listScore[length] = 0;
+    if (scores[c] === 0) {
+      listCol[length] = c;
+      listScore[length] = 0;
       length++;
     }
   }
@@ -159,21 +167,29 @@ function topList(s: Scratch, touchedCount: number, n: number, nMax: number): num
  * (or negative) score by (score desc, column asc), keeping at most nMax; returns the list's length.
  */
 function selectTouched(s: Scratch, touchedCount: number, nMax: number, from: number, positive: boolean): number {
+  const { touched, scores, listScore, listCol } = s;
   let length = from;
+  // the last entry of a full list: a candidate must come before it to enter
+  let worstScore = length === nMax ? listScore[nMax - 1] : 0;
+  let worstCol = length === nMax ? listCol[nMax - 1] : 0;
   for (let t = 0; t < touchedCount; t++) {
-    const c = s.touched[t];
-    const x = s.scores[c];
-    if (s.excluded[c] !== 0 || (positive ? !(x > 0) : !(x < 0))) continue;
-    if (length === nMax && !before(x, c, s.listScore[nMax - 1], s.listCol[nMax - 1])) continue;
-    // insertion from the back: the list is short (N), most candidates stop at the first compare
+    const c = touched[t];
+    const x = scores[c];
+    if (positive ? !(x > 0) : !(x < 0)) continue;
+    if (length === nMax && (x < worstScore || (x === worstScore && c > worstCol))) continue;
+    // insertion from the back: the list is short (N)
     let at = length === nMax ? nMax - 1 : length++;
-    while (at > from && before(x, c, s.listScore[at - 1], s.listCol[at - 1])) {
-      s.listScore[at] = s.listScore[at - 1];
-      s.listCol[at] = s.listCol[at - 1];
+    while (at > from && before(x, c, listScore[at - 1], listCol[at - 1])) {
+      listScore[at] = listScore[at - 1];
+      listCol[at] = listCol[at - 1];
       at--;
     }
-    s.listScore[at] = x;
-    s.listCol[at] = c;
+    listScore[at] = x;
+    listCol[at] = c;
+    if (length === nMax) {
+      worstScore = listScore[nMax - 1];
+      worstCol = listCol[nMax - 1];
+    }
   }
   return length;
 }
