@@ -9,10 +9,9 @@
  * over the queries in query order.
  *
  * The neighbours of every k are a prefix of one answer (src/experiment/trial.ts), so the scores of
- * a query are accumulated over its answer once, k after k, from the neighbours' sparse rows; only
- * the columns a neighbour touched can score other than 0, so the top list is drawn from them
- * (positive scores), then from the untouched and zero-sum candidates in column order, then the
- * negative scores: the same list as a full sort by (score desc, column asc).
+ * a query are accumulated over its answer once, k after k, from the neighbours' sparse rows, and
+ * the top list of each k is a partial selection of the N best in one pass over the columns: the
+ * same list as a full sort by (score desc, column asc), which the tests check.
  */
 import type { RecommendData, UserVectors } from '../data/types.js';
 
@@ -48,15 +47,13 @@ function discounts(count: number): Float64Array {
 }
 
 /**
- * The per-query scratch: scores, the columns touched so far, relevance marks, the top list. The
+ * The per-query scratch: the scores and relevance marks of the n columns, the top list. The
  * query's training columns are no candidates: their score is NaN while the query is scored (a sum
- * with NaN stays NaN, and NaN is neither > 0, < 0 nor === 0, so every selection below skips it
- * without a separate test).
+ * with NaN stays NaN, and NaN never compares greater), so the selection skips them without a
+ * separate test.
  */
 interface Scratch {
   scores: Float64Array;
-  touched: Int32Array;
-  isTouched: Uint8Array;
   relevant: Uint8Array;
   /** the current top list: columns and their scores, best first */
   listCol: Int32Array;
@@ -64,14 +61,7 @@ interface Scratch {
 }
 
 function scratchFor(n: number, nMax: number): Scratch {
-  return {
-    scores: new Float64Array(n),
-    touched: new Int32Array(n),
-    isTouched: new Uint8Array(n),
-    relevant: new Uint8Array(n),
-    listCol: new Int32Array(nMax),
-    listScore: new Float64Array(nMax),
-  };
+  return { scores: new Float64Array(n), relevant: new Uint8Array(n), listCol: new Int32Array(nMax), listScore: new Float64Array(nMax) };
 }
 
 /**
@@ -92,20 +82,15 @@ export function recommendMeans(vectors: UserVectors, rec: RecommendData, queries
     const h0 = rec.heldPtr[u];
     const h1 = rec.heldPtr[u + 1];
     if (h1 <= h0) throw new RangeError(`query user ${u} has no held-out item among the n items`);
+    s.scores.fill(0);
     fill(s.scores, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], Number.NaN);
     fill(s.relevant, rec.heldCol, h0, h1, 1);
-    let touchedCount = 0;
     let done = 0;
     for (let ki = 0; ki < ks.length; ki++) {
-      for (; done < ks[ki]; done++) touchedCount = addRow(s, vectors, answers[q * width + done], touchedCount);
-      const length = topList(s, touchedCount, vectors.n, nMax);
+      for (; done < ks[ki]; done++) addRow(s.scores, vectors, answers[q * width + done]);
+      const length = topList(s, vectors.n, nMax);
       score(s, length, h1 - h0, top, disc, sums, ki * top.length);
     }
-    for (let t = 0; t < touchedCount; t++) {
-      s.scores[s.touched[t]] = 0;
-      s.isTouched[s.touched[t]] = 0;
-    }
-    fill(s.scores, rec.trainCol, rec.trainPtr[u], rec.trainPtr[u + 1], 0);
     fill(s.relevant, rec.heldCol, h0, h1, 0);
   }
   for (const a of [sums.hr, sums.ndcg, sums.itemRecall]) for (let c = 0; c < cells; c++) a[c] /= Q;
@@ -126,77 +111,52 @@ function fill(a: Float64Array | Uint8Array, cols: Int32Array, from: number, to: 
   for (let p = from; p < to; p++) a[cols[p]] = value;
 }
 
-/** Adds neighbour v's training row to the scores; returns the new count of touched columns. */
-function addRow(s: Scratch, vectors: UserVectors, v: number, touchedCount: number): number {
-  const { scores, isTouched, touched } = s;
+/** Adds neighbour v's training row to the scores (its columns ascending: one pass over its non-zeros). */
+function addRow(scores: Float64Array, vectors: UserVectors, v: number): void {
   const { colIdx, values } = vectors;
   const end = vectors.rowPtr[v + 1];
-  let count = touchedCount;
-  for (let p = vectors.rowPtr[v]; p < end; p++) {
-    const c = colIdx[p];
-    scores[c] += values[p];
-    if (isTouched[c] === 0) {
-      isTouched[c] = 1;
-      touched[count++] = c;
-    }
-  }
-  return count;
+  for (let p = vectors.rowPtr[v]; p < end; p++) scores[colIdx[p]] += values[p];
 }
 
 /**
  * Fills s.listCol/listScore with the first (at most nMax) candidates by (score desc, column asc);
- * returns its length. Positive scores occur only at touched columns; then every candidate of score
- * 0 (untouched, or touched summing to 0) follows in column order; the negative scores come last.
+ * returns its length. One pass over the columns in ascending order: a column enters only with a
+ * score above the list's last (an equal score of a later column comes after it), so the order of
+ * equal scores is the column order; a training column's NaN never enters. The pass is sequential
+ * and, once the list is full, almost always one comparison: cheaper than tracking the columns the
+ * neighbours touched (measured on MovieLens at n = 1000).
  */
-function topList(s: Scratch, touchedCount: number, n: number, nMax: number): number {
-  let length = selectTouched(s, touchedCount, nMax, 0, true);
-  const { scores, listCol, listScore } = s;
-  for (let c = 0; c < n && length < nMax; c++) {
-    if (scores[c] === 0) {
-      listCol[length] = c;
-      listScore[length] = 0;
-      length++;
-    }
-  }
-  if (length < nMax) length = selectTouched(s, touchedCount, nMax, length, false);
-  return length;
-}
-
-/**
- * Inserts into the list, after its first `from` entries, the best touched candidates of positive
- * (or negative) score by (score desc, column asc), keeping at most nMax; returns the list's length.
- */
-function selectTouched(s: Scratch, touchedCount: number, nMax: number, from: number, positive: boolean): number {
-  const { touched, scores, listScore, listCol } = s;
-  let length = from;
-  // the last entry of a full list: a candidate must come before it to enter
-  let worstScore = length === nMax ? listScore[nMax - 1] : 0;
-  let worstCol = length === nMax ? listCol[nMax - 1] : 0;
-  for (let t = 0; t < touchedCount; t++) {
-    const c = touched[t];
+function topList(s: Scratch, n: number, nMax: number): number {
+  const { scores, listScore, listCol } = s;
+  let length = 0;
+  let c = 0;
+  for (; c < n && length < nMax; c++) {
     const x = scores[c];
-    if (positive ? !(x > 0) : !(x < 0)) continue;
-    if (length === nMax && (x < worstScore || (x === worstScore && c > worstCol))) continue;
-    // insertion from the back: the list is short (N)
-    let at = length === nMax ? nMax - 1 : length++;
-    while (at > from && before(x, c, listScore[at - 1], listCol[at - 1])) {
-      listScore[at] = listScore[at - 1];
-      listCol[at] = listCol[at - 1];
-      at--;
-    }
-    listScore[at] = x;
-    listCol[at] = c;
-    if (length === nMax) {
-      worstScore = listScore[nMax - 1];
-      worstCol = listCol[nMax - 1];
-    }
+    if (Number.isNaN(x)) continue;
+    insert(listScore, listCol, length, x, c);
+    length++;
+  }
+  if (length < nMax) return length;
+  let worst = listScore[nMax - 1];
+  for (; c < n; c++) {
+    const x = scores[c];
+    if (!(x > worst)) continue;
+    insert(listScore, listCol, nMax - 1, x, c);
+    worst = listScore[nMax - 1];
   }
   return length;
 }
 
-/** Whether (score x, column c) comes before (y, d): higher score, then smaller column. */
-function before(x: number, c: number, y: number, d: number): boolean {
-  return x > y || (x === y && c < d);
+/** Puts (x, c) at index `at` or before, moving down the entries it comes before (a later column: only those of lower score). */
+function insert(listScore: Float64Array, listCol: Int32Array, at: number, x: number, c: number): void {
+  let i = at;
+  while (i > 0 && x > listScore[i - 1]) {
+    listScore[i] = listScore[i - 1];
+    listCol[i] = listCol[i - 1];
+    i--;
+  }
+  listScore[i] = x;
+  listCol[i] = c;
 }
 
 /** Adds one query's HR, NDCG and item recall at every N of `top` (for one k) to the sums at `at`. */
