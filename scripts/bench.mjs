@@ -35,9 +35,27 @@ const option = (name, dflt) => {
 const quick = flag('quick');
 const runs = Number(option('runs', quick ? 1 : 3));
 const gridRuns = Number(option('grid-runs', runs));
-const ALL = ['startup', 'ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-fsq4k', 'grow-xi', 'grow-small', 'grid-fsq', 'threads', 'grid-25m', 'attack', 'attack-25m'];
-// --quick leaves out grow-xi (three runs of the whole shared MovieLens grid)
-const stages = option('stages', ALL.filter((s) => !(quick && s === 'grow-xi')).join(',')).split(',');
+const ALL = [
+  'startup',
+  'ingest',
+  'cache',
+  'knn',
+  'hamming',
+  'laplsh',
+  'directional',
+  'cell',
+  'grid-fsq4k',
+  'grow-xi',
+  'recommend',
+  'grow-small',
+  'grid-fsq',
+  'threads',
+  'grid-25m',
+  'attack',
+  'attack-25m',
+];
+// --quick leaves out grow-xi and recommend (runs of the whole shared MovieLens grid)
+const stages = option('stages', ALL.filter((s) => !(quick && (s === 'grow-xi' || s === 'recommend'))).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
 mkdirSync(BENCH, { recursive: true });
 
@@ -394,6 +412,30 @@ for (const stage of stages) {
         { seconds: wm, peakRssMB: Number.NaN, secondsMin: Math.min(...w.seconds.slice(1)), secondsMax: Math.max(...w.seconds.slice(1)) },
         `${(wm / r.atOnce).toFixed(2)}× the grown grid at once (${(wm / r.atOnceKept).toFixed(2)}× with the setups kept); the watch's first growth ${w.seconds[0].toFixed(2)} s (${(w.seconds[0] / r.atOnce).toFixed(2)}×); utility.csv ${w.same ? 'identical' : 'DIFFERENT'}`,
         '≤ 0.3×',
+      );
+    }
+  } else if (stage === 'recommend') {
+    // The shared MovieLens grid with `recommend` (docs/RECOMMEND.md) against the same grid without
+    // it, in pairs run one after the other (this machine's speed drifts by the hour): the vectors
+    // and exact neighbours cached for both, the trial setups not (gridOnce), so both compute
+    // their hyperplanes, noise and k-NN; the recommend run also scores the lists.
+    const plain = join(ROOT, 'configs', 'shared-movielens-small.yaml');
+    const withRec = join(ROOT, 'configs', 'shared-movielens-small-recommend.yaml');
+    const cfg = parse(readFileSync(plain, 'utf8'));
+    if (!existsSync(join(ROOT, 'configs', cfg.datasets[0].path))) {
+      process.stderr.write(`bench: recommend skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
+    } else {
+      gridOnce(plain, 2);
+      gridOnce(withRec, 2); // warm the vector and neighbour caches of both
+      const pairs = Array.from({ length: gridRuns }, () => ({ plain: gridOnce(plain, 2), rec: gridOnce(withRec, 2) }));
+      const p = median(pairs.map((x) => x.plain.seconds));
+      const r = repeat(1, () => ({ seconds: median(pairs.map((x) => x.rec.seconds)), peakRssMB: median(pairs.map((x) => x.rec.peakRssMB)) }));
+      const spread = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
+      record(
+        'shared MovieLens grid with recommend (split last, top [10, 20]), against the same grid without it',
+        r,
+        `${(r.seconds / p).toFixed(2)}× the grid without it (${p.toFixed(2)} s, spread ${spread(pairs.map((x) => x.plain.seconds))}); with it spread ${spread(pairs.map((x) => x.rec.seconds))}; --threads 2, medians of ${gridRuns} pairs`,
+        '≤ 1.25×',
       );
     }
   } else if (stage === 'grow-small') {

@@ -56,7 +56,16 @@ export function registerRun(program: Command): void {
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
     .addHelpText(
       'after',
-      "\nLinkage attack (docs/ATTACKS.md): a top-level block attack: { known: [0.5, 1], targets: 5000 } also ranks every\nreleased code by Hamming distance to the clean code of a partial profile (a share `known` of a target's non-zero entries)\nof up to `targets` users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.",
+      `
+Recommendations: a config block recommend: {split: last|random, holdout: 1, top: [10, 20]} holds out
+each user's last (or random) items, builds the vectors from the rest and scores the top-N lists each
+mechanism's neighbours recommend: recommend.csv (HR@N, NDCG@N, item recall@N, with the exact and pop
+baselines) beside utility.csv, which is then on the training vectors; e.g. --set recommend.top=[5,10].
+docs/RECOMMEND.md; configs/shared-movielens-small-recommend.yaml.
+
+Linkage attack (docs/ATTACKS.md): a top-level block attack: { known: [0.5, 1], targets: 5000 } also ranks every
+released code by Hamming distance to the clean code of a partial profile (a share "known" of a target's non-zero entries)
+of up to "targets" users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.`,
     )
     .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)

@@ -69,7 +69,7 @@ export interface EntryValues {
 export function entryValues(cfg: ExperimentConfig, records: Map<string, CellRecord>, info: (name: string) => MechanismInfo, dataset: string, n: number, kappa: number): EntryValues[] {
   const out: EntryValues[] = [];
   const trials: TrialRecord[] = [];
-  for (let t = 0; t < cfg.trials; t++) trials.push(needTrial(records, trialKey(dataset, n, kappa, t)));
+  for (let t = 0; t < cfg.trials; t++) trials.push(needTrial(records, trialKey(dataset, n, kappa, t, cfg.recommend)));
   const expansion = resultSpecs(cfg.mechanisms, cfg.privacy.xi, info);
   for (const k of cfg.k) {
     for (const { entry, xi, spec } of expansion) {
@@ -96,7 +96,7 @@ export function utilityCsv(cfg: ExperimentConfig, records: Map<string, CellRecor
   const exactEntry = cfg.mechanisms.find((m) => info(m.name).kind === 'exact');
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      const exact = needExact(records, exactKey(ds.name, n));
+      const exact = needExact(records, exactKey(ds.name, n, cfg.recommend));
       const q = exact.queries;
       if (exactEntry) {
         for (const k of cfg.k) {
@@ -146,8 +146,8 @@ export function nnDistancesCsv(cfg: ExperimentConfig, records: Map<string, CellR
   const lines = [NN_HEADER];
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      const nn = needExact(records, exactKey(ds.name, n)).nn;
-      if (!nn) throw new UserError(`results store: cell ${exactKey(ds.name, n)} has no 1-NN distances`);
+      const nn = needExact(records, exactKey(ds.name, n, cfg.recommend)).nn;
+      if (!nn) throw new UserError(`results store: cell ${exactKey(ds.name, n, cfg.recommend)} has no 1-NN distances`);
       for (let i = 0; i < nn.users.length; i++) lines.push(`${ds.name},${n},${csvField(nn.users[i])},${String(nn.distances[i])}`);
     }
   }

@@ -31,3 +31,25 @@ export const UTILITY_HEADER = UTILITY_COLUMNS.join(',');
 export const CONCENTRATION_COLUMNS = ['concentration', 'concentration_metric'] as const;
 export const NN_COLUMNS = ['dataset', 'n', 'user', 'nn1_distance'] as const;
 export const NN_HEADER = NN_COLUMNS.join(',');
+/** recommend.csv's columns, in file order (config `recommend`; docs/OUTPUTS.md); the
+ *  CONCENTRATION_COLUMNS follow where the config has a directional mechanism, as in utility.csv. */
+export const RECOMMEND_COLUMNS = [
+  'dataset',
+  'n',
+  'kappa',
+  'k',
+  'mechanism',
+  'base',
+  'accountant',
+  'xi',
+  'top',
+  'hr_mean',
+  'hr_se',
+  'ndcg_mean',
+  'ndcg_se',
+  'item_recall_mean',
+  'item_recall_se',
+  'trials',
+  'queries',
+] as const;
+export const RECOMMEND_HEADER = RECOMMEND_COLUMNS.join(',');

@@ -5,7 +5,7 @@
  */
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
-import type { DatasetSummary } from '../data/types.js';
+import type { DatasetSummary, RecommendSplit } from '../data/types.js';
 import { withoutInputs } from '../data/formats/index.js';
 import type { ExperimentConfig } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
@@ -29,11 +29,19 @@ export interface TrialCell {
 }
 export type Cell = ExactCell | TrialCell;
 
-export function exactKey(dataset: string, n: number): string {
-  return `exact_${dataset}_n${n}`;
+/**
+ * The key suffix of a run with a recommendation split (config `recommend`): its vectors are the
+ * training vectors, so its cells are cells of their own (`_rec-last-h1`); none without one, so
+ * results without `recommend` keep their keys.
+ */
+export function splitSuffix(split?: RecommendSplit | null): string {
+  return split ? `_rec-${split.split}-h${split.holdout}` : '';
 }
-export function trialKey(dataset: string, n: number, kappa: number, trial: number): string {
-  return `trial_${dataset}_n${n}_kappa${kappa}_t${trial}`;
+export function exactKey(dataset: string, n: number, split?: RecommendSplit | null): string {
+  return `exact_${dataset}_n${n}${splitSuffix(split)}`;
+}
+export function trialKey(dataset: string, n: number, kappa: number, trial: number, split?: RecommendSplit | null): string {
+  return `trial_${dataset}_n${n}_kappa${kappa}_t${trial}${splitSuffix(split)}`;
 }
 
 /** Every cell of the config in canonical order: dataset, n, then the exact cell, then kappa, trial. */
@@ -41,10 +49,10 @@ export function expandCells(cfg: ExperimentConfig): Cell[] {
   const cells: Cell[] = [];
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      cells.push({ kind: 'exact', key: exactKey(ds.name, n), dataset: ds.name, n });
+      cells.push({ kind: 'exact', key: exactKey(ds.name, n, cfg.recommend), dataset: ds.name, n });
       for (const kappa of cfg.kappa) {
         for (let trial = 0; trial < cfg.trials; trial++) {
-          cells.push({ kind: 'trial', key: trialKey(ds.name, n, kappa, trial), dataset: ds.name, n, kappa, trial });
+          cells.push({ kind: 'trial', key: trialKey(ds.name, n, kappa, trial, cfg.recommend), dataset: ds.name, n, kappa, trial });
         }
       }
     }
@@ -104,12 +112,19 @@ export function trialResults(cfg: ExperimentConfig, info: (name: string) => Mech
 }
 
 /**
- * What a trial cell must compute: the given results, each for the given k values, and the linkage
- * attack (config `attack`) on the codes of `attack`'s results at their `known` values (a result
- * asked for its attack only gets no k).
+ * What a trial cell must compute: the given results, each for the given k values (and list lengths
+ * N, with `recommend`), and the linkage attack (config `attack`) on the codes of `attack`'s results
+ * at their `known` values (a result asked for its attack only gets no k).
  */
-export function trialSpec(cfg: ExperimentConfig, cell: TrialCell, results: { spec: ResultSpec; ks: number[] }[], attack: readonly { spec: ResultSpec; known: number[] }[] = []): TrialCellSpec {
-  const asked = results.map((r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks] }) as TrialCellSpec['results'][number]);
+export function trialSpec(
+  cfg: ExperimentConfig,
+  cell: TrialCell,
+  results: { spec: ResultSpec; ks: number[]; top?: number[] }[],
+  attack: readonly { spec: ResultSpec; known: number[] }[] = [],
+): TrialCellSpec {
+  const asked = results.map(
+    (r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks], ...(r.top ? { top: [...r.top] } : {}) }) as TrialCellSpec['results'][number],
+  );
   for (const a of attack) {
     const r = asked.find((x) => x.id === a.spec.id);
     if (r) r.known = [...a.known];
@@ -142,7 +157,9 @@ export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: D
   const spec = found ? withoutInputs(found) : undefined;
   // the metric changes the data (jaccard: item sets before centring) and every distance
   const metric = cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {};
-  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric };
+  // a recommendation split changes the vectors (training interactions only) and the queries
+  const recommend = cfg.recommend ? { recommend: { split: cfg.recommend.split, holdout: cfg.recommend.holdout } } : {};
+  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric, ...recommend };
 }
 
 /**

@@ -4,6 +4,7 @@
  * claims and the reports read them without the machinery.
  */
 import type { EpsilonInfo } from '../privacy/types.js';
+import type { RecommendBaselines, RecommendByK } from './recommend.js';
 import type { CellRow } from './trial.js';
 
 export interface ExactRecord {
@@ -20,6 +21,8 @@ export interface ExactRecord {
   nn: { users: string[]; distances: number[] };
   /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only */
   ms: number;
+  /** with `recommend`: the baselines `exact` (per k, per N) and `pop` (per N) over the queries */
+  rec?: RecommendBaselines;
 }
 
 /** One result of a trial cell. */
@@ -31,6 +34,8 @@ export interface StoredResult {
   eps: EpsilonInfo;
   /** per k (as a string key): [utility loss, recall], means over the queries of this trial */
   values: Record<string, [number, number]>;
+  /** with `recommend`: per k, per N (string keys), [HR, NDCG, item recall], means over the queries of this trial */
+  rec?: RecommendByK;
   /** compute time, ms; provenance only */
   ms: number;
 }

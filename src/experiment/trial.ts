@@ -1,4 +1,4 @@
-import type { UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
@@ -17,6 +17,7 @@ import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo 
 import { UserError } from '../util/errors.js';
 import type { AttackValue } from './attack.js';
 import { cellAttacker, type CellAttacker } from './attackCell.js';
+import { recommendByK, recommendMeans, type RecommendByK } from './recommend.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
 export interface TrialResultSpec {
@@ -31,6 +32,8 @@ export interface TrialResultSpec {
   ks: number[];
   /** the `known` values to run the linkage attack at on this result's codes (docs/ATTACKS.md); absent or empty: none */
   known?: number[];
+  /** with `recommend`: the list lengths N (ascending) at which to evaluate the recommendations of every k */
+  top?: number[];
 }
 
 /** One trial cell (dataset, n, kappa, trial) and the results it must compute. */
@@ -59,6 +62,8 @@ export interface TrialResult {
   recall: number[];
   /** the linkage attack's per-trial values, one per asked `known` (ascending as asked); absent when none was asked */
   attack?: AttackValue[];
+  /** with `top`: per k, per N, the means over the queries of [HR, NDCG, item recall] (src/experiment/recommend.ts) */
+  rec?: RecommendByK;
 }
 
 /** Per-trial means over the queries for one (mechanism, k): the exact rows. */
@@ -125,13 +130,16 @@ function checkKs(k: number[], users: number): number[] {
  * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
  * of the same answer. A result's numbers depend only on its own identity and the cell, never on
  * which other results are computed with it, nor on the `thread` that lends it arrays and distances.
- * The plugins of `spec.plugins` must be registered in this thread already.
+ * The plugins of `spec.plugins` must be registered in this thread already. Results asked with
+ * `top` also score the recommendations their answers make (`recommend`: the split's items beside
+ * the training vectors; src/experiment/recommend.ts).
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread, recommend?: RecommendData): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
-  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread);
+  if (!recommend && spec.results.some((r) => r.top)) throw new RangeError('results asked with top need the recommendation data of the cell');
+  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread, recommend);
 }
 
 /** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo, if any. */
@@ -140,7 +148,16 @@ function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactK
   return thread?.memo(vectors, queries, truth, metric);
 }
 
-function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, family: LshFamily, setup?: TrialSetupStore, thread?: TrialThread): TrialResult[] {
+function evaluateCell(
+  vectors: UserVectors,
+  queries: Int32Array,
+  truth: ExactKnn,
+  spec: TrialCellSpec,
+  family: LshFamily,
+  setup?: TrialSetupStore,
+  thread?: TrialThread,
+  recommend?: RecommendData,
+): TrialResult[] {
   const alloc = thread?.alloc ?? freshFloat64;
   const users = vectors.rowPtr.length - 1;
   const { dataset, n, kappa, trial, runSeed, privacy } = spec;
@@ -179,7 +196,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
   // the linkage attack's targets and partial profiles, drawn at the first result that asks for them
   let attacker: CellAttacker | undefined;
   const attackerOf = () => (attacker ??= cellAttacker(vectors, { dataset, n, kappa, trial, runSeed, maxTargets: spec.attack?.targets ?? Infinity }, family));
-  const done: { id: string; eps: EpsilonInfo; set: AnswerSet | null; attack?: AttackValue[] }[] = [];
+  const done: { id: string; eps: EpsilonInfo; set: AnswerSet | null; attack?: AttackValue[]; rec?: RecommendByK }[] = [];
   for (const r of spec.results) {
     // a result asked for its attack only (added to a finished grid) skips the k-NN
     const ks = r.ks.length === 0 && r.known?.length ? [] : checkKs(r.ks, users);
@@ -194,7 +211,9 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     const kMax = ks[ks.length - 1] ?? 0;
     const set = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
     const attack = r.known?.length ? attackerOf()({ mech, options: r.options, noiseSeed, codes }, r.known) : undefined;
-    done.push({ id: r.id, eps, set, ...(attack ? { attack } : {}) });
+    // the recommendations of every k from the one answer (each k's neighbours are a prefix of it)
+    const rec = set && r.top && recommend ? recommendByK(recommendMeans(vectors, recommend, queries, set.answers, kMax, ks, r.top)) : undefined;
+    done.push({ id: r.id, eps, set, ...(attack ? { attack } : {}), ...(rec ? { rec } : {}) });
   }
   const withKnn = done.filter((d) => d.set !== null);
   const means =
@@ -213,6 +232,7 @@ function evaluateCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn
     const m = d.set ? means[withKnn.indexOf(d)]! : null;
     const out: TrialResult = { id: d.id, eps: d.eps, ks: d.set?.ks ?? [], loss: m ? Array.from(m.loss) : [], recall: m ? Array.from(m.recall) : [] };
     if (d.attack) out.attack = d.attack;
+    if (d.rec) out.rec = d.rec;
     return out;
   });
 }

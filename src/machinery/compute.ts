@@ -4,17 +4,18 @@
  * cells run on the executor, most expensive first. Every finished cell is stored at once, so a
  * killed run keeps all but the cells in flight.
  */
-import type { UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../data/types.js';
 import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
 import type { Progress } from '../util/progress.js';
 import { formatCount } from '../util/format.js';
-import { InterruptedError } from '../util/errors.js';
+import { InterruptedError, UserError } from '../util/errors.js';
 import type { SignalGuard } from '../util/signals.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { estimateCost, trialSpec, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
 import type { ExactRecord, StoredResult, TrialRecord } from '../experiment/records.js';
 import type { TrialResult } from '../experiment/trial.js';
 import { ALGORITHM_VERSION } from '../experiment/version.js';
+import { recommendBaselines, recommendQueries } from '../experiment/recommend.js';
 import type { Engine } from './engine.js';
 import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
@@ -72,12 +73,17 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   const first = group[0];
   const vectors = ctx.data.loaded.get(first.dataset)!.vectors.get(first.n)!;
   const users = vectors.rowPtr.length - 1;
-  const queries = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
-  executor.setData(gk, vectors, queries);
+  const recData = recommendDataOf(ctx, first);
+  const sampled = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
+  // with a split, the queries are the sampled users with a held-out item among the n items
+  const queries = recData ? recommendQueries(recData, sampled) : sampled;
+  if (queries.length === 0) throw new UserError(`recommend: no query user of data set "${first.dataset}" at n=${first.n} has a held-out item among the n items`);
+  executor.setData(gk, vectors, queries, recData);
   const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users);
   const exactCell = group.find((c) => c.kind === 'exact');
   if (exactCell) {
     const rows = engine.exactRows(vectors, queries, truth, plan.ks, cfg.metric);
+    const baselines = recData && cfg.recommend ? { rec: recommendBaselines(vectors, recData, queries, truth.indices, truth.k, plan.ks, cfg.recommend.top) } : {};
     const rec: ExactRecord = {
       format: STORE_FORMAT,
       key: exactCell.key,
@@ -88,6 +94,7 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
       rows,
       nn: nnOf(vectors, queries, truth),
       ms: exactMs,
+      ...baselines,
     };
     store.write(rec);
     plan.records.set(exactCell.key, rec);
@@ -126,6 +133,14 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
       }),
   );
   executor.drop(gk);
+}
+
+/** The group's recommendation data with `recommend` (the data side's split), else undefined. */
+function recommendDataOf(ctx: ComputeContext, first: Cell): RecommendData | undefined {
+  if (!ctx.cfg.recommend) return undefined;
+  const data = ctx.data.loaded.get(first.dataset)!.recommend?.get(first.n);
+  if (!data) throw new Error(`data set "${first.dataset}" at n=${first.n} was loaded without its recommendation split`);
+  return data;
 }
 
 /**
@@ -172,7 +187,7 @@ export function mergeTrialRecord(prev: TrialRecord | undefined, key: string, que
     r.ks.forEach((k, t) => {
       values[String(k)] = [r.loss[t], r.recall[t]];
     });
-    results[spec.id] = { hash: hashes.get(spec.id)!, base: spec.base, options: spec.options, xi: spec.xi, eps: r.eps, values, ms: Math.round(ms / todo.length) };
+    results[spec.id] = { hash: hashes.get(spec.id)!, base: spec.base, options: spec.options, xi: spec.xi, eps: r.eps, values, ...(r.rec ? { rec: r.rec } : {}), ms: Math.round(ms / todo.length) };
   }
   // ids in sorted order: a record's bytes do not depend on the order results were added
   const sorted: Record<string, StoredResult> = {};

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { InterruptedError, UserError } from '../util/errors.js';
 import type { CellRow, TrialCellSpec, TrialResult } from '../experiment/trial.js';
@@ -33,7 +33,8 @@ export interface TaskOutput {
 
 export interface Executor {
   readonly threads: number;
-  setData(key: string, vectors: UserVectors, queries: Int32Array): void;
+  /** `recommend`: with a recommendation split, the items beside the training vectors (trial cells score from them) */
+  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void;
   setTruth(key: string, truth: ExactKnn): void;
   drop(key: string): void;
   run(task: Task): Promise<TaskOutput>;
@@ -55,10 +56,16 @@ export function shareVectors(v: UserVectors): UserVectors {
   return { ...v, rowPtr: shareArray(v.rowPtr), colIdx: shareArray(v.colIdx), values: shareArray(v.values) };
 }
 
-interface GroupData {
+export interface GroupData {
   vectors: UserVectors;
   queries: Int32Array;
   truth?: ExactKnn;
+  recommend?: RecommendData;
+}
+
+/** A recommendation split's arrays in shared memory (posted once to every worker, as the vectors). */
+export function shareRecommend(r: RecommendData): RecommendData {
+  return { trainPtr: shareArray(r.trainPtr), trainCol: shareArray(r.trainCol), heldPtr: shareArray(r.heldPtr), heldCol: shareArray(r.heldCol) };
 }
 
 /** Compute one task against the data of its group (shared by both executors and the worker). */
@@ -74,7 +81,9 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
     return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks, task.metric) };
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
-  return engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, task.setup ? fileSetupStore(task.setup) : undefined);
+  const setup = task.setup ? fileSetupStore(task.setup) : undefined;
+  // (called with five arguments without a split: engines written before it keep working)
+  return data.recommend ? engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup, data.recommend) : engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup);
 }
 
 export class InProcessExecutor implements Executor {
@@ -82,8 +91,8 @@ export class InProcessExecutor implements Executor {
   private readonly data = new Map<string, GroupData>();
   private aborted: Error | null = null;
   constructor(private readonly engine: ComputeEngine) {}
-  setData(key: string, vectors: UserVectors, queries: Int32Array): void {
-    this.data.set(key, { vectors, queries });
+  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void {
+    this.data.set(key, { vectors, queries, ...(recommend ? { recommend } : {}) });
   }
   setTruth(key: string, truth: ExactKnn): void {
     const d = this.data.get(key);
@@ -193,8 +202,8 @@ export class WorkerPool implements Executor {
     for (const w of this.workers) w.postMessage(msg);
   }
 
-  setData(key: string, vectors: UserVectors, queries: Int32Array): void {
-    this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries) });
+  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void {
+    this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries), ...(recommend ? { recommend: shareRecommend(recommend) } : {}) });
   }
   setTruth(key: string, truth: ExactKnn): void {
     const shared: ExactKnn = { k: truth.k, indices: shareArray(truth.indices), distances: shareArray(truth.distances) };

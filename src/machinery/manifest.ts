@@ -44,6 +44,8 @@ export interface Manifest {
   /** the effective config (overrides applied, paths absolute): a valid config that reruns as is */
   config: Record<string, unknown>;
   skip_bad_rows: boolean;
+  /** `training` with `recommend`: the vectors (hence utility.csv's loss and recall) are the split's training vectors; absent otherwise */
+  utility_vectors?: 'training';
   inputs: { dataset: string; path: string; sha256: string; bytes: number }[];
   users: { dataset: string; n: number; kept: number; dropped: number }[];
   shard: ShardSpec | null;

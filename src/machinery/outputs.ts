@@ -1,6 +1,6 @@
 /**
  * The files of a results folder, written from the store (run and merge share this): a finished
- * folder gets utility.csv, nn_distances.csv, budgets.csv (and attack.csv with `attack`),
+ * folder gets utility.csv, nn_distances.csv, budgets.csv (recommend.csv with `recommend`, attack.csv with `attack`),
  * datasets.json, manifest.json and config.yaml; a shard folder only datasets.json and manifest.json (`lshdp merge` writes the rest).
  * The claims and the report come after, from these files (src/pipeline/report.ts).
  */
@@ -12,6 +12,7 @@ import { writeFileAtomicSync } from '../util/atomic.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv, utilityCsv } from '../experiment/aggregate.js';
 import { directionalBudgetRows } from '../privacy/budget.js';
+import { recommendCsv } from '../experiment/recommendRows.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
@@ -33,6 +34,8 @@ export function writeResultFiles(
   // build every text first, so a problem in the store writes nothing
   const utility = utilityCsv(cfg, records, info);
   const nn = nnDistancesCsv(cfg, records);
+  // with `recommend`: the recommendations' quality beside the loss (utility.csv is then on the training vectors)
+  const recommend = cfg.recommend ? recommendCsv(cfg, records, info) : null;
   // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
   // jaccard; the d column keeps the config's distance
   const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
@@ -41,6 +44,7 @@ export function writeResultFiles(
   const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), ...grid, disagreement }), directionalBudgetRows({ mechanisms: directionalMechanismsOf(cfg, info), ...grid }));
   writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
+  if (recommend !== null) writeFileAtomicSync(join(outDir, 'recommend.csv'), recommend);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
   if (attackText !== null) writeFileAtomicSync(join(outDir, 'attack.csv'), attackText);
   // a folder whose config dropped `attack` keeps its attack/ entries (for regrowth), not a stale table

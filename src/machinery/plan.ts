@@ -9,15 +9,17 @@ import type { CellRecord } from '../experiment/records.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
 import { describeChanges } from './changes.js';
+import { holdsEvery, storedTop } from '../experiment/recommend.js';
 import type { LoadedData } from './load.js';
 import type { RunSetup } from './setup.js';
 import type { CellStore } from './store.js';
 import { attackHashes, planAttack, type AttackPlan, type AttackStore } from './attackStore.js';
 
-/** One pending result of a trial cell, with every k its record must hold afterwards. */
+/** One pending result of a trial cell, with every k (and, with `recommend`, every N) its record must hold afterwards. */
 export interface PendingResult {
   spec: ResultSpec;
   ks: number[];
+  top?: number[];
 }
 
 export interface RunPlan {
@@ -79,7 +81,7 @@ export function planRun(
       )
     : null;
   const mine = cells.map((_, i) => !shardOf || shardOf[i] === shard!.index - 1);
-  const stored = readStored(cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true);
+  const stored = readStored(cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true, cfg.recommend?.top ?? null);
   const { records, pending } = stored;
   const mineOf = new Map(cells.map((c, i) => [c.key, mine[i]]));
   const hashesOfAttack = attackHashes(cfg, trialCells, results, resultHashes, usersOf);
@@ -119,6 +121,7 @@ function readStored(
   store: CellStore,
   ks: number[],
   force: boolean,
+  top: number[] | null,
 ) {
   const kmax = ks[ks.length - 1];
   const records = new Map<string, CellRecord>();
@@ -130,7 +133,9 @@ function readStored(
     if (c.kind === 'exact') {
       total++;
       const rec = force ? null : store.readExact(c.key, exactHashes.get(c.key)!, kmax);
-      if (rec && ks.every((k) => rec.rows.some((r) => r.k === k))) {
+      // with `recommend`, the baselines of every (k, N) too
+      const baselines = !top || (rec?.rec !== undefined && holdsEvery(rec.rec.exact, ks, top) && top.every((N) => rec.rec!.pop[String(N)] !== undefined));
+      if (rec && baselines && ks.every((k) => rec.rows.some((r) => r.k === k))) {
         records.set(c.key, rec);
         reused++;
       }
@@ -143,13 +148,14 @@ function readStored(
       total++;
       const stored = rec?.results[r.id];
       const valid = stored && stored.hash === hashes.get(r.id) ? stored : null;
-      if (valid && ks.every((k) => valid.values[String(k)] !== undefined)) {
+      if (valid && ks.every((k) => valid.values[String(k)] !== undefined) && (!top || holdsEvery(valid.rec, ks, top))) {
         reused++;
         continue;
       }
-      // recompute with the k values kept so far too, so a record never loses a k
+      // recompute with the k (and N) values kept so far too, so a record never loses one
       const keep = valid ? Object.keys(valid.values).map(Number) : [];
-      todo.push({ spec: r, ks: [...new Set([...ks, ...keep])].sort((a, b) => a - b) });
+      const union = (a: number[], b: number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
+      todo.push({ spec: r, ks: union(ks, keep), ...(top ? { top: union(top, storedTop(valid?.rec)) } : {}) });
     }
     if (rec) records.set(c.key, rec);
     if (todo.length > 0) pending.set(c.key, todo);

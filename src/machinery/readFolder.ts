@@ -11,6 +11,7 @@ import { accountantOf, entryValues } from '../experiment/aggregate.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
 import { exactKey, expandCells } from '../experiment/grid.js';
+import { recommendRows } from '../experiment/recommendRows.js';
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 import type { Manifest } from './manifest.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
@@ -74,8 +75,8 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
   const exactEntry = config.mechanisms.find((m) => mechanismInfo(m.name).kind === 'exact');
   for (const ds of config.datasets) {
     for (const n of config.dims) {
-      const exact = records.get(exactKey(ds.name, n));
-      if (exact?.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n)} is missing; run the config again to complete the folder`);
+      const exact = records.get(exactKey(ds.name, n, config.recommend));
+      if (exact?.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n, config.recommend)} is missing; run the config again to complete the folder`);
       exact.nn.users.forEach((user, i) => {
         nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] });
       });
@@ -115,7 +116,38 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
  * (docs/RECOMMEND.md), in recommend.csv order; a one-line error for a folder without them.
  */
 export function readRecommendValues(dir: string): { config: ExperimentConfig; values: RecommendTrialValue[] } {
-  throw new UserError(`${dir}: reading recommendation values is not implemented yet`);
+  const { manifest, config } = readResultsConfig(dir);
+  if (manifest.shard) {
+    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+  }
+  if (!config.recommend) throw new UserError(`${dir}: its config has no recommend block, so it holds no recommendation values (docs/RECOMMEND.md)`);
+  return { config, values: recommendValuesOf(config, readRecords(dir, config)) };
+}
+
+/** The per-trial recommendation values of a whole grid's records, in recommend.csv order (baselines: trial 0). */
+export function recommendValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>): RecommendTrialValue[] {
+  const values: RecommendTrialValue[] = [];
+  for (const r of recommendRows(config, records, mechanismInfo)) {
+    r.hr.forEach((hr, trial) => {
+      values.push({
+        dataset: r.dataset,
+        n: r.n,
+        kappa: r.kappa,
+        k: r.k,
+        mechanism: r.mechanism,
+        base: r.base,
+        accountant: r.accountant,
+        xi: r.xi,
+        top: r.top,
+        trial,
+        hr,
+        ndcg: r.ndcg[trial],
+        itemRecall: r.itemRecall[trial],
+        queries: r.queries,
+      });
+    });
+  }
+  return values;
 }
 
 /**

@@ -7,7 +7,8 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
-import { expandCells, trialResults } from '../experiment/grid.js';
+import { expandCells, splitSuffix, trialResults } from '../experiment/grid.js';
+import { holdsEvery } from '../experiment/recommend.js';
 import type { GridEntry } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
@@ -76,6 +77,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const grid = new Map<string, GridEntry>(manifest.grid.map((g) => [g.key, g]));
   const results = trialResults(config, mechanismInfo);
   const ks = config.k.map(String);
+  const top = config.recommend?.top ?? null;
   const axes = new Map<string, { axis: string; value: string; valid: number; expected: number }>();
   const bump = (axis: string, value: unknown, ok: boolean) => {
     const key = `${axis}=${String(value)}`;
@@ -94,7 +96,9 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     if (c.kind === 'exact') {
       expected++;
       const rec = store.read(c.key);
-      const ok = !!rec && rec.kind === 'exact' && g?.hash === rec.hash;
+      // with `recommend`, the baselines of every (k, N) too
+      const baselines = !top || (rec?.kind === 'exact' && holdsEvery(rec.rec?.exact, config.k, top) && top.every((N) => rec.rec?.pop[String(N)] !== undefined));
+      const ok = !!rec && rec.kind === 'exact' && g?.hash === rec.hash && baselines;
       if (ok) valid++;
       bump('dataset', c.dataset, ok);
       bump('n', c.n, ok);
@@ -105,7 +109,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     for (const r of results) {
       expected++;
       const stored = rec?.results[r.id];
-      const ok = !!stored && stored.hash === wanted[r.id] && ks.every((k) => stored.values[k] !== undefined);
+      const ok = !!stored && stored.hash === wanted[r.id] && ks.every((k) => stored.values[k] !== undefined) && (!top || holdsEvery(stored.rec, config.k, top));
       if (ok) valid++;
       bump('dataset', c.dataset, ok);
       bump('n', c.n, ok);
@@ -135,6 +139,11 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const lines = [
     `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
     `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
+    ...(config.recommend
+      ? [
+          `recommend: split ${config.recommend.split}, holdout ${config.recommend.holdout}, top [${config.recommend.top.join(', ')}] (cells keyed ${splitSuffix(config.recommend).slice(1)}: vectors and utility.csv on the training interactions; recommend.csv)`,
+        ]
+      : []),
     `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
   ];
   if (config.attack) {

@@ -38,9 +38,9 @@ export interface OutputsInputs {
   png: boolean;
 }
 
-/** The files a finished (unsharded) run leaves; with the report, the claims and index.html too. */
-function expectedFiles(report: boolean): string[] {
-  const files = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'config.yaml', 'claims.json'];
+/** The files a finished (unsharded) run leaves; with the report, the claims and index.html too; `extra`: the config's own (recommend.csv). */
+function expectedFiles(report: boolean, extra: readonly string[] = []): string[] {
+  const files = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'config.yaml', 'claims.json', ...extra];
   return report ? [...files, 'index.html'] : files;
 }
 
@@ -99,13 +99,13 @@ export function quickOutputsKey(outDir: string, i: QuickInputs): string {
 }
 
 /** The number of results of `outDir` when its recorded quick key is `quick` and every output is there; else null. */
-export function quickUpToDate(outDir: string, quick: string, report: boolean): number | null {
+export function quickUpToDate(outDir: string, quick: string, report: boolean, extra: readonly string[] = []): number | null {
   const file = join(outDir, OUTPUTS_KEY_FILE);
   if (!existsSync(file)) return null;
   try {
     const k = JSON.parse(readFileSync(file, 'utf8')) as { quick?: unknown; results?: unknown };
     if (k.quick !== quick || typeof k.results !== 'number') return null;
-    const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report), 'attack.csv'] : expectedFiles(report);
+    const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report, extra), 'attack.csv'] : expectedFiles(report, extra);
     return files.every((f) => existsSync(join(outDir, f))) ? k.results : null;
   } catch {
     return null;
@@ -113,7 +113,7 @@ export function quickUpToDate(outDir: string, quick: string, report: boolean): n
 }
 
 /** Whether `outDir`'s outputs were built from exactly these inputs and are all still there. */
-export function outputsUpToDate(outDir: string, key: string, report: boolean): boolean {
+export function outputsUpToDate(outDir: string, key: string, report: boolean, extra: readonly string[] = []): boolean {
   const file = join(outDir, OUTPUTS_KEY_FILE);
   if (!existsSync(file)) return false;
   try {
@@ -121,7 +121,7 @@ export function outputsUpToDate(outDir: string, key: string, report: boolean): b
   } catch {
     return false;
   }
-  const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report), 'attack.csv'] : expectedFiles(report);
+  const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report, extra), 'attack.csv'] : expectedFiles(report, extra);
   return files.every((f) => existsSync(join(outDir, f)));
 }
 

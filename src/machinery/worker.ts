@@ -3,19 +3,15 @@
  * current (dataset, n) groups and computes the cells the pool sends, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { loadComputeEngine, type ComputeEngine } from './engine.js';
-import { computeTask, groupKeyOfTask, type Task } from './executor.js';
+import { computeTask, groupKeyOfTask, type GroupData, type Task } from './executor.js';
 
-interface Group {
-  vectors: UserVectors;
-  queries: Int32Array;
-  truth?: ExactKnn;
-}
+type Group = GroupData;
 
 type Message =
-  | { type: 'data'; key: string; vectors: UserVectors; queries: Int32Array }
+  | { type: 'data'; key: string; vectors: UserVectors; queries: Int32Array; recommend?: RecommendData }
   | { type: 'truth'; key: string; truth: ExactKnn }
   | { type: 'drop'; key: string }
   | { type: 'task'; id: number; task: Task }
@@ -41,7 +37,7 @@ port.on('message', (msg: Message) => {
 async function handle(msg: Message): Promise<void> {
   switch (msg.type) {
     case 'data':
-      groups.set(msg.key, { vectors: msg.vectors, queries: msg.queries });
+      groups.set(msg.key, { vectors: msg.vectors, queries: msg.queries, ...(msg.recommend ? { recommend: msg.recommend } : {}) });
       return;
     case 'truth': {
       const g = groups.get(msg.key);

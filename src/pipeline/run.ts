@@ -14,6 +14,7 @@ import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
 import { hammingKernelName } from '../kernels/kernel.js';
 import type { ShardSpec } from '../experiment/grid.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
 import { computePending, type ComputeContext, type ComputeCounts } from '../machinery/compute.js';
 import { loadRealEngine, type Engine } from '../machinery/engine.js';
@@ -113,7 +114,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   };
   // (the real engine only: an injected one may load other data from the same files)
   if (lock && !opts.force && !opts.shard && !opts.engine) {
-    const results = quickUpToDate(outDir, quickOutputsKey(outDir, quick), report);
+    const results = quickUpToDate(outDir, quickOutputsKey(outDir, quick), report, configOutputs(cfg));
     if (results !== null) {
       lock.release();
       log(`resuming: ${reuseCounts(results, results)} (use --force to recompute all)`);
@@ -208,7 +209,7 @@ async function outputsStage(
     report,
     png: opts.png !== false,
   });
-  if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report)) {
+  if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report, configOutputs(cfg))) {
     // current by content: the quick key is recorded for the folder as it is now
     recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
     log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
@@ -306,6 +307,11 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string, o
   }
 }
 
+/** The files only some configs write (recommend.csv with `recommend`): a folder without them is rebuilt. */
+function configOutputs(cfg: ExperimentConfig): string[] {
+  return cfg.recommend ? ['recommend.csv'] : [];
+}
+
 /** manifest.json of this run: versions, the effective config, inputs, the grid with seeds and hashes, timings. */
 function runManifest(
   configFile: string,
@@ -328,6 +334,8 @@ function runManifest(
     config_hash: setup.configHash,
     config: setup.document,
     skip_bad_rows: setup.skipBadRows,
+    // with `recommend` every vector is a training vector: so are utility.csv's loss and recall
+    ...(cfg.recommend ? { utility_vectors: 'training' as const } : {}),
     ...manifestBasics(data.summaries),
     shard: run.shard,
     threads: run.threads,

@@ -10,6 +10,7 @@ import { ROOT } from '../helpers/cli.js';
 import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
 import { ATTACK_COLUMNS } from '../../src/experiment/attackCsv.js';
+import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -165,6 +166,10 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     expect(new Set(json.rows.map((r) => r.metric))).toEqual(new Set(['utility', 'recall', 'hr', 'ndcg', 'item_recall', 'reid1', 'reid10']));
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
     expect(json.files).toEqual({ 'utility.csv': 'both', 'recommend.csv': 'both', 'attack.csv': 'both' });
+  });
+
+  it("recommend.csv's columns are the documented ones (its writer's header: tests/pipeline/recommend.test.ts)", async () => {
+    expect([...RECOMMEND_COLUMNS]).toEqual(tableAfter('`recommend.csv`'));
   });
 
   it("audit.csv's columns are the documented ones", async () => {
