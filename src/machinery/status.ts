@@ -9,7 +9,7 @@ import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { expandCells, splitSuffix, trialResults } from '../experiment/grid.js';
 import { holdsEvery } from '../experiment/recommend.js';
-import type { GridEntry } from './manifest.js';
+import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
 import type { TrialRecord } from '../experiment/records.js';
@@ -136,21 +136,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const attack = attackStatus(dir, config, grid, opts.prune === true);
   unused += attack.unused;
   const axisList = [...axes.values()];
-  const lines = [
-    `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
-    `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
-    ...(config.recommend
-      ? [
-          `recommend: split ${config.recommend.split}, holdout ${config.recommend.holdout}, top [${config.recommend.top.join(', ')}] (cells keyed ${splitSuffix(config.recommend).slice(1)}: vectors and utility.csv on the training interactions; recommend.csv)`,
-        ]
-      : []),
-    `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
-  ];
-  if (config.attack) {
-    lines.push(
-      `linkage attack (known [${config.attack.known.join(', ')}], at most ${formatCount(config.attack.targets)} targets): ${formatCount(attack.valid)} of ${formatCount(attack.expected)} entries present and valid${attack.valid < attack.expected ? ' (run the config again to compute the rest)' : ''}`,
-    );
-  }
+  const lines = headerLines(dir, manifest, config, { valid, expected }, attack);
   for (const axis of ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial']) {
     const vals = axisList.filter((a) => a.axis === axis);
     if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${formatCount(a.valid)}/${formatCount(a.expected)}`).join(', ')}`);
@@ -174,4 +160,24 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     attack: config.attack ? { valid: attack.valid, expected: attack.expected } : null,
     lines,
   };
+}
+
+/** The first lines of `lshdp status`: the folder, its grid, the optional evaluations, what is present. */
+function headerLines(dir: string, manifest: Manifest, config: ExperimentConfig, { valid, expected }: { valid: number; expected: number }, attack: { valid: number; expected: number }): string[] {
+  const lines = [
+    `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
+    `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
+    ...(config.recommend
+      ? [
+          `recommend: split ${config.recommend.split}, holdout ${config.recommend.holdout}, top [${config.recommend.top.join(', ')}] (cells keyed ${splitSuffix(config.recommend).slice(1)}: vectors and utility.csv on the training interactions; recommend.csv)`,
+        ]
+      : []),
+    `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
+  ];
+  if (config.attack) {
+    lines.push(
+      `linkage attack (known [${config.attack.known.join(', ')}], at most ${formatCount(config.attack.targets)} targets): ${formatCount(attack.valid)} of ${formatCount(attack.expected)} entries present and valid${attack.valid < attack.expected ? ' (run the config again to compute the rest)' : ''}`,
+    );
+  }
+  return lines;
 }
