@@ -5,6 +5,7 @@
 import { CLAIMS } from './definitions.js';
 import type { DatasetContext } from './family.js';
 import { groupSeries } from './grid.js';
+import { ATTACK_CLAIMS } from './attackClaims.js';
 import { groupRecommendSeries, RECOMMEND_CLAIMS, type RecommendClaimDefinition } from './recommend.js';
 import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
 import type { Outcome } from './definitions.js';
@@ -43,13 +44,16 @@ function resultOf(claim: Pick<RecommendClaimDefinition, 'id' | 'statement'>, dat
 /**
  * Every claim of `CLAIMS` on every data set, data set by data set; after each data set's, the
  * recommendation claims when the input has recommendation values (a folder without them lists
- * none of those claims).
+ * none of those claims); the linkage attack's claims likewise only with attack values.
  */
+const ATTACK_CLAIM_IDS = new Set<string>(ATTACK_CLAIMS.map((c) => c.id));
+
 export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): ClaimResult[] {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
   checkAlpha(alpha);
   const series = groupSeries(input.values);
   const recommend = groupRecommendSeries(input.recommend ?? []);
+  const hasAttack = (input.attack ?? []).length > 0;
   const out: ClaimResult[] = [];
   for (const dataset of datasetsOf(input)) {
     const nn = input.nn.filter((r) => r.dataset === dataset);
@@ -71,6 +75,8 @@ export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): Cl
     };
     const metric = metricOf(input, dataset);
     for (const claim of CLAIMS) {
+      // the linkage attack's claims only for a folder with attack values (others list them not at all)
+      if (!hasAttack && ATTACK_CLAIM_IDS.has(claim.id)) continue;
       const outcome =
         claim.angular && metric !== 'angular'
           ? {

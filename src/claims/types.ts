@@ -23,10 +23,13 @@ export const CLAIM_IDS = [
   'ldp-equivalent',
   'exact-accountant-gain',
   'lshrr-beats-directional',
-  'clean-lsh-reidentifies',
-  'reid-rises-with-xi',
-  'lshrr-frontier-dominates-laplsh',
 ] as const;
+
+/**
+ * lshdp's claims on the linkage attack (config `attack`, docs/ATTACKS.md), reported after the
+ * paper's, and only for a folder that has attack values.
+ */
+export const ATTACK_CLAIM_IDS = ['clean-lsh-reidentifies', 'reid-rises-with-xi', 'lshrr-frontier-dominates-laplsh'] as const;
 
 /**
  * lshdp's claims on recommendations (config `recommend`, docs/RECOMMEND.md), reported after the
@@ -34,7 +37,7 @@ export const CLAIM_IDS = [
  */
 export const RECOMMEND_CLAIM_IDS = ['recommend-lshrr-beats-laplsh', 'recommend-converges-to-lsh', 'recommend-beats-pop'] as const;
 
-export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
+export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof ATTACK_CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
 
 /** One claim on one data set; field names are the JSON output's. */
 export interface ClaimResult {

@@ -7,7 +7,9 @@
 import { describe, it, expect } from 'vitest';
 import { nearest } from '../../src/util/nearest.js';
 import type { AttackTrialValue, RecommendTrialValue } from '../../src/experiment/trialValues.js';
-import { claim, inputOf, lap, lsh, rising, rr } from '../helpers/attackClaims.js';
+import { claim, inputOf, lap, lsh, only, rising, rr } from '../helpers/attackClaims.js';
+import { evaluateClaims } from '../../src/claims/evaluate.js';
+import { ATTACK_CLAIM_IDS } from '../../src/claims/types.js';
 import { oneSampleTTest } from '../../src/stats/tTests.js';
 import { makeRng } from '../../src/random/rng.js';
 import { normalSource } from '../../src/random/samplers.js';
@@ -31,8 +33,9 @@ describe('clean-lsh-reidentifies', () => {
     expect(r.cells_against).toBe(8);
   });
 
-  it('needs attack values and an lsh entry, in words', () => {
-    expect(claim(inputOf({ ...GRID, entries: [] }), 'clean-lsh-reidentifies').detail).toBe('needs linkage-attack values (config attack) and an lsh entry');
+  it('needs attack values and an lsh entry, in words; a folder without attack values lists no attack claim', () => {
+    expect((only(inputOf({ ...GRID, entries: [] }), 'clean-lsh-reidentifies') as unknown as { detail: string }).detail).toBe('needs linkage-attack values (config attack) and an lsh entry');
+    expect(evaluateClaims(inputOf({ ...GRID, entries: [] })).filter((r) => ATTACK_CLAIM_IDS.includes(r.id as (typeof ATTACK_CLAIM_IDS)[number]))).toEqual([]);
     const noLsh = inputOf({ ...GRID, entries: [{ label: 'lshrr', base: 'lshrr', xis: [1], reid: () => 0.2 }] });
     expect(claim(noLsh, 'clean-lsh-reidentifies').detail).toBe('needs an lsh entry');
     expect(claim(inputOf({ ...GRID, trials: 1, entries: [lsh(() => 0.3)] }), 'clean-lsh-reidentifies').detail).toMatch(/^needs at least 2 trials/);
