@@ -35,7 +35,7 @@ export function attackRows(cfg: ExperimentConfig, records: Map<string, AttackRec
       for (const kappa of cfg.kappa) {
         const trials: AttackRecord[] = [];
         for (let t = 0; t < cfg.trials; t++) {
-          const key = trialKey(ds.name, n, kappa, t);
+          const key = trialKey(ds.name, n, kappa, t, cfg.recommend);
           const rec = records.get(key);
           if (!rec) throw new UserError(`results store: attack/${key}.json is missing; run again to compute it`);
           trials.push(rec);

@@ -131,4 +131,15 @@ describe('the attack in a run', () => {
     expect(existsSync(join(plain.dir, 'out', 'attack.csv'))).toBe(false);
     expect(() => readAttackValues(join(plain.dir, 'out'))).toThrow(/no linkage-attack values/);
   });
+  it('with recommend, attacks the training vectors: its entries sit in cells keyed by the split, and attack.csv, recommend.csv and the frontier on NDCG are written', async () => {
+    const { dir, config } = scratch(`${GRID}recommend: { split: random, holdout: 1, top: [5] }\nattack: { known: [0.5] }\n`);
+    const out = join(dir, 'out');
+    await run(config, out);
+    expect(readdirSync(join(out, 'attack')).every((f) => f.endsWith('_rec-random-h1.json'))).toBe(true);
+    expect(readdirSync(join(out, 'attack'))).toHaveLength(4);
+    const csv = readFileSync(join(out, 'attack.csv'), 'utf8').trim().split('\n');
+    expect(csv.length).toBeGreaterThan(1);
+    expect(existsSync(join(out, 'recommend.csv'))).toBe(true);
+    expect(readAttackValues(out).values.length).toBe((csv.length - 1) * 2);
+  });
 });
