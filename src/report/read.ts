@@ -6,7 +6,8 @@
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { ResultCoordinates } from '../experiment/trialValues.js';
-import { NN_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
+import { NN_COLUMNS, RECOMMEND_COLUMNS as WRITTEN_RECOMMEND_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
+import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS } from '../experiment/attackCsv.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';
@@ -72,26 +73,8 @@ export interface RecommendRow {
   concentration_metric?: string | null;
 }
 
-/** recommend.csv's columns, in file order (the directional mechanisms' two columns may follow). */
-export const RECOMMEND_COLUMNS = [
-  'dataset',
-  'n',
-  'kappa',
-  'k',
-  'mechanism',
-  'base',
-  'accountant',
-  'xi',
-  'top',
-  'hr_mean',
-  'hr_se',
-  'ndcg_mean',
-  'ndcg_se',
-  'item_recall_mean',
-  'item_recall_se',
-  'trials',
-  'queries',
-] as const satisfies readonly (keyof RecommendRow)[];
+/** recommend.csv's columns, in file order (the writer's, src/experiment/columns.ts; each a `RecommendRow` field; the directional mechanisms' two columns may follow). */
+export const RECOMMEND_COLUMNS = WRITTEN_RECOMMEND_COLUMNS satisfies readonly (keyof RecommendRow)[];
 
 export interface NnDistanceRow {
   dataset: string;
@@ -132,23 +115,7 @@ export interface AttackRow {
 }
 
 /** attack.csv's columns, in file order (issue 36; `concentration`, `concentration_metric` may follow). */
-export const ATTACK_COLUMNS = [
-  'dataset',
-  'n',
-  'kappa',
-  'mechanism',
-  'base',
-  'accountant',
-  'xi',
-  'known',
-  'reid1_mean',
-  'reid1_se',
-  'reid10_mean',
-  'reid10_se',
-  'trials',
-  'users',
-  'targets',
-] as const satisfies readonly (keyof AttackRow)[];
+export const ATTACK_COLUMNS = WRITTEN_ATTACK_COLUMNS satisfies readonly (keyof AttackRow)[];
 
 export interface ResultsFolder {
   dir: string;
