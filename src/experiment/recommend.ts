@@ -74,7 +74,7 @@ function scratchFor(n: number, nMax: number): Scratch {
  * sums adds the very same numbers in the same query order: the means are bit for bit those of a
  * fresh computation. Use one memo per cell (the same vectors, recommendation data and queries).
  */
-export type RecommendMemo = Map<string, Float64Array>;
+export type RecommendMemo = Map<string, number[]>;
 
 /**
  * The means over `queries` of HR@N, NDCG@N and item recall@N for every k of `ks` (ascending; 0: no
@@ -100,13 +100,15 @@ export function recommendMeans(
   const sums = { hr: new Float64Array(cells), ndcg: new Float64Array(cells), itemRecall: new Float64Array(cells) };
   const s = scratchFor(vectors.n, nMax);
   const disc = discounts(nMax);
-  const grid = `${ks.join(',')}|${top.join(',')}`;
+  const grid = `${ks.join(',')}|${top.join(',')}|`;
+  const units = new Uint16Array(2 * (width + 1));
   for (let q = 0; q < Q; q++) {
     const u = queries[q];
-    const key = memo ? `${u}|${grid}|${answers.subarray(q * width, q * width + width).join(',')}` : '';
+    const key = memo ? memoKey(grid, u, answers, q * width, width, units) : '';
     let one = memo?.get(key);
     if (!one) {
-      one = new Float64Array(3 * cells);
+      // a plain array: cheaper to allocate than a typed one, and it holds the doubles exactly
+      one = new Array<number>(3 * cells).fill(0);
       scoreQuery(s, vectors, rec, u, answers, q * width, ks, top, disc, one);
       memo?.set(key, one);
     }
@@ -118,6 +120,22 @@ export function recommendMeans(
   }
   for (const a of [sums.hr, sums.ndcg, sums.itemRecall]) for (let c = 0; c < cells; c++) a[c] /= Q;
   return { ks: [...ks], top: [...top], ...sums };
+}
+
+/**
+ * The memo key of query user u and its answer row answers[from .. from + width): `grid` (ks and
+ * top), then each number as two 16-bit code units (low, high; a 32-bit index exactly), so a key is
+ * built without writing decimal numbers. `units` is the caller's scratch of 2 * (width + 1).
+ */
+function memoKey(grid: string, u: number, answers: Int32Array, from: number, width: number, units: Uint16Array): string {
+  units[0] = u & 0xffff;
+  units[1] = u >>> 16;
+  for (let i = 0; i < width; i++) {
+    const v = answers[from + i];
+    units[2 * i + 2] = v & 0xffff;
+    units[2 * i + 3] = v >>> 16;
+  }
+  return grid + String.fromCharCode.apply(null, units as unknown as number[]);
 }
 
 /**
@@ -134,7 +152,7 @@ function scoreQuery(
   ks: readonly number[],
   top: readonly number[],
   disc: Float64Array,
-  one: Float64Array,
+  one: number[],
 ): void {
   const h0 = rec.heldPtr[u];
   const h1 = rec.heldPtr[u + 1];
@@ -215,7 +233,7 @@ function insert(listScore: Float64Array, listCol: Int32Array, at: number, x: num
 }
 
 /** One query's HR, NDCG and item recall at every N of `top` (for one k) into `one` at `at` (see scoreQuery). */
-function score(s: Scratch, length: number, held: number, top: readonly number[], disc: Float64Array, one: Float64Array, at: number, cells: number): void {
+function score(s: Scratch, length: number, held: number, top: readonly number[], disc: Float64Array, one: number[], at: number, cells: number): void {
   let hits = 0;
   let dcg = 0;
   let rank = 0;

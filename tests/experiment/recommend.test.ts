@@ -186,7 +186,7 @@ describe('recommendation scoring against a dense brute force', () => {
     expect(queries.length).toBeGreaterThan(30);
 
     // a memo kept across results: bit for bit the fresh means, on repeated and on changed answers
-    const memo = new Map<string, Float64Array>();
+    const memo = new Map<string, number[]>();
     expect(recommendMeans(vectors, rec, queries, answers, width, ks, top, memo)).toEqual(recommendMeans(vectors, rec, queries, answers, width, ks, top));
     expect(memo.size).toBe(new Set(Array.from(queries, (u, q) => `${u}:${answers.subarray(q * width, (q + 1) * width).join(',')}`)).size);
     const changed = answers.slice();
