@@ -17,7 +17,7 @@ import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo 
 import { UserError } from '../util/errors.js';
 import type { AttackValue } from './attack.js';
 import { cellAttacker, type CellAttacker } from './attackCell.js';
-import { recommendByK, recommendMeans, type RecommendByK } from './recommend.js';
+import { recommendByK, recommendMeans, type RecommendByK, type RecommendMemo } from './recommend.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
 export interface TrialResultSpec {
@@ -197,6 +197,8 @@ function evaluateCell(
   let attacker: CellAttacker | undefined;
   const attackerOf = () => (attacker ??= cellAttacker(vectors, { dataset, n, kappa, trial, runSeed, maxTargets: spec.attack?.targets ?? Infinity }, family));
   const done: { id: string; eps: EpsilonInfo; set: AnswerSet | null; attack?: AttackValue[]; rec?: RecommendByK }[] = [];
+  // a query's recommendation values, kept across the results of this cell (many share answers)
+  const recMemo: RecommendMemo = new Map();
   for (const r of spec.results) {
     // a result asked for its attack only (added to a finished grid) skips the k-NN
     const ks = r.ks.length === 0 && r.known?.length ? [] : checkKs(r.ks, users);
@@ -212,7 +214,7 @@ function evaluateCell(
     const set = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
     const attack = r.known?.length ? attackerOf()({ mech, options: r.options, noiseSeed, codes }, r.known) : undefined;
     // the recommendations of every k from the one answer (each k's neighbours are a prefix of it)
-    const rec = set && r.top && recommend ? recommendByK(recommendMeans(vectors, recommend, queries, set.answers, kMax, ks, r.top)) : undefined;
+    const rec = set && r.top && recommend ? recommendByK(recommendMeans(vectors, recommend, queries, set.answers, kMax, ks, r.top, recMemo)) : undefined;
     done.push({ id: r.id, eps, set, ...(attack ? { attack } : {}), ...(rec ? { rec } : {}) });
   }
   const withKnn = done.filter((d) => d.set !== null);

@@ -184,5 +184,23 @@ describe('recommendation scoring against a dense brute force', () => {
       }
     }
     expect(queries.length).toBeGreaterThan(30);
+
+    // a memo kept across results: bit for bit the fresh means, on repeated and on changed answers
+    const memo = new Map<string, number[]>();
+    expect(recommendMeans(vectors, rec, queries, answers, width, ks, top, memo)).toEqual(recommendMeans(vectors, rec, queries, answers, width, ks, top));
+    expect(memo.size).toBe(new Set(Array.from(queries, (u, q) => `${u}:${answers.subarray(q * width, (q + 1) * width).join(',')}`)).size);
+    const changed = answers.slice();
+    // every other query's row reversed (the same neighbours in another order: another sum order) or redrawn
+    for (let q = 0; q < queries.length; q += 2) {
+      const row = changed.subarray(q * width, (q + 1) * width);
+      if (q % 4 === 0) row.reverse();
+      else for (let i = 0; i < width; i++) row[i] = Math.floor(rng() * users);
+    }
+    const before = memo.size;
+    expect(recommendMeans(vectors, rec, queries, changed, width, ks, top, memo)).toEqual(recommendMeans(vectors, rec, queries, changed, width, ks, top));
+    expect(memo.size).toBeGreaterThan(before);
+    expect(recommendMeans(vectors, rec, queries, answers, width, ks, top, memo)).toEqual(recommendMeans(vectors, rec, queries, answers, width, ks, top));
+    // another top is another key, never a value of the first
+    expect(recommendMeans(vectors, rec, queries, answers, width, ks, [2, 3], memo)).toEqual(recommendMeans(vectors, rec, queries, answers, width, ks, [2, 3]));
   });
 });
