@@ -36,7 +36,7 @@ interface Exports {
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
-  rankCount(codes: number, users: number, probes: number, targets: number, np: number, dist: number, wide: number, out: number): void;
+  rankCount(codes: number, users: number, probes: number, targets: number, np: number, stop: number, wide: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
 }
@@ -125,9 +125,11 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
  * The linkage attack's counts (src/experiment/attack.ts): for each probe row r (a code of
  * `probes`), out[2r] = the users of `set` strictly closer to it than user targets[r] and
  * out[2r + 1] = the users at that user's distance (it included), exactly as the JS loop counts
- * them. Returns false when this kernel does not apply (no WebAssembly, codes longer than 64 bits).
+ * them, except that a probe's count stops once out[2r] reaches `stop` (then out[2r] >= stop and
+ * out[2r + 1] is partial). Returns false when this kernel does not apply (no WebAssembly, codes
+ * longer than 64 bits).
  */
-export function wasmRankCounts(set: CodeSet, probes: CodeSet, rows: Int32Array, targets: Int32Array, out: Int32Array): boolean {
+export function wasmRankCounts(set: CodeSet, probes: CodeSet, rows: Int32Array, targets: Int32Array, stop: number, out: Int32Array): boolean {
   const wasm = instance();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2 || probes.words !== set.words) return false;
   const users = set.codes.length / set.words;
@@ -136,16 +138,14 @@ export function wasmRankCounts(set: CodeSet, probes: CodeSet, rows: Int32Array, 
   const probeAt = align16(users * set.words * 4 + 32);
   const targetAt = align16(probeAt + np * set.words * 4);
   const outAt = align16(targetAt + np * 4);
-  const dist = align16(outAt + np * 8);
-  // distance bytes padded to 256 (superblocks), then one 16-byte summary per superblock
-  const padded = Math.ceil((users + 15) / 256) * 256;
-  reserve(wasm, dist + padded + (padded / 256) * 16 + 16);
+  reserve(wasm, outAt + np * 8 + 16);
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, codes, users * set.words).set(set.codes);
   const p = new Uint32Array(buf, probeAt, np * set.words);
   for (let i = 0; i < np; i++) for (let w = 0; w < set.words; w++) p[i * set.words + w] = probes.codes[rows[i]! * set.words + w]!;
   new Int32Array(buf, targetAt, np).set(targets);
-  wasm.rankCount(codes, users, probeAt, targetAt, np, dist, set.words - 1, outAt);
+  // the kernel compares a as an unsigned i32: a stop past it means "never stop"
+  wasm.rankCount(codes, users, probeAt, targetAt, np, Math.min(stop, 0x7fffffff), set.words - 1, outAt);
   out.set(new Int32Array(wasm.memory.buffer, outAt, 2 * np));
   return true;
 }

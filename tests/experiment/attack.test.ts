@@ -164,7 +164,7 @@ describe('reid@1 and reid@10', () => {
   });
 });
 
-describe('the ranking over many codes (prefix in JavaScript, then the WebAssembly count)', () => {
+describe('the ranking over many codes (the WebAssembly count, and the JavaScript scan without it)', () => {
   it('gives the means of the brute force, with and without the kernel', () => {
     const rng = makeRng('attack-many');
     for (const bits of [20, 50, 70]) {

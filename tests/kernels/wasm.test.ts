@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
-import { emptyCodes } from '../../src/lsh/codes.js';
+import { emptyCodes, popcount32 } from '../../src/lsh/codes.js';
 import { HAMMING_WASM_BASE64 } from '../../src/kernels/binary.js';
-import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmScan } from '../../src/kernels/kernel.js';
+import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmRankCounts, wasmScan } from '../../src/kernels/kernel.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -211,6 +211,51 @@ describe('WebAssembly LapLSH noise products', () => {
       expect(Array.from(wasm), `state after ${count}`).toEqual(Array.from(js));
       // 300,000 draws reach the tail (rate 5.8e-4) and the wedges (about 1.2%)
       if (count === 300_000) expect(a.filter((x) => Math.abs(x) > ZIGGURAT_R).length).toBeGreaterThan(100);
+    }
+  });
+});
+
+describe('rankCount (the linkage attack)', () => {
+  it('counts a and t as a brute force does (SIMD blocks, the scalar tail, ties), and stops only once a reaches the stop', () => {
+    const rng = makeRng('wasm-rank');
+    for (const bits of [3, 10, 32, 33, 50, 64]) {
+      const words = Math.ceil(bits / 32);
+      const mask = (w: number) => (w === words - 1 && bits % 32 !== 0 ? 2 ** (bits % 32) - 1 : 4294967295);
+      for (const users of [1, 15, 16, 17, 63, 64, 65, 257, 601]) {
+        const set = emptyCodes(users, bits);
+        // few distinct codes (many ties and equal codes) for small bits, near-random ones above
+        for (let i = 0; i < users * words; i++) set.codes[i] = Math.floor(rng() * 4294967296) & mask(i % words);
+        const np = 40;
+        const probes = emptyCodes(np, bits);
+        const targets = Int32Array.from({ length: np }, () => Math.floor(rng() * users));
+        for (let r = 0; r < np; r++) {
+          for (let w = 0; w < words; w++) {
+            const own = set.codes[targets[r]! * words + w]!;
+            // most probes a bit or two from their target's code (a small), the others random (a large)
+            probes.codes[r * words + w] = (r % 4 !== 0 ? own ^ (rng() < 0.5 ? 1 << Math.floor(rng() * Math.min(32, bits)) : 0) : Math.floor(rng() * 4294967296)) & mask(w);
+          }
+        }
+        const rows = Int32Array.from({ length: np }, (_, r) => r);
+        const exact = new Int32Array(2 * np);
+        const stopped = new Int32Array(2 * np);
+        expect(wasmRankCounts(set, probes, rows, targets, Infinity, exact)).toBe(true);
+        expect(wasmRankCounts(set, probes, rows, targets, 10, stopped)).toBe(true);
+        for (let r = 0; r < np; r++) {
+          let d0 = 0;
+          for (let w = 0; w < words; w++) d0 += popcount32(set.codes[targets[r]! * words + w]! ^ probes.codes[r * words + w]!);
+          let a = 0;
+          let t = 0;
+          for (let v = 0; v < users; v++) {
+            let d = 0;
+            for (let w = 0; w < words; w++) d += popcount32(set.codes[v * words + w]! ^ probes.codes[r * words + w]!);
+            if (d < d0) a++;
+            else if (d === d0) t++;
+          }
+          expect([exact[2 * r], exact[2 * r + 1]]).toEqual([a, t]);
+          if (a < 10) expect([stopped[2 * r], stopped[2 * r + 1]]).toEqual([a, t]);
+          else expect(stopped[2 * r]).toBeGreaterThanOrEqual(10);
+        }
+      }
     }
   });
 });
