@@ -23,6 +23,8 @@ export default defineConfig({
     // they register, and the two that load modules under another LSHDP_HAMMING_KERNEL reset the
     // registry after (vi.resetModules). A test that cannot do so belongs in a child process.
     isolate: false,
+    // and, as a safety net, forgets after each file the plugins it registered (tests/helpers/isolation.ts)
+    setupFiles: ['./tests/helpers/isolation.ts'],
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
     // `npm run coverage` / `coverage:full`: line coverage of src/, the built dist/ mapped back to
     // it through its source maps (most CLI tests run the built CLI in-process)

@@ -59,6 +59,11 @@ export function registerMechanism(mechanism: Mechanism, key = mechanism.name): s
   return key;
 }
 
+/** The keys of the mechanisms registered at run time (plugins), in registration order. */
+export function registeredKeys(): string[] {
+  return [...REGISTERED.keys()];
+}
+
 /** Forgets a registered mechanism (tests; a library user swapping plugins). */
 export function unregisterMechanism(key: string): void {
   REGISTERED.delete(key);
