@@ -211,6 +211,8 @@ type Row = Table['rows'][number];
 
 function num(t: Table, row: Row, col: string): number {
   const s = row.cell(col);
+  // `inf` is how the writers spell an unbounded value (src/experiment/aggregate.ts): read it back
+  if (s === 'inf') return Infinity;
   const v = Number(s);
   if (s === '' || !Number.isFinite(v)) throw fileError(t.file, row.line, `column ${col}: "${s}" is not a number`);
   return v;

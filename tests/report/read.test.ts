@@ -73,4 +73,11 @@ describe('reading results files', () => {
     const p = file('utility.csv', ['dataset,n,kappa,k,mechanism', 'a,1,2,3,lsh']);
     expect(() => readUtilityCsv(p)).toThrow(/utility\.csv:1: missing column\(s\) base, accountant, xi, .* in the header \(docs\/OUTPUTS\.md lists the columns\)/);
   });
+  it('an unbounded value, written `inf` by the writers, reads back as Infinity; other words are refused', () => {
+    const header = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
+    const rows = readUtilityCsv(file('utility.csv', [header, 'a,50,20,10,lsh,lsh,,,,,inf,,10,5,0.1,0.01,0.5,0.02']));
+    expect(rows[0]!.epsilon_ldp).toBe(Infinity);
+    const bad = file('utility.csv', [header, 'a,50,20,10,lsh,lsh,,,,,Infinity,,10,5,0.1,0.01,0.5,0.02']);
+    expect(() => readUtilityCsv(bad)).toThrow(/utility\.csv:2: column epsilon_ldp: "Infinity" is not a number/);
+  });
 });
