@@ -7,9 +7,10 @@
  * longer asks for is kept until `lshdp status --prune`. Keeping the attack apart is what lets a
  * finished grid gain `attack` with every cell record's bytes unchanged.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic.js';
+import { removeTemporaryFiles, writeFileAtomicSync } from '../util/atomic.js';
+import { recordKeys } from './store.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { ResultSpec, TrialCell } from '../experiment/grid.js';
 import type { AttackRecord, StoredAttack } from '../experiment/records.js';
@@ -52,11 +53,7 @@ export class AttackStore {
 
   /** Keys of every record present. */
   keys(): string[] {
-    if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir)
-      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
+    return recordKeys(this.dir);
   }
 
   ensure(): void {
@@ -69,19 +66,7 @@ export class AttackStore {
 
   /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
   removeTemporaries(pid?: number): number {
-    if (!existsSync(this.dir)) return 0;
-    const prefix = pid === undefined ? '.lshdp-tmp-' : `.lshdp-tmp-${pid}-`;
-    let removed = 0;
-    for (const f of readdirSync(this.dir)) {
-      if (!f.startsWith(prefix)) continue;
-      try {
-        unlinkSync(join(this.dir, f));
-        removed++;
-      } catch {
-        // already gone
-      }
-    }
-    return removed;
+    return removeTemporaryFiles(this.dir, pid);
   }
 }
 

@@ -11,13 +11,22 @@
  * nothing) until `lshdp status --prune`. The final CSVs are always rebuilt from the store, so they
  * are the same whatever order, thread, shard, interruption or growth produced the records.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic.js';
+import { removeTemporaryFiles, writeFileAtomicSync } from '../util/atomic.js';
 import type { CellRecord, ExactRecord, TrialRecord } from '../experiment/records.js';
 
 /** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */
 export const STORE_FORMAT = 2;
+
+/** The keys of the records of a store folder (its `<key>.json` files, temporaries left out), sorted; none when it is missing. */
+export function recordKeys(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
 
 export class CellStore {
   readonly dir: string;
@@ -80,11 +89,7 @@ export class CellStore {
 
   /** Keys of every record present (valid or not). */
   keys(): string[] {
-    if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir)
-      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
+    return recordKeys(this.dir);
   }
 
   ensure(): void {
@@ -93,18 +98,6 @@ export class CellStore {
 
   /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
   removeTemporaries(pid?: number): number {
-    if (!existsSync(this.dir)) return 0;
-    const prefix = pid === undefined ? '.lshdp-tmp-' : `.lshdp-tmp-${pid}-`;
-    let removed = 0;
-    for (const f of readdirSync(this.dir)) {
-      if (!f.startsWith(prefix)) continue;
-      try {
-        unlinkSync(join(this.dir, f));
-        removed++;
-      } catch {
-        // already gone
-      }
-    }
-    return removed;
+    return removeTemporaryFiles(this.dir, pid);
   }
 }

@@ -1,4 +1,4 @@
-import { writeFileSync, renameSync, unlinkSync, existsSync, statSync } from 'node:fs';
+import { writeFileSync, renameSync, unlinkSync, existsSync, statSync, readdirSync } from 'node:fs';
 import { writeFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { withPath } from './errors.js';
@@ -17,6 +17,26 @@ function ensureFolder(path: string): void {
 /** Temporary name next to the target, so the final rename stays on one file system. */
 export function tempPathFor(path: string): string {
   return join(dirname(path), `.lshdp-tmp-${process.pid}-${basename(path)}`);
+}
+
+/**
+ * Removes from `dir` the temporary files of tempPathFor that a killed writer left behind (`pid`
+ * limits it to one process's); returns how many went. A missing folder has none.
+ */
+export function removeTemporaryFiles(dir: string, pid?: number): number {
+  if (!existsSync(dir)) return 0;
+  const prefix = pid === undefined ? '.lshdp-tmp-' : `.lshdp-tmp-${pid}-`;
+  let removed = 0;
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith(prefix)) continue;
+    try {
+      unlinkSync(join(dir, f));
+      removed++;
+    } catch {
+      // already gone
+    }
+  }
+  return removed;
 }
 
 /**
