@@ -5,7 +5,7 @@
  * Mechanisms are picked by the roles their units declare (grid.ts), never by name; the rules, and
  * what each test can and cannot detect, are stated in docs/RESULTS.md.
  */
-import type { AttackTrialValue } from '../experiment/trialValues.js';
+import type { AttackCoordinates, AttackTrialValue } from '../experiment/trialValues.js';
 import { oneSampleTTest, welchTTest } from '../stats/tTests.js';
 import { nearest } from '../util/nearest.js';
 import { directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, pairedSamples } from './grid.js';
@@ -13,15 +13,7 @@ import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, ty
 import type { CellTest, FamilyOutcome } from './rule.js';
 
 /** The per-trial reid@1 of one (data set, n, κ, mechanism label, ξ, known share). */
-export interface AttackSeries {
-  dataset: string;
-  n: number;
-  kappa: number;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  xi: number | null;
-  known: number;
+export interface AttackSeries extends AttackCoordinates {
   /** released codes ranked (N): the chance levels are 1/N and 10/N */
   users: number;
   /** trial index → reid@1 (mean over the trial's targets) */

@@ -6,7 +6,7 @@
  * baselines are told by what they lack: `pop` has no neighbours (k null), `exact` no hash (κ and
  * ξ null), like vanilla LSH no ξ.
  */
-import type { RecommendTrialValue } from '../experiment/trialValues.js';
+import type { RecommendCoordinates, RecommendTrialValue } from '../experiment/trialValues.js';
 import { pairedTTest } from '../stats/tTests.js';
 import { holm } from '../stats/holm.js';
 import { decide, needs, notTested, type Outcome } from './family.js';
@@ -15,18 +15,7 @@ import { familyVerdict, formatDiff, type CellTest } from './rule.js';
 import type { ClaimId, ClaimsConfig } from './types.js';
 
 /** The per-trial NDCG of one (data set, n, κ, k, mechanism label, ξ, N). */
-export interface RecommendSeries {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  /** null for `pop` (no neighbours) */
-  k: number | null;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  xi: number | null;
-  /** the list length N */
-  top: number;
+export interface RecommendSeries extends RecommendCoordinates {
   /** trial index → NDCG@N (the mean over the trial's queries) */
   byTrial: Map<number, number>;
 }

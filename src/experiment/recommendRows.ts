@@ -13,22 +13,14 @@ import type { RecommendTriple } from './recommend.js';
 import { UserError } from '../util/errors.js';
 import { CONCENTRATION_COLUMNS, RECOMMEND_HEADER } from './columns.js';
 import { accountantOf, meanSe } from './aggregate.js';
+import type { RecommendCoordinates } from './trialValues.js';
 
 /** The baselines' names in the mechanism and base columns. */
 export const EXACT_BASELINE = 'exact';
 export const POP_BASELINE = 'pop';
 
 /** One row of recommend.csv with its per-trial values (trial order; baselines: one value). */
-export interface RecommendRow {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  k: number | null;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  xi: number | null;
-  top: number;
+export interface RecommendRow extends RecommendCoordinates {
   hr: number[];
   ndcg: number[];
   itemRecall: number[];

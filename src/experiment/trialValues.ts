@@ -37,11 +37,10 @@ export interface NnDistance {
 }
 
 /**
- * One per-trial recommendation value (config `recommend`, docs/RECOMMEND.md): the means over the
- * trial's queries of HR@N, NDCG@N and item recall@N for one (data set, n, κ, k, mechanism, ξ, N).
- * The baselines `exact` (k set, κ and ξ null) and `pop` (k, κ and ξ null) have trial 0 only.
+ * Where a recommendation number sits: the key columns of recommend.csv, of its per-trial values and
+ * of the claims' series. The baselines `exact` (k set, κ and ξ null) and `pop` (k, κ and ξ null).
  */
-export interface RecommendTrialValue {
+export interface RecommendCoordinates {
   dataset: string;
   n: number;
   kappa: number | null;
@@ -54,6 +53,14 @@ export interface RecommendTrialValue {
   xi: number | null;
   /** the list length N */
   top: number;
+}
+
+/**
+ * One per-trial recommendation value (config `recommend`, docs/RECOMMEND.md): the means over the
+ * trial's queries of HR@N, NDCG@N and item recall@N for one (data set, n, κ, k, mechanism, ξ, N).
+ * The baselines have trial 0 only.
+ */
+export interface RecommendTrialValue extends RecommendCoordinates {
   trial: number;
   hr: number;
   ndcg: number;
@@ -62,20 +69,25 @@ export interface RecommendTrialValue {
   queries: number;
 }
 
-/**
- * One per-trial linkage-attack value (config `attack`, docs/ATTACKS.md): the means over the
- * trial's targets of reid@1 and reid@10 for one (data set, n, κ, mechanism, ξ, known).
- */
-export interface AttackTrialValue {
+/** Where a linkage-attack number sits: the key columns of attack.csv and of its per-trial values. */
+export interface AttackCoordinates {
   dataset: string;
   n: number;
   kappa: number;
   mechanism: string;
   base: string;
   accountant: string | null;
+  /** null for mechanisms without a budget (lsh: the no-noise ceiling) */
   xi: number | null;
   /** the fraction of each target's non-zero entries the adversary knows */
   known: number;
+}
+
+/**
+ * One per-trial linkage-attack value (config `attack`, docs/ATTACKS.md): the means over the
+ * trial's targets of reid@1 and reid@10 for one (data set, n, κ, mechanism, ξ, known).
+ */
+export interface AttackTrialValue extends AttackCoordinates {
   trial: number;
   reid1: number;
   reid10: number;

@@ -5,7 +5,7 @@
  */
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
-import type { ResultCoordinates } from '../experiment/trialValues.js';
+import type { AttackCoordinates, RecommendCoordinates, ResultCoordinates } from '../experiment/trialValues.js';
 import { NN_COLUMNS, RECOMMEND_COLUMNS as WRITTEN_RECOMMEND_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
 import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS } from '../experiment/attackCsv.js';
 import { readFileSync, existsSync, statSync } from 'node:fs';
@@ -48,18 +48,7 @@ export interface UtilityRow extends ResultCoordinates {
  * mechanism, ξ, N). The baselines: `exact` (κ and ξ empty) and `pop` (κ, k and ξ empty), one
  * trial each, their se empty. Field names are the file's column names.
  */
-export interface RecommendRow {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  /** null for pop (no neighbours) */
-  k: number | null;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  xi: number | null;
-  /** the list length N */
-  top: number;
+export interface RecommendRow extends RecommendCoordinates {
   hr_mean: number;
   hr_se: number | null;
   ndcg_mean: number;
@@ -91,16 +80,7 @@ export type { BudgetRecord, DirectionalBudgetRecord };
  * (data set, n, κ, mechanism, ξ) by an adversary who knows the share `known` of each target's
  * non-zero entries. Field names are the file's columns.
  */
-export interface AttackRow {
-  dataset: string;
-  n: number;
-  kappa: number;
-  mechanism: string;
-  base: string;
-  accountant: string | null;
-  /** null for mechanisms without a budget (lsh: the no-noise ceiling) */
-  xi: number | null;
-  known: number;
+export interface AttackRow extends AttackCoordinates {
   reid1_mean: number;
   /** standard error over trials; null when unknown (one trial) */
   reid1_se: number | null;
