@@ -4,9 +4,9 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { readAttackValues, readRecommendValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import { attackValuesOf, readAttackValues, readRecommendValues, readResultsConfig, readTrialValues, recommendValuesOf, trialValuesOf } from '../machinery/readFolder.js';
 import type { Manifest } from '../machinery/manifest.js';
-import type { CellRecord } from '../experiment/records.js';
+import type { AttackRecord, CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
@@ -52,11 +52,25 @@ function extraValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput,
 
 /**
  * The same from what a run holds in memory when it writes the folder (its config, every record of
- * the grid and its manifest), without reading the folder back: the very values, so the same claims.
+ * the grid, its attack records and its manifest), without reading the folder back: the very
+ * values, so the same claims.
  */
-export function claimsInputOf(config: ExperimentConfig, records: Map<string, CellRecord>, manifest: Pick<Manifest, 'users'>, dir: string): ClaimsInput {
+export function claimsInputOf(
+  config: ExperimentConfig,
+  records: Map<string, CellRecord>,
+  manifest: Pick<Manifest, 'users'>,
+  dir: string,
+  attackRecords: Map<string, AttackRecord> = new Map(),
+): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
+  return {
+    config: claimsConfigOf(config),
+    values,
+    nn,
+    population: populationOf(manifest),
+    ...(config.attack ? { attack: attackValuesOf(config, attackRecords) } : {}),
+    ...(config.recommend ? { recommend: recommendValuesOf(config, records) } : {}),
+  };
 }
 
 function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {

@@ -160,7 +160,12 @@ export function readAttackValues(dir: string): { config: ExperimentConfig; value
     throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
   }
   if (!config.attack) throw new UserError(`${dir}: no linkage-attack values (its config has no attack block; docs/ATTACKS.md)`);
-  return { config, values: attackRows(config, readAttackRecords(dir, config), mechanismInfo).flatMap((r) => r.values) };
+  return { config, values: attackValuesOf(config, readAttackRecords(dir, config)) };
+}
+
+/** The per-trial attack values of a whole grid's attack records (a folder's, or a run's in memory: the same values). */
+export function attackValuesOf(config: ExperimentConfig, records: Map<string, AttackRecord>): AttackTrialValue[] {
+  return attackRows(config, records, mechanismInfo).flatMap((r) => r.values);
 }
 
 /** The attack records of every trial cell of the folder's grid that has one. */

@@ -220,7 +220,7 @@ async function outputsStage(
   writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, plan.attack.records);
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
-  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir) });
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, plan.attack.records) });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
 }
