@@ -69,7 +69,7 @@ of up to "targets" users per trial, and writes attack.csv; added to a finished g
     )
     .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
-      const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../experiment/grid.js')]);
+      const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../machinery/shards.js')]);
       if (o.shard !== 'auto' && (o.shards !== undefined || o.shardBase !== undefined)) throw new UserError(`${o.shards !== undefined ? '--shards' : '--shard-base'}: only with --shard auto`);
       const shard = o.shard === 'auto' ? (await import('../cluster/engineShard.js')).autoShard({ shards: o.shards, base: o.shardBase }) : o.shard !== undefined ? parseShard(o.shard) : null;
       if (o.fetch) await fetchMissing(config, o.set ?? [], { dataDir: o.dataDir, mirror: o.mirror, quiet: o.quiet });

@@ -6,7 +6,7 @@
  * (`sbatch --array=2 …`) still computes only its own share. The engine, its index and the job's
  * identity go into the shard's manifest.
  */
-import type { EngineTask, ShardSpec } from '../experiment/grid.js';
+import type { EngineTask, ShardSpec } from '../machinery/shards.js';
 import { engineTask } from '../machinery/engineTask.js';
 
 export type { EngineTask };

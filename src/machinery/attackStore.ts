@@ -7,10 +7,7 @@
  * longer asks for is kept until `lshdp status --prune`. Keeping the attack apart is what lets a
  * finished grid gain `attack` with every cell record's bytes unchanged.
  */
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { removeTemporaryFiles, writeFileAtomicSync } from '../util/atomic.js';
-import { recordKeys } from './store.js';
+import { RecordStore } from './recordStore.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { ResultSpec, TrialCell } from '../experiment/grid.js';
 import type { AttackRecord, StoredAttack } from '../experiment/records.js';
@@ -20,53 +17,12 @@ import { attackEntryKey, attackHash } from '../experiment/attack.js';
 /** 1: one entry per (result id, known) (lshdp 0.3). */
 export const ATTACK_STORE_FORMAT = 1;
 
-export class AttackStore {
-  readonly dir: string;
+/** Whether a record of `attack/` is whole and of the current format. */
+const isAttackRecord = (rec: AttackRecord): boolean => rec.format === ATTACK_STORE_FORMAT && rec.kind === 'attack' && rec.entries !== null && typeof rec.entries === 'object';
+
+export class AttackStore extends RecordStore<AttackRecord> {
   constructor(resultsDir: string) {
-    this.dir = join(resultsDir, 'attack');
-  }
-
-  path(key: string): string {
-    return join(this.dir, `${key}.json`);
-  }
-
-  /** The record of `key`, or null when absent, unreadable or of another format. */
-  read(key: string): AttackRecord | null {
-    let text: string;
-    try {
-      text = readFileSync(this.path(key), 'utf8');
-    } catch {
-      return null;
-    }
-    try {
-      const rec = JSON.parse(text) as AttackRecord;
-      if (rec.format !== ATTACK_STORE_FORMAT || rec.key !== key || rec.kind !== 'attack' || rec.entries === null || typeof rec.entries !== 'object') return null;
-      return rec;
-    } catch {
-      return null;
-    }
-  }
-
-  write(rec: AttackRecord): void {
-    writeFileAtomicSync(this.path(rec.key), JSON.stringify(rec) + '\n');
-  }
-
-  /** Keys of every record present. */
-  keys(): string[] {
-    return recordKeys(this.dir);
-  }
-
-  ensure(): void {
-    mkdirSync(this.dir, { recursive: true });
-  }
-
-  remove(key: string): void {
-    if (existsSync(this.path(key))) unlinkSync(this.path(key));
-  }
-
-  /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
-  removeTemporaries(pid?: number): number {
-    return removeTemporaryFiles(this.dir, pid);
+    super(resultsDir, 'attack', isAttackRecord);
   }
 }
 

@@ -3,7 +3,7 @@
  * from the environment: for `--shard auto` (src/cluster/engineShard.ts) and for the folder lock,
  * which lets a requeued task take over the lock its earlier attempt left.
  */
-import type { EngineTask } from '../experiment/grid.js';
+import type { EngineTask } from './shards.js';
 import { UserError } from '../util/errors.js';
 
 const INDEX = /^\d+$/;

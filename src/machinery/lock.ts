@@ -23,7 +23,7 @@ import { UserError, withPath } from '../util/errors.js';
 import { makeFolderSync } from '../util/folders.js';
 import { holderGone, processStart } from '../util/processes.js';
 import { parseLockJson, readLockText, removeStaleLock } from '../util/lockFile.js';
-import type { EngineTask } from '../experiment/grid.js';
+import type { EngineTask } from './shards.js';
 import { engineTask } from './engineTask.js';
 
 /** The lock file inside the folder (hidden, so it never makes a results folder look "not empty"). */

@@ -3,7 +3,7 @@
  * per-cell seeds and result hashes, timings). Merge checks shards against each other with it, and
  * `lshdp claims`, `status` and `compare` read a folder's effective config from it.
  */
-import type { ShardSpec } from '../experiment/grid.js';
+import type { ShardSpec } from './shards.js';
 import type { DatasetSummary } from '../data/types.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { cellSeeds, type Cell } from '../experiment/grid.js';

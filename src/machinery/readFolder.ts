@@ -1,21 +1,19 @@
 /**
  * A finished results folder read back for statistics (claims, compare, status): its effective
- * config from manifest.json and the per-trial values from the results store, so every statistic
- * can be re-evaluated from the folder alone.
+ * config from manifest.json and its records from the results store, so every statistic can be
+ * re-evaluated from the folder alone. What the records mean as per-trial values is the science's
+ * (src/experiment/values.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../util/errors.js';
-import { mechanismInfo } from '../mechanisms/registry.js';
-import { accountantOf, entryValues } from '../experiment/aggregate.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
-import { exactKey, expandCells } from '../experiment/grid.js';
-import { recommendRows } from '../experiment/recommendRows.js';
+import { expandCells } from '../experiment/grid.js';
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
+import { attackValuesOf, recommendValuesOf, trialValuesOf } from '../experiment/values.js';
 import type { Manifest } from './manifest.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
-import { attackRows } from '../experiment/attackCsv.js';
 import { AttackStore } from './attackStore.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
@@ -66,52 +64,6 @@ export function readTrialValues(dir: string): { config: ExperimentConfig; values
 }
 
 /**
- * The per-trial values and true 1-NN distances of a whole grid's records (a folder's, or a run's
- * in memory: the same records give the same values). `dir` names the folder in errors.
- */
-export function trialValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>, dir: string): { values: TrialValue[]; nn: NnDistance[] } {
-  const values: TrialValue[] = [];
-  const nn: NnDistance[] = [];
-  const exactEntry = config.mechanisms.find((m) => mechanismInfo(m.name).kind === 'exact');
-  for (const ds of config.datasets) {
-    for (const n of config.dims) {
-      const exact = records.get(exactKey(ds.name, n, config.recommend));
-      if (exact?.kind !== 'exact') throw new UserError(`${dir}: cell ${exactKey(ds.name, n, config.recommend)} is missing; run the config again to complete the folder`);
-      exact.nn.users.forEach((user, i) => {
-        nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] });
-      });
-      if (exactEntry) {
-        for (const k of config.k) {
-          const row = exact.rows.find((r) => r.k === k);
-          if (row) values.push({ dataset: ds.name, n, kappa: null, k, mechanism: exactEntry.label, base: exactEntry.name, accountant: null, xi: null, trial: 0, loss: row.loss, recall: row.recall });
-        }
-      }
-      for (const kappa of config.kappa) {
-        for (const v of entryValues(config, records, mechanismInfo, ds.name, n, kappa)) {
-          const usesKappa = mechanismInfo(v.entry.name).usesKappa;
-          v.loss.forEach((loss, trial) => {
-            values.push({
-              dataset: ds.name,
-              n,
-              kappa: usesKappa ? kappa : null,
-              k: v.k,
-              mechanism: v.entry.label,
-              base: v.entry.name,
-              accountant: accountantOf(v.entry),
-              xi: v.xi,
-              trial,
-              loss,
-              recall: v.recall[trial],
-            });
-          });
-        }
-      }
-    }
-  }
-  return { values, nn };
-}
-
-/**
  * The per-trial recommendation values of a finished results folder whose config has `recommend`
  * (docs/RECOMMEND.md), in recommend.csv order; a one-line error for a folder without them.
  */
@@ -122,32 +74,6 @@ export function readRecommendValues(dir: string): { config: ExperimentConfig; va
   }
   if (!config.recommend) throw new UserError(`${dir}: its config has no recommend block, so it holds no recommendation values (docs/RECOMMEND.md)`);
   return { config, values: recommendValuesOf(config, readRecords(dir, config)) };
-}
-
-/** The per-trial recommendation values of a whole grid's records, in recommend.csv order (baselines: trial 0). */
-export function recommendValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>): RecommendTrialValue[] {
-  const values: RecommendTrialValue[] = [];
-  for (const r of recommendRows(config, records, mechanismInfo)) {
-    r.hr.forEach((hr, trial) => {
-      values.push({
-        dataset: r.dataset,
-        n: r.n,
-        kappa: r.kappa,
-        k: r.k,
-        mechanism: r.mechanism,
-        base: r.base,
-        accountant: r.accountant,
-        xi: r.xi,
-        top: r.top,
-        trial,
-        hr,
-        ndcg: r.ndcg[trial],
-        itemRecall: r.itemRecall[trial],
-        queries: r.queries,
-      });
-    });
-  }
-  return values;
 }
 
 /**
@@ -163,11 +89,6 @@ export function readAttackValues(dir: string): { config: ExperimentConfig; value
   return { config, values: attackValuesOf(config, readAttackRecords(dir, config)) };
 }
 
-/** The per-trial attack values of a whole grid's attack records (a folder's, or a run's in memory: the same values). */
-export function attackValuesOf(config: ExperimentConfig, records: Map<string, AttackRecord>): AttackTrialValue[] {
-  return attackRows(config, records, mechanismInfo).flatMap((r) => r.values);
-}
-
 /** The attack records of every trial cell of the folder's grid that has one. */
 export function readAttackRecords(dir: string, config: ExperimentConfig): Map<string, AttackRecord> {
   const store = new AttackStore(dir);
@@ -179,3 +100,5 @@ export function readAttackRecords(dir: string, config: ExperimentConfig): Map<st
   }
   return records;
 }
+
+export { attackValuesOf, recommendValuesOf, trialValuesOf };

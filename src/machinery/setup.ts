@@ -11,7 +11,7 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { configToDocument, loadConfig } from '../experiment/config.js';
 import { accountantsOf } from '../experiment/aggregate.js';
 import { naiveAccountantWarning, usesNaiveAccountant } from '../privacy/accountants.js';
-import type { ShardSpec } from '../experiment/grid.js';
+import type { ShardSpec } from './shards.js';
 import { checkResultsFolder, checkWritableFolder, readOwner, type FolderOwner } from './outdir.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 

@@ -1,7 +1,7 @@
 /**
- * The results store: `cells/<cell key>.json`, one small JSON file per grid cell, written
- * atomically (temporary name + rename) the moment the cell's work finishes. A file is either
- * absent or whole, so a killed run loses at most the cells in flight.
+ * The results store's grid cells: `cells/<cell key>.json`, one small JSON file per grid cell, a
+ * folder of the one store implementation (src/machinery/recordStore.ts: written atomically the
+ * moment the cell's work finishes, so a killed run loses at most the cells in flight).
  *
  * Results are stored and reused at the grain of the result: an exact cell holds the true
  * neighbours' rows of one (data set, n); a trial cell holds, per result identity (base mechanism,
@@ -11,37 +11,23 @@
  * nothing) until `lshdp status --prune`. The final CSVs are always rebuilt from the store, so they
  * are the same whatever order, thread, shard, interruption or growth produced the records.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { removeTemporaryFiles, writeFileAtomicSync } from '../util/atomic.js';
 import type { CellRecord, ExactRecord, TrialRecord } from '../experiment/records.js';
+import { RecordStore } from './recordStore.js';
 
 /** 2: results per identity (lshdp 0.2); 1: one row list per cell (lshdp 0.1, not readable now). */
 export const STORE_FORMAT = 2;
 
-/** The keys of the records of a store folder (its `<key>.json` files, temporaries left out), sorted; none when it is missing. */
-export function recordKeys(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
-    .map((f) => f.slice(0, -'.json'.length))
-    .sort();
+/** Whether a record of `cells/` is whole and of the current format. */
+function isCellRecord(rec: CellRecord): boolean {
+  if (rec.format !== STORE_FORMAT) return false;
+  if (rec.kind === 'exact') return typeof rec.hash === 'string' && Array.isArray(rec.rows);
+  if (rec.kind === 'trial') return rec.results !== null && typeof rec.results === 'object';
+  return false;
 }
 
-export class CellStore {
-  readonly dir: string;
+export class CellStore extends RecordStore<CellRecord> {
   constructor(resultsDir: string) {
-    this.dir = join(resultsDir, 'cells');
-  }
-
-  path(key: string): string {
-    return join(this.dir, `${key}.json`);
-  }
-
-  /** The record of `key`, or null when absent, unreadable (never written whole) or of another format. */
-  read(key: string): CellRecord | null {
-    const rec = this.readAny(key);
-    return rec && rec.format === STORE_FORMAT ? (rec as CellRecord) : null;
+    super(resultsDir, 'cells', isCellRecord);
   }
 
   /** The store format of the records present (first readable one), or null when none. */
@@ -51,24 +37,6 @@ export class CellStore {
       if (rec) return rec.format;
     }
     return null;
-  }
-
-  private readAny(key: string): { format: number } | null {
-    let text: string;
-    try {
-      text = readFileSync(this.path(key), 'utf8');
-    } catch {
-      return null;
-    }
-    try {
-      const rec = JSON.parse(text) as CellRecord;
-      if (typeof rec.format !== 'number' || rec.key !== key) return null;
-      if (rec.format === STORE_FORMAT && rec.kind === 'exact' && (typeof rec.hash !== 'string' || !Array.isArray(rec.rows))) return null;
-      if (rec.format === STORE_FORMAT && rec.kind === 'trial' && (rec.results === null || typeof rec.results !== 'object')) return null;
-      return rec;
-    } catch {
-      return null;
-    }
   }
 
   /** The exact record of `key` when it was computed for exactly this `hash` and holds k up to `kmax`. */
@@ -81,23 +49,5 @@ export class CellStore {
   readTrial(key: string): TrialRecord | null {
     const rec = this.read(key);
     return rec && rec.kind === 'trial' ? rec : null;
-  }
-
-  write(rec: CellRecord): void {
-    writeFileAtomicSync(this.path(rec.key), JSON.stringify(rec) + '\n');
-  }
-
-  /** Keys of every record present (valid or not). */
-  keys(): string[] {
-    return recordKeys(this.dir);
-  }
-
-  ensure(): void {
-    mkdirSync(this.dir, { recursive: true });
-  }
-
-  /** Remove temporary files a killed writer left behind (`pid` limits it to one process's). */
-  removeTemporaries(pid?: number): number {
-    return removeTemporaryFiles(this.dir, pid);
   }
 }

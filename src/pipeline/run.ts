@@ -13,7 +13,7 @@ import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
 import { hammingKernelName } from '../kernels/kernel.js';
-import type { ShardSpec } from '../experiment/grid.js';
+import type { ShardSpec } from '../machinery/shards.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';
 import { computePending, type ComputeContext, type ComputeCounts } from '../machinery/compute.js';

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { parseConfig } from '../../src/experiment/config.js';
-import { expandCells, assignShards, exactHash, parseShard, resultHash, trialResultHashes, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
+import { expandCells, exactHash, resultHash, trialResultHashes, trialResults, type ExactCell, type TrialCell } from '../../src/experiment/grid.js';
+import { assignShards, parseShard } from '../../src/machinery/shards.js';
 import { makeRng } from '../../src/random/rng.js';
 import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
 
