@@ -10,7 +10,9 @@ const LAYERS = [
   ['knn'],
   ['lsh'],
   ['mechanisms'],
-  ['experiment'],
+  // the science of a run: the grid, its cells and records (experiment/), and one folder per
+  // evaluation (evaluations/: utility loss, recommendations, the linkage attack)
+  ['experiment', 'evaluations'],
   ['machinery'],
   ['claims', 'audit', 'encode', 'cluster'],
   ['report'],

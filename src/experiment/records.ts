@@ -4,7 +4,7 @@
  * claims and the reports read them without the machinery.
  */
 import type { EpsilonInfo } from '../privacy/types.js';
-import type { RecommendBaselines, RecommendByK } from './recommend.js';
+import type { RecommendBaselines, RecommendByK } from '../evaluations/recommend/lists.js';
 import type { CellRow } from './trial.js';
 
 export interface ExactRecord {

@@ -15,9 +15,9 @@ import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
-import type { AttackValue } from './attack.js';
-import { cellAttacker, type CellAttacker } from './attackCell.js';
-import { recommendByK, recommendMeans, type RecommendByK, type RecommendMemo } from './recommend.js';
+import type { AttackValue } from '../evaluations/attack/linkage.js';
+import { cellAttacker, type CellAttacker } from '../evaluations/attack/cell.js';
+import { recommendByK, recommendMeans, type RecommendByK, type RecommendMemo } from '../evaluations/recommend/lists.js';
 
 /** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
 export interface TrialResultSpec {

@@ -1,26 +1,35 @@
 /**
  * The per-trial values of a whole grid's records, as the statistics read them (claims, compare):
  * the records of a results folder read back (src/machinery/readFolder.ts) or a run's in memory
- * give the same values. `dir` names the folder in errors.
+ * give the same values, through the same walk as the evaluations' files (src/experiment/walk.ts).
+ * `dir` names the folder in errors.
  */
 import { UserError } from '../util/errors.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
-import { accountantOf, entryValues } from './aggregate.js';
 import type { ExperimentConfig } from './config/schema.js';
 import { exactKey } from './grid.js';
-import { recommendRows } from './recommendRows.js';
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from './trialValues.js';
 import type { AttackRecord, CellRecord } from './records.js';
-import { attackRows } from './attackCsv.js';
+import { walkRows, type StoredRecords } from './walk.js';
+import { evaluation } from '../evaluations/index.js';
+import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+
+/** The per-trial values of the evaluation `name` over a grid's records by store folder, in its file's order. */
+export function evaluationValues<V>(name: string, config: ExperimentConfig, stores: StoredRecords): V[] {
+  const e = evaluation(name);
+  return e.trialValues(walkRows(config, stores, e.rows, mechanismInfo)) as V[];
+}
+
+const cellsOnly = (records: ReadonlyMap<string, CellRecord>): StoredRecords => new Map([[UTILITY_FACTS.store, records]]);
 
 /**
  * The per-trial values and true 1-NN distances of a whole grid's records (a folder's, or a run's
  * in memory: the same records give the same values). `dir` names the folder in errors.
  */
 export function trialValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>, dir: string): { values: TrialValue[]; nn: NnDistance[] } {
-  const values: TrialValue[] = [];
   const nn: NnDistance[] = [];
-  const exactEntry = config.mechanisms.find((m) => mechanismInfo(m.name).kind === 'exact');
   for (const ds of config.datasets) {
     for (const n of config.dims) {
       const exact = records.get(exactKey(ds.name, n, config.recommend));
@@ -28,64 +37,24 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
       exact.nn.users.forEach((user, i) => {
         nn.push({ dataset: ds.name, n, user, distance: exact.nn.distances[i] });
       });
-      if (exactEntry) {
-        for (const k of config.k) {
-          const row = exact.rows.find((r) => r.k === k);
-          if (row) values.push({ dataset: ds.name, n, kappa: null, k, mechanism: exactEntry.label, base: exactEntry.name, accountant: null, xi: null, trial: 0, loss: row.loss, recall: row.recall });
-        }
-      }
-      for (const kappa of config.kappa) {
-        for (const v of entryValues(config, records, mechanismInfo, ds.name, n, kappa)) {
-          const usesKappa = mechanismInfo(v.entry.name).usesKappa;
-          v.loss.forEach((loss, trial) => {
-            values.push({
-              dataset: ds.name,
-              n,
-              kappa: usesKappa ? kappa : null,
-              k: v.k,
-              mechanism: v.entry.label,
-              base: v.entry.name,
-              accountant: accountantOf(v.entry),
-              xi: v.xi,
-              trial,
-              loss,
-              recall: v.recall[trial],
-            });
-          });
-        }
-      }
     }
   }
-  return { values, nn };
+  return { values: evaluationValues<TrialValue>(UTILITY_FACTS.name, config, cellsOnly(records)), nn };
 }
 
 /** The per-trial recommendation values of a whole grid's records, in recommend.csv order (baselines: trial 0). */
 export function recommendValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>): RecommendTrialValue[] {
-  const values: RecommendTrialValue[] = [];
-  for (const r of recommendRows(config, records, mechanismInfo)) {
-    r.hr.forEach((hr, trial) => {
-      values.push({
-        dataset: r.dataset,
-        n: r.n,
-        kappa: r.kappa,
-        k: r.k,
-        mechanism: r.mechanism,
-        base: r.base,
-        accountant: r.accountant,
-        xi: r.xi,
-        top: r.top,
-        trial,
-        hr,
-        ndcg: r.ndcg[trial],
-        itemRecall: r.itemRecall[trial],
-        queries: r.queries,
-      });
-    });
-  }
-  return values;
+  return evaluationValues(RECOMMEND_FACTS.name, config, cellsOnly(records));
 }
 
 /** The per-trial attack values of a whole grid's attack records (a folder's, or a run's in memory: the same values). */
 export function attackValuesOf(config: ExperimentConfig, records: Map<string, AttackRecord>): AttackTrialValue[] {
-  return attackRows(config, records, mechanismInfo).flatMap((r) => r.values);
+  return evaluationValues(
+    ATTACK_FACTS.name,
+    config,
+    new Map<string, ReadonlyMap<string, unknown>>([
+      [UTILITY_FACTS.store, new Map()],
+      [ATTACK_FACTS.store, records],
+    ]),
+  );
 }

@@ -12,7 +12,7 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { ResultSpec, TrialCell } from '../experiment/grid.js';
 import type { AttackRecord, StoredAttack } from '../experiment/records.js';
 import type { TrialResult } from '../experiment/trial.js';
-import { attackEntryKey, attackHash } from '../experiment/attack.js';
+import { attackEntryKey, attackHash } from '../evaluations/attack/linkage.js';
 
 /** 1: one entry per (result id, known) (lshdp 0.3). */
 export const ATTACK_STORE_FORMAT = 1;

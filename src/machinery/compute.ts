@@ -16,7 +16,7 @@ import { estimateCost } from './shards.js';
 import type { ExactRecord, StoredResult, TrialRecord } from '../experiment/records.js';
 import type { TrialResult } from '../experiment/trial.js';
 import { ALGORITHM_VERSION } from '../experiment/version.js';
-import { recommendBaselines, recommendQueries } from '../experiment/recommend.js';
+import { recommendBaselines, recommendQueries } from '../evaluations/recommend/lists.js';
 import type { Engine } from './engine.js';
 import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';

@@ -10,13 +10,13 @@ import type { DatasetSummary } from '../data/types.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { summaryToJson } from '../data/summaryJson.js';
-import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv, utilityCsv } from '../experiment/aggregate.js';
+import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv } from '../experiment/aggregate.js';
 import { directionalBudgetRows } from '../privacy/budget.js';
-import { recommendCsv } from '../experiment/recommendRows.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
-import { attackCsv, attackRows } from '../experiment/attackCsv.js';
+import { evaluationFile } from '../experiment/walk.js';
+import { evaluations, evaluationsIn } from '../evaluations/index.js';
 import type { Manifest } from './manifest.js';
 
 /** The CSVs, datasets.json, manifest.json and config.yaml of a finished (unsharded or merged) folder. */
@@ -31,24 +31,26 @@ export function writeResultFiles(
   attack: Map<string, AttackRecord> = new Map(),
 ): void {
   const info = (name: string) => engine.mechanism(name);
-  // build every text first, so a problem in the store writes nothing
-  const utility = utilityCsv(cfg, records, info);
+  // build every text first, so a problem in the store writes nothing: each evaluation's file from
+  // the one walk of the grid (utility.csv always; recommend.csv, attack.csv where the config has
+  // their blocks; utility.csv is on the training vectors with `recommend`)
+  const stores = new Map<string, ReadonlyMap<string, unknown>>([
+    ['cells', records],
+    ['attack', attack],
+  ]);
+  const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationFile(e.rows, cfg, stores, info) }));
   const nn = nnDistancesCsv(cfg, records);
-  // with `recommend`: the recommendations' quality beside the loss (utility.csv is then on the training vectors)
-  const recommend = cfg.recommend ? recommendCsv(cfg, records, info) : null;
   // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
   // jaccard; the d column keeps the config's distance
   const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
   const grid = { d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta };
-  const attackText = cfg.attack ? attackCsv(cfg, attackRows(cfg, attack, info), info) : null;
   const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), ...grid, disagreement }), directionalBudgetRows({ mechanisms: directionalMechanismsOf(cfg, info), ...grid }));
-  writeFileAtomicSync(join(outDir, 'utility.csv'), utility);
+  for (const { file, text } of files) writeFileAtomicSync(join(outDir, file), text);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
-  if (recommend !== null) writeFileAtomicSync(join(outDir, 'recommend.csv'), recommend);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);
-  if (attackText !== null) writeFileAtomicSync(join(outDir, 'attack.csv'), attackText);
-  // a folder whose config dropped `attack` keeps its attack/ entries (for regrowth), not a stale table
-  else if (existsSync(join(outDir, 'attack.csv'))) unlinkSync(join(outDir, 'attack.csv'));
+  // a folder whose config dropped an evaluation keeps its records (for regrowth), not a stale file
+  const written = new Set(files.map((f) => f.file));
+  for (const e of evaluations()) if (!written.has(e.facts.file) && existsSync(join(outDir, e.facts.file))) unlinkSync(join(outDir, e.facts.file));
   writeShardFiles(outDir, summaries, manifest);
   // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
   writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);

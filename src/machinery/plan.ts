@@ -10,7 +10,7 @@ import type { CellRecord } from '../experiment/records.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
 import { describeChanges } from './changes.js';
-import { holdsEvery, storedTop } from '../experiment/recommend.js';
+import { holdsEvery, storedTop } from '../evaluations/recommend/lists.js';
 import type { LoadedData } from './load.js';
 import type { RunSetup } from './setup.js';
 import type { CellStore } from './store.js';

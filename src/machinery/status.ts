@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { expandCells, splitSuffix, trialResults } from '../experiment/grid.js';
-import { holdsEvery } from '../experiment/recommend.js';
+import { holdsEvery } from '../evaluations/recommend/lists.js';
 import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../mechanisms/registry.js';

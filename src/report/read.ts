@@ -6,8 +6,8 @@
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { AttackCoordinates, RecommendCoordinates, ResultCoordinates } from '../experiment/trialValues.js';
-import { NN_COLUMNS, RECOMMEND_COLUMNS as WRITTEN_RECOMMEND_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
-import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS } from '../experiment/attackCsv.js';
+import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS, NN_COLUMNS, RECOMMEND_COLUMNS as WRITTEN_RECOMMEND_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
+
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import Papa from 'papaparse';

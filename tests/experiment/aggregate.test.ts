@@ -1,10 +1,17 @@
 import { describe, it, expect } from 'vitest';
-import { meanSe, utilityCsv, nnDistancesCsv, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
+import { meanSe, nnDistancesCsv, UTILITY_HEADER } from '../../src/experiment/aggregate.js';
+import { evaluationFile } from '../../src/experiment/walk.js';
+import { UTILITY_ROWS } from '../../src/evaluations/utility/rows.js';
+import type { ExperimentConfig } from '../../src/experiment/config/schema.js';
+import type { MechanismInfo } from '../../src/mechanisms/types.js';
 import { parseConfig } from '../../src/experiment/config.js';
 import { expandCells, trialResults, trialSpec } from '../../src/experiment/grid.js';
 import type { CellRecord, TrialRecord } from '../../src/experiment/records.js';
 import { mergeTrialRecord } from '../../src/machinery/compute.js';
 import { fakeEngine, FAKE_CONFIG } from '../helpers/fakeEngine.js';
+
+/** utility.csv as a run writes it (the walk of src/experiment/walk.ts with the utility unit's rows). */
+const utilityCsv = (cfg: ExperimentConfig, records: Map<string, CellRecord>, info: (name: string) => MechanismInfo): string => evaluationFile(UTILITY_ROWS, cfg, new Map([['cells', records]]), info);
 
 describe('meanSe', () => {
   it('matches the closed form: sample sd / sqrt(m)', () => {

@@ -6,7 +6,7 @@ import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { readAttackValues } from '../../src/machinery/readFolder.js';
 import { folderStatus } from '../../src/machinery/status.js';
-import { ATTACK_HEADER } from '../../src/experiment/attackCsv.js';
+import { ATTACK_HEADER } from '../../src/experiment/columns.js';
 
 /** A small real grid (synthetic data, in this thread): 2 trial cells per κ, every kind of release. */
 const GRID = `name: att

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
-import { ATTACK_COLUMNS } from '../../src/experiment/attackCsv.js';
+import { ATTACK_COLUMNS } from '../../src/experiment/columns.js';
 import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecommendData, UserVectors } from '../../src/data/types.js';
-import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop } from '../../src/experiment/recommend.js';
-import { makeRng } from '../../src/random/rng.js';
+import type { RecommendData, UserVectors } from '../../../src/data/types.js';
+import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop } from '../../../src/evaluations/recommend/lists.js';
+import { makeRng } from '../../../src/random/rng.js';
 
 /** A CSR matrix from rows of [column, value] (columns ascending). */
 function vectorsOf(n: number, rows: [number, number][][]): UserVectors {

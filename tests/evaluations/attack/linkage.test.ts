@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { UserVectors } from '../../src/data/types.js';
-import { attackMeans, attackTargets, partialProfiles, rankCounts, reidOf, subsetSeed, subsetSize } from '../../src/experiment/attack.js';
-import { runTrialCell, type TrialCellSpec } from '../../src/experiment/trial.js';
-import { getFamily } from '../../src/lsh/families/index.js';
-import { emptyCodes, type CodeSet } from '../../src/lsh/codes.js';
-import { deriveSeed, makeRng } from '../../src/random/rng.js';
-import { clusteredVectors } from '../lsh/synthetic.js';
-import type { ExactKnn } from '../../src/knn/angular.js';
+import type { UserVectors } from '../../../src/data/types.js';
+import { attackMeans, attackTargets, partialProfiles, rankCounts, reidOf, subsetSeed, subsetSize } from '../../../src/evaluations/attack/linkage.js';
+import { runTrialCell, type TrialCellSpec } from '../../../src/experiment/trial.js';
+import { getFamily } from '../../../src/lsh/families/index.js';
+import { emptyCodes, type CodeSet } from '../../../src/lsh/codes.js';
+import { deriveSeed, makeRng } from '../../../src/random/rng.js';
+import { clusteredVectors } from '../../lsh/synthetic.js';
+import type { ExactKnn } from '../../../src/knn/angular.js';
 
 /** Codes from plain numbers (one word per code, or [lo, hi] pairs). */
 function codesOf(rows: number[][], bits: number): CodeSet {

@@ -13,7 +13,7 @@
  * the top list of each k is a partial selection of the N best in one pass over the columns: the
  * same list as a full sort by (score desc, column asc), which the tests check.
  */
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { RecommendData, UserVectors } from '../../data/types.js';
 
 /** Per (k, N) means over the queries; entry [ki * top.length + ni] is of (ks[ki], top[ni]). */
 export interface RecommendMeans {

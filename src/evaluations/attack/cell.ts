@@ -14,13 +14,13 @@
  *   mechanism's own release of the partial vector at ε = ∞ on a fresh stream of the result's noise
  *   seed, whose first draws are those positions (as the audit replays a release's noise).
  */
-import type { UserVectors } from '../data/types.js';
-import type { CodeSet } from '../lsh/codes.js';
-import type { LshFamily } from '../lsh/families/types.js';
-import type { Mechanism } from '../mechanisms/types.js';
-import type { EpsilonInfo } from '../privacy/types.js';
-import { deriveSeed, makeRng } from '../random/rng.js';
-import { attackMeans, attackTargets, partialProfiles, subsetSeed, type AttackValue } from './attack.js';
+import type { UserVectors } from '../../data/types.js';
+import type { CodeSet } from '../../lsh/codes.js';
+import type { LshFamily } from '../../lsh/families/types.js';
+import type { Mechanism } from '../../mechanisms/types.js';
+import type { EpsilonInfo } from '../../privacy/types.js';
+import { deriveSeed, makeRng } from '../../random/rng.js';
+import { attackMeans, attackTargets, partialProfiles, subsetSeed, type AttackValue } from './linkage.js';
 
 /** The release of a mechanism without noise (as the audit asks for it). */
 const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });

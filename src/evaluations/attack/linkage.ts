@@ -13,13 +13,13 @@
  * known, user id) draws one user's subset. Neither has κ, a mechanism or ξ: every κ and every
  * mechanism of a trial attacks the same targets with the same partial profiles.
  */
-import type { UserVectors } from '../data/types.js';
-import { popcount32, type CodeSet } from '../lsh/codes.js';
-import { deriveSeed, makeRng } from '../random/rng.js';
-import { sampleWithoutReplacement } from '../random/samplers.js';
-import { xoshiroUniform } from '../random/ziggurat.js';
-import { hammingKernelName, WASM_MAX_BITS, wasmRankCounts } from '../kernels/kernel.js';
-import { sha256Hex, stableStringify } from '../util/hash.js';
+import type { UserVectors } from '../../data/types.js';
+import { popcount32, type CodeSet } from '../../lsh/codes.js';
+import { deriveSeed, makeRng } from '../../random/rng.js';
+import { sampleWithoutReplacement } from '../../random/samplers.js';
+import { xoshiroUniform } from '../../random/ziggurat.js';
+import { hammingKernelName, WASM_MAX_BITS, wasmRankCounts } from '../../kernels/kernel.js';
+import { sha256Hex, stableStringify } from '../../util/hash.js';
 
 /** The version of the attack's algorithm (its draws and its ranking): in every attack entry's hash. */
 export const ATTACK_VERSION = '1';

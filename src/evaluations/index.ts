@@ -1,0 +1,52 @@
+/**
+ * The evaluations' code, one entry per unit in the order of the catalog (src/evaluations/catalog.ts,
+ * the facts alone): how the walk of a finished grid reads its rows (src/experiment/walk.ts) and
+ * what its per-trial values are for the claims and `compare`. Adding an evaluation is a folder of
+ * src/evaluations/ and one line here (docs/EXTENDING.md, "Your own evaluation").
+ */
+import type { RowHooks, WalkedRow } from '../experiment/walk.js';
+import { registerEvaluation as registerFacts } from './catalog.js';
+import type { EvaluationFacts } from './types.js';
+import { UTILITY_ROWS, utilityTrialValues } from './utility/rows.js';
+import { RECOMMEND_ROWS, recommendTrialValues } from './recommend/rows.js';
+import { ATTACK_ROWS, attackTrialValues } from './attack/rows.js';
+
+export interface Evaluation<V = unknown> {
+  facts: EvaluationFacts;
+  /** how its rows are read from the store */
+  rows: RowHooks;
+  /** its rows' per-trial values, as the claims read them */
+  trialValues(rows: readonly WalkedRow[]): V[];
+}
+
+const unit = <V>(rows: RowHooks, trialValues: (rows: readonly WalkedRow[]) => V[]): Evaluation<V> => ({ facts: rows.facts, rows, trialValues });
+
+const BUILT_IN: readonly Evaluation[] = [unit(UTILITY_ROWS, utilityTrialValues), unit(RECOMMEND_ROWS, recommendTrialValues), unit(ATTACK_ROWS, attackTrialValues)];
+let listed: Evaluation[] = [...BUILT_IN];
+
+/** Every evaluation, in list order. */
+export function evaluations(): readonly Evaluation[] {
+  return listed;
+}
+
+/** The evaluations a config evaluates: the always-on ones, and those whose block it has. */
+export function evaluationsIn(cfg: object): Evaluation[] {
+  return listed.filter((e) => e.facts.block === null || (cfg as Record<string, unknown>)[e.facts.block] !== undefined);
+}
+
+/** The evaluation of this name (a RangeError for a name no unit has: a bug, not a typo). */
+export function evaluation(name: string): Evaluation {
+  const e = listed.find((u) => u.facts.name === name);
+  if (!e) throw new RangeError(`no evaluation named "${name}"`);
+  return e;
+}
+
+/** Adds an evaluation (its facts to the catalog too), for a test or an extension registered in process; returns its removal. */
+export function registerEvaluation(e: Evaluation): () => void {
+  const forget = registerFacts(e.facts);
+  listed = [...listed, e];
+  return () => {
+    forget();
+    listed = listed.filter((u) => u !== e);
+  };
+}
