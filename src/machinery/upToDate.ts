@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { createHash } from 'node:crypto';
 import { stableStringify } from '../util/hash.js';
+import { evaluationFacts } from '../evaluations/catalog.js';
 
 export const OUTPUTS_KEY_FILE = '.lshdp-outputs.json';
 
@@ -38,10 +39,18 @@ export interface OutputsInputs {
   png: boolean;
 }
 
-/** The files a finished (unsharded) run leaves; with the report, the claims and index.html too; `extra`: the config's own (recommend.csv). */
-function expectedFiles(report: boolean, extra: readonly string[] = []): string[] {
-  const files = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'config.yaml', 'claims.json', ...extra];
+/**
+ * The files a finished (unsharded) run leaves; with the report, the claims and index.html too;
+ * `evaluated`: the files of the evaluations the config evaluates (utility.csv, recommend.csv…).
+ */
+function expectedFiles(report: boolean, evaluated: readonly string[]): string[] {
+  const files = [...new Set([...evaluated, 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'config.yaml', 'claims.json'])];
   return report ? [...files, 'index.html'] : files;
+}
+
+/** The store folders beside cells/ that evaluations keep their values in (the linkage attack's attack/), each listed once. */
+function ownStoreFolders(): string[] {
+  return [...new Set(evaluationFacts().map((e) => e.store))].filter((f) => f !== 'cells');
 }
 
 export function outputsKey(i: OutputsInputs): string {
@@ -92,28 +101,29 @@ export function quickOutputsKey(outDir: string, i: QuickInputs): string {
   const cells = join(outDir, 'cells');
   const names = existsSync(cells) ? readdirSync(cells).sort() : [];
   for (const f of names) h.update(`cell ${f} ${stamp(join(cells, f))}\n`);
-  // the linkage attack's store (config `attack`): absent for other configs, whose key is unchanged
-  const attack = join(outDir, 'attack');
-  if (existsSync(attack)) for (const f of readdirSync(attack).sort()) h.update(`attack ${f} ${stamp(join(attack, f))}\n`);
+  // the evaluations' own store folders (the linkage attack's): absent for other configs, whose key is unchanged
+  for (const folder of ownStoreFolders()) {
+    const dir = join(outDir, folder);
+    if (existsSync(dir)) for (const f of readdirSync(dir).sort()) h.update(`${folder} ${f} ${stamp(join(dir, f))}\n`);
+  }
   return h.digest('hex');
 }
 
 /** The number of results of `outDir` when its recorded quick key is `quick` and every output is there; else null. */
-export function quickUpToDate(outDir: string, quick: string, report: boolean, extra: readonly string[] = []): number | null {
+export function quickUpToDate(outDir: string, quick: string, report: boolean, evaluated: readonly string[]): number | null {
   const file = join(outDir, OUTPUTS_KEY_FILE);
   if (!existsSync(file)) return null;
   try {
     const k = JSON.parse(readFileSync(file, 'utf8')) as { quick?: unknown; results?: unknown };
     if (k.quick !== quick || typeof k.results !== 'number') return null;
-    const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report, extra), 'attack.csv'] : expectedFiles(report, extra);
-    return files.every((f) => existsSync(join(outDir, f))) ? k.results : null;
+    return expectedFiles(report, evaluated).every((f) => existsSync(join(outDir, f))) ? k.results : null;
   } catch {
     return null;
   }
 }
 
 /** Whether `outDir`'s outputs were built from exactly these inputs and are all still there. */
-export function outputsUpToDate(outDir: string, key: string, report: boolean, extra: readonly string[] = []): boolean {
+export function outputsUpToDate(outDir: string, key: string, report: boolean, evaluated: readonly string[]): boolean {
   const file = join(outDir, OUTPUTS_KEY_FILE);
   if (!existsSync(file)) return false;
   try {
@@ -121,8 +131,7 @@ export function outputsUpToDate(outDir: string, key: string, report: boolean, ex
   } catch {
     return false;
   }
-  const files = existsSync(join(outDir, 'attack')) ? [...expectedFiles(report, extra), 'attack.csv'] : expectedFiles(report, extra);
-  return files.every((f) => existsSync(join(outDir, f)));
+  return expectedFiles(report, evaluated).every((f) => existsSync(join(outDir, f)));
 }
 
 /** Before a rebuild: the old key no longer describes the folder. */

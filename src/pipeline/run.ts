@@ -29,6 +29,7 @@ import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../m
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
 import { AttackStore } from '../machinery/attackStore.js';
+import { evaluationsOf } from '../evaluations/catalog.js';
 import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
@@ -307,9 +308,9 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string, o
   }
 }
 
-/** The files only some configs write (recommend.csv with `recommend`): a folder without them is rebuilt. */
+/** The files of the evaluations the config evaluates (utility.csv, and recommend.csv, attack.csv…): a folder without one is rebuilt. */
 function configOutputs(cfg: ExperimentConfig): string[] {
-  return cfg.recommend ? ['recommend.csv'] : [];
+  return evaluationsOf(cfg).map((e) => e.file);
 }
 
 /** manifest.json of this run: versions, the effective config, inputs, the grid with seeds and hashes, timings. */
