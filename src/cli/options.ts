@@ -11,7 +11,7 @@
  * Defaults in help: `(default: VALUE)`, the value as a user types it, whether commander prints it
  * (a declared default) or the description says it (a default the command works out itself).
  */
-import { type Argument, Help, Option } from 'commander';
+import { type Argument, type Command, Help, Option } from 'commander';
 import { UserError } from '../util/errors.js';
 
 /** short letter → long flag; every command that has one of these long flags has its short form too */
@@ -101,6 +101,18 @@ export function cacheDirOption(description: string): Option {
 /** `--no-cache` */
 export function noCacheOption(): Option {
   return new Option('--no-cache', 'do not read or write the cache');
+}
+
+/**
+ * Paragraphs of a command's help text (addHelpText), wrapped as commander wraps the options: at the
+ * terminal's width (process.stdout.columns) on a terminal, at 80 columns otherwise; each after a
+ * blank line.
+ */
+export function wrapParagraphs(paragraphs: readonly string[], command: Command): string {
+  const output = command.configureOutput();
+  const width = output.getOutHelpWidth?.() ?? 80;
+  const help = command.createHelp();
+  return paragraphs.map((p) => `\n${help.boxWrap(p, width)}`).join('\n');
 }
 
 /** A default as a user types it: `3`, `data/cache`, `100,500` (commander's own quotes strings: `"3"`). */

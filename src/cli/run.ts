@@ -3,7 +3,7 @@ import type { RunOptions } from '../pipeline/run.js';
 import { UserError } from '../util/errors.js';
 import { describeFailure } from './failure.js';
 import { cliIo } from './io.js';
-import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption } from './options.js';
+import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption, wrapParagraphs } from './options.js';
 
 interface RunFlags {
   out?: string;
@@ -31,6 +31,15 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/**
+ * The paragraphs after the options of `run --help`, one string per paragraph: wrapped when printed
+ * (wrapParagraphs), at the width commander wraps the options at.
+ */
+const RUN_HELP_AFTER = [
+  "Recommendations: a config block recommend: {split: last|random, holdout: 1, top: [10, 20]} holds out each user's last (or random) items, builds the vectors from the rest and scores the top-N lists each mechanism's neighbours recommend: recommend.csv (HR@N, NDCG@N, item recall@N, with the exact and pop baselines) beside utility.csv, which is then on the training vectors; e.g. --set recommend.top=[5,10]. docs/RECOMMEND.md; configs/shared-movielens-small-recommend.yaml.",
+  'Linkage attack (docs/ATTACKS.md): a top-level block attack: {known: [0.5, 1], targets: 5000} also ranks every released code by Hamming distance to the clean code of a partial profile (a share "known" of a target\'s non-zero entries) of up to "targets" users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.',
+];
+
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -48,25 +57,13 @@ export function registerRun(program: Command): void {
     .option('--fetch', 'fetch the named data sets that are not installed first (lshdp data fetch)')
     .option('--mirror <base>', 'with --fetch: fetch from BASE followed by the official URL path')
     .option('--skip-bad-rows', 'skip malformed data rows (reports how many and where) instead of stopping')
-    .addOption(cacheDirOption('cache of parsed vectors, exact neighbours and trial setups (setups kept within $LSHDP_SETUP_CACHE_MB megabytes; default: 2048)'))
+    .addOption(cacheDirOption('cache of parsed vectors, exact neighbours and trial setups (setups kept within $LSHDP_SETUP_CACHE_MB megabytes, 2048 when unset)'))
     .addOption(noCacheOption())
     .option('--no-report', 'do not build figures, tables and index.html')
     .option('--no-png', 'write the figures as Vega-Lite specs and SVG only (no PNG)')
     .addOption(quietOption())
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
-    .addHelpText(
-      'after',
-      `
-Recommendations: a config block recommend: {split: last|random, holdout: 1, top: [10, 20]} holds out
-each user's last (or random) items, builds the vectors from the rest and scores the top-N lists each
-mechanism's neighbours recommend: recommend.csv (HR@N, NDCG@N, item recall@N, with the exact and pop
-baselines) beside utility.csv, which is then on the training vectors; e.g. --set recommend.top=[5,10].
-docs/RECOMMEND.md; configs/shared-movielens-small-recommend.yaml.
-
-Linkage attack (docs/ATTACKS.md): a top-level block attack: { known: [0.5, 1], targets: 5000 } also ranks every
-released code by Hamming distance to the clean code of a partial profile (a share "known" of a target's non-zero entries)
-of up to "targets" users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.`,
-    )
+    .addHelpText('after', (context) => wrapParagraphs(RUN_HELP_AFTER, context.command))
     .action(async (config: string, o: RunFlags, cmd: Command) => {
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../machinery/shards.js')]);

@@ -71,8 +71,8 @@ export function registerTable(program: Command): void {
       const delta = numberList('--delta', [opts.delta], [APPENDIX_GRID.delta])[0];
       const mechanisms = splitList('--mechanism', opts.mechanism ?? [RR]).map((m) => {
         if (BUDGET_MECHANISMS.includes(m)) return m;
-        const near = didYouMean(m, BUDGET_MECHANISMS);
-        throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
+        const near = didYouMean(m, BUDGET_MECHANISMS, '"');
+        throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
       });
       const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([import('../privacy/index.js'), import('../report/tables.js')]);
       // the metric each directional mechanism's concentration is private for, from its own facts

@@ -7,7 +7,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
-import { expandCells, splitSuffix, trialResults } from '../experiment/grid.js';
+import { expandCells, resultSpecs, splitSuffix, trialResults } from '../experiment/grid.js';
 import { holdsEvery } from '../evaluations/recommend/lists.js';
 import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
@@ -76,6 +76,9 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   if (format !== null && format !== STORE_FORMAT) throw new UserError(`${dir}: results of an older lshdp (results store format ${format}); rerun its config with --force`);
   const grid = new Map<string, GridEntry>(manifest.grid.map((g) => [g.key, g]));
   const results = trialResults(config, mechanismInfo);
+  // the mechanism axis counts per config entry (label), as utility.csv's mechanism column names
+  // them: lshrr-exact apart from lshrr; two labels of one result both count it
+  const labelled = resultSpecs(config.mechanisms, config.privacy.xi, mechanismInfo);
   const ks = config.k.map(String);
   const top = config.recommend?.top ?? null;
   const axes = new Map<string, { axis: string; value: string; valid: number; expected: number }>();
@@ -106,18 +109,22 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     }
     const rec = store.readTrial(c.key);
     const wanted = g?.results ?? {};
+    const okIds = new Set<string>();
     for (const r of results) {
       expected++;
       const stored = rec?.results[r.id];
       const ok = !!stored && stored.hash === wanted[r.id] && ks.every((k) => stored.values[k] !== undefined) && (!top || holdsEvery(stored.rec, config.k, top));
-      if (ok) valid++;
+      if (ok) {
+        valid++;
+        okIds.add(r.id);
+      }
       bump('dataset', c.dataset, ok);
       bump('n', c.n, ok);
       bump('kappa', c.kappa, ok);
       bump('trial', c.trial, ok);
-      bump('mechanism', r.base, ok);
       if (r.xi !== null) bump('xi', r.xi, ok);
     }
+    for (const { entry, spec } of labelled) bump('mechanism', entry.label, okIds.has(spec.id));
     if (rec) {
       const keep: TrialRecord = { ...rec, results: {} };
       for (const [id, stored] of Object.entries(rec.results)) {

@@ -52,8 +52,8 @@ export interface Account {
 /** The accountant name, or a one-line UserError naming `where` with a did-you-mean. */
 export function parseAccountant(name: unknown, where = 'accountant'): AccountantName {
   if (typeof name === 'string' && (ACCOUNTANT_NAMES as readonly string[]).includes(name)) return name as AccountantName;
-  const guess = typeof name === 'string' ? didYouMean(name, ACCOUNTANT_NAMES) : null;
-  throw new UserError(`${where}: unknown accountant ${JSON.stringify(name)}${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${ACCOUNTANT_NAMES.join(', ')}`);
+  const guess = typeof name === 'string' ? didYouMean(name, ACCOUNTANT_NAMES, '"') : null;
+  throw new UserError(`${where}: unknown accountant ${JSON.stringify(name)}${guess ? ` (did you mean ${guess}?)` : ''}; known: ${ACCOUNTANT_NAMES.join(', ')}`);
 }
 
 /** The one warning line a config or command prints when it uses the `naive` accountant. */

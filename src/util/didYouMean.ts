@@ -13,21 +13,40 @@ export function editDistance(a: string, b: string): number {
   return d[m][n];
 }
 
-/** The closest known word when it is close enough to be a plausible typo (at most a third of it changed). */
-export function didYouMean(word: string, known: readonly string[]): string | null {
+/** How many leading characters two words share (case-insensitive). */
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i].toLowerCase() === b[i].toLowerCase()) i++;
+  return i;
+}
+
+/**
+ * The known words a typo most likely meant, best first: those at the smallest edit distance that
+ * are close enough to be a plausible typo (at most a third of the longer word changed). Words at
+ * that same distance are ranked by how long a prefix they share with `word` (a typo keeps the
+ * start of a word: `lshr` is `lshrr` before `lsh`), then in `known`'s order; at most `max` of them.
+ */
+export function closestWords(word: string, known: readonly string[], max = 3): string[] {
   // a key of spaces or punctuation is no typo of a word ("did you mean k?" for " " would mislead)
-  if (!/[\p{L}\p{N}]/u.test(word)) return null;
-  let best: string | null = null;
-  let bestD = Infinity;
-  for (const k of known) {
-    const dist = editDistance(word.toLowerCase(), k.toLowerCase());
-    if (dist < bestD) {
-      bestD = dist;
-      best = k;
-    }
-  }
-  if (best === null) return null;
-  return bestD <= Math.max(1, Math.floor(Math.max(word.length, best.length) / 3)) ? best : null;
+  if (!/[\p{L}\p{N}]/u.test(word)) return [];
+  const all = known.map((k, i) => ({ k, i, dist: editDistance(word.toLowerCase(), k.toLowerCase()), prefix: sharedPrefix(word, k) }));
+  const best = Math.min(...all.map((c) => c.dist));
+  return all
+    .filter((c) => c.dist === best && c.dist <= Math.max(1, Math.floor(Math.max(word.length, c.k.length) / 3)))
+    .sort((a, b) => b.prefix - a.prefix || a.i - b.i)
+    .slice(0, max)
+    .map((c) => c.k);
+}
+
+/**
+ * The "did you mean" words for a typo, as a message says them: every closest word (closestWords),
+ * each wrapped in `quote`, joined with "or" (`"lshrr" or "lsh"`); null when none is close.
+ * Messages write `(did you mean ${hint}?)`.
+ */
+export function didYouMean(word: string, known: readonly string[], quote = ''): string | null {
+  const words = closestWords(word, known).map((w) => `${quote}${w}${quote}`);
+  if (words.length === 0) return null;
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
 
 /**
@@ -42,8 +61,12 @@ export const PAPER_TERMS: Readonly<Record<string, Readonly<Record<string, string
   mechanisms: { epsilon: 'privacy.xi (top-level privacy block)', xi: 'privacy.xi (top-level privacy block)', kappa: 'kappa (a top-level list)' },
 };
 
-/** The key a config author most likely meant: the paper's term first, else the closest known key. */
+/**
+ * The key a config author most likely meant, quoted as a message says it (`"dims"`, `"lshrr" or
+ * "lsh"`): the paper's term first, else the closest known keys (didYouMean).
+ */
 export function suggestKey(key: string, path: readonly PropertyKey[], known: readonly string[]): string | null {
   const where = path.length === 0 ? '' : String(path[0]);
-  return PAPER_TERMS[where]?.[key] ?? PAPER_TERMS[where]?.[key.toLowerCase()] ?? didYouMean(key, known);
+  const term = PAPER_TERMS[where]?.[key] ?? PAPER_TERMS[where]?.[key.toLowerCase()];
+  return term !== undefined ? `"${term}"` : didYouMean(key, known, '"');
 }

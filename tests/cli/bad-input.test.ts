@@ -52,21 +52,21 @@ const CASES: Case[] = [
   { name: 'unknown privacy key', config: SYNTH.replace('delta: 0.01', 'delt: 0.01'), says: /^c\.yaml: privacy\.delt: unknown key \(did you mean "delta"\?\)$/ },
   { name: 'wrong type (string for a number)', config: SYNTH.replace('queries: 20', 'queries: many'), says: /^c\.yaml: queries: must be a number, got string "many"$/ },
   { name: 'wrong type (scalar for a list)', config: SYNTH.replace('dims: [20]', 'dims: 20'), says: /^c\.yaml: dims: must be a list, got number 20$/ },
-  { name: 'negative xi', config: SYNTH.replace('xi: [1]', 'xi: [0, 1, -2]'), says: /^c\.yaml: privacy\.xi\[2\]: must be >= 0$/ },
+  { name: 'negative xi', config: SYNTH.replace('xi: [1]', 'xi: [0, 1, -2]'), says: /^c\.yaml: privacy\.xi\[2\]: must be >= 0, got number -2$/ },
   { name: 'infinite xi', config: SYNTH.replace('xi: [1]', 'xi: [.inf]'), says: /^c\.yaml: privacy\.xi\[0\]: must be a finite number/ },
-  { name: 'kappa over 64', config: SYNTH.replace('kappa: [4]', 'kappa: [4, 65]'), says: /^c\.yaml: kappa\[1\]: must be <= 64$/ },
-  { name: 'kappa 0', config: SYNTH.replace('kappa: [4]', 'kappa: [0]'), says: /^c\.yaml: kappa\[0\]: must be >= 1$/ },
-  { name: 'k 0', config: SYNTH.replace('k: [1]', 'k: [0]'), says: /^c\.yaml: k\[0\]: must be >= 1$/ },
-  { name: 'd out of (0, 1)', config: SYNTH.replace('d: 0.1', 'd: 1.5'), says: /^c\.yaml: privacy\.d: must be < 1$/ },
-  { name: 'delta 0', config: SYNTH.replace('delta: 0.01', 'delta: 0'), says: /^c\.yaml: privacy\.delta: must be > 0$/ },
-  { name: 'trials 0', config: SYNTH.replace('trials: 1', 'trials: 0'), says: /^c\.yaml: trials: must be >= 1$/ },
-  { name: 'negative queries', config: SYNTH.replace('queries: 20', 'queries: -1'), says: /^c\.yaml: queries: must be >= 0$/ },
+  { name: 'kappa over 64', config: SYNTH.replace('kappa: [4]', 'kappa: [4, 65]'), says: /^c\.yaml: kappa\[1\]: must be <= 64, got number 65$/ },
+  { name: 'kappa 0', config: SYNTH.replace('kappa: [4]', 'kappa: [0]'), says: /^c\.yaml: kappa\[0\]: must be >= 1, got number 0$/ },
+  { name: 'k 0', config: SYNTH.replace('k: [1]', 'k: [0]'), says: /^c\.yaml: k\[0\]: must be >= 1, got number 0$/ },
+  { name: 'd out of (0, 1)', config: SYNTH.replace('d: 0.1', 'd: 1.5'), says: /^c\.yaml: privacy\.d: must be < 1, got number 1\.5$/ },
+  { name: 'delta 0', config: SYNTH.replace('delta: 0.01', 'delta: 0'), says: /^c\.yaml: privacy\.delta: must be > 0, got number 0$/ },
+  { name: 'trials 0', config: SYNTH.replace('trials: 1', 'trials: 0'), says: /^c\.yaml: trials: must be >= 1, got number 0$/ },
+  { name: 'negative queries', config: SYNTH.replace('queries: 20', 'queries: -1'), says: /^c\.yaml: queries: must be >= 0, got number -1$/ },
   { name: 'empty grid', config: SYNTH.replace('dims: [20]', 'dims: []'), says: /^c\.yaml: dims: must list at least one value$/ },
   { name: 'empty mechanisms', config: SYNTH.replace('mechanisms: [exact, lsh, lshrr]', 'mechanisms: []'), says: /^c\.yaml: mechanisms: must list at least one mechanism$/ },
   {
     name: 'unknown mechanism',
     config: SYNTH.replace('lshrr]', 'lshr]'),
-    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha$/,
+    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lshrr" or "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha$/,
   },
   {
     name: 'option for the wrong mechanism',
@@ -152,7 +152,6 @@ const CASES: Case[] = [
 ];
 
 describe('bad input: one clear line, exit 2, no stack trace, nothing written', () => {
-  const report: string[] = [];
   it.each(CASES)('$name', async (c) => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-bad-'));
     writeFileSync(join(dir, 'c.yaml'), c.config ?? SYNTH);
@@ -161,7 +160,6 @@ describe('bad input: one clear line, exit 2, no stack trace, nothing written', (
       writeFileSync(join(dir, f), content);
     }
     const r = await lshdpIn(c.args ?? ['run', 'c.yaml', '--out', 'out', '--no-report', '--threads', '1'], { cwd: dir });
-    report.push(`${c.name}: ${r.stderr.trimEnd()}`);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).not.toMatch(STACK_RE);
     const lines = r.stderr.trimEnd().split('\n');
@@ -178,7 +176,9 @@ describe('bad input: one clear line, exit 2, no stack trace, nothing written', (
     writeFileSync(join(dir, 'c.yaml'), SYNTH.replace('xi: [1]', 'xi: [-1]').replace('kappa: [4]', 'kappa: [99]').replace('trials: 1', 'tirals: 1'));
     const r = await lshdpIn(['run', 'c.yaml', '--out', 'out'], { cwd: dir });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('lshdp: error: c.yaml: 3 problems:\n  kappa[0]: must be <= 64\n  privacy.xi[0]: must be >= 0\n  tirals: unknown key (did you mean "trials"?)\n');
+    expect(r.stderr).toBe(
+      'lshdp: error: c.yaml: 3 problems:\n  kappa[0]: must be <= 64, got number 99\n  privacy.xi[0]: must be >= 0, got number -1\n  tirals: unknown key (did you mean "trials"?)\n',
+    );
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
@@ -199,11 +199,6 @@ describe('bad input: one clear line, exit 2, no stack trace, nothing written', (
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('ml: skipped 2 malformed rows (first at lines 6, 11)');
     expect(readFileSync(join(dir, 'out', 'utility.csv'), 'utf8').split('\n')[0]).toMatch(/^dataset,n,kappa/);
-  });
-
-  it.sequential('prints what each bad input says', () => {
-    console.log(report.join('\n'));
-    expect(report.length).toBe(CASES.length);
   });
 
   it('covers at least 30 distinct bad inputs', () => {

@@ -127,6 +127,8 @@ describe('lshdp plot filters, metric, format and --out', () => {
     const dir = copyFixture();
     const cases: [string[], RegExp][] = [
       [['--mechanisms', 'lshrr-exakt'], /--mechanisms: lshrr-exakt not in .*utility\.csv \(it has exact, lsh, lshrr, lshrr-exact, laplsh\); did you mean lshrr-exact\?/],
+      // equally close to lshrr and lsh: both, the one sharing the longer prefix first
+      [['--mechanisms', 'lshr'], /--mechanisms: lshr not in .*utility\.csv \(it has exact, lsh, lshrr, lshrr-exact, laplsh\); did you mean lshrr or lsh\?/],
       [['--kappa', '30'], /--kappa: 30 not in .*\(it has 10, 20\)/],
       [['--n', 'abc'], /--n: "abc" is not/],
       [['--metric', 'loss'], /--metric: unknown value "loss"/],

@@ -89,4 +89,27 @@ describe('growing a sweep (real engine, through the CLI)', () => {
     expect(st.stdout).toMatch(/results of this config: 29 of 29 present and valid/);
     expect(st.stdout).toMatch(/trials 2 → 3; reusing 29 of 43 results, computing 14/);
   });
+
+  it('--dry-run names the recommend and attack blocks in its grid line; status counts each mechanism label apart (lshrr-exact is not lshrr)', async () => {
+    const config = BASE.replace('kappa: [8, 16]', 'kappa: [8]').replace(
+      'mechanisms: [exact, lsh, lshrr, laplsh]',
+      'mechanisms: [exact, lsh, lshrr, {name: lshrr, accountant: exact, label: lshrr-exact}]\nrecommend: {split: random, holdout: 1, top: [5]}\nattack: {known: [0.5, 1], targets: 20}',
+    );
+    const { dir } = scratch(config, 'blocks.yaml');
+    const dry = await runInProc(dir, ['run', 'blocks.yaml', '--dry-run', '--out', 'out']);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n')[0]).toBe(
+      'grid: datasets synth; n [40]; kappa [8]; k [1, 5]; xi [0, 2, 10]; trials 2; mechanisms exact, lsh, lshrr, lshrr-exact; recommend split random, holdout 1, top [5]; attack known [0.5, 1], targets 20',
+    );
+    writeFileSync(join(dir, 'grow.yaml'), BASE);
+    const plain = await runInProc(dir, ['run', 'grow.yaml', '--dry-run', '--out', 'plain']);
+    expect(plain.stdout.split('\n')[0]).not.toMatch(/recommend|attack/);
+    expect((await runInProc(dir, ['run', 'blocks.yaml', '--no-report', '--out', 'out', '-q'])).status).toBe(0);
+    const st = await runInProc(dir, ['status', 'out']);
+    expect(st.status, st.stderr).toBe(0);
+    // per trial cell: lsh once, lshrr and lshrr-exact once per ξ (3), over 2 trials
+    expect(st.stdout).toMatch(/^ {2}mechanism: lsh 2\/2, lshrr 6\/6, lshrr-exact 6\/6$/m);
+    const json = JSON.parse((await runInProc(dir, ['status', 'out', '--json'])).stdout) as { axes: { axis: string; value: string; valid: number; expected: number }[] };
+    expect(json.axes.filter((a) => a.axis === 'mechanism').map((a) => a.value)).toEqual(['lsh', 'lshrr', 'lshrr-exact']);
+  });
 });

@@ -72,11 +72,11 @@ bogus: 1
       expect.arrayContaining([
         'datasets[0].formt: unknown key (did you mean "format"?)',
         expect.stringMatching(/^datasets\[0\]\.format: missing/),
-        'dims[0]: must be >= 1',
-        'kappa[0]: must be <= 64',
-        'privacy.xi[2]: must be >= 0',
-        'privacy.d: must be < 1',
-        'privacy.delta: must be > 0',
+        'dims[0]: must be >= 1, got number 0',
+        'kappa[0]: must be <= 64, got number 65',
+        'privacy.xi[2]: must be >= 0, got number -1',
+        'privacy.d: must be < 1, got number 1',
+        'privacy.delta: must be > 0, got number 0',
         expect.stringMatching(/^mechanisms\[1\]: unknown mechanism "lshr"/),
         'bogus: unknown key',
       ]),
@@ -94,8 +94,21 @@ bogus: 1
       'datasets[0].preset: missing (required for format synthetic; known: small, movielens-25m, foursquare-nyc, foursquare-small)',
       'datasets[1].path: missing (required for format movielens-csv)',
     ]);
-    expect(problems(VALID.replace('privacy: { xi: [0, 1] }', 'privacy: { xi: [.inf] }'))).toEqual(['privacy.xi[0]: must be a finite number, got Infinity']);
+    expect(problems(VALID.replace('privacy: { xi: [0, 1] }', 'privacy: { xi: [.inf] }'))).toEqual(['privacy.xi[0]: must be a finite number, got number Infinity']);
     expect(problems(VALID.replace('name: t', 'name: ../evil'))[0]).toMatch(/^name: must be letters/);
+  });
+
+  it('a bad value in the recommend and attack blocks is named with its key and the value it got, one style for range and type', () => {
+    const one = (block: string) => problems(`${VALID}${block}\n`);
+    expect(one('recommend: {holdout: -1}')).toEqual(['recommend.holdout: must be >= 1, got number -1']);
+    expect(one('recommend: {holdout: 1.5}')).toEqual(['recommend.holdout: must be an integer, got number 1.5']);
+    expect(one('recommend: {top: [10, 0]}')).toEqual(['recommend.top[1]: must be >= 1, got number 0']);
+    expect(one('recommend: {split: first}')).toEqual(['recommend.split: must be one of "last", "random", got string "first"']);
+    expect(one('attack: {known: [0]}')).toEqual(['attack.known[0]: must be > 0, got number 0']);
+    expect(one('attack: {known: [0.5, 1.5]}')).toEqual(['attack.known[1]: must be <= 1, got number 1.5']);
+    expect(one('attack: {known: [.inf]}')).toEqual(['attack.known[0]: must be a finite number, got number Infinity']);
+    expect(one('attack: {targets: 0}')).toEqual(['attack.targets: must be >= 1, got number 0']);
+    expect(one('attack: {targets: 2.5}')).toEqual(['attack.targets: must be an integer, got number 2.5']);
   });
 
   it('interactions without a header: columns by 0-based index, delimiter whitespace; a bad index or a name without a header is refused', () => {
@@ -171,14 +184,14 @@ describe('--set overrides in error messages', () => {
   it('a problem under the key a --set sets names the --set, not the file (which holds neither)', () => {
     expect(message(['kapa=[20]'])).toBe('--set kapa=[20]: kapa: unknown key (did you mean "kappa"?)');
     expect(message(['kappa=[20,abc]'])).toBe('--set kappa=[20,abc]: kappa[1]: must be a number, got string "abc"');
-    expect(message(['privacy.xi=[1, -1]'])).toBe('--set privacy.xi=[1, -1]: privacy.xi[1]: must be >= 0');
+    expect(message(['privacy.xi=[1, -1]'])).toBe('--set privacy.xi=[1, -1]: privacy.xi[1]: must be >= 0, got number -1');
     // a later --set of the same key is the one that counts
-    expect(message(['trials=2', 'trials=0'])).toBe('--set trials=0: trials: must be >= 1');
+    expect(message(['trials=2', 'trials=0'])).toBe('--set trials=0: trials: must be >= 1, got number 0');
   });
 
   it('problems of the file stay the file’s; a mix names each line’s source', () => {
-    expect(message([], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: k[0]: must be >= 1');
-    expect(message(['trials=0'], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: 2 problems:\n  k[0]: must be >= 1\n  --set trials=0: trials: must be >= 1');
+    expect(message([], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: k[0]: must be >= 1, got number 0');
+    expect(message(['trials=0'], VALID.replace('k: [1]', 'k: [0]'))).toBe('base.yaml: 2 problems:\n  k[0]: must be >= 1, got number 0\n  --set trials=0: trials: must be >= 1, got number 0');
     // the key of a --set must be the whole path segment: kappa does not cover kappa_x
     expect(message(['k=[1]'], VALID.replace('kappa: [10]', 'kappa: [10, 10]'))).toBe('base.yaml: kappa: duplicate value 10');
   });

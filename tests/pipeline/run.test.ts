@@ -212,7 +212,7 @@ mechanisms: [exact, lsh, lshrr]
     const again = await run(join(out, 'config.yaml'), out);
     expect(again.r.computed).toBe(0);
     expect(again.utility).toBe(a.utility);
-    await expect(run(config, out, { overrides: ['trials=0'] })).rejects.toThrow(/^--set trials=0: trials: must be >= 1$/);
+    await expect(run(config, out, { overrides: ['trials=0'] })).rejects.toThrow(/^--set trials=0: trials: must be >= 1, got number 0$/);
     await expect(run(config, out, { overrides: ['trials'] })).rejects.toThrow(/--set trials: expected KEY=VALUE/);
   });
 

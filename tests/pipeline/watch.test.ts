@@ -9,6 +9,7 @@ import { UserError } from '../../src/util/errors.js';
 import { WorkerPool } from '../../src/machinery/executor.js';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
+import { withCapturedOutput } from '../helpers/inproc.js';
 
 const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
 
@@ -33,6 +34,17 @@ function lineLog() {
 
 describe('run --watch (in this thread)', () => {
   it('runs again on every change of the config: a grown grid equal to the grid at once, a broken edit reported and the watch going on', async () => {
+    // the progress lines go to the process's stderr (log takes the informational ones): captured
+    const { err } = await withCapturedOutput(() => watchThrough());
+    expect(err.split('\n').filter((l) => l.startsWith('computing'))).toEqual([
+      'computing 11 results in 3 cells on 1 thread',
+      'computing 4 results in 2 cells on 1 thread',
+      'computing 15 results in 3 cells on 1 thread',
+    ]);
+  }, 60_000);
+
+  /** The watch of the test above: a grid grown, broken, fixed and saved unchanged. */
+  async function watchThrough(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-watch-'));
     const config = join(dir, 'watched.yaml');
     writeFileSync(config, CONFIG([1, 4]));
@@ -80,7 +92,7 @@ describe('run --watch (in this thread)', () => {
     expect(lines.length).toBe(count);
     stop.abort();
     await watch;
-  }, 60_000);
+  }
 
   it.skipIf(!existsSync(WORKER))(
     'a run on a pool its caller keeps leaves it open and whole (not trimmed, not closed) for the next run',

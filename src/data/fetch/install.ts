@@ -58,8 +58,8 @@ export function lookUp(name: string, registry: readonly RegistryEntry[] = REGIST
   const e = registry.find((x) => x.name === name);
   if (e) return e;
   const names = registry === REGISTRY ? REGISTRY_NAMES : registry.map((x) => x.name);
-  const hint = didYouMean(name, names);
-  throw new UserError(`unknown data set "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known: ${names.join(', ')} (lshdp data list)`);
+  const hint = didYouMean(name, names, '"');
+  throw new UserError(`unknown data set "${name}"${hint ? ` (did you mean ${hint}?)` : ''}; known: ${names.join(', ')} (lshdp data list)`);
 }
 
 /** The URL to fetch: the official one, or BASE followed by its path. */

@@ -56,8 +56,8 @@ export function crossChecks(cfg: SchemaConfig): string[] {
           .join(', ');
         problems.push(`mechanisms[${i}].accountant: ${m.name} has no accountant (only ${takers} take one)`);
       } else if (!accepts.includes(m.accountant)) {
-        const guess = didYouMean(m.accountant, accepts);
-        problems.push(`mechanisms[${i}].accountant: unknown accountant "${m.accountant}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${accepts.join(', ')}`);
+        const guess = didYouMean(m.accountant, accepts, '"');
+        problems.push(`mechanisms[${i}].accountant: unknown accountant "${m.accountant}"${guess ? ` (did you mean ${guess}?)` : ''}; known: ${accepts.join(', ')}`);
       }
     }
     const takes = (key: string) => getMechanism(m.name).optionKeys?.includes(key) ?? false;

@@ -29,8 +29,8 @@ export function fillRegistryEntries(input: unknown, dataDir?: string): string[] 
     if (typeof name !== 'string') return; // the schema says what is wrong with it
     const known = registryEntry(name);
     if (!known) {
-      const hint = didYouMean(name, REGISTRY_NAMES);
-      problems.push(`datasets[${i}].dataset: unknown data set "${name}"${hint ? ` (did you mean "${hint}"?)` : ''} (lshdp data list)`);
+      const hint = didYouMean(name, REGISTRY_NAMES, '"');
+      problems.push(`datasets[${i}].dataset: unknown data set "${name}"${hint ? ` (did you mean ${hint}?)` : ''} (lshdp data list)`);
       return;
     }
     const clash = fromRegistry(known).filter((k) => k in entry);

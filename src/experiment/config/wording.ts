@@ -43,6 +43,12 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** `, got number -1` after a range message when the value is a number (a string's length, a list's size: nothing). */
+function gotNumber(input: unknown, path: readonly PropertyKey[]): string {
+  const got = valueAt(input, path);
+  return typeof got === 'number' ? `, got ${typeName(got)}` : '';
+}
+
 const TYPE_WORDS: Record<string, string> = { int: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'a mapping', tuple: 'a list' };
 
 /** One line per zod issue, in words a config author understands. */
@@ -53,17 +59,18 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[]
       return issue.keys.map((key) => {
         const guess = suggestKey(key, issue.path, knownKeysAt(issue.path));
         const p = formatPath([...issue.path, key]);
-        return `${p}: unknown key${guess ? ` (did you mean "${guess}"?)` : ''}`;
+        return `${p}: unknown key${guess ? ` (did you mean ${guess}?)` : ''}`;
       });
+    // a number out of range says the value it got, as a wrong type does (`must be >= 1, got number -1`)
     case 'too_small':
       if (issue.origin === 'array') return [`${where}: ${issue.message}`];
-      return [`${where}: must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`];
+      return [`${where}: must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}${gotNumber(input, issue.path)}`];
     case 'too_big':
-      return [`${where}: must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`];
+      return [`${where}: must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}${gotNumber(input, issue.path)}`];
     case 'invalid_type': {
       const got = valueAt(input, issue.path);
       if (got === undefined && issue.expected !== 'int') return [`${where}: missing (required)`];
-      if (typeof got === 'number' && !Number.isFinite(got)) return [`${where}: must be a finite number, got ${String(got)}`];
+      if (typeof got === 'number' && !Number.isFinite(got)) return [`${where}: must be a finite number, got ${typeName(got)}`];
       return [`${where}: must be ${TYPE_WORDS[issue.expected] ?? issue.expected}, got ${typeName(got)}`];
     }
     case 'invalid_value':
@@ -75,8 +82,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[]
       if (issue.path[0] === 'datasets') return [`${where}: must be a column name or a 0-based column index, got ${typeName(got)}`];
       // a mechanism entry: report the branch that matches its shape
       if (typeof got === 'string') {
-        const guess = didYouMean(got, MECHANISM_NAMES);
-        return [`${where}: unknown mechanism "${got}"${guess ? ` (did you mean "${guess}"?)` : ''}; known: ${MECHANISM_NAMES.join(', ')}`];
+        const guess = didYouMean(got, MECHANISM_NAMES, '"');
+        return [`${where}: unknown mechanism "${got}"${guess ? ` (did you mean ${guess}?)` : ''}; known: ${MECHANISM_NAMES.join(', ')}`];
       }
       // not a string: the object branch says what is wrong with the mapping (plugin entries: the last)
       const isPlugin = got !== null && typeof got === 'object' && 'module' in got;
