@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitStatus, UserError } from '../util/errors.js';
-import { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from '../report/compareMetrics.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareMetric } from '../report/compareMetrics.js';
 import type { CompareFormat } from '../report/compareFormat.js';
 import type { readComparedFilesOf } from '../report/read.js';
 import type { FilterableRow, UtilityFilter } from '../report/filter.js';
@@ -35,47 +35,47 @@ interface CompareFlags extends FilterFlags {
   all?: boolean;
 }
 
+/** A run's files by evaluation name (utility.csv always there; the others null where the folder has none). */
 type Folder = ReturnType<typeof readComparedFilesOf>;
-const KEYS: Record<CompareFile, 'utility' | 'recommend' | 'attack'> = { 'utility.csv': 'utility', 'recommend.csv': 'recommend', 'attack.csv': 'attack' };
+/** utility.csv's evaluation: read always, and what a filter is checked against when no file is compared. */
+const ALWAYS = 'utility';
 
 /** A metric asked by name whose file neither run has is an error (asked by default, it is left out). */
 function checkMetricFiles(asked: string[] | undefined, metrics: CompareMetric[], a: Folder, b: Folder): void {
   if (asked === undefined) return;
   for (const m of metrics) {
-    const file = fileOfMetric(m);
-    if (!a[KEYS[file]] && !b[KEYS[file]]) throw new UserError(`--metric: ${m} is read from ${file}, which neither run has`);
+    const { name, file } = compareFiles().find((f) => f.metrics.includes(m))!;
+    if (!a[name] && !b[name]) throw new UserError(`--metric: ${m} is read from ${file}, which neither run has`);
   }
 }
 
-/** The files both runs have among those of the asked metrics: the ones compared row by row. */
-function comparedFiles(metrics: CompareMetric[], a: Folder, b: Folder): CompareFile[] {
-  return COMPARE_FILES.filter(({ file, metrics: own }) => own.some((m) => metrics.includes(m)) && a[KEYS[file]] && b[KEYS[file]]).map((f) => f.file);
+/** The evaluations whose files both runs have among those of the asked metrics: the ones compared row by row. */
+function comparedFiles(metrics: CompareMetric[], a: Folder, b: Folder): string[] {
+  return compareFiles()
+    .filter(({ name, metrics: own }) => own.some((m) => metrics.includes(m)) && a[name] && b[name])
+    .map((f) => f.name);
 }
 
 /**
  * Each run's rows passing the filter; the filter's values checked against the compared files of
- * both runs (a row missing from one run is a difference, not a typo). attack.csv's rows have no k
- * and pass a `--k` filter, as recommend.csv's pop rows do.
+ * both runs (a row missing from one run is a difference, not a typo). Rows without a k (attack.csv's,
+ * recommend.csv's pop rows) pass a `--k` filter.
  */
-async function filtered(a: Folder, b: Folder, files: CompareFile[], filter: UtilityFilter): Promise<[Folder, Folder]> {
+async function filtered(a: Folder, b: Folder, names: string[], filter: UtilityFilter): Promise<[Folder, Folder]> {
   const { checkFilter, filterUtility } = await import('../report/filter.js');
-  const asFilterable = (f: Folder, file: CompareFile): (FilterableRow & { i: number })[] =>
-    (f[KEYS[file]]?.rows ?? []).map((r, i) => ({ mechanism: r.mechanism, kappa: r.kappa, k: 'k' in r ? r.k : null, n: r.n, i }));
+  const asFilterable = (f: Folder, name: string): (FilterableRow & { i: number })[] =>
+    (f[name]?.rows ?? []).map((r, i) => ({ mechanism: r.mechanism as string, kappa: r.kappa as number | null, k: (r.k ?? null) as number | null, n: r.n as number, i }));
   // with no file compared (a metric's file in one run only), the values are checked against utility.csv
-  const checked: CompareFile[] = files.length ? files : ['utility.csv'];
-  const sources = [a, b].flatMap((f) => checked.map((file) => f[KEYS[file]]!.file));
+  const checked = names.length ? names : [ALWAYS];
+  const sources = [a, b].flatMap((f) => checked.map((name) => f[name]!.file));
   const source = `${sources.slice(0, -1).join(', ')} or ${sources[sources.length - 1]}`;
   checkFilter(
-    [a, b].flatMap((f) => checked.flatMap((file) => asFilterable(f, file))),
+    [a, b].flatMap((f) => checked.flatMap((name) => asFilterable(f, name))),
     filter,
     source,
   );
-  const keep = <T>(f: Folder, file: CompareFile, rows: T[]): T[] => filterUtility(asFilterable(f, file), filter, null).map((w) => rows[w.i]!);
-  const apply = (f: Folder): Folder => ({
-    utility: { ...f.utility, rows: keep(f, 'utility.csv', f.utility.rows) },
-    recommend: f.recommend && { ...f.recommend, rows: keep(f, 'recommend.csv', f.recommend.rows) },
-    attack: f.attack && { ...f.attack, rows: keep(f, 'attack.csv', f.attack.rows) },
-  });
+  const apply = (f: Folder): Folder =>
+    Object.fromEntries(Object.entries(f).map(([name, got]) => [name, got && { ...got, rows: filterUtility(asFilterable(f, name), filter, null).map((w) => got.rows[w.i]!) }]));
   return [apply(a), apply(b)];
 }
 
@@ -87,7 +87,7 @@ export function registerCompare(program: Command): void {
     .argument('<dir-b>', 'results folder of run B');
   addFilterOptions(cmd)
     .option('--threshold <z>', 'flag a difference when |z| exceeds this', parseThreshold, DEFAULT_Z_THRESHOLD)
-    .option('--metric <metrics...>', `metrics to compare: ${COMPARE_METRICS.join('|')} (default: every metric of the files both runs have)`)
+    .option('--metric <metrics...>', `metrics to compare: ${compareMetrics().join('|')} (default: every metric of the files both runs have)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .option('--all', 'list every compared row, identical ones included')
     .addHelpText(
@@ -104,7 +104,7 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
     )
     .action(async (dirA: string, dirB: string, o: CompareFlags) => {
       if (!(FORMATS as string[]).includes(o.format)) throw new UserError(`--format: "${o.format}" is not one of ${FORMATS.join(', ')}`);
-      const metrics = [...new Set(wordList('--metric', o.metric, COMPARE_METRICS, COMPARE_METRICS))] as CompareMetric[];
+      const metrics = [...new Set(wordList('--metric', o.metric, compareMetrics(), compareMetrics()))] as CompareMetric[];
       refuseShardFolder(dirA);
       refuseShardFolder(dirB);
       // loaded here, not at start-up: the CSV reader is only needed once the folders are read
@@ -116,7 +116,7 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
       const read = [readComparedFilesOf(dirA), readComparedFilesOf(dirB)] as const;
       checkMetricFiles(o.metric, metrics, ...read);
       const [a, b] = await filtered(...read, comparedFiles(metrics, ...read), parseFilter(o));
-      const rows = (f: Folder) => ({ utility: f.utility.rows, recommend: f.recommend?.rows ?? null, attack: f.attack?.rows ?? null });
+      const rows = (f: Folder) => Object.fromEntries(Object.entries(f).map(([name, got]) => [name, got?.rows ?? null]));
       const res = compareFolders(rows(a), rows(b), { threshold: o.threshold, metrics });
       cliIo().out(formatCompare(res, o.format as CompareFormat, o.all));
       // csv keeps its stdout a table: the files in one run only are said on stderr (md and json say them in the output)

@@ -8,10 +8,13 @@
  * Rows present in one run only are flagged too; a file present in one run only is said, not
  * compared.
  */
-import type { AttackRow, RecommendRow, UtilityRow } from './read.js';
-import { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, UTILITY_METRICS, type CompareFile, type CompareMetric } from './compareMetrics.js';
+import type { UtilityRow } from './read.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, type CompareFile, type CompareMetric } from './compareMetrics.js';
+import { evaluationFacts } from '../evaluations/catalog.js';
+import type { EvaluationFacts } from '../evaluations/types.js';
+import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 
-export { COMPARE_FILES, COMPARE_METRICS, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
+export { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
 
 /**
  * `same`: identical mean and se; `within`: |z| ≤ threshold; `flagged`: |z| > threshold, or a
@@ -48,6 +51,8 @@ export interface CompareRow {
   top?: number;
   /** attack.csv's known share of the target's entries */
   known?: number;
+  /** any other evaluation's axis beyond k */
+  [axis: string]: unknown;
 }
 
 export const COMPARE_COLUMNS = [
@@ -68,8 +73,13 @@ export const COMPARE_COLUMNS = [
   'note',
 ] as const satisfies readonly (keyof CompareRow)[];
 
-/** The columns that follow COMPARE_COLUMNS when recommend.csv or attack.csv takes part (empty where they do not apply). */
-export const COMPARE_EXTRA_COLUMNS = ['top', 'known'] as const satisfies readonly (keyof CompareRow)[];
+/**
+ * The columns that follow COMPARE_COLUMNS when another file than utility.csv takes part: every
+ * evaluation's axes beyond k (recommend.csv's top, attack.csv's known), empty where they do not apply.
+ */
+export function compareExtraColumns(): string[] {
+  return [...new Set(evaluationFacts().flatMap((e) => e.axes.filter((a) => a !== 'k')))];
+}
 
 /** Where a result file was found: in both runs (compared) or in one only (said, not compared). */
 export type FilePresence = 'both' | 'only_a' | 'only_b';
@@ -87,48 +97,40 @@ export interface CompareResult {
 
 type Coordinates = Pick<CompareRow, 'dataset' | 'n' | 'kappa' | 'k' | 'mechanism' | 'xi'>;
 
+type Row = Record<string, unknown>;
+
 /** How one file's rows are matched, measured and told apart as experiments. */
-interface FileSpec<R> {
+interface FileSpec {
   /** the matching columns' values */
-  key: (r: R) => string;
-  coordinates: (r: R) => Coordinates;
+  key: (r: Row) => string;
+  coordinates: (r: Row) => Coordinates;
   /** the file's own coordinates beyond utility.csv's (N, known) */
-  extra: (r: R) => Pick<CompareRow, 'top' | 'known'>;
-  measure: (r: R, m: CompareMetric) => { mean: number | null; se: number | null };
+  extra: (r: Row) => Record<string, number>;
+  measure: (r: Row, m: CompareMetric) => { mean: number | null; se: number | null };
   /** settings that make two rows different experiments rather than two samples of one */
-  settings: readonly (keyof R & string)[];
+  settings: readonly string[];
 }
 
-const join = (...parts: (string | number | null)[]) => parts.map((p) => p ?? '').join('\u0000');
-const coordinatesOf = (r: Coordinates & { k: number | null }): Coordinates => ({ dataset: r.dataset, n: r.n, kappa: r.kappa, k: r.k, mechanism: r.mechanism, xi: r.xi });
+const join = (...parts: unknown[]) => parts.map((p) => p ?? '').join('\u0000');
+const orNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
-const UTILITY: FileSpec<UtilityRow> = {
-  key: (r) => join(r.dataset, r.n, r.kappa, r.k, r.mechanism, r.xi),
-  coordinates: coordinatesOf,
-  extra: () => ({}),
-  measure: (r, m) => (m === 'utility' ? { mean: r.utility_loss_mean, se: r.utility_loss_se } : { mean: r.recall_mean, se: r.recall_se }),
-  settings: ['base', 'accountant', 'epsilon_bit', 'epsilon_lap', 'epsilon_ldp', 'fallback', 'queries'],
-};
+/** An evaluation's file as compare reads it, from its facts: matched on its coordinates and axes, measured by its metrics' columns. */
+function fileSpec(e: EvaluationFacts): FileSpec {
+  const hasK = e.axes.includes('k');
+  const axes = e.axes.filter((a) => a !== 'k');
+  const stems = new Map(e.metrics.map((m) => [m.name, m.stem]));
+  return {
+    key: (r) => join(r.dataset, r.n, r.kappa, ...(hasK ? [r.k] : []), r.mechanism, r.xi, ...axes.map((a) => r[a])),
+    coordinates: (r) => ({ dataset: r.dataset as string, n: r.n as number, kappa: orNull(r.kappa), k: hasK ? orNull(r.k) : null, mechanism: r.mechanism as string, xi: orNull(r.xi) }),
+    extra: (r) => Object.fromEntries(axes.map((a) => [a, r[a] as number])),
+    measure: (r, m) => ({ mean: orNull(r[`${stems.get(m)}_mean`]), se: orNull(r[`${stems.get(m)}_se`]) }),
+    settings: e.settings,
+  };
+}
 
-const RECOMMEND: FileSpec<RecommendRow> = {
-  key: (r) => join(r.dataset, r.n, r.kappa, r.k, r.mechanism, r.xi, r.top),
-  coordinates: coordinatesOf,
-  extra: (r) => ({ top: r.top }),
-  measure: (r, m) => ({ mean: r[`${m as 'hr' | 'ndcg' | 'item_recall'}_mean`], se: r[`${m as 'hr' | 'ndcg' | 'item_recall'}_se`] }),
-  settings: ['base', 'accountant', 'queries'],
-};
-
-const ATTACK: FileSpec<AttackRow> = {
-  key: (r) => join(r.dataset, r.n, r.kappa, r.mechanism, r.xi, r.known),
-  coordinates: (r) => coordinatesOf({ ...r, k: null }),
-  extra: (r) => ({ known: r.known }),
-  measure: (r, m) => ({ mean: r[`${m as 'reid1' | 'reid10'}_mean`], se: r[`${m as 'reid1' | 'reid10'}_se`] }),
-  settings: ['base', 'accountant', 'users', 'targets'],
-};
-
-function settingChanges<R>(a: R, b: R, settings: readonly (keyof R & string)[]): string[] {
+function settingChanges(a: Row, b: Row, settings: readonly string[]): string[] {
   const out: string[] = [];
-  for (const c of settings) if (a[c] !== b[c]) out.push(`${c} ${a[c] ?? '–'} → ${b[c] ?? '–'}`);
+  for (const c of settings) if (a[c] !== b[c]) out.push(`${c} ${String(a[c] ?? '–')} → ${String(b[c] ?? '–')}`);
   return out;
 }
 
@@ -157,7 +159,7 @@ function judge(metric: CompareMetric, ma: { mean: number | null; se: number | nu
 }
 
 /** One file's rows, metric by metric, in A's row order (rows only in B last). */
-function compareFile<R>(spec: FileSpec<R>, a: readonly R[], b: readonly R[], metrics: readonly CompareMetric[], threshold: number): CompareRow[] {
+function compareFile(spec: FileSpec, a: readonly Row[], b: readonly Row[], metrics: readonly CompareMetric[], threshold: number): CompareRow[] {
   const bByKey = new Map(b.map((r) => [spec.key(r), r]));
   const aKeys = new Set(a.map(spec.key));
   const rows: CompareRow[] = [];
@@ -194,43 +196,39 @@ function result(rows: CompareRow[], threshold: number, files?: CompareResult['fi
 /** Compare the utility rows of run A with run B, metric by metric, in A's row order (rows only in B last). */
 export function compareRuns(a: UtilityRow[], b: UtilityRow[], opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
   const threshold = opts.threshold ?? DEFAULT_Z_THRESHOLD;
-  const metrics = (opts.metrics ?? UTILITY_METRICS).filter((m) => UTILITY_METRICS.includes(m));
-  return result(compareFile(UTILITY, a, b, metrics, threshold), threshold);
+  const own = UTILITY_FACTS.metrics.map((m) => m.name as CompareMetric);
+  const metrics = (opts.metrics ?? own).filter((m) => own.includes(m));
+  return result(compareFile(fileSpec(UTILITY_FACTS), a as unknown as Row[], b as unknown as Row[], metrics, threshold), threshold);
 }
 
-/** The rows of a run's result files; null where the folder has no such file. */
-export interface RunFiles {
-  utility: UtilityRow[];
-  recommend: RecommendRow[] | null;
-  attack: AttackRow[] | null;
-}
+/** The rows of a run's result files by evaluation name; null where the folder has no such file (utility.csv is always there). */
+export type RunFiles = Record<string, readonly object[] | null>;
 
 /** Where a file was found, or null when neither run has it. */
 function presence(a: unknown, b: unknown): FilePresence | null {
-  if (a !== null && b !== null) return 'both';
-  return a !== null ? 'only_a' : b !== null ? 'only_b' : null;
+  if (a != null && b != null) return 'both';
+  return a != null ? 'only_a' : b != null ? 'only_b' : null;
 }
 
 /**
- * Compare every result file the runs have: utility.csv, then recommend.csv and attack.csv where
- * both runs have them (a file in one run only is listed in `files`, not compared). `metrics`
- * picks the files too: a file none of whose metrics is asked takes no part.
+ * Compare every result file the runs have: utility.csv, then each other evaluation's file where
+ * both runs have it (a file in one run only is listed in `files`, not compared). `metrics` picks
+ * the files too: a file none of whose metrics is asked takes no part.
  */
 export function compareFolders(a: RunFiles, b: RunFiles, opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
   const threshold = opts.threshold ?? DEFAULT_Z_THRESHOLD;
-  const asked = opts.metrics ?? COMPARE_METRICS;
-  const specs = { 'utility.csv': [UTILITY, a.utility, b.utility], 'recommend.csv': [RECOMMEND, a.recommend, b.recommend], 'attack.csv': [ATTACK, a.attack, b.attack] } as const;
+  const asked = opts.metrics ?? compareMetrics();
   const rows: CompareRow[] = [];
   const files: Partial<Record<CompareFile, FilePresence>> = {};
-  for (const { file } of COMPARE_FILES) {
-    const metrics = asked.filter((m) => COMPARE_FILES.find((f) => f.file === file)!.metrics.includes(m));
-    const [spec, ra, rb] = specs[file];
+  for (const e of evaluationFacts()) {
+    const metrics = asked.filter((m) => e.metrics.some((own) => own.name === m));
+    const [ra, rb] = [a[e.name] ?? null, b[e.name] ?? null];
     const where = presence(ra, rb);
     if (!metrics.length || where === null) continue;
-    files[file] = where;
-    if (where === 'both') rows.push(...compareFile(spec as FileSpec<unknown>, ra as unknown[], rb as unknown[], metrics, threshold));
+    files[e.file] = where;
+    if (where === 'both') rows.push(...compareFile(fileSpec(e), ra as Row[], rb as Row[], metrics, threshold));
   }
-  const others = Object.keys(files).some((f) => f !== 'utility.csv');
+  const others = Object.keys(files).some((f) => f !== UTILITY_FACTS.file);
   return result(rows, threshold, others ? files : undefined);
 }
 
@@ -252,7 +250,7 @@ export function oneSidedNote(file: CompareFile, where: Exclude<FilePresence, 'bo
 
 /** The lines on the files found in one run only, in file order. */
 export function oneSidedFiles(res: CompareResult): string[] {
-  return COMPARE_FILES.flatMap(({ file }) => {
+  return compareFiles().flatMap(({ file }) => {
     const where = res.files?.[file];
     return where === undefined || where === 'both' ? [] : [oneSidedNote(file, where)];
   });

@@ -6,8 +6,10 @@
  */
 import Papa from 'papaparse';
 import { formatMeanSe, formatNumber } from './tables.js';
-import { COMPARE_COLUMNS, COMPARE_EXTRA_COLUMNS, compareSummary, oneSidedNote, runsAgree, type CompareResult, type CompareRow } from './compare.js';
-import { COMPARE_FILES, fileOfMetric, type CompareFile } from './compareMetrics.js';
+import { COMPARE_COLUMNS, compareExtraColumns, compareSummary, oneSidedNote, runsAgree, type CompareResult, type CompareRow } from './compare.js';
+import { fileOfMetric } from './compareMetrics.js';
+import { evaluationFacts } from '../evaluations/catalog.js';
+import type { EvaluationFacts } from '../evaluations/types.js';
 
 export type CompareFormat = 'md' | 'csv' | 'json';
 
@@ -34,12 +36,14 @@ const MEASURES: MdColumn[] = [
   col('status', false, (r) => (r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status)),
 ];
 
-/** Each file's table: its coordinates (recommend.csv's N, attack.csv's known share and no k), then the measures. */
-const MD_COLUMNS: Record<CompareFile, MdColumn[]> = {
-  'utility.csv': [...LEAD, K, ...MECHANISM_XI, ...MEASURES],
-  'recommend.csv': [...LEAD, K, ...MECHANISM_XI, col('N', true, (r) => r.top ?? '–'), ...MEASURES],
-  'attack.csv': [...LEAD, ...MECHANISM_XI, col('known', true, (r) => r.known ?? '–'), ...MEASURES],
-};
+/** How an axis is titled in the tables (recommend.csv's top is the list length N). */
+const AXIS_TITLES: Readonly<Record<string, string>> = { top: 'N' };
+
+/** Each file's table: its coordinates (k where the evaluation has it, its other axes after ξ: N, known), then the measures. */
+function mdColumns(e: EvaluationFacts): MdColumn[] {
+  const axes = e.axes.filter((a) => a !== 'k').map((a) => col(AXIS_TITLES[a] ?? a, true, (r) => (r[a] ?? '–') as string | number));
+  return [...LEAD, ...(e.axes.includes('k') ? [K] : []), ...MECHANISM_XI, ...axes, ...MEASURES];
+}
 
 function mdTable(columns: MdColumn[], rows: CompareRow[]): string {
   if (!rows.length) return 'No differences: every compared row is identical.\n';
@@ -49,15 +53,17 @@ function mdTable(columns: MdColumn[], rows: CompareRow[]): string {
 
 /** Markdown: one table (utility.csv alone, as always) or one per file under its name, then the summary line. */
 function formatMd(res: CompareResult, shown: CompareRow[]): string {
-  if (!res.files) return mdTable(MD_COLUMNS['utility.csv'], shown) + '\n' + compareSummary(res) + '\n';
+  const [always] = evaluationFacts();
+  if (!res.files) return mdTable(mdColumns(always!), shown) + '\n' + compareSummary(res) + '\n';
   const parts: string[] = [];
-  for (const { file } of COMPARE_FILES) {
+  for (const e of evaluationFacts()) {
+    const file = e.file;
     const where = res.files[file];
     if (where === undefined) continue;
     parts.push(
       where === 'both'
         ? `### ${file}\n\n${mdTable(
-            MD_COLUMNS[file],
+            mdColumns(e),
             shown.filter((r) => fileOfMetric(r.metric) === file),
           )}`
         : `${oneSidedNote(file, where)}.\n`,
@@ -73,7 +79,7 @@ function formatMd(res: CompareResult, shown: CompareRow[]): string {
 export function formatCompare(res: CompareResult, format: CompareFormat, all = false): string {
   const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same');
   if (format === 'md') return formatMd(res, shown);
-  const columns: readonly (keyof CompareRow)[] = res.files ? [...COMPARE_COLUMNS, ...COMPARE_EXTRA_COLUMNS] : COMPARE_COLUMNS;
+  const columns: readonly string[] = res.files ? [...COMPARE_COLUMNS, ...compareExtraColumns()] : COMPARE_COLUMNS;
   const values = (r: CompareRow) => columns.map((c) => r[c] ?? null);
   if (format === 'json') {
     const rows = shown.map((r) => Object.fromEntries(columns.map((c, i) => [c, values(r)[i]])));

@@ -6,6 +6,10 @@
 import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { AttackCoordinates, RecommendCoordinates, ResultCoordinates } from '../experiment/trialValues.js';
+import { columnsOf, type ColumnType, type EvaluationFacts } from '../evaluations/types.js';
+import { evaluationFacts, optionalEvaluations } from '../evaluations/catalog.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS, NN_COLUMNS, RECOMMEND_COLUMNS as WRITTEN_RECOMMEND_COLUMNS, UTILITY_COLUMNS as WRITTEN_UTILITY_COLUMNS } from '../experiment/columns.js';
 
 import { readFileSync, existsSync, statSync } from 'node:fs';
@@ -277,36 +281,55 @@ function measures(t: Table, r: Row) {
   };
 }
 
+/** The value of one cell of an evaluation's file, read by its column's type (docs/OUTPUTS.md). */
+function cellOf(t: Table, r: Row, col: string, type: ColumnType): string | number | boolean | null {
+  switch (type) {
+    case 'str':
+      return str(t, r, col);
+    case 'optStr':
+      return optStr(r, col);
+    case 'num':
+      return num(t, r, col);
+    case 'optNum':
+      return optNum(t, r, col);
+    case 'optBool':
+      return optBool(t, r, col);
+  }
+}
+
+/**
+ * An evaluation's file (its columns and their types from its facts, src/evaluations/<name>/facts.ts),
+ * rows named like the file's columns; `concentration` and `concentration_metric` when the file has them.
+ */
+export function readEvaluationCsv<R>(facts: EvaluationFacts, file: string): R[] {
+  const { table: t } = readCsv(file, [columnsOf(facts)]);
+  const columns = Object.entries(facts.columns);
+  return t.rows.map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const [col, type] of columns) row[col] = cellOf(t, r, col, type);
+    if (t.header.has('concentration')) Object.assign(row, { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') });
+    return row as R;
+  });
+}
+
 /** recommend.csv (docs/OUTPUTS.md); the concentration columns when the file has them. */
 export function readRecommendCsv(file: string): RecommendRow[] {
-  const { table: t } = readCsv(file, [RECOMMEND_COLUMNS]);
-  return t.rows.map((r) => ({
-    dataset: str(t, r, 'dataset'),
-    n: num(t, r, 'n'),
-    kappa: optNum(t, r, 'kappa'),
-    k: optNum(t, r, 'k'),
-    mechanism: str(t, r, 'mechanism'),
-    base: str(t, r, 'base'),
-    accountant: optStr(r, 'accountant'),
-    xi: optNum(t, r, 'xi'),
-    top: num(t, r, 'top'),
-    hr_mean: num(t, r, 'hr_mean'),
-    hr_se: optNum(t, r, 'hr_se'),
-    ndcg_mean: num(t, r, 'ndcg_mean'),
-    ndcg_se: optNum(t, r, 'ndcg_se'),
-    item_recall_mean: num(t, r, 'item_recall_mean'),
-    item_recall_se: optNum(t, r, 'item_recall_se'),
-    trials: num(t, r, 'trials'),
-    queries: num(t, r, 'queries'),
-    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
-  }));
+  return readEvaluationCsv<RecommendRow>(RECOMMEND_FACTS, file);
+}
+
+/** An evaluation's file in a results folder; a folder without one is a one-line user error saying how to get it. */
+export function readEvaluationOf<R>(facts: EvaluationFacts, dir: string): { file: string; rows: R[] } {
+  const file = join(dir, facts.file);
+  if (!existsSync(file)) {
+    const how = facts.block === null ? `is ${dir} a results folder?` : `a run writes it when its config has ${/^[aeiou]/.test(facts.block) ? 'an' : 'a'} ${facts.block} block; ${facts.docs}`;
+    throw new UserError(`${file}: not found (${how})`);
+  }
+  return { file, rows: facts.block === null ? (readUtilityCsv(file) as R[]) : readEvaluationCsv<R>(facts, file) };
 }
 
 /** The recommend.csv of a results folder; a folder without one is a one-line user error saying how to get it. */
 export function readRecommendOf(dir: string): { file: string; rows: RecommendRow[] } {
-  const file = join(dir, 'recommend.csv');
-  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has a recommend block; docs/RECOMMEND.md)`);
-  return { file, rows: readRecommendCsv(file) };
+  return readEvaluationOf<RecommendRow>(RECOMMEND_FACTS, dir);
 }
 
 /** The utility.csv of a results folder; a folder without one is a one-line user error. */
@@ -316,15 +339,23 @@ export function readUtilityOf(dir: string): { file: string; rows: UtilityRow[] }
   return { file, rows: readUtilityCsv(file) };
 }
 
-/** The result files `lshdp compare` reads: utility.csv (required), and recommend.csv and attack.csv where the folder has them (else null). */
-export function readComparedFilesOf(dir: string): {
-  utility: { file: string; rows: UtilityRow[] };
-  recommend: { file: string; rows: RecommendRow[] } | null;
-  attack: { file: string; rows: AttackRow[] } | null;
-} {
-  const utility = readUtilityOf(dir);
-  const optional = <R>(name: string, read: (file: string) => R[]) => (existsSync(join(dir, name)) ? { file: join(dir, name), rows: read(join(dir, name)) } : null);
-  return { utility, recommend: optional('recommend.csv', readRecommendCsv), attack: optional('attack.csv', readAttackCsv) };
+/** One evaluation's file as `compare` reads it: where it is and its rows (named like its columns). */
+export interface ComparedFile {
+  file: string;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * The result files `lshdp compare` reads, by evaluation name: utility.csv (required), and every
+ * other evaluation's file where the folder has it (else null).
+ */
+export function readComparedFilesOf(dir: string): Record<string, ComparedFile | null> {
+  const out: Record<string, ComparedFile | null> = {};
+  for (const e of evaluationFacts()) {
+    const present = e.block === null || existsSync(join(dir, e.file));
+    out[e.name] = present ? readEvaluationOf<Record<string, unknown>>(e, dir) : null;
+  }
+  return out;
 }
 
 export function readNnDistancesCsv(file: string): NnDistanceRow[] {
@@ -402,32 +433,12 @@ export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord
 
 /** attack.csv, every column; `concentration` and `concentration_metric` when the file has them. */
 export function readAttackCsv(file: string): AttackRow[] {
-  const { table: t } = readCsv(file, [ATTACK_COLUMNS]);
-  return t.rows.map((r) => ({
-    dataset: str(t, r, 'dataset'),
-    n: num(t, r, 'n'),
-    kappa: num(t, r, 'kappa'),
-    mechanism: str(t, r, 'mechanism'),
-    base: str(t, r, 'base'),
-    accountant: optStr(r, 'accountant'),
-    xi: optNum(t, r, 'xi'),
-    known: num(t, r, 'known'),
-    reid1_mean: num(t, r, 'reid1_mean'),
-    reid1_se: optNum(t, r, 'reid1_se'),
-    reid10_mean: num(t, r, 'reid10_mean'),
-    reid10_se: optNum(t, r, 'reid10_se'),
-    trials: num(t, r, 'trials'),
-    users: num(t, r, 'users'),
-    targets: num(t, r, 'targets'),
-    ...(t.header.has('concentration') ? { concentration: optNum(t, r, 'concentration'), concentration_metric: optStr(r, 'concentration_metric') } : {}),
-  }));
+  return readEvaluationCsv<AttackRow>(ATTACK_FACTS, file);
 }
 
 /** The attack.csv of a results folder; a folder without one is a one-line user error. */
 export function readAttackOf(dir: string): { file: string; rows: AttackRow[] } {
-  const file = join(dir, 'attack.csv');
-  if (!existsSync(file)) throw new UserError(`${file}: not found (a run writes it when its config has an attack block; docs/ATTACKS.md)`);
-  return { file, rows: readAttackCsv(file) };
+  return readEvaluationOf<AttackRow>(ATTACK_FACTS, dir);
 }
 
 function readJson(file: string): unknown {
@@ -459,7 +470,6 @@ export function readResultsFolder(dir: string): ResultsFolder {
   const budgetsFile = at('budgets.csv');
   const datasetsFile = at('datasets.json');
   const manifestFile = at('manifest.json');
-  const recommendFile = at('recommend.csv');
   if (!utilityFile && !nnFile) {
     throw new UserError(`${dir}: not a results folder (neither utility.csv nor nn_distances.csv found)`);
   }
@@ -480,16 +490,19 @@ export function readResultsFolder(dir: string): ResultsFolder {
     budgets: budgetsFile ? readBudgetsCsv(budgetsFile) : null,
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
-    recommend: recommendFile ? readRecommendCsv(recommendFile) : null,
     ...optionalCsvs(at),
     manifest,
   };
 }
 
-/** The files of the optional evaluations, present only when the folder has them (other folders read as before). */
-function optionalCsvs(at: (f: string) => string | null): Pick<ResultsFolder, 'attack'> {
-  const attack = at('attack.csv');
-  return attack ? { attack: readAttackCsv(attack) } : {};
+/** The files of the optional evaluations (recommend.csv, attack.csv…), by evaluation name; null where the folder has none. */
+function optionalCsvs(at: (f: string) => string | null): Partial<Pick<ResultsFolder, 'recommend' | 'attack'>> {
+  const out: Record<string, unknown> = {};
+  for (const e of optionalEvaluations()) {
+    const file = at(e.file);
+    out[e.name] = file ? readEvaluationCsv(e, file) : null;
+  }
+  return out;
 }
 
 export { uniqueInOrder } from '../util/unique.js';
