@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitStatus, UserError } from '../util/errors.js';
-import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareMetric } from '../report/compareMetrics.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, type CompareMetric } from '../report/compareMetrics.js';
 import type { CompareFormat } from '../report/compareFormat.js';
 import type { readComparedFilesOf } from '../report/read.js';
 import type { FilterableRow, UtilityFilter } from '../report/filter.js';

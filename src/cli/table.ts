@@ -4,51 +4,20 @@ import { didYouMean } from '../util/didYouMean.js';
 import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions.js';
 import { refuseShardFolder } from './resultsFolder.js';
 import { cliIo } from './io.js';
-import { numberList, splitList, wordList } from './options.js';
-import type { TableFormat } from '../report/tables.js';
-import type { AttackFilter } from '../report/filter.js';
+import { numberList, splitList } from './options.js';
+import { optionalEvaluations } from '../evaluations/catalog.js';
+import type { EvaluationFacts } from '../evaluations/types.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import { registerRecommendTable } from './tableRecommend.js';
+import { registerAttackTable } from './tableAttack.js';
+import { FORMATS, parseFormat } from './tableOptions.js';
 // the units' facts without their code: what `table budgets --mechanism` accepts (the mechanisms with
 // budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
 import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
 
-const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
-
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
-
-interface AttackFlags {
-  mechanisms?: string[];
-  kappa?: string[];
-  n?: string[];
-  xi?: string[];
-  known?: string[];
-}
-
-/** `table attack`'s filters (values checked against attack.csv when applied). */
-function parseAttackFilter(o: AttackFlags): AttackFilter {
-  return {
-    ...(o.mechanisms ? { mechanisms: wordList('--mechanisms', o.mechanisms, []) } : {}),
-    ...(o.kappa ? { kappa: numberList('--kappa', o.kappa, [], { integer: true, min: 1 }) } : {}),
-    ...(o.n ? { n: numberList('--n', o.n, [], { integer: true, min: 1 }) } : {}),
-    ...(o.xi ? { xi: numberList('--xi', o.xi, [], { min: 0 }) } : {}),
-    ...(o.known ? { known: numberList('--known', o.known, [], { min: 0 }) } : {}),
-  };
-}
-
-function parseFormat(s: string): TableFormat {
-  if (!(FORMATS as string[]).includes(s)) throw new UserError(`--format: "${s}" is not one of ${FORMATS.join(', ')}`);
-  return s as TableFormat;
-}
-
-/** A list flag's numbers, each one the file has (else a one-line error listing what it has); undefined when not given. */
-function onlyValues(flag: string, words: string[] | undefined, have: number[], file: string, rule: Parameters<typeof numberList>[3]): number[] | undefined {
-  if (!words) return undefined;
-  const wanted = numberList(flag, words, [], rule);
-  const present = [...new Set(have)];
-  const missing = wanted.filter((v) => !present.includes(v));
-  if (missing.length) throw new UserError(`${flag}: ${missing.join(', ')} not in ${file} (it has ${present.join(', ') || 'none'})`);
-  return wanted;
-}
 
 export function registerTable(program: Command): void {
   const table = program.command('table').description('print the privacy-budget table, a utility-loss table, the recommendations table or the linkage-attack table');
@@ -107,67 +76,31 @@ export function registerTable(program: Command): void {
       cliIo().out(utilityTable(rows, format));
     });
 
-  registerRecommendTable(table);
-  registerAttackTable(table);
+  // each evaluation's view (utility's above): its own where it has one, else the generic one of its file
+  for (const e of optionalEvaluations()) (EVALUATION_TABLES[e.name] ?? registerEvaluationTable)(table, e);
 }
 
-/** `lshdp table recommend` (recommend.csv: docs/RECOMMEND.md). */
-function registerRecommendTable(table: Command): void {
-  const recommend = table
-    .command('recommend')
-    .description("HR@N, NDCG@N and item recall@N (mean ± se over trials) of a results folder, in recommend.csv's column names")
-    .argument('<results-dir>', 'a results folder of a run with a recommend block (with recommend.csv)');
-  addFilterOptions(recommend)
-    .option('--top <values...>', 'only these list lengths N')
-    .option('--xi <values...>', 'only these ξ (rows without ξ are kept)')
-    .option('--wide', 'NDCG only, one row per (data set, n, κ) and one column per mechanism, its ξ side by side (md; needs one k and one N)')
-    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (dir: string, opts: FilterFlags & { top?: string[]; xi?: string[]; wide?: boolean; format: string }) => {
-      const format = parseFormat(opts.format);
-      if (opts.wide && format !== 'md') throw new UserError('--wide: prints markdown only (leave out --format, or use --format md)');
-      refuseShardFolder(dir);
-      const [{ readRecommendOf }, { filterUtility }, { recommendTable, recommendWideTable }] = await Promise.all([
-        import('../report/read.js'),
-        import('../report/filter.js'),
-        import('../report/recommendTable.js'),
-      ]);
-      const { file, rows: all } = readRecommendOf(dir);
-      const top = onlyValues(
-        '--top',
-        opts.top,
-        all.map((r) => r.top),
-        file,
-        { integer: true, min: 1 },
-      );
-      const xi = onlyValues(
-        '--xi',
-        opts.xi,
-        all.flatMap((r) => (r.xi === null ? [] : [r.xi])),
-        file,
-        { min: 0 },
-      );
-      const rows = filterUtility(all, parseFilter(opts), file).filter((r) => (!top || top.includes(r.top)) && (!xi || r.xi === null || xi.includes(r.xi)));
-      cliIo().out(opts.wide ? recommendWideTable(rows) : recommendTable(rows, format));
-    });
-}
+/** The evaluations with a table view of their own (src/cli/table<Name>.ts). */
+const EVALUATION_TABLES: Readonly<Record<string, (table: Command, facts: EvaluationFacts) => void>> = {
+  [RECOMMEND_FACTS.name]: registerRecommendTable,
+  [ATTACK_FACTS.name]: registerAttackTable,
+};
 
-/** `lshdp table attack` (attack.csv: docs/ATTACKS.md). */
-function registerAttackTable(table: Command): void {
-  table
-    .command('attack')
-    .description("the linkage attack's re-identification rates (reid@1, reid@10: mean ± se over trials) of a results folder, in attack.csv's column names")
-    .argument('<results-dir>', 'a results folder (with attack.csv: a run whose config has an attack block)')
-    .option('--mechanisms <labels...>', "only these mechanism labels (attack.csv's mechanism column)")
-    .option('--kappa <values...>', 'only these hash lengths κ')
-    .option('--n <values...>', 'only these dimensions n')
-    .option('--xi <values...>', 'only these budgets ξ (rows without ξ, the no-noise ceiling, are kept)')
-    .option('--known <values...>', "only these shares of a target's entries the adversary knows")
+/** `lshdp table <evaluation>` of an evaluation without a view of its own: its file's rows, each metric as mean ± se. */
+function registerEvaluationTable(table: Command, facts: EvaluationFacts): void {
+  const cmd = table
+    .command(facts.name)
+    .description(`${facts.title} (${facts.metrics.map((m) => m.label).join(', ')}: mean ± se over trials) of a results folder, in ${facts.file}'s column names`)
+    .argument('<results-dir>', `a results folder (with ${facts.file})`);
+  addFilterOptions(cmd)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (dir: string, opts: AttackFlags & { format: string }) => {
+    .action(async (dir: string, opts: FilterFlags & { format: string }) => {
       const format = parseFormat(opts.format);
       refuseShardFolder(dir);
-      const [{ readAttackOf }, { filterAttack }, { attackTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/attackTable.js')]);
-      const { file, rows } = readAttackOf(dir);
-      cliIo().out(attackTable(filterAttack(rows, parseAttackFilter(opts), file), format));
+      const [{ readEvaluationOf }, { filterUtility }, { evaluationTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/evaluationTable.js')]);
+      const { file, rows: all } = readEvaluationOf<Record<string, unknown>>(facts, dir);
+      const filterable = all.map((r, i) => ({ mechanism: r.mechanism as string, kappa: (r.kappa ?? null) as number | null, k: (r.k ?? null) as number | null, n: r.n as number, i }));
+      const rows = filterUtility(filterable, parseFilter(opts), file).map((w) => all[w.i]!);
+      cliIo().out(evaluationTable(facts, rows, format));
     });
 }

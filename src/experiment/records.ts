@@ -50,39 +50,4 @@ export interface TrialRecord {
 
 export type CellRecord = ExactRecord | TrialRecord;
 
-/**
- * One linkage-attack value of a trial cell (config `attack`, docs/ATTACKS.md): one result's codes
- * attacked at one `known`, with the hash of everything that determines it (src/experiment/attack.ts
- * attackHash).
- */
-export interface StoredAttack {
-  hash: string;
-  /** the result whose codes were ranked (its id in the trial record) */
-  id: string;
-  base: string;
-  options: Record<string, unknown>;
-  xi: number | null;
-  /** what the result's ξ meant (the concentration column of attack.csv) */
-  eps: EpsilonInfo;
-  known: number;
-  /** means over the targets of this trial */
-  reid1: number;
-  reid10: number;
-  /** released codes ranked, and targets */
-  users: number;
-  targets: number;
-  /** compute time, ms; provenance only */
-  ms: number;
-}
-
-/**
- * The attack values of one trial cell: `attack/<cell key>.json` (src/machinery/attackStore.ts),
- * beside `cells/`, so that adding `attack` to a finished grid leaves the cell records' bytes as
- * they are. Entries are keyed by attackEntryKey(result id, known).
- */
-export interface AttackRecord {
-  format: number;
-  key: string;
-  kind: 'attack';
-  entries: Record<string, StoredAttack>;
-}
+export type { AttackRecord, StoredAttack } from '../evaluations/attack/records.js';

@@ -10,19 +10,23 @@
 import { RecordStore } from './recordStore.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { ResultSpec, TrialCell } from '../experiment/grid.js';
-import type { AttackRecord, StoredAttack } from '../experiment/records.js';
+import type { AttackRecord, StoredAttack } from '../evaluations/attack/records.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import type { TrialResult } from '../experiment/trial.js';
 import { attackEntryKey, attackHash } from '../evaluations/attack/linkage.js';
+
+/** The `kind` of every record of attack/. */
+const ATTACK_RECORD_KIND = 'attack';
 
 /** 1: one entry per (result id, known) (lshdp 0.3). */
 export const ATTACK_STORE_FORMAT = 1;
 
 /** Whether a record of `attack/` is whole and of the current format. */
-const isAttackRecord = (rec: AttackRecord): boolean => rec.format === ATTACK_STORE_FORMAT && rec.kind === 'attack' && rec.entries !== null && typeof rec.entries === 'object';
+const isAttackRecord = (rec: AttackRecord): boolean => rec.format === ATTACK_STORE_FORMAT && rec.kind === ATTACK_RECORD_KIND && rec.entries !== null && typeof rec.entries === 'object';
 
 export class AttackStore extends RecordStore<AttackRecord> {
   constructor(resultsDir: string) {
-    super(resultsDir, 'attack', isAttackRecord);
+    super(resultsDir, ATTACK_FACTS.store, isAttackRecord);
   }
 }
 
@@ -130,5 +134,5 @@ export function mergeAttackRecord(prev: AttackRecord | undefined, key: string, t
   }
   const sorted: Record<string, StoredAttack> = {};
   for (const id of Object.keys(entries).sort()) sorted[id] = entries[id];
-  return { format: ATTACK_STORE_FORMAT, key, kind: 'attack', entries: sorted };
+  return { format: ATTACK_STORE_FORMAT, key, kind: ATTACK_RECORD_KIND, entries: sorted };
 }

@@ -15,6 +15,8 @@ import { directionalBudgetRows } from '../privacy/budget.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import { CELLS_FOLDER } from './store.js';
 import { evaluationFile } from '../experiment/walk.js';
 import { evaluations, evaluationsIn } from '../evaluations/index.js';
 import type { Manifest } from './manifest.js';
@@ -35,8 +37,8 @@ export function writeResultFiles(
   // the one walk of the grid (utility.csv always; recommend.csv, attack.csv where the config has
   // their blocks; utility.csv is on the training vectors with `recommend`)
   const stores = new Map<string, ReadonlyMap<string, unknown>>([
-    ['cells', records],
-    ['attack', attack],
+    [CELLS_FOLDER, records],
+    [ATTACK_FACTS.store, attack],
   ]);
   const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationFile(e.rows, cfg, stores, info) }));
   const nn = nnDistancesCsv(cfg, records);

@@ -25,9 +25,12 @@ function isCellRecord(rec: CellRecord): boolean {
   return false;
 }
 
+/** The store folder of the grid cells' records. */
+export const CELLS_FOLDER = 'cells';
+
 export class CellStore extends RecordStore<CellRecord> {
   constructor(resultsDir: string) {
-    super(resultsDir, 'cells', isCellRecord);
+    super(resultsDir, CELLS_FOLDER, isCellRecord);
   }
 
   /** The store format of the records present (first readable one), or null when none. */

@@ -496,7 +496,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
 }
 
 /** The files of the optional evaluations (recommend.csv, attack.csv…), by evaluation name; null where the folder has none. */
-function optionalCsvs(at: (f: string) => string | null): Partial<Pick<ResultsFolder, 'recommend' | 'attack'>> {
+function optionalCsvs(at: (f: string) => string | null): Partial<ResultsFolder> {
   const out: Record<string, unknown> = {};
   for (const e of optionalEvaluations()) {
     const file = at(e.file);

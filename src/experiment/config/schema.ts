@@ -8,6 +8,12 @@ import { formatKeySchemas, formatNames, formatUnits, type FormatUnit } from '../
 import { listMechanisms } from '../../mechanisms/registry.js';
 import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
 import type { OptionSpec } from '../../mechanisms/types.js';
+import { evaluationBlocks } from '../../evaluations/blocks.js';
+import type { RECOMMEND_BLOCK, RecommendConfig } from '../../evaluations/recommend/config.js';
+import type { ATTACK_BLOCK, AttackConfig } from '../../evaluations/attack/config.js';
+
+export type { RecommendConfig } from '../../evaluations/recommend/config.js';
+export type { AttackConfig } from '../../evaluations/attack/config.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
 export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
@@ -46,24 +52,6 @@ export interface ExperimentConfig {
   recommend?: RecommendConfig;
   /** evaluate a linkage attack on the released codes (docs/ATTACKS.md); absent: no attack */
   attack?: AttackConfig;
-}
-
-/** The `recommend:` block: how each user's items are split, and the list lengths N evaluated. */
-export interface RecommendConfig {
-  /** `last`: each user's last `holdout` distinct items by time; `random`: `holdout` items drawn per user from the run's seed */
-  split: 'last' | 'random';
-  /** distinct items held out per user */
-  holdout: number;
-  /** the list lengths N of HR@N, NDCG@N and item recall@N, ascending */
-  top: number[];
-}
-
-/** The `attack:` block: the fractions of a target's entries the adversary knows, and how many targets. */
-export interface AttackConfig {
-  /** fractions in (0, 1] of each target's non-zero entries known to the adversary, ascending */
-  known: number[];
-  /** at most this many target users per (data set, n) (a seeded sample above it) */
-  targets: number;
 }
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
@@ -127,29 +115,10 @@ function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {
     privacy: privacySchema,
     mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
     metric: z.enum(['angular', 'jaccard']).optional(),
-    recommend: recommendSchema.optional(),
-    attack: attackSchema.optional(),
+    // the evaluations' blocks (recommend, attack…), in the list's order, each optional
+    ...blockShape(),
   });
 }
-
-const recommendSchema = z.strictObject({
-  split: z.enum(['last', 'random']).default('last'),
-  holdout: posInt.default(1),
-  top: z
-    .array(posInt)
-    .min(1, 'must list at least one value')
-    .default([10, 20])
-    .transform((a) => [...new Set(a)].sort((x, y) => x - y)),
-});
-
-const attackSchema = z.strictObject({
-  known: z
-    .array(finite.pipe(z.number().gt(0).max(1)))
-    .min(1, 'must list at least one value')
-    .default([0.5, 1])
-    .transform((a) => [...new Set(a)].sort((x, y) => x - y)),
-  targets: posInt.default(5000),
-});
 
 let built: { units: readonly FormatUnit[]; schema: ReturnType<typeof buildConfigSchema> } | undefined;
 
@@ -159,13 +128,17 @@ export function configSchema(): ReturnType<typeof buildConfigSchema> {
   return built.schema;
 }
 
-/** Known keys per object, for "did you mean" on unknown keys. */
-export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism' | 'recommend' | 'attack', readonly string[]> {
+/** The evaluations' config blocks as optional keys of the top level, in the list's order. */
+function blockShape() {
+  return Object.fromEntries(evaluationBlocks().map((b) => [b.facts.block, b.schema.optional()])) as { recommend: z.ZodOptional<typeof RECOMMEND_BLOCK>; attack: z.ZodOptional<typeof ATTACK_BLOCK> };
+}
+
+/** Known keys per object, for "did you mean" on unknown keys: the top level's, privacy's, a data set's, a mechanism's and each evaluation block's. */
+export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism', readonly string[]> & Record<string, readonly string[]> {
   return {
     top: Object.keys(configSchema().shape),
     privacy: Object.keys(privacySchema.shape),
-    recommend: Object.keys(recommendSchema.shape),
-    attack: Object.keys(attackSchema.shape),
+    ...Object.fromEntries(evaluationBlocks().map((b) => [b.facts.block, Object.keys(b.schema.shape)])),
     dataset: Object.keys(datasetSchema().shape),
     mechanism: [...Object.keys(mechanismObject.shape), 'module'],
   };

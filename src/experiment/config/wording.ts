@@ -21,9 +21,8 @@ function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
   if (path[0] === 'privacy') return knownKeys().privacy;
   if (path[0] === 'datasets') return knownKeys().dataset;
   if (path[0] === 'mechanisms') return knownKeys().mechanism;
-  if (path[0] === 'recommend') return knownKeys().recommend;
-  if (path[0] === 'attack') return knownKeys().attack;
-  return [];
+  // an evaluation's block (recommend, attack…): its own keys
+  return typeof path[0] === 'string' && path[0] !== 'top' ? (knownKeys()[path[0]] ?? []) : [];
 }
 
 export function typeName(v: unknown): string {

@@ -1,0 +1,48 @@
+/** `lshdp table attack`: the linkage attack's view of attack.csv (docs/ATTACKS.md). */
+import type { Command } from 'commander';
+import type { AttackFilter } from '../report/filter.js';
+import type { EvaluationFacts } from '../evaluations/types.js';
+import { refuseShardFolder } from './resultsFolder.js';
+import { cliIo } from './io.js';
+import { numberList, wordList } from './options.js';
+import { FORMATS, parseFormat } from './tableOptions.js';
+
+interface AttackFlags {
+  mechanisms?: string[];
+  kappa?: string[];
+  n?: string[];
+  xi?: string[];
+  known?: string[];
+}
+
+/** `table attack`'s filters (values checked against attack.csv when applied). */
+function parseAttackFilter(o: AttackFlags): AttackFilter {
+  return {
+    ...(o.mechanisms ? { mechanisms: wordList('--mechanisms', o.mechanisms, []) } : {}),
+    ...(o.kappa ? { kappa: numberList('--kappa', o.kappa, [], { integer: true, min: 1 }) } : {}),
+    ...(o.n ? { n: numberList('--n', o.n, [], { integer: true, min: 1 }) } : {}),
+    ...(o.xi ? { xi: numberList('--xi', o.xi, [], { min: 0 }) } : {}),
+    ...(o.known ? { known: numberList('--known', o.known, [], { min: 0 }) } : {}),
+  };
+}
+
+/** `lshdp table attack` (attack.csv: docs/ATTACKS.md). */
+export function registerAttackTable(table: Command, facts: EvaluationFacts): void {
+  table
+    .command(facts.name)
+    .description("the linkage attack's re-identification rates (reid@1, reid@10: mean ± se over trials) of a results folder, in attack.csv's column names")
+    .argument('<results-dir>', 'a results folder (with attack.csv: a run whose config has an attack block)')
+    .option('--mechanisms <labels...>', "only these mechanism labels (attack.csv's mechanism column)")
+    .option('--kappa <values...>', 'only these hash lengths κ')
+    .option('--n <values...>', 'only these dimensions n')
+    .option('--xi <values...>', 'only these budgets ξ (rows without ξ, the no-noise ceiling, are kept)')
+    .option('--known <values...>', "only these shares of a target's entries the adversary knows")
+    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
+    .action(async (dir: string, opts: AttackFlags & { format: string }) => {
+      const format = parseFormat(opts.format);
+      refuseShardFolder(dir);
+      const [{ readAttackOf }, { filterAttack }, { attackTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/attackTable.js')]);
+      const { file, rows } = readAttackOf(dir);
+      cliIo().out(attackTable(filterAttack(rows, parseAttackFilter(opts), file), format));
+    });
+}

@@ -1,0 +1,26 @@
+/**
+ * The evaluations that a config turns on with a block of its own, each with the schema of its
+ * block (defaults included): the config schema, its "did you mean" and `lshdp run --help` read
+ * this list (src/experiment/config/schema.ts), in its order.
+ */
+import type { z } from 'zod';
+import type { EvaluationFacts } from './types.js';
+import { RECOMMEND_FACTS } from './recommend/facts.js';
+import { RECOMMEND_BLOCK } from './recommend/config.js';
+import { ATTACK_FACTS } from './attack/facts.js';
+import { ATTACK_BLOCK } from './attack/config.js';
+
+export interface EvaluationBlock {
+  facts: EvaluationFacts & { block: string };
+  schema: z.ZodObject;
+}
+
+const BLOCKS: readonly EvaluationBlock[] = [
+  { facts: RECOMMEND_FACTS, schema: RECOMMEND_BLOCK },
+  { facts: ATTACK_FACTS, schema: ATTACK_BLOCK },
+];
+
+/** Every evaluation block, in list order. */
+export function evaluationBlocks(): readonly EvaluationBlock[] {
+  return BLOCKS;
+}

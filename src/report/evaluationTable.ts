@@ -1,0 +1,33 @@
+/**
+ * The table of an evaluation without a view of its own (`lshdp table <evaluation>`): its file's
+ * rows with each metric as mean ± se over trials, in the formats of the utility table. `json`
+ * rows are the file's rows; `csv` keeps every column at full precision.
+ */
+import Papa from 'papaparse';
+import type { EvaluationFacts } from '../evaluations/types.js';
+import { columnsOf } from '../evaluations/types.js';
+import { escapeLatex, formatMeanSe, latexTabular, markdownTable, type TableFormat } from './tables.js';
+
+const shown = (v: unknown): string => (v === null || v === undefined ? '–' : String(v));
+
+export function evaluationTable(facts: EvaluationFacts, rows: readonly Record<string, unknown>[], format: TableFormat): string {
+  if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
+  if (format === 'csv') {
+    const columns = columnsOf(facts);
+    return Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : (r[c] as string | number)))) }, { newline: '\n' }) + '\n';
+  }
+  const coordinates = ['dataset', 'n', 'kappa', ...facts.axes.filter((a) => a === 'k'), 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
+  const header = [...coordinates, ...facts.metrics.map((m) => `${m.label} (mean ± se)`), 'trials'];
+  const cells = rows.map((r) => [
+    ...coordinates.map((c) => shown(r[c])),
+    ...facts.metrics.map((m) => formatMeanSe(r[`${m.stem}_mean`] as number, (r[`${m.stem}_se`] ?? null) as number | null)),
+    shown(r.trials),
+  ]);
+  return format === 'latex'
+    ? latexTabular(
+        header.map(escapeLatex),
+        cells.map((row) => row.map(escapeLatex)),
+        header.map((_, i) => (i < coordinates.length && i !== 1 && i !== 2 ? 'l' : 'r')).join(''),
+      )
+    : markdownTable(header, cells);
+}
