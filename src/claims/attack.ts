@@ -47,6 +47,7 @@ const cleanLshReidentifies: ClaimDefinition = {
   id: 'clean-lsh-reidentifies',
   statement:
     "lshdp's own (linkage attack, docs/ATTACKS.md): codes released without noise (vanilla LSH) re-identify users: an adversary who knows part of a user's non-zero entries, hashes them with the public hash functions and ranks the N released codes by Hamming distance puts the user first (reid@1) more often than 10/N, at every n, κ and known share.",
+  evaluation: 'attack',
   angular: false,
   evaluate(ctx) {
     const attack = groupAttack(ctx.attack);
@@ -86,6 +87,7 @@ const reidRisesWithXi: ClaimDefinition = {
   id: 'reid-rises-with-xi',
   statement:
     "lshdp's own (linkage attack): a larger budget ξ never makes the attack weaker: for each privatized mechanism, no step between consecutive ξ of the grid shows a significant fall of reid@1 (same n, κ and known share).",
+  evaluation: 'attack',
   angular: false,
   evaluate(ctx) {
     const attack = groupAttack(ctx.attack).filter((s) => s.xi !== null);
@@ -260,6 +262,7 @@ const lshrrFrontierDominatesLaplsh: ClaimDefinition = {
   id: 'lshrr-frontier-dominates-laplsh',
   statement:
     "lshdp's own (linkage attack): on the privacy–utility frontier (reid@1 at known share 0.5 against utility loss at k = 10, or NDCG@10 when the run evaluates recommendations; the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.",
+  evaluation: 'attack',
   angular: false,
   evaluate: frontierDominates,
 };
