@@ -224,6 +224,8 @@ function frontierCell(l: FrontierPoint, rs: FrontierPoint[], lowerUtilityIsWorse
     kind: 'welch',
     pFor: notWorse.length ? Math.min(1, 2 * comps.length * Math.min(...notWorse.map((c) => c.pBetter))) : 1,
     pAgainst: Math.max(...comps.map((c) => c.pWorse)),
+    // every LSHRR point screened out as worse on some axis: "for" is 1 by construction, no power
+    minPFor: notWorse.length ? 0 : 1,
     zeroVariance: comps.every((c) => c.zeroVariance),
     diff: named.dReid,
   };

@@ -10,7 +10,7 @@ import { pairedTTest } from '../stats/tTests.js';
 import { holm } from '../stats/holm.js';
 import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
 import { directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrr, isLshrrPaper, pairedSamples, type RecommendSeries } from './grid.js';
-import { familyVerdict, formatDiff, type CellTest } from './rule.js';
+import { familyVerdict, formatDiff, verdictNotes, verdictOf, zeroVarianceNote, type CellTest } from './rule.js';
 
 /** Equivalence margin of `recommend-converges-to-lsh`, in NDCG (absolute). */
 export const NDCG_MARGIN = 0.01;
@@ -181,8 +181,9 @@ const beatsPop: ClaimDefinition = {
  * The verdict of `recommend-beats-pop` over its groups: a group is for when its largest ξ is
  * above pop after Holm over its ξ and then over the groups (so a false "supported" has
  * probability ≤ α), against when its largest ξ is significantly below pop (Holm over the
- * groups). Supported: some group is for (an existence claim); contradicted: none is, and every
- * group is against; inconclusive otherwise.
+ * groups). Supported: some group is for and none against (an existence claim; with power, as
+ * every claim); mixed: some for and some against; contradicted: none is for, and every group is
+ * against; inconclusive otherwise.
  */
 function popOutcome(ctx: DatasetContext, groups: PopGroup[], at: { k: number; top: number; notes: string[] }): Outcome {
   const tested = groups.map((g) => ({ g, t: popThreshold(g.series, g.pop, ctx.alpha) }));
@@ -198,7 +199,8 @@ function popOutcome(ctx: DatasetContext, groups: PopGroup[], at: { k: number; to
     diff: t!.largest.diff,
   }));
   const out = familyVerdict(cells, ctx.alpha);
-  const verdict = out.forCount > 0 ? 'supported' : out.againstCount === out.tested ? 'contradicted' : 'inconclusive';
+  // an existence claim: one group for is enough, and every group against contradicts it
+  const verdict = out.forCount > 0 ? verdictOf(out, true) : out.againstCount === out.tested ? 'contradicted' : 'inconclusive';
   // per mechanism: the threshold of each (n, κ) group counted for, "never" for the others
   const perMechanism = new Map<string, string[]>();
   usable.forEach(({ g, t }, i) => {
@@ -214,7 +216,8 @@ function popOutcome(ctx: DatasetContext, groups: PopGroup[], at: { k: number; to
     named,
     `pop NDCG@${at.top}: ${pops.join(', ')}`,
     ...(strongest ? [`strongest at the largest ξ: ${strongest.where} (Δ = ${formatDiff(strongest.diff)})`] : []),
-    ...(out.zeroVariance > 0 ? [`${out.zeroVariance} without variance at the largest ξ (no evidence either way, p = 1)`] : []),
+    ...(out.zeroVariance > 0 ? [`${zeroVarianceNote(out.zeroVariance, 'group')} at the largest ξ`] : []),
+    ...verdictNotes({ ...out, verdict }),
     ...(skipped > 0 ? [`${skipped} skipped: fewer than 2 trials`] : []),
     ...at.notes,
   ];

@@ -7,7 +7,7 @@
  * are all decided here, next to the claim's statement.
  */
 import { allSamples, directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, isRapporVector, pairedSamples, seriesMean, type Samples, type Series } from './grid.js';
-import { familyVerdict, type CellTest, type FamilyOutcome } from './rule.js';
+import { familyVerdict, verdictNotes, zeroVarianceNote, type CellTest, type FamilyOutcome } from './rule.js';
 import { decide, needs, notTested, type ClaimDefinition } from './family.js';
 import { cellKey, cellKeyNoKappa, cellKeyNoXi, comparison, labelled, match } from './utilityComparison.js';
 import { flipExample, ldpEquivalent } from './utilityBudgets.js';
@@ -65,7 +65,7 @@ const nnShare: ClaimDefinition = {
     const thresholdNote = d === PAPER_NN_THRESHOLD ? '' : `; the paper's shares are at d = ${PAPER_NN_THRESHOLD}`;
     if (cells.length === 0) return notTested(`needs at least 2 query users per n; shares below d = ${d}: ${shares}`);
     const out = familyVerdict(cells, ctx.alpha);
-    const flat = out.zeroVariance > 0 ? `; ${out.zeroVariance} step${out.zeroVariance === 1 ? '' : 's'} without variance (no evidence either way, p = 1)` : '';
+    const flat = [...(out.zeroVariance > 0 ? [zeroVarianceNote(out.zeroVariance, 'step')] : []), ...verdictNotes(out)].map((n) => `; ${n}`).join('');
     return {
       verdict: out.verdict,
       cells_tested: out.tested,
