@@ -1,14 +1,13 @@
 /**
  * `evaluateClaims`: every claim on every data set of a run, from its per-trial values alone (pure:
- * no files, no randomness, so the same folder always gives the same verdicts).
+ * no files, no randomness, so the same folder always gives the same verdicts). One loop over the
+ * one list (all.ts), whichever evaluation a claim reads.
  */
-import { CLAIMS } from './definitions.js';
-import type { DatasetContext } from './family.js';
-import { groupSeries } from './grid.js';
-import { ATTACK_CLAIMS } from './attackClaims.js';
-import { groupRecommendSeries, RECOMMEND_CLAIMS, type RecommendClaimDefinition } from './recommend.js';
+import { CLAIMS } from './all.js';
+import type { ClaimDefinition, ClaimEvaluation, DatasetContext, Outcome } from './family.js';
+import { notTested } from './family.js';
+import { groupRecommendSeries, groupSeries, type RecommendSeries, type Series } from './grid.js';
 import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
-import type { Outcome } from './definitions.js';
 
 export const DEFAULT_ALPHA = 0.05;
 
@@ -22,76 +21,82 @@ export function datasetsOf(input: ClaimsInput): string[] {
   return [...new Set([...input.config.datasets, ...input.values.map((v) => v.dataset), ...input.nn.map((r) => r.dataset), ...(input.attack ?? []).map((v) => v.dataset)])];
 }
 
-const notTestedHere = (): Outcome => ({ verdict: 'not-tested', cells_tested: 0, cells_for: 0, cells_against: 0, detail: 'needs recommendation values for this data set' });
-
 export function checkAlpha(alpha: number): void {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
 }
 
-function resultOf(claim: Pick<RecommendClaimDefinition, 'id' | 'statement'>, dataset: string, outcome: Outcome): ClaimResult {
+/**
+ * When a run lists an evaluation's claims (`listed`: a folder without its values lists none of
+ * them), and what a data set of such a run lacks for them (`lacks`: its not-tested detail, or
+ * null to let each claim say). Utility claims are always listed; the linkage attack's claims
+ * name what they miss themselves.
+ */
+const EVALUATION_GATES: Record<ClaimEvaluation, { listed(input: ClaimsInput): boolean; lacks(ctx: DatasetContext): string | null }> = {
+  utility: { listed: () => true, lacks: () => null },
+  attack: { listed: (input) => (input.attack ?? []).length > 0, lacks: () => null },
+  recommend: {
+    listed: (input) => (input.recommend ?? []).length > 0,
+    lacks: (ctx) => (ctx.recommendSeries.length ? null : 'needs recommendation values for this data set'),
+  },
+};
+
+/** The series of every data set, grouped once (a run's claims group tens of thousands of values). */
+interface Grouped {
+  series: Series[];
+  recommendSeries: RecommendSeries[];
+}
+
+function groupedOf(input: ClaimsInput): Grouped {
+  return { series: groupSeries(input.values), recommendSeries: groupRecommendSeries(input.recommend ?? []) };
+}
+
+/** What every claim sees of data set `dataset` (`grouped`: the input's series, when the caller has grouped them). */
+export function datasetContext(input: ClaimsInput, dataset: string, alpha: number, grouped: Grouped = groupedOf(input)): DatasetContext {
+  const nn = input.nn.filter((r) => r.dataset === dataset);
+  const queriesPerN = new Map<number, number>();
+  for (const r of nn) queriesPerN.set(r.n, (queriesPerN.get(r.n) ?? 0) + 1);
   return {
-    id: claim.id,
     dataset,
-    verdict: outcome.verdict,
-    statement: claim.statement,
-    cells_tested: outcome.cells_tested,
-    cells_for: outcome.cells_for,
-    cells_against: outcome.cells_against,
-    detail: outcome.detail,
+    series: grouped.series.filter((s) => s.dataset === dataset),
+    nn,
+    attack: (input.attack ?? []).filter((v) => v.dataset === dataset),
+    recommend: (input.recommend ?? []).filter((v) => v.dataset === dataset),
+    recommendSeries: grouped.recommendSeries.filter((s) => s.dataset === dataset),
+    config: input.config,
+    alpha,
+    allQueries: (n) => {
+      if (input.config.queries === 0) return true;
+      const users = input.population?.find((p) => p.dataset === dataset && p.n === n)?.users;
+      return users !== undefined && users === queriesPerN.get(n);
+    },
   };
 }
 
-/**
- * Every claim of `CLAIMS` on every data set, data set by data set; after each data set's, the
- * recommendation claims when the input has recommendation values (a folder without them lists
- * none of those claims); the linkage attack's claims likewise only with attack values.
- */
-const ATTACK_CLAIM_IDS = new Set<string>(ATTACK_CLAIMS.map((c) => c.id));
+/** One claim's outcome on one data set: not-tested when the data set lacks its evaluation's values or its metric, else its own. */
+function outcomeOf(claim: ClaimDefinition, ctx: DatasetContext, metric: string): Outcome {
+  const lacking = EVALUATION_GATES[claim.evaluation].lacks(ctx);
+  if (lacking !== null) return notTested(lacking);
+  if (claim.angular && metric !== 'angular') return notTested(`needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`);
+  return claim.evaluate(ctx);
+}
 
+/**
+ * Every claim of `CLAIMS` whose evaluation the run has, on every data set, data set by data set
+ * in the list's order.
+ */
 export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): ClaimResult[] {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
   checkAlpha(alpha);
-  const series = groupSeries(input.values);
-  const recommend = groupRecommendSeries(input.recommend ?? []);
-  const hasAttack = (input.attack ?? []).length > 0;
+  const grouped = groupedOf(input);
+  const claims = CLAIMS.filter((c) => EVALUATION_GATES[c.evaluation].listed(input));
   const out: ClaimResult[] = [];
   for (const dataset of datasetsOf(input)) {
-    const nn = input.nn.filter((r) => r.dataset === dataset);
-    const queriesPerN = new Map<number, number>();
-    for (const r of nn) queriesPerN.set(r.n, (queriesPerN.get(r.n) ?? 0) + 1);
-    const ctx: DatasetContext = {
-      dataset,
-      series: series.filter((s) => s.dataset === dataset),
-      nn,
-      attack: (input.attack ?? []).filter((v) => v.dataset === dataset),
-      recommend: (input.recommend ?? []).filter((v) => v.dataset === dataset),
-      config: input.config,
-      alpha,
-      allQueries: (n) => {
-        if (input.config.queries === 0) return true;
-        const users = input.population?.find((p) => p.dataset === dataset && p.n === n)?.users;
-        return users !== undefined && users === queriesPerN.get(n);
-      },
-    };
+    const ctx = datasetContext(input, dataset, alpha, grouped);
     const metric = metricOf(input, dataset);
-    for (const claim of CLAIMS) {
-      // the linkage attack's claims only for a folder with attack values (others list them not at all)
-      if (!hasAttack && ATTACK_CLAIM_IDS.has(claim.id)) continue;
-      const outcome =
-        claim.angular && metric !== 'angular'
-          ? {
-              verdict: 'not-tested' as const,
-              cells_tested: 0,
-              cells_for: 0,
-              cells_against: 0,
-              detail: `needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`,
-            }
-          : claim.evaluate(ctx);
-      out.push(resultOf(claim, dataset, outcome));
+    for (const claim of claims) {
+      const o = outcomeOf(claim, ctx, metric);
+      out.push({ id: claim.id, dataset, verdict: o.verdict, statement: claim.statement, cells_tested: o.cells_tested, cells_for: o.cells_for, cells_against: o.cells_against, detail: o.detail });
     }
-    if (recommend.length === 0) continue;
-    const recCtx = { dataset, series: recommend.filter((s) => s.dataset === dataset), config: input.config, alpha };
-    for (const claim of RECOMMEND_CLAIMS) out.push(resultOf(claim, dataset, recCtx.series.length ? claim.evaluate(recCtx) : notTestedHere()));
   }
   return out;
 }

@@ -1,18 +1,20 @@
 /**
- * What every claim is written with: the context it sees of one data set, its outcome, and the
- * steps from a family of cells to a verdict with its one-line detail (`decide`), or to not-tested
- * with what the grid lacks (`notTested`, `needs`). The paper's claims (definitions.ts) and the
- * linkage attack's (attackClaims.ts) share them.
+ * The one contract every claim is written to, whichever evaluation's values it reads (utility
+ * loss, recommendations, the linkage attack): an id, a statement, the evaluation it belongs to,
+ * and `evaluate(ctx)` from the context it sees of one data set to an outcome. One loop
+ * (evaluate.ts) evaluates every claim of `CLAIMS` (all.ts). Beside it, the steps from a family of
+ * cells to a verdict with its one-line detail (`decide`), or to not-tested with what the grid
+ * lacks (`notTested`, `needs`), which the claims of every evaluation share.
  */
 import type { AttackTrialValue, NnDistance, RecommendTrialValue } from '../experiment/trialValues.js';
-import type { Series } from './grid.js';
+import type { RecommendSeries, Series } from './grid.js';
 import { describeFamily, familyVerdict, type CellTest, type FamilyMode, type FamilyOutcome } from './rule.js';
 import type { ClaimId, ClaimResult, ClaimsConfig } from './types.js';
 
 /** Everything a claim sees of one data set. */
 export interface DatasetContext {
   dataset: string;
-  /** this data set's series (see grid.ts) */
+  /** this data set's utility series (see grid.ts) */
   series: Series[];
   /** this data set's 1-NN distances of the query users */
   nn: NnDistance[];
@@ -20,6 +22,8 @@ export interface DatasetContext {
   attack: AttackTrialValue[];
   /** this data set's per-trial recommendation values (empty without `recommend`) */
   recommend: RecommendTrialValue[];
+  /** the same grouped into NDCG series (see grid.ts) */
+  recommendSeries: RecommendSeries[];
   config: ClaimsConfig;
   alpha: number;
   /** true when every user of (this data set, n) was a query, so Fig. 1's shares are exact */
@@ -28,9 +32,17 @@ export interface DatasetContext {
 
 export type Outcome = Pick<ClaimResult, 'verdict' | 'cells_tested' | 'cells_for' | 'cells_against' | 'detail'>;
 
+/**
+ * The evaluation whose claims these are: a run lists a claim only when it has that evaluation's
+ * values (utility: always), see `EVALUATION_GATES` in evaluate.ts.
+ */
+export type ClaimEvaluation = 'utility' | 'recommend' | 'attack';
+
 export interface ClaimDefinition {
   id: ClaimId;
   statement: string;
+  /** which evaluation's values it reads (the accountant's worked examples read none and go with utility) */
+  evaluation: ClaimEvaluation;
   /** an experiment on angular vectors (not-tested on data sets of another metric) */
   angular: boolean;
   evaluate(ctx: DatasetContext): Outcome;

@@ -2,8 +2,7 @@
  * The claims as text: the JSON of `lshdp claims --json` / claims.json, and the markdown scorecard of
  * tables/claims.md (one row per claim and data set, every verdict with its counts).
  */
-import { CLAIMS } from './definitions.js';
-import { RECOMMEND_CLAIMS } from './recommend.js';
+import { CLAIMS } from './all.js';
 import { VERDICTS, type ClaimResult, type Verdict } from './types.js';
 
 /** `{"claims": [...]}`, fields in the documented order, pretty-printed, newline-terminated. */
@@ -56,7 +55,7 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
   const lines = [
     '# Claims of the paper on this run',
     '',
-    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **contradicted** when some cell is significant against the claim, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent by its own TOST at α, an intersection–union test, which needs no correction; its side against keeps Holm), **inconclusive** otherwise, **not-tested** when the grid cannot test it. Each verdict is printed with its share of the cells (for, against, of those tested).`,
+    `Each comparative claim is a family of one-sided t-tests over trials, one per grid cell (paired when both sides share the trial's hyperplanes, Welch otherwise), Holm-corrected at family-wise α = ${alpha} in each direction: **mixed** when some cell is significant for the claim and some against it (the detail names the groups each way), **contradicted** when some cell is significant against the claim and none for it, **supported** when none is against and at least one is for (equivalence: every cell shown equivalent by its own TOST at α, an intersection–union test, which needs no correction; its side against keeps Holm) and at least half the cells have power (the smallest p-value their test can attain reaches their Holm threshold; the detail says what the verdict rests on), **inconclusive** otherwise, **not-tested** when the grid cannot test it. A cell without variance takes the t test's limit: p = 0 where every trial is beyond the compared value, else 1. Each verdict is printed with its share of the cells (for, against, of those tested).`,
     '',
   ];
   const datasets = [...new Set(results.map((r) => r.dataset))];
@@ -71,6 +70,6 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
   }
   lines.push('## The claims', '');
   const ids = new Set(results.map((r) => r.id));
-  for (const c of [...CLAIMS, ...RECOMMEND_CLAIMS]) if (ids.has(c.id)) lines.push(`- **${c.id}**: ${escapeMd(c.statement)}`);
+  for (const c of CLAIMS) if (ids.has(c.id)) lines.push(`- **${c.id}**: ${escapeMd(c.statement)}`);
   return lines.join('\n') + '\n';
 }

@@ -1,9 +1,9 @@
 /**
  * The per-trial values of one data set, grouped into series (one per grid cell and mechanism
- * entry: n, κ, k, label, ξ → loss per trial), and the comparison of two series as one cell of a
- * claim's family.
+ * entry: n, κ, k, label, ξ → loss per trial; recommendations likewise per N → NDCG@N), and the
+ * comparison of two series as one cell of a claim's family.
  */
-import type { ResultCoordinates, TrialValue } from '../experiment/trialValues.js';
+import type { RecommendCoordinates, RecommendTrialValue, ResultCoordinates, TrialValue } from '../experiment/trialValues.js';
 import { pairedTTest, welchTTest, tost, type TTest } from '../stats/tTests.js';
 import type { CellTest } from './rule.js';
 import { hasRole } from '../mechanisms/registry.js';
@@ -40,6 +40,27 @@ export function groupSeries(values: readonly TrialValue[]): Series[] {
     }
     s.byTrial.set(v.trial, v.loss);
     last = s;
+  }
+  return [...map.values()];
+}
+
+/** The per-trial NDCG of one (data set, n, κ, k, mechanism label, ξ, N). */
+export interface RecommendSeries extends RecommendCoordinates {
+  /** trial index → NDCG@N (the mean over the trial's queries) */
+  byTrial: Map<number, number>;
+}
+
+/** Group per-trial recommendation values into series, in first-seen order (NDCG only: the claims' measure). */
+export function groupRecommendSeries(values: readonly RecommendTrialValue[]): RecommendSeries[] {
+  const map = new Map<string, RecommendSeries>();
+  for (const v of values) {
+    const key = `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.k}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.top}`;
+    let s = map.get(key);
+    if (!s) {
+      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, k: v.k, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, top: v.top, byTrial: new Map() };
+      map.set(key, s);
+    }
+    s.byTrial.set(v.trial, v.ndcg);
   }
   return [...map.values()];
 }

@@ -6,54 +6,17 @@
  * baselines are told by what they lack: `pop` has no neighbours (k null), `exact` no hash (κ and
  * ξ null), like vanilla LSH no ξ.
  */
-import type { RecommendCoordinates, RecommendTrialValue } from '../experiment/trialValues.js';
 import { pairedTTest } from '../stats/tTests.js';
 import { holm } from '../stats/holm.js';
-import { decide, needs, notTested, type Outcome } from './family.js';
-import { directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrr, isLshrrPaper, pairedSamples } from './grid.js';
-import { familyVerdict, formatDiff, type CellTest } from './rule.js';
-import type { ClaimId, ClaimsConfig } from './types.js';
-
-/** The per-trial NDCG of one (data set, n, κ, k, mechanism label, ξ, N). */
-export interface RecommendSeries extends RecommendCoordinates {
-  /** trial index → NDCG@N (the mean over the trial's queries) */
-  byTrial: Map<number, number>;
-}
-
-/** Everything a recommendation claim sees of one data set. */
-export interface RecommendContext {
-  dataset: string;
-  series: RecommendSeries[];
-  config: ClaimsConfig;
-  alpha: number;
-}
-
-export interface RecommendClaimDefinition {
-  id: ClaimId;
-  statement: string;
-  evaluate(ctx: RecommendContext): Outcome;
-}
+import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
+import { directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrr, isLshrrPaper, pairedSamples, type RecommendSeries } from './grid.js';
+import { familyVerdict, formatDiff, verdictNotes, verdictOf, zeroVarianceNote, type CellTest } from './rule.js';
 
 /** Equivalence margin of `recommend-converges-to-lsh`, in NDCG (absolute). */
 export const NDCG_MARGIN = 0.01;
 /** The list length and the number of neighbours the issue's single-number claims prefer. */
 export const PREFERRED_TOP = 10;
 export const PREFERRED_K = 10;
-
-/** Group per-trial values into series, in first-seen order (NDCG only: the claims' measure). */
-export function groupRecommendSeries(values: readonly RecommendTrialValue[]): RecommendSeries[] {
-  const map = new Map<string, RecommendSeries>();
-  for (const v of values) {
-    const key = `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.k}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.top}`;
-    let s = map.get(key);
-    if (!s) {
-      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, k: v.k, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, top: v.top, byTrial: new Map() };
-      map.set(key, s);
-    }
-    s.byTrial.set(v.trial, v.ndcg);
-  }
-  return [...map.values()];
-}
 
 const isPop = (s: RecommendSeries): boolean => s.k === null;
 
@@ -78,12 +41,14 @@ const sameCell = (a: RecommendSeries, b: RecommendSeries) => a.n === b.n && a.ka
 
 // ------------------------------------------------------------------ the claims
 
-const beatsLaplsh: RecommendClaimDefinition = {
+const beatsLaplsh: ClaimDefinition = {
   id: 'recommend-lshrr-beats-laplsh',
+  evaluation: 'recommend',
+  angular: false,
   statement: "lshdp's own, the recommendations' twin of lshrr-beats-laplsh: top-N lists made from LSHRR's neighbours have higher NDCG@N than from LapLSH's for n ≥ 100, at every κ, k, N and ξ > 0.",
   evaluate(ctx) {
-    const rr = ctx.series.filter((s) => isLshrrPaper(s) && !isPop(s));
-    const lap = ctx.series.filter((s) => isLaplsh(s) && !isPop(s));
+    const rr = ctx.recommendSeries.filter((s) => isLshrrPaper(s) && !isPop(s));
+    const lap = ctx.recommendSeries.filter((s) => isLaplsh(s) && !isPop(s));
     const missing = needs([
       [rr.length > 0, 'an lshrr entry with the paper accountant'],
       [lap.length > 0, 'a laplsh entry'],
@@ -104,12 +69,14 @@ const beatsLaplsh: RecommendClaimDefinition = {
   },
 };
 
-const convergesToLsh: RecommendClaimDefinition = {
+const convergesToLsh: ClaimDefinition = {
   id: 'recommend-converges-to-lsh',
+  evaluation: 'recommend',
+  angular: false,
   statement: `lshdp's own: at the largest ξ of the grid, LSHRR's NDCG@${PREFERRED_TOP} is within ±${NDCG_MARGIN} of vanilla LSH's at the same n, κ and k (each LSHRR entry; TOST).`,
   evaluate(ctx) {
-    const rr = ctx.series.filter((s) => isLshrr(s) && !isPop(s) && s.xi !== null);
-    const lsh = ctx.series.filter((s) => isLsh(s) && !isPop(s));
+    const rr = ctx.recommendSeries.filter((s) => isLshrr(s) && !isPop(s) && s.xi !== null);
+    const lsh = ctx.recommendSeries.filter((s) => isLsh(s) && !isPop(s));
     const missing = needs([
       [rr.length > 0, 'an lshrr entry'],
       [lsh.length > 0, 'an lsh entry'],
@@ -145,13 +112,13 @@ interface PopGroup {
 }
 
 /** The (n, κ, mechanism) groups at (k, N), each with the pop value of its n, in first-seen order. */
-function popGroups(ctx: RecommendContext, k: number, top: number): PopGroup[] {
+function popGroups(ctx: DatasetContext, k: number, top: number): PopGroup[] {
   const popAt = new Map<number, number>();
   // pop has one trial (recommend.csv's trials 1); a mean all the same, should it ever have more
   const mean = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0) / m.size;
-  for (const s of ctx.series) if (isPop(s) && s.top === top) popAt.set(s.n, mean(s.byTrial));
+  for (const s of ctx.recommendSeries) if (isPop(s) && s.top === top) popAt.set(s.n, mean(s.byTrial));
   const groups = new Map<string, PopGroup>();
-  for (const s of ctx.series) {
+  for (const s of ctx.recommendSeries) {
     if (isPop(s) || s.xi === null || s.k !== k || s.top !== top || !popAt.has(s.n)) continue;
     const label = `${placeOf(s, { xi: false, k: false, top: false })} [${s.mechanism}]`;
     const g = groups.get(label) ?? { label, mechanism: s.mechanism, series: [], pop: popAt.get(s.n)! };
@@ -188,12 +155,14 @@ export function popThreshold(series: readonly { xi: number | null; byTrial: Map<
   return { from, adjustedAtLargest: h.adjusted[h.adjusted.length - 1], largest: last };
 }
 
-const beatsPop: RecommendClaimDefinition = {
+const beatsPop: ClaimDefinition = {
   id: 'recommend-beats-pop',
+  evaluation: 'recommend',
+  angular: false,
   statement: `lshdp's own: recommendations from a private mechanism's neighbours beat the popularity baseline (pop) from some ξ of the grid on; per n, κ and mechanism at k = ${PREFERRED_K} and N = ${PREFERRED_TOP} (else the largest k and the smallest N), the detail names the smallest ξ from which every larger ξ of the grid has NDCG@N significantly above pop's ("never" where none).`,
   evaluate(ctx) {
-    const pop = ctx.series.filter(isPop);
-    const ranked = ctx.series.filter((s) => !isPop(s) && s.xi !== null);
+    const pop = ctx.recommendSeries.filter(isPop);
+    const ranked = ctx.recommendSeries.filter((s) => !isPop(s) && s.xi !== null);
     const missing = needs([
       [pop.length > 0, 'the pop baseline'],
       [ranked.length > 0, 'a mechanism with ξ'],
@@ -212,10 +181,11 @@ const beatsPop: RecommendClaimDefinition = {
  * The verdict of `recommend-beats-pop` over its groups: a group is for when its largest ξ is
  * above pop after Holm over its ξ and then over the groups (so a false "supported" has
  * probability ≤ α), against when its largest ξ is significantly below pop (Holm over the
- * groups). Supported: some group is for (an existence claim); contradicted: none is, and every
- * group is against; inconclusive otherwise.
+ * groups). Supported: some group is for and none against (an existence claim; with power, as
+ * every claim); mixed: some for and some against; contradicted: none is for, and every group is
+ * against; inconclusive otherwise.
  */
-function popOutcome(ctx: RecommendContext, groups: PopGroup[], at: { k: number; top: number; notes: string[] }): Outcome {
+function popOutcome(ctx: DatasetContext, groups: PopGroup[], at: { k: number; top: number; notes: string[] }): Outcome {
   const tested = groups.map((g) => ({ g, t: popThreshold(g.series, g.pop, ctx.alpha) }));
   const usable = tested.filter((x) => x.t !== null);
   const skipped = tested.length - usable.length;
@@ -229,7 +199,8 @@ function popOutcome(ctx: RecommendContext, groups: PopGroup[], at: { k: number; 
     diff: t!.largest.diff,
   }));
   const out = familyVerdict(cells, ctx.alpha);
-  const verdict = out.forCount > 0 ? 'supported' : out.againstCount === out.tested ? 'contradicted' : 'inconclusive';
+  // an existence claim: one group for is enough, and every group against contradicts it
+  const verdict = out.forCount > 0 ? verdictOf(out, true) : out.againstCount === out.tested ? 'contradicted' : 'inconclusive';
   // per mechanism: the threshold of each (n, κ) group counted for, "never" for the others
   const perMechanism = new Map<string, string[]>();
   usable.forEach(({ g, t }, i) => {
@@ -245,7 +216,8 @@ function popOutcome(ctx: RecommendContext, groups: PopGroup[], at: { k: number; 
     named,
     `pop NDCG@${at.top}: ${pops.join(', ')}`,
     ...(strongest ? [`strongest at the largest ξ: ${strongest.where} (Δ = ${formatDiff(strongest.diff)})`] : []),
-    ...(out.zeroVariance > 0 ? [`${out.zeroVariance} without variance at the largest ξ (no evidence either way, p = 1)`] : []),
+    ...(out.zeroVariance > 0 ? [`${zeroVarianceNote(out.zeroVariance, 'group')} at the largest ξ`] : []),
+    ...verdictNotes({ ...out, verdict }),
     ...(skipped > 0 ? [`${skipped} skipped: fewer than 2 trials`] : []),
     ...at.notes,
   ];
@@ -253,4 +225,4 @@ function popOutcome(ctx: RecommendContext, groups: PopGroup[], at: { k: number; 
 }
 
 /** The recommendation claims, in report order (`RECOMMEND_CLAIM_IDS`). */
-export const RECOMMEND_CLAIMS: readonly RecommendClaimDefinition[] = [beatsLaplsh, convergesToLsh, beatsPop];
+export const RECOMMEND_CLAIMS: readonly ClaimDefinition[] = [beatsLaplsh, convergesToLsh, beatsPop];

@@ -5,9 +5,9 @@
  */
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
 
-export type Verdict = 'supported' | 'contradicted' | 'inconclusive' | 'not-tested';
+export type Verdict = 'supported' | 'mixed' | 'contradicted' | 'inconclusive' | 'not-tested';
 
-export const VERDICTS: readonly Verdict[] = ['supported', 'contradicted', 'inconclusive', 'not-tested'];
+export const VERDICTS: readonly Verdict[] = ['supported', 'mixed', 'contradicted', 'inconclusive', 'not-tested'];
 
 /** The ids of the claims, in the order they are reported: the paper's (Sect. 6 and the appendix), then lshdp's own (the linkage attack's last). */
 export const CLAIM_IDS = [

@@ -110,7 +110,7 @@ export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): Written
   writeFileAtomicSync(join(dir, 'tables', 'claims.md'), markdown);
   const datasets = [...new Set(results.map((r) => r.dataset))];
   // a decided claim is listed with its share of cells: "supported" alone reads stronger than one cell of 36
-  const decided = results.filter((r) => r.verdict === 'supported' || r.verdict === 'contradicted');
+  const decided = results.filter((r) => r.verdict === 'supported' || r.verdict === 'mixed' || r.verdict === 'contradicted');
   const lines = [
     `lshdp: claims (α = ${alpha}): ${datasets.map((ds) => `${ds}: ${verdictCounts(results.filter((r) => r.dataset === ds))}`).join('; ')}`,
     ...decided.map((r) => `lshdp:   ${datasets.length > 1 ? `${r.dataset}: ` : ''}${r.id}: ${verdictWithShare(r)}`),

@@ -23,7 +23,7 @@ export interface MechanismContext {
 }
 
 /**
- * The parts a claim can ask for (src/claims/definitions.ts picks its series by role):
+ * The parts a claim can ask for (src/claims/grid.ts picks its series by role):
  * - `clean-lsh`: the LSH code itself, no noise (the non-private baseline);
  * - `bitwise-rr`: the LSH code, then per-bit randomized response with a per-bit ε from ξ (LSHRR);
  * - `laplace-vector`: multivariate Laplace noise on the vector, then LSH (LapLSH);
@@ -106,7 +106,7 @@ export interface Mechanism {
   /** the report's wording of how this mechanism's ε_LDP comes from its own ε (the note under the
    *  utility table, e.g. LSHRR's "κ·ε_bit for LSHRR") */
   readonly ldpNote?: string;
-  /** what the claims (src/claims/definitions.ts) may pick this mechanism for; a claim names a role,
+  /** what the claims (src/claims/grid.ts) may pick this mechanism for; a claim names a role,
    *  never a mechanism, so a plugin that declares a role is picked as a built-in is */
   readonly roles?: readonly MechanismRole[];
   /** directional mechanisms: ln of the density (up to a constant) of the angle θ ∈ [0, π] between the

@@ -16,6 +16,7 @@ import type { ResultsFolder } from './read.js';
 /** Badge colours (text, background): contrast ≥ 4.5:1 for the text. */
 const BADGE: Record<Verdict, [string, string]> = {
   supported: ['#ffffff', '#1a7f37'],
+  mixed: ['#ffffff', '#6f42c1'],
   contradicted: ['#ffffff', '#b42318'],
   inconclusive: ['#3b2300', '#f2cc60'],
   'not-tested': ['#ffffff', '#6e7781'],

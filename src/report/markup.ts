@@ -1,7 +1,8 @@
 /**
  * The HTML building blocks every report page shares: escaping, JSON inside a script tag, a section
- * with its anchor, and what a figure of the report is. A leaf module, so the sections (claims,
- * audit) and the page (html.ts) can all use it without importing each other.
+ * with its anchor, what a figure of the report is and how a section lists its figures. A leaf
+ * module, so the sections (claims, audit, runSections.ts, evaluationSections.ts) and the page
+ * (html.ts) can all use it without importing each other.
  */
 import type { VlSpec } from './specs.js';
 
@@ -31,4 +32,17 @@ export interface FigureEntry {
 /** A report section: a heading with an anchor, then its body. */
 export function section(id: string, title: string, body: string): string {
   return `<section id="${escapeHtml(id)}">\n<h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
+}
+
+/** The figures of a section, each with its caption and a link to its SVG. */
+export function figuresSection(figures: FigureEntry[]): string {
+  const figHtml = figures
+    .map(
+      (f) => `<figure>
+<div id="${escapeHtml(f.id)}" class="vega-figure"><noscript><img src="${escapeHtml(f.svgPath)}" alt="${escapeHtml(f.title)}"></noscript></div>
+<figcaption>${escapeHtml(f.caption)} (<a href="${escapeHtml(f.svgPath)}">SVG</a>)</figcaption>
+</figure>`,
+    )
+    .join('\n');
+  return figHtml || '<p>No figures (no utility.csv or nn_distances.csv).</p>';
 }

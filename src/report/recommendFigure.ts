@@ -6,7 +6,8 @@
  */
 import type { RecommendRow } from './read.js';
 import { uniqueInOrder } from './read.js';
-import { panelSpec, type Fig2Row, type VlSpec } from './specs.js';
+import { panelSpec, type Fig2Row } from './panelFigure.js';
+import type { VlSpec } from './specs.js';
 
 /** The list length and the number of neighbours the figure prefers (the NDCG@10 at k = 10). */
 export const FIGURE_TOP = 10;

@@ -25,8 +25,8 @@ export interface TTest {
   /** H1: mean(a − b) > 0 */
   pAbove: number;
   /**
-   * No variance to judge the difference by (e.g. both sides identical at ξ = 0): no evidence either
-   * way, both p-values are 1.
+   * No variance to judge the difference by (every trial gave the same difference): the p-values
+   * are the t test's limit as the standard error goes to 0 (see `fromStatistic`).
    */
   zeroVariance: boolean;
 }
@@ -51,10 +51,19 @@ function variance(xs: readonly number[], m = mean(xs)): number {
  */
 const ZERO_SE = 1e-12;
 
+/**
+ * The t test's limit without variance, one rule for every test: every trial beyond the compared
+ * value (diff > 0 for "above", < 0 for "below") gives p = 0 that way; at it or short of it, p = 1.
+ * A difference within floating-point rounding of 0 is 0 (both p = 1).
+ */
+function zeroVarianceLimit(kind: TestKind, diff: number, df: number, tolerance: number): TTest {
+  const d = Math.abs(diff) > tolerance ? diff : 0;
+  return { kind, diff, se: 0, df, t: d === 0 ? 0 : d * Infinity, pBelow: d < 0 ? 0 : 1, pAbove: d > 0 ? 0 : 1, zeroVariance: true };
+}
+
 function fromStatistic(kind: TestKind, diff: number, se: number, df: number, scale: number): TTest {
-  if (!(se > ZERO_SE * Math.max(1, scale)) || !Number.isFinite(df) || df <= 0) {
-    return { kind, diff, se: 0, df, t: 0, pBelow: 1, pAbove: 1, zeroVariance: true };
-  }
+  const tolerance = ZERO_SE * Math.max(1, scale);
+  if (!(se > tolerance) || !Number.isFinite(df) || df <= 0) return zeroVarianceLimit(kind, diff, df, tolerance);
   const t = diff / se;
   // each tail from its own side of the CDF, so a tiny p-value keeps its precision
   return { kind, diff, se, df, t, pBelow: tCdf(t, df), pAbove: tCdf(-t, df), zeroVariance: false };
@@ -105,11 +114,16 @@ export interface Tost {
 /**
  * Two one-sided tests of equivalence within ±margin, on the statistic of `test` (paired or Welch):
  * equivalence needs both H1: diff > −margin and H1: diff < margin; the p-value is the larger one.
- * Zero variance is no evidence either way (both p-values 1).
+ * Zero variance takes the t test's limit, as every test here: a difference strictly inside the
+ * margin is equivalent (p = 0), one strictly beyond it is beyond (p = 0), each other way p = 1.
  */
 export function tost(test: TTest, margin: number): Tost {
   if (!(margin > 0)) throw new Error(`tost: margin must be > 0, got ${margin}`);
-  if (test.zeroVariance) return { pEquivalent: 1, pBeyond: 1, test };
+  if (test.zeroVariance) {
+    // the difference as the test judged it: within rounding of 0 it is 0 (t = 0)
+    const d = test.t === 0 ? 0 : Math.abs(test.diff);
+    return { pEquivalent: d < margin ? 0 : 1, pBeyond: d > margin ? 0 : 1, test };
+  }
   const above = (test.diff + margin) / test.se; // H1: diff > −margin
   const below = (test.diff - margin) / test.se; // H1: diff < margin
   const pAboveLow = tCdf(-above, test.df);

@@ -82,11 +82,12 @@ describe('reid-rises-with-xi', () => {
     expect(r.detail).toContain('lshrr: rises in 24 of 24 steps, falls in 0');
   });
 
-  it('a fall at one step of one mechanism contradicts it, and names the mechanism', () => {
+  it('a fall at one step of one mechanism beside rises elsewhere is mixed, and names the mechanism each way', () => {
     const falling = lap((p) => (p.xi === 20 ? 0.06 : rising(p)));
     const r = claim(inputOf({ ...GRID, entries: [rr(rising), falling] }), 'reid-rises-with-xi');
-    expect(r.verdict).toBe('contradicted');
+    expect(r.verdict).toBe('mixed');
     expect(r.cells_against).toBe(8);
+    expect(r.detail).toMatch(/mixed: for in lshrr n=\d+ κ=\d+ \(\d+\), .*; against in laplsh n=\d+ κ=\d+ \(\d+\)/);
     expect(r.detail).toContain('laplsh: rises in 16 of 24 steps, falls in 8');
     expect(r.detail).toMatch(/against: laplsh n=\d+ κ=\d+ known=\S+ ξ=5→20/);
   });
@@ -123,7 +124,7 @@ describe('lshrr-frontier-dominates-laplsh', () => {
     expect(r.detail).toMatch(/vs LSHRR ξ=1/);
   });
 
-  it('a LapLSH point that every LSHRR point is significantly worse than on some axis contradicts it', () => {
+  it('a LapLSH point that every LSHRR point is significantly worse than on some axis, beside points for, is mixed', () => {
     // LSHRR: either identifiable (ξ ≥ 1) or useless (ξ = 0); LapLSH ξ = 5: private and useful
     const r = claim(
       inputOf({
@@ -141,9 +142,11 @@ describe('lshrr-frontier-dominates-laplsh', () => {
       }),
       'lshrr-frontier-dominates-laplsh',
     );
-    expect(r.verdict).toBe('contradicted');
+    expect(r.verdict).toBe('mixed');
     expect(r.cells_against).toBe(1);
+    expect(r.cells_for).toBeGreaterThan(0);
     expect(r.detail).toMatch(/against: n=100 κ=20 LapLSH ξ=5 vs LSHRR ξ=/);
+    expect(r.detail).toContain('against in n=100 κ=20 (1)');
   });
 
   it('with recommendations NDCG@10 is the utility axis, and lower NDCG is worse', () => {

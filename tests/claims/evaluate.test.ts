@@ -72,14 +72,24 @@ describe('lshrr-beats-laplsh: the rule on paired cells', () => {
     expect(r.detail).toBe('needs n ≥ 100');
   });
 
-  it('identical sides (zero-variance differences) are no evidence, and the detail says so', () => {
+  it("identical sides (zero-variance differences, no difference) are no evidence under the t test's limit, and the detail says so", () => {
     const input = inputOf({ ...GRID, entries: [lshrr(() => 0.1)] });
     const twin = input.values.map((v) => ({ ...v, mechanism: 'laplsh', base: 'laplsh', accountant: null }));
     const r = claim(evaluateClaims({ ...input, values: [...input.values, ...twin] }), 'lshrr-beats-laplsh');
     expect(r.verdict).toBe('inconclusive');
     expect(r.cells_tested).toBe(16);
     expect(r.cells_for + r.cells_against).toBe(0);
-    expect(r.detail).toContain('16 cells without variance (no evidence either way, p = 1)');
+    expect(r.detail).toContain("16 cells without variance (the t test's limit: p = 0 where every trial is beyond, else 1)");
+  });
+
+  it("a zero-variance cell with every trial beyond counts as for (the t test's limit, p = 0)", () => {
+    const input = inputOf({ ...GRID, entries: [lshrr(() => 0.1)] });
+    // LapLSH exactly 0.02 above LSHRR in every trial: no variance in the differences, all one way
+    const twin = input.values.map((v) => ({ ...v, mechanism: 'laplsh', base: 'laplsh', accountant: null, loss: v.loss + 0.02 }));
+    const r = claim(evaluateClaims({ ...input, values: [...input.values, ...twin] }), 'lshrr-beats-laplsh');
+    expect(r.verdict).toBe('supported');
+    expect(r.cells_for).toBe(16);
+    expect(r.detail).toContain('16 cells without variance');
   });
 
   it('a single trial cannot be tested: not-tested, needing trials', () => {
@@ -205,8 +215,12 @@ describe('nn-share', () => {
     expect(r.detail).toContain('exact');
     const up = nnRows('synth', [100, 500, 1000], [200, 200, 200], [50, 60, 40]);
     const u = claim(evaluateClaims(inputOf(g, { nn: up, config: { queries: 0 } })), 'nn-share');
-    expect(u.verdict).toBe('contradicted');
+    // a rise from 100 to 500 and a fall from 500 to 1000: both ways, mixed, each step named
+    expect(u.verdict).toBe('mixed');
     expect(u.cells_against).toBe(1);
+    expect(u.detail).toContain('mixed: for in n=500→1000 (1); against in n=100→500 (1)');
+    const rising = nnRows('synth', [100, 500, 1000], [200, 200, 200], [40, 50, 60]);
+    expect(claim(evaluateClaims(inputOf(g, { nn: rising, config: { queries: 0 } })), 'nn-share').verdict).toBe('contradicted');
   });
 
   it('counts a distance equal to d as not below it (strict, as in Fig. 1)', () => {

@@ -174,9 +174,11 @@ describe('recommend-beats-pop: the smallest ξ from which every larger ξ beats 
   const grid: Omit<RecGrid, 'entries'> = { dims: [100], kappa: [20], k: [5, 10], xi: [0, 1, 2, 5, 10, 20], top: [10, 20], trials: 10, pop: () => 0.12 };
   const rising = entry('lshrr', (c) => 0.05 + 0.01 * (c.xi ?? 0));
 
-  it('names the ξ per mechanism and "never" where none; supported where one exists', () => {
+  it('names the ξ per mechanism and "never" where none; mixed where one is above and another below', () => {
     const r = claim(run({ ...grid, entries: [rising, entry('laplsh', () => 0.05)] }), 'recommend-beats-pop');
-    expect(r.verdict).toBe('supported');
+    expect(r.verdict).toBe('mixed');
+    expect(r.detail).toContain('mixed: for in n=100 κ=20 [lshrr] (1); against in n=100 κ=20 [laplsh] (1)');
+    expect(claim(run({ ...grid, entries: [rising, entry('laplsh', () => 0.12)] }), 'recommend-beats-pop').verdict).toBe('supported');
     expect(r.cells_tested).toBe(2);
     expect(r.cells_for).toBe(1);
     expect(r.cells_against).toBe(1);

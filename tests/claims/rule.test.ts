@@ -24,11 +24,35 @@ describe('familyVerdict', () => {
     expect(out.verdict).toBe('supported');
   });
 
-  it('one cell against contradicts the claim however many are for', () => {
-    const out = familyVerdict([cell(1e-6), cell(1e-6), cell(0.9999, 1e-5)], 0.05);
+  it('cells significant both ways make the family mixed, one against and none for contradicts it', () => {
+    const out = familyVerdict([cell(1e-6, 1, 'n=100 κ=10 k=1'), cell(1e-6, 1, 'n=100 κ=10 k=5'), cell(0.9999, 1e-5, 'n=50 κ=50 k=1')], 0.05);
     expect(out.forCount).toBe(2);
     expect(out.againstCount).toBe(1);
-    expect(out.verdict).toBe('contradicted');
+    expect(out.verdict).toBe('mixed');
+    const text = describeFamily(out, { forWord: 'lower', againstWord: 'higher', tests: 't' }, 0.05);
+    expect(text).toContain('mixed: for in n=100 κ=10 (2); against in n=50 κ=50 (1)');
+    expect(familyVerdict([cell(0.5), cell(0.9999, 1e-5)], 0.05).verdict).toBe('contradicted');
+  });
+
+  it('is never supported where most cells have no power (their smallest attainable p cannot reach their Holm threshold)', () => {
+    const blind = (where: string): CellTest => ({ ...cell(1, 1, where), minPFor: 1 });
+    // 2 cells for and 10 that could never be: not supported, and the detail says why
+    const weak = familyVerdict([cell(1e-6, 1, 'a'), cell(1e-6, 1, 'b'), ...Array.from({ length: 10 }, (_, i) => blind(`c${i}`))], 0.05);
+    expect(weak.forCount).toBe(2);
+    expect(weak.powered).toBe(2);
+    expect(weak.verdict).toBe('inconclusive');
+    expect(describeFamily(weak, { forWord: 'for', againstWord: 'against', tests: 't' }, 0.05)).toContain('not supported: only 2 of 12 cells have power (10 cannot reach their Holm threshold)');
+    // the same 2 beside 2 without power: half have power, supported, and the detail says on what
+    const half = familyVerdict([cell(1e-6, 1, 'a'), cell(1e-6, 1, 'b'), blind('c'), blind('d')], 0.05);
+    expect(half.verdict).toBe('supported');
+    expect(describeFamily(half, { forWord: 'for', againstWord: 'against', tests: 't' }, 0.05)).toContain(
+      'supported rests on 2 cells for and none against, of 4 cells, 2 with power (2 cannot reach their Holm threshold)',
+    );
+    // the threshold is Holm's at the cell's place: a smallest p of 0.02 reaches α/1 as the last of 3 only
+    const ranked = familyVerdict([cell(1e-6), cell(1e-6), { ...cell(0.5), minPFor: 0.02 }], 0.05);
+    expect(ranked.cells.map((c) => c.hasPower)).toEqual([true, true, true]);
+    const first = familyVerdict([{ ...cell(0.001), minPFor: 0.02 }, cell(0.5), cell(0.5)], 0.05);
+    expect(first.cells[0].hasPower).toBe(false);
   });
 
   it('corrects each direction on its own: the against family gets Holm too', () => {
@@ -41,7 +65,8 @@ describe('familyVerdict', () => {
   it('equivalence families are supported only when every cell is shown equivalent', () => {
     expect(familyVerdict([cell(0.001, 1), cell(0.002, 1)], 0.05, 'equivalence').verdict).toBe('supported');
     expect(familyVerdict([cell(0.001, 1), cell(0.4, 0.6)], 0.05, 'equivalence').verdict).toBe('inconclusive');
-    expect(familyVerdict([cell(0.001, 1), cell(1, 0.001)], 0.05, 'equivalence').verdict).toBe('contradicted');
+    expect(familyVerdict([cell(0.001, 1), cell(1, 0.001)], 0.05, 'equivalence').verdict).toBe('mixed');
+    expect(familyVerdict([cell(0.4, 0.6), cell(1, 0.001)], 0.05, 'equivalence').verdict).toBe('contradicted');
   });
 
   it('equivalence is an intersection–union test: each cell at α, no Holm (which would lose these cells)', () => {
@@ -72,7 +97,7 @@ describe('describeFamily', () => {
     const out = familyVerdict([cell(1e-4, 1, 'n=100 κ=10'), cell(1, 1, 'n=500 κ=10', true), cell(1, 1e-5, 'n=1000 κ=10')], 0.05);
     const text = describeFamily(out, { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests' }, 0.05);
     expect(text).toContain('LSHRR lower in 1 of 3 cells, higher in 1 (one-sided paired t-tests, Holm at α = 0.05)');
-    expect(text).toContain('1 cell without variance (no evidence either way, p = 1)');
+    expect(text).toContain("1 cell without variance (the t test's limit: p = 0 where every trial is beyond, else 1)");
     expect(text).toContain('against: n=1000 κ=10 (Δ = −0.01, Holm p = 3.0e-5)');
     expect(text).toContain('strongest for: n=100 κ=10');
   });

@@ -3,9 +3,8 @@
  * (n, κ, mechanism, ξ, known, trial)) and the utility values of the same points, with a shared
  * per-(n, κ, trial) effect that paired tests cancel and independent noise, from fixed seeds.
  */
-import { evaluateClaims } from '../../src/claims/evaluate.js';
-import { ATTACK_CLAIMS } from '../../src/claims/attackClaims.js';
-import { groupSeries } from '../../src/claims/grid.js';
+import { datasetContext, evaluateClaims } from '../../src/claims/evaluate.js';
+import { ATTACK_CLAIMS } from '../../src/claims/attack.js';
 import type { ClaimResult, ClaimsInput } from '../../src/claims/types.js';
 import type { AttackTrialValue, TrialValue } from '../../src/experiment/trialValues.js';
 import { makeRng } from '../../src/random/rng.js';
@@ -82,8 +81,7 @@ export function claim(input: ClaimsInput, id: string): ClaimResult {
 /** One claim alone on data set `synth` (what evaluateClaims does for it), for the many simulated families. */
 export function only(input: ClaimsInput, id: string): Pick<ClaimResult, 'verdict'> {
   const def = ATTACK_CLAIMS.find((c) => c.id === id)!;
-  const ctx = { dataset: 'synth', series: groupSeries(input.values), nn: [], attack: input.attack ?? [], recommend: input.recommend ?? [], config: input.config, alpha: 0.05, allQueries: () => true };
-  return def.evaluate(ctx);
+  return def.evaluate(datasetContext(input, 'synth', 0.05));
 }
 
 export const lsh = (reid: Entry['reid'], noise?: number): Entry => ({ label: 'lsh', base: 'lsh', xis: [null], reid, noise });

@@ -16,7 +16,8 @@ import { ROOT } from '../helpers/cli.js';
 import { readResultsFolder, type AttackRow } from '../../src/report/read.js';
 import { figureEntries } from '../../src/report/index.js';
 import { renderSvg, svgToPng } from '../../src/report/render.js';
-import { frontierAxes, frontierRows, reidRows, type FrontierRow, type ReidRow } from '../../src/report/attackFigures.js';
+import { frontierAxes, frontierRows, type FrontierRow } from '../../src/report/frontierFigure.js';
+import { reidRows, type ReidRow } from '../../src/report/reidFigure.js';
 import { buildHtml } from '../../src/report/html.js';
 
 const SMALL = join(ROOT, 'tests/fixtures/results/small');

@@ -51,16 +51,30 @@ describe('paired t-test', () => {
     expect(p2.pBelow).toBeCloseTo(0.5 + t2 / (2 * Math.sqrt(2 + t2 * t2)), 12);
   });
 
-  it('treats differences without variance as no evidence (p = 1 both ways), even when they are not zero', () => {
-    for (const shift of [0, 0.01]) {
-      const t = pairedTTest(
+  it("takes the t test's limit without variance: every pair beyond gives p = 0 that way, none beyond gives p = 1", () => {
+    const shifted = A.map((x) => x + 0.01);
+    const t = pairedTTest(shifted, A);
+    expect(t.zeroVariance).toBe(true);
+    expect(t.pAbove).toBe(0);
+    expect(t.pBelow).toBe(1);
+    expect(pairedTTest(A, shifted)).toMatchObject({ pBelow: 0, pAbove: 1 });
+    // the limit it stands for: the same shift with a vanishing spread is ever more significant
+    const jittered = (eps: number) =>
+      pairedTTest(
+        shifted.map((x, i) => x + (i % 2 ? eps : -eps)),
         A,
-        A.map((x) => x + shift),
       );
-      expect(t.zeroVariance).toBe(true);
-      expect(t.pBelow).toBe(1);
-      expect(t.pAbove).toBe(1);
-    }
+    expect(jittered(1e-4).pAbove).toBeLessThan(1e-6);
+    expect(jittered(1e-6).pAbove).toBeLessThan(jittered(1e-4).pAbove);
+    expect(jittered(1e-6).pBelow).toBeGreaterThan(1 - 1e-9);
+    // no difference at all: no evidence either way
+    expect(pairedTTest(A, A)).toMatchObject({ zeroVariance: true, pAbove: 1, pBelow: 1 });
+  });
+
+  it('counts a difference within floating-point rounding of 0 as 0 (p = 1 both ways)', () => {
+    const roundTrip = A.map((x) => x + 0.1 - 0.1);
+    expect(roundTrip.some((x, i) => x !== A[i])).toBe(true);
+    expect(pairedTTest(roundTrip, A)).toMatchObject({ zeroVariance: true, pAbove: 1, pBelow: 1 });
   });
 
   it('rejects unequal lengths and fewer than 2 pairs (programming errors)', () => {
@@ -85,6 +99,11 @@ describe('Welch t-test', () => {
     expect(t.df).toBeCloseTo(3, 12);
     expect(t.zeroVariance).toBe(false);
     expect(welchTTest([1, 1], [2, 2]).zeroVariance).toBe(true);
+  });
+
+  it("takes the t test's limit when neither side has variance", () => {
+    expect(welchTTest([1, 1], [2, 2])).toMatchObject({ pBelow: 0, pAbove: 1 });
+    expect(welchTTest([2, 2, 2], [2, 2])).toMatchObject({ pBelow: 1, pAbove: 1 });
   });
 });
 
@@ -111,9 +130,11 @@ describe('one-sample t-test', () => {
     expect(t.diff).toBeCloseTo(p.diff, 15);
   });
 
-  it('has no evidence without variance and needs two values', () => {
+  it("takes the t test's limit without variance (every trial above: p above = 0) and needs two values", () => {
     expect(oneSampleTTest([0.5, 0.5, 0.5], 0.1).zeroVariance).toBe(true);
-    expect(oneSampleTTest([0.5, 0.5, 0.5], 0.1).pAbove).toBe(1);
+    expect(oneSampleTTest([0.5, 0.5, 0.5], 0.1)).toMatchObject({ pAbove: 0, pBelow: 1 });
+    expect(oneSampleTTest([0.05, 0.05], 0.1)).toMatchObject({ pAbove: 1, pBelow: 0 });
+    expect(oneSampleTTest([0.1, 0.1], 0.1)).toMatchObject({ pAbove: 1, pBelow: 1 });
     expect(() => oneSampleTTest([0.5], 0.1)).toThrow(/2 values/);
   });
 
@@ -167,6 +188,21 @@ describe('TOST', () => {
     );
     expect(far.pEquivalent).toBeGreaterThan(0.5);
     expect(far.pBeyond).toBeLessThan(1e-6);
+  });
+
+  it("takes the t test's limit without variance: inside the margin equivalent, beyond it beyond, on it neither", () => {
+    const base = [1, 1, 1, 1];
+    const at = (shift: number) =>
+      tost(
+        pairedTTest(
+          base.map((x) => x + shift),
+          base,
+        ),
+        0.02,
+      );
+    expect(at(0.001)).toMatchObject({ pEquivalent: 0, pBeyond: 1 });
+    expect(at(0)).toMatchObject({ pEquivalent: 0, pBeyond: 1 });
+    expect(at(-0.1)).toMatchObject({ pEquivalent: 1, pBeyond: 0 });
   });
 });
 

@@ -47,6 +47,7 @@ const cleanLshReidentifies: ClaimDefinition = {
   id: 'clean-lsh-reidentifies',
   statement:
     "lshdp's own (linkage attack, docs/ATTACKS.md): codes released without noise (vanilla LSH) re-identify users: an adversary who knows part of a user's non-zero entries, hashes them with the public hash functions and ranks the N released codes by Hamming distance puts the user first (reid@1) more often than 10/N, at every n, κ and known share.",
+  evaluation: 'attack',
   angular: false,
   evaluate(ctx) {
     const attack = groupAttack(ctx.attack);
@@ -86,6 +87,7 @@ const reidRisesWithXi: ClaimDefinition = {
   id: 'reid-rises-with-xi',
   statement:
     "lshdp's own (linkage attack): a larger budget ξ never makes the attack weaker: for each privatized mechanism, no step between consecutive ξ of the grid shows a significant fall of reid@1 (same n, κ and known share).",
+  evaluation: 'attack',
   angular: false,
   evaluate(ctx) {
     const attack = groupAttack(ctx.attack).filter((s) => s.xi !== null);
@@ -153,12 +155,17 @@ interface FrontierAxes {
 
 const pointKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
 
+/** The frontier's headline slice: reid@1 at this known share, utility at this k (NDCG at this N); the grid's nearest where missing. */
+export const FRONTIER_KNOWN = 0.5;
+export const FRONTIER_K = 10;
+export const FRONTIER_TOP = 10;
+
 /** The frontier's points of LapLSH and LSHRR (paper accountant): reid@1 at known ≈ 0.5, loss (or NDCG@10) at k ≈ 10. */
 function frontierAxes(ctx: DatasetContext): FrontierAxes | string {
-  const known = nearest(new Set(ctx.attack.map((v) => v.known)), 0.5);
+  const known = nearest(new Set(ctx.attack.map((v) => v.known)), FRONTIER_KNOWN);
   const recommend = ctx.recommend.filter((v) => v.k !== null && v.kappa !== null);
-  const k = nearest(new Set(recommend.length ? recommend.map((v) => v.k!) : ctx.series.map((s) => s.k)), 10);
-  const top = recommend.length ? nearest(new Set(recommend.map((v) => v.top)), 10)! : null;
+  const k = nearest(new Set(recommend.length ? recommend.map((v) => v.k!) : ctx.series.map((s) => s.k)), FRONTIER_K);
+  const top = recommend.length ? nearest(new Set(recommend.map((v) => v.top)), FRONTIER_TOP)! : null;
   const missing = needs([
     [known !== undefined, NEEDS_ATTACK],
     [k !== undefined, 'utility values'],
@@ -217,6 +224,8 @@ function frontierCell(l: FrontierPoint, rs: FrontierPoint[], lowerUtilityIsWorse
     kind: 'welch',
     pFor: notWorse.length ? Math.min(1, 2 * comps.length * Math.min(...notWorse.map((c) => c.pBetter))) : 1,
     pAgainst: Math.max(...comps.map((c) => c.pWorse)),
+    // every LSHRR point screened out as worse on some axis: "for" is 1 by construction, no power
+    minPFor: notWorse.length ? 0 : 1,
     zeroVariance: comps.every((c) => c.zeroVariance),
     diff: named.dReid,
   };
@@ -258,8 +267,8 @@ function frontierDominates(ctx: DatasetContext): Outcome {
 
 const lshrrFrontierDominatesLaplsh: ClaimDefinition = {
   id: 'lshrr-frontier-dominates-laplsh',
-  statement:
-    "lshdp's own (linkage attack): on the privacy–utility frontier (reid@1 at known share 0.5 against utility loss at k = 10, or NDCG@10 when the run evaluates recommendations; the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.",
+  statement: `lshdp's own (linkage attack): on the privacy–utility frontier (reid@1 at known share ${FRONTIER_KNOWN} against utility loss at k = ${FRONTIER_K}, or NDCG@${FRONTIER_TOP} when the run evaluates recommendations; the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.`,
+  evaluation: 'attack',
   angular: false,
   evaluate: frontierDominates,
 };

@@ -1,0 +1,140 @@
+/**
+ * The report's sections of each evaluation's results: the utility loss (utility.csv), the
+ * recommendations (recommend.csv) and the linkage attack (attack.csv), each an interactive table
+ * with what it measures (the latter two only for a folder that has their file).
+ */
+import type { RecommendRow, ResultsFolder } from './read.js';
+import { escapeHtml, figuresSection, section, type FigureEntry } from './markup.js';
+import { formatMeanSe } from './tables.js';
+import { interactiveTable, numCell, type Cell, type Column } from './htmlTables.js';
+
+export function utilitySection(res: ResultsFolder): string {
+  if (!res.utility) return '<p>No utility.csv in this folder.</p>';
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'k', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'ε_LDP', type: 'num' },
+    { title: 'ε_bit (LSHRR)', type: 'num' },
+    { title: 'ε_Lap (LapLSH)', type: 'num' },
+    { title: 'trials', type: 'num' },
+    { title: 'utility loss (mean ± se)', type: 'num' },
+    { title: 'recall (mean ± se)', type: 'num' },
+  ];
+  const rows = res.utility.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    numCell(r.kappa, r.kappa === null ? '–' : String(r.kappa)),
+    numCell(r.k, String(r.k)),
+    { text: r.mechanism + (r.fallback ? ' *' : ''), v: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    numCell(r.epsilon_ldp),
+    numCell(r.epsilon_bit),
+    numCell(r.epsilon_lap),
+    numCell(r.trials, String(r.trials)),
+    { text: formatMeanSe(r.utility_loss_mean, r.utility_loss_se), v: r.utility_loss_mean },
+    { text: r.recall_mean === null ? '–' : formatMeanSe(r.recall_mean, r.recall_se), v: r.recall_mean ?? '' },
+  ]);
+  const notes = [
+    'Choose rows with the drop-downs or the search box; click a column title to sort (again to reverse).',
+    'ε_LDP: the LDP-equivalent budget, comparable across mechanisms (κ·ε_bit for LSHRR, 2·ε_Lap for LapLSH, ε for RAPPOR); ε_bit: the per-bit randomized-response ε; ε_Lap: the Laplace ε.',
+    ...(res.utility.some((r) => r.utility_loss_se === null) ? ['n/a: standard error unknown (one trial).'] : []),
+    ...(res.utility.some((r) => r.fallback) ? ['* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.'] : []),
+  ];
+  return interactiveTable('utility-table', columns, rows) + notes.map((n) => `<p class="note">${n}</p>`).join('\n');
+}
+
+/**
+ * The recommendations (recommend.csv): every row in an interactive table, with links to the NDCG
+ * figures (in the Figures section) and what the measures and baselines are. Shown only for a
+ * folder that has recommend.csv.
+ */
+function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[]): string {
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'k', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'N', type: 'num', choice: true },
+    { title: 'trials', type: 'num' },
+    { title: 'queries', type: 'num' },
+    { title: 'HR@N (mean ± se)', type: 'num' },
+    { title: 'NDCG@N (mean ± se)', type: 'num' },
+    { title: 'item recall@N (mean ± se)', type: 'num' },
+  ];
+  const optional = (x: number | null) => numCell(x, x === null ? '–' : String(x));
+  const cells = rows.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    optional(r.kappa),
+    optional(r.k),
+    { text: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    optional(r.xi),
+    numCell(r.top, String(r.top)),
+    numCell(r.trials, String(r.trials)),
+    numCell(r.queries, String(r.queries)),
+    { text: formatMeanSe(r.hr_mean, r.hr_se), v: r.hr_mean },
+    { text: formatMeanSe(r.ndcg_mean, r.ndcg_se), v: r.ndcg_mean },
+    { text: formatMeanSe(r.item_recall_mean, r.item_recall_se), v: r.item_recall_mean },
+  ]);
+  const links = figures.filter((f) => f.id.startsWith('ndcg-')).map((f) => `<a href="#${escapeHtml(f.id)}">${escapeHtml(f.title)}</a>`);
+  const notes = [
+    "Top-N lists made from each mechanism's k neighbours (the sum of their training vectors), scored on each query user's held-out items (docs/RECOMMEND.md): HR@N, the share of queries with a held-out item in the top N; NDCG@N, the discounted gain of the hits over its ideal; item recall@N, the share of a query's held-out items in the top N. Each is averaged over the queries of a trial, then mean ± standard error over trials.",
+    'Rows without ξ: no privacy (vanilla LSH; exact, the exact k nearest neighbours, no κ) and pop, the N items most users had in training (no neighbours, no k). ξ = 0: uniformly random bits, the random level.',
+    ...(rows.some((r) => r.ndcg_se === null) ? ['n/a: standard error unknown (one trial: the baselines, which draw nothing at random).'] : []),
+  ];
+  return (links.length ? `<p>Figures: ${links.join(', ')}.</p>\n` : '') + interactiveTable('recommend-table', columns, cells) + notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
+}
+
+/** The Recommendations section when the folder has recommend.csv, else nothing. */
+export function recommendSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+  return res.recommend ? [section('recommend', 'Recommendations', recommendSection(res.recommend, figures))] : [];
+}
+
+/** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
+const ATTACK_NOTE =
+  "The linkage attack (docs/ATTACKS.md): the adversary knows the trial's public hash functions, every user's released code and, for each target, a share <i>known</i> of the target's non-zero entries with their values; it hashes that partial profile without noise and ranks the N released codes by Hamming distance. reid@1 and reid@10 are the chances that the target comes first and within the first 10 (ties broken uniformly at random), averaged over the targets, then mean ± se over trials; chance is 1/N and 10/N. A mechanism without ξ (vanilla LSH) is the no-noise ceiling. The attack's success is a lower bound on what an adversary can do, not an upper bound.";
+
+/** The linkage attack's section, when the folder has attack.csv: what it measures, its figures and its table. */
+export function attackSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+  if (!res.attack) return [];
+  const columns: Column[] = [
+    { title: 'data set', type: 'text', choice: true },
+    { title: 'n', type: 'num', choice: true },
+    { title: 'κ', type: 'num', choice: true },
+    { title: 'mechanism', type: 'text', choice: true },
+    { title: 'accountant', type: 'text' },
+    { title: 'ξ', type: 'num', choice: true },
+    { title: 'known', type: 'num', choice: true },
+    { title: 'reid@1 (mean ± se)', type: 'num' },
+    { title: 'reid@10 (mean ± se)', type: 'num' },
+    { title: 'chance 1/N', type: 'num' },
+    { title: 'trials', type: 'num' },
+    { title: 'targets of N', type: 'num' },
+  ];
+  const rows = res.attack.map((r): Cell[] => [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    numCell(r.kappa, String(r.kappa)),
+    { text: r.mechanism },
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    numCell(r.known, String(r.known)),
+    { text: formatMeanSe(r.reid1_mean, r.reid1_se), v: r.reid1_mean },
+    { text: formatMeanSe(r.reid10_mean, r.reid10_se), v: r.reid10_mean },
+    numCell(1 / r.users),
+    numCell(r.trials, String(r.trials)),
+    { text: `${r.targets} of ${r.users}`, v: r.targets },
+  ]);
+  const figs = figures.length ? figuresSection(figures) : '<p class="note">No attack figures (built with the whole folder by lshdp report).</p>';
+  return [section('attack', 'Linkage attack', `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable('attack-table', columns, rows)}`)];
+}

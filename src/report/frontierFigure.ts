@@ -1,0 +1,200 @@
+/**
+ * The linkage attack's privacy–utility frontier (config `attack`, docs/ATTACKS.md): per data set,
+ * reid@1 against utility loss (or NDCG@N with recommendations), one panel per (κ, n), as a
+ * Vega-Lite spec with its data inlined from attack.csv and utility.csv or recommend.csv.
+ */
+import { nearest } from '../util/nearest.js';
+import { uniqueInOrder, type AttackRow, type RecommendRow, type UtilityRow } from './read.js';
+import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
+import { CHANCE_RULE, FRONTIER_K, FRONTIER_KNOWN, FRONTIER_TOP, knownWords, legendScales, panelOf, panels } from './attackPanels.js';
+
+/** What the frontier's y axis is, and at which grid values its axes are read. */
+export interface FrontierAxes {
+  known: number;
+  /** utility loss (higher is worse) or NDCG@top from recommend.csv (lower is worse) */
+  metric: 'loss' | 'ndcg';
+  k: number;
+  top: number | null;
+}
+
+export interface FrontierRow {
+  panel: string;
+  kappa: number;
+  n: number;
+  mechanism: string;
+  accountant: string | null;
+  kind: 'point' | 'chance';
+  xi: number | null;
+  /** the line's order: ξ (a mechanism without ξ has one point) */
+  order: number;
+  x: number;
+  xlo: number;
+  xhi: number;
+  xse: number | null;
+  y: number;
+  ylo: number;
+  yhi: number;
+  yse: number | null;
+  users: number;
+}
+
+/** The axes of a data set's frontier: known ≈ 0.5; NDCG@10 at k ≈ 10 with recommendations, else the loss at k ≈ 10. */
+export function frontierAxes(dataset: string, attack: readonly AttackRow[], utility: readonly UtilityRow[], recommend: readonly RecommendRow[] | null | undefined): FrontierAxes | null {
+  const known = nearest(
+    attack.filter((r) => r.dataset === dataset).map((r) => r.known),
+    FRONTIER_KNOWN,
+  );
+  if (known === undefined) return null;
+  const rec = (recommend ?? []).filter((r) => r.dataset === dataset && r.k !== null && r.kappa !== null);
+  if (rec.length > 0) {
+    return {
+      known,
+      metric: 'ndcg',
+      k: nearest(
+        rec.map((r) => r.k!),
+        FRONTIER_K,
+      )!,
+      top: nearest(
+        rec.map((r) => r.top),
+        FRONTIER_TOP,
+      )!,
+    };
+  }
+  const k = nearest(
+    utility.filter((r) => r.dataset === dataset && r.kappa !== null).map((r) => r.k),
+    FRONTIER_K,
+  );
+  return k === undefined ? null : { known, metric: 'loss', k, top: null };
+}
+
+const joinKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
+
+/** One point per (mechanism, ξ) of the data set with both axes, and a chance row per panel. */
+export function frontierRows(
+  dataset: string,
+  attack: readonly AttackRow[],
+  utility: readonly UtilityRow[],
+  recommend: readonly RecommendRow[] | null | undefined,
+  axes: FrontierAxes,
+): { rows: FrontierRow[]; missing: number } {
+  const ys = new Map<string, { y: number; se: number | null }>();
+  if (axes.metric === 'ndcg') {
+    for (const r of recommend ?? []) if (r.dataset === dataset && r.k === axes.k && r.top === axes.top) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.ndcg_mean, se: r.ndcg_se });
+  } else {
+    for (const r of utility) if (r.dataset === dataset && r.k === axes.k) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.utility_loss_mean, se: r.utility_loss_se });
+  }
+  const sub = attack.filter((r) => r.dataset === dataset && r.known === axes.known);
+  const rows: FrontierRow[] = [];
+  let missing = 0;
+  for (const r of sub) {
+    const u = ys.get(joinKey(r.n, r.kappa, r.mechanism, r.xi));
+    if (!u) {
+      missing++;
+      continue;
+    }
+    const xse = r.reid1_se ?? 0;
+    const yse = u.se ?? 0;
+    rows.push({
+      panel: panelOf(r.kappa, r.n),
+      kappa: r.kappa,
+      n: r.n,
+      mechanism: r.mechanism,
+      accountant: r.accountant,
+      kind: 'point',
+      xi: r.xi,
+      order: r.xi ?? -1,
+      x: r.reid1_mean,
+      xlo: r.reid1_mean - xse,
+      xhi: r.reid1_mean + xse,
+      xse: r.reid1_se,
+      y: u.y,
+      ylo: u.y - yse,
+      yhi: u.y + yse,
+      yse: u.se,
+      users: r.users,
+    });
+  }
+  for (const panel of uniqueInOrder(rows.map((r) => r.panel))) {
+    const { users, kappa, n } = rows.find((r) => r.panel === panel)!;
+    rows.push({
+      panel,
+      kappa,
+      n,
+      mechanism: 'chance 1/N',
+      accountant: null,
+      kind: 'chance',
+      xi: null,
+      order: 0,
+      x: 1 / users,
+      xlo: 1 / users,
+      xhi: 1 / users,
+      xse: null,
+      y: 0,
+      ylo: 0,
+      yhi: 0,
+      yse: null,
+      users,
+    });
+  }
+  return { rows, missing };
+}
+
+/** The y axis' words: "utility loss (k = 10)" or "NDCG@10 (k = 10)". */
+export function frontierYTitle(axes: FrontierAxes): string {
+  return axes.metric === 'ndcg' ? `NDCG@${axes.top} (k = ${axes.k})` : `utility loss (k = ${axes.k})`;
+}
+
+/**
+ * The privacy–utility frontier of one data set: one point per (mechanism, ξ) with x = reid@1 and
+ * y = utility loss (or NDCG), ±1 se bars on both, a mechanism's points joined in ξ order; one
+ * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule.
+ */
+export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[]): VlSpec {
+  const drawn = rows.filter((r) => r.kind === 'point');
+  const shown = allSeries.filter((m) => drawn.some((r) => r.mechanism === m));
+  const { color, shape } = legendScales(allSeries, shown, []);
+  const layout = panels(drawn);
+  const yTitle = frontierYTitle(axes);
+  const x = { field: 'x', type: 'quantitative', title: `reid@1 (${knownWords(axes.known)})`, scale: { zero: true } };
+  const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: true } };
+  const tooltip = [
+    { field: 'mechanism', type: 'nominal' },
+    { field: 'accountant', type: 'nominal' },
+    { field: 'panel', type: 'nominal', title: 'κ, n' },
+    { field: 'xi', type: 'quantitative', title: 'ξ' },
+    { field: 'x', type: 'quantitative', title: 'reid@1', format: '.4f' },
+    { field: 'xse', type: 'quantitative', title: 'se', format: '.4f' },
+    { field: 'y', type: 'quantitative', title: yTitle, format: '.4f' },
+    { field: 'yse', type: 'quantitative', title: 'se', format: '.4f' },
+  ];
+  const points = { filter: "datum.kind === 'point'" };
+  const better = axes.metric === 'ndcg' ? 'up and to the left is better' : 'down and to the left is better';
+  return {
+    $schema: VL_SCHEMA,
+    title: {
+      text: `${dataset}: privacy–utility frontier`,
+      subtitle: [
+        `one point per (mechanism, ξ): x = reid@1 of the linkage attack (${knownWords(axes.known)}),`,
+        `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k}; ${better}`,
+        "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
+        'one panel per κ (rows) and n (columns), each with its own scales',
+      ],
+    },
+    data: { values: rows },
+    facet: { field: 'panel', type: 'nominal', title: null, sort: layout.panels, header: { labelFontSize: 13, labelFontWeight: 'bold' } },
+    columns: layout.columns,
+    spec: {
+      width: 220,
+      height: 180,
+      layer: [
+        { transform: [{ filter: "datum.kind === 'chance'" }], mark: CHANCE_RULE, encoding: { x: { field: 'x', type: 'quantitative' } } },
+        { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x: { field: 'xlo', type: 'quantitative' }, x2: { field: 'xhi' }, y, color } },
+        { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x, y: { field: 'ylo', type: 'quantitative' }, y2: { field: 'yhi' }, color } },
+        { transform: [points], mark: { type: 'line', strokeWidth: 1.6 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' }, order: { field: 'order', type: 'quantitative' } } },
+        { transform: [points], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
+      ],
+    },
+    resolve: { scale: { x: 'independent', y: 'independent' } },
+    config: baseConfig(),
+  };
+}
