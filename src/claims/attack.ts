@@ -5,6 +5,9 @@
  * Mechanisms are picked by the roles their units declare (grid.ts), never by name; the rules, and
  * what each test can and cannot detect, are stated in docs/RESULTS.md.
  */
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import type { AttackCoordinates, AttackTrialValue } from '../experiment/trialValues.js';
 import { oneSampleTTest, welchTTest } from '../stats/tTests.js';
 import { nearest } from '../util/nearest.js';
@@ -156,9 +159,9 @@ interface FrontierAxes {
 const pointKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
 
 /** The frontier's headline slice: reid@1 at this known share, utility at this k (NDCG at this N); the grid's nearest where missing. */
-export const FRONTIER_KNOWN = 0.5;
-export const FRONTIER_K = 10;
-export const FRONTIER_TOP = 10;
+export const FRONTIER_KNOWN = ATTACK_FACTS.headline.known;
+export const FRONTIER_K = UTILITY_FACTS.headline.k;
+export const FRONTIER_TOP = RECOMMEND_FACTS.headline.top;
 
 /** The frontier's points of LapLSH and LSHRR (paper accountant): reid@1 at known ≈ 0.5, loss (or NDCG@10) at k ≈ 10. */
 function frontierAxes(ctx: DatasetContext): FrontierAxes | string {

@@ -7,6 +7,7 @@
  * ξ null), like vanilla LSH no ξ.
  */
 import { pairedTTest } from '../stats/tTests.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
 import { holm } from '../stats/holm.js';
 import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
 import { directionalCell, distinct, equivalenceCell, isLaplsh, isLsh, isLshrr, isLshrrPaper, pairedSamples, type RecommendSeries } from './grid.js';
@@ -15,8 +16,8 @@ import { familyVerdict, formatDiff, verdictNotes, verdictOf, zeroVarianceNote, t
 /** Equivalence margin of `recommend-converges-to-lsh`, in NDCG (absolute). */
 export const NDCG_MARGIN = 0.01;
 /** The list length and the number of neighbours the issue's single-number claims prefer. */
-export const PREFERRED_TOP = 10;
-export const PREFERRED_K = 10;
+export const PREFERRED_TOP = RECOMMEND_FACTS.headline.top;
+export const PREFERRED_K = RECOMMEND_FACTS.headline.k;
 
 const isPop = (s: RecommendSeries): boolean => s.k === null;
 

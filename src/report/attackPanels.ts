@@ -4,12 +4,15 @@
  * Fig. 2 colour and marker, and the chance rule.
  */
 import { uniqueInOrder } from './read.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import { BASELINE_DASH, BASELINE_SYMBOL, seriesStyle } from './specs.js';
 
-/** The known share and k the figures read (the grid's nearest where these are missing). */
-export const FRONTIER_KNOWN = 0.5;
-export const FRONTIER_K = 10;
-export const FRONTIER_TOP = 10;
+/** The known share, k and N the figures read (the evaluations' headline slices; the grid's nearest where these are missing). */
+export const FRONTIER_KNOWN = ATTACK_FACTS.headline.known;
+export const FRONTIER_K = UTILITY_FACTS.headline.k;
+export const FRONTIER_TOP = RECOMMEND_FACTS.headline.top;
 
 export const panelOf = (kappa: number, n: number) => `κ = ${kappa}, n = ${n}`;
 

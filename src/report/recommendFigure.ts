@@ -6,12 +6,13 @@
  */
 import type { RecommendRow } from './read.js';
 import { uniqueInOrder } from './read.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
 import { panelSpec, type Fig2Row } from './panelFigure.js';
 import type { VlSpec } from './specs.js';
 
-/** The list length and the number of neighbours the figure prefers (the issue's NDCG@10 at k = 10). */
-export const FIGURE_TOP = 10;
-export const FIGURE_K = 10;
+/** The list length and the number of neighbours the figure prefers (the recommendations' headline slice: NDCG@10 at k = 10). */
+export const FIGURE_TOP = RECOMMEND_FACTS.headline.top;
+export const FIGURE_K = RECOMMEND_FACTS.headline.k;
 
 /** k = 10 when the data set's rows have it, else their largest k; N = 10 likewise, else the smallest N. */
 export function recommendFigureAt(dataset: string, rows: readonly RecommendRow[]): { k: number; top: number } | null {
