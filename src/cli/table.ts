@@ -10,6 +10,7 @@ import type { AttackFilter } from '../report/filter.js';
 // the units' facts without their code: what `table budgets --mechanism` accepts (the mechanisms with
 // budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
 import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
+import { purpose } from './commands.js';
 
 const FORMATS: TableFormat[] = ['md', 'csv', 'latex', 'json'];
 
@@ -51,7 +52,7 @@ function onlyValues(flag: string, words: string[] | undefined, have: number[], f
 }
 
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table, a utility-loss table, the recommendations table or the linkage-attack table');
+  const table = program.command('table').description(purpose('table'));
 
   table
     .command('budgets')

@@ -20,7 +20,7 @@ describe('lshdp --help', () => {
   });
 
   it('every command’s help states defaults one way: (default: VALUE), the value as typed, never quoted', async () => {
-    const paths = commandTree(buildProgram()).map((c) => c.path);
+    const paths = commandTree(await buildProgram()).map((c) => c.path);
     expect(paths.length).toBeGreaterThan(20);
     let defaults = 0;
     for (const path of paths) {
