@@ -266,7 +266,7 @@ for (const stage of stages) {
     // Light commands should answer at once: each against `node -e 0` timed in the same run, so
     // the ratio survives a noisy machine. Heavy modules (vega, @stdlib, ml-matrix, zod, yaml) are
     // loaded only by the commands that use them.
-    const n = Math.max(5, runs);
+    const n = Math.max(7, runs);
     const node = timings(n, () => wallOnce(['-e', '0']));
     record('startup: node -e 0', { seconds: node.median, peakRssMB: Number.NaN }, `spread ${node.min.toFixed(3)}–${node.max.toFixed(3)} s`, '');
     const commands = [['--version'], ['--help'], ['mechanisms'], ['formats'], ['completion', 'bash'], ['table', 'budgets'], ['toy']];

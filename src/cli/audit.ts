@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_SAMPLES, FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import type { AuditFlags } from './auditCommand.js';
 import { quietOption } from './options.js';
+import { purpose } from './commands.js';
 
 export const DEFAULT_PAIRS = 3;
 export const DEFAULT_BAND = 0.005;
@@ -9,7 +10,7 @@ export const DEFAULT_BAND = 0.005;
 export function registerAudit(program: Command): void {
   program
     .command('audit')
-    .description('tests every privacy claim of a config (LSHRR exactly, the rest by sampling) and says what each test could detect')
+    .description(purpose('audit'))
     .argument('<config>', 'experiment config (YAML)')
     .option('-o, --out <dir>', 'output folder (default: results/<config name>-audit)')
     .option('--pairs <n>', 'real user pairs per data set within ±band of d', String(DEFAULT_PAIRS))

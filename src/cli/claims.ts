@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliIo } from './io.js';
 import { quietOption } from './options.js';
+import { purpose } from './commands.js';
 
 export function registerClaims(program: Command): void {
   program
     .command('claims')
-    .description("test the paper's claims on a results folder: writes claims.json and tables/claims.md, prints the scorecard")
+    .description(purpose('claims'))
     .argument('<results-dir>', 'a finished (or merged) results folder')
     .option('--json', 'print the claims as JSON instead of the markdown table')
     .option('--alpha <level>', 'family-wise error level of each claim (Holm)', '0.05')

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { cliIo } from './io.js';
 import { intArg, quietOption } from './options.js';
+import { purpose } from './commands.js';
 
 interface SlurmFlags {
   shards: number;
@@ -30,7 +31,7 @@ interface K8sFlags {
 const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
 export function registerCluster(program: Command): void {
-  const cluster = program.command('cluster').description('scripts for a sharded run on Slurm or Kubernetes (the engine schedules; lshdp computes and merges)');
+  const cluster = program.command('cluster').description(purpose('cluster'));
   cluster
     .command('slurm')
     .description('write array.sbatch (one task per shard) and merge.sbatch into DIR/cluster; --submit submits both, --wait waits for the merge')

@@ -8,6 +8,7 @@ import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions
 import { refuseShardFolder } from './resultsFolder.js';
 import { wordList } from './options.js';
 import { cliIo } from './io.js';
+import { purpose } from './commands.js';
 
 /** Exit code of `lshdp compare` when the runs differ (0: they agree; 2: bad input; 1: a bug). */
 export const EXIT_DIFFERENT = 3;
@@ -80,11 +81,7 @@ async function filtered(a: Folder, b: Folder, names: string[], filter: UtilityFi
 }
 
 export function registerCompare(program: Command): void {
-  const cmd = program
-    .command('compare')
-    .description('where two runs differ: matched rows of utility.csv (and recommend.csv, attack.csv where both have them), B − A, its z-score, flags beyond a threshold (exit 3 when any)')
-    .argument('<dir-a>', 'results folder of run A')
-    .argument('<dir-b>', 'results folder of run B');
+  const cmd = program.command('compare').description(purpose('compare')).argument('<dir-a>', 'results folder of run A').argument('<dir-b>', 'results folder of run B');
   addFilterOptions(cmd)
     .option('--threshold <z>', 'flag a difference when |z| exceeds this', parseThreshold, DEFAULT_Z_THRESHOLD)
     .option('--metric <metrics...>', `metrics to compare: ${compareMetrics().join('|')} (default: every metric of the files both runs have)`)

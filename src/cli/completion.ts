@@ -12,6 +12,7 @@ import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
 import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { cliIo } from './io.js';
 import { CENTERS } from './readerFlags.js';
+import { purpose } from './commands.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -72,19 +73,20 @@ function valuesFromDescription(d: string): string[] | undefined {
   return m ? m[1]!.split('|') : undefined;
 }
 
-function flagInfo(path: string[], o: Option): FlagInfo | null {
+function flagInfo(path: string[], o: Option, known: Record<string, readonly string[]>): FlagInfo | null {
   if (!o.long || o.hidden) return null;
   const takesValue = o.required || o.optional;
-  const values = o.argChoices ?? knownValues()[`${path.join(' ')} ${o.long}`]?.slice() ?? (takesValue ? valuesFromDescription(o.description) : undefined);
+  const values = o.argChoices ?? known[`${path.join(' ')} ${o.long}`]?.slice() ?? (takesValue ? valuesFromDescription(o.description) : undefined);
   return { long: o.long, short: o.short, takesValue, takesPath: /<[\w-]*(file|dir)>/.test(o.flags), values, description: o.description };
 }
 
 /** Every command of the tree, depth first, the root first. */
 export function commandTree(program: Command): CommandInfo[] {
   const out: CommandInfo[] = [];
+  const known = knownValues();
   const visit = (cmd: Command, path: string[]): void => {
     const subs = cmd.commands.filter((c) => c.name() !== 'help');
-    const flags = cmd.options.map((o) => flagInfo(path, o)).filter((f): f is FlagInfo => f !== null);
+    const flags = cmd.options.map((o) => flagInfo(path, o, known)).filter((f): f is FlagInfo => f !== null);
     flags.push({ long: '--help', short: '-h', takesValue: false, description: 'display help' });
     const args = cmd.registeredArguments.map((a: Argument) => a.argChoices ?? KNOWN_ARGUMENTS[`${path.join(' ')} ${a.name()}`] ?? null);
     const variadic = cmd.registeredArguments.at(-1)?.variadic ?? false;
@@ -278,12 +280,12 @@ export function completionScript(shell: string, program: Command): string {
 }
 
 /** `build` makes a fresh tree (the one being parsed is mid-parse); main passes its buildProgram. */
-export function registerCompletion(program: Command, build: () => Command): void {
+export function registerCompletion(program: Command, build: () => Promise<Command>): void {
   program
     .command('completion')
-    .description('print a shell completion script: source <(lshdp completion bash)')
+    .description(purpose('completion'))
     .argument('<shell>', SHELLS.join('|'))
-    .action((shell: string) => {
-      cliIo().out(completionScript(shell, build()));
+    .action(async (shell: string) => {
+      cliIo().out(completionScript(shell, await build()));
     });
 }

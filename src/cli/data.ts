@@ -6,6 +6,7 @@ import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
 import { addReaderOptions, delimiterArg, readerSpec, type ReaderFlags } from './readerFlags.js';
 import { registerDataFetch } from './dataFetch.js';
+import { purpose } from './commands.js';
 
 interface InspectFlags extends ReaderFlags {
   format?: string;
@@ -21,7 +22,7 @@ interface InspectFlags extends ReaderFlags {
 const DEFAULT_DIMS = [100, 500, 1000];
 
 export function registerData(program: Command): void {
-  const data = program.command('data').description('the data sets: fetch, list and add registry sets; inspect a data file');
+  const data = program.command('data').description(purpose('data'));
   registerDataFetch(data);
   const inspect = data
     .command('inspect')

@@ -16,11 +16,12 @@ import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames
 import { addReaderOptions } from './readerFlags.js';
 import type { EncodeFlags } from './encodeCommand.js';
 import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
+import { purpose } from './commands.js';
 
 export function registerEncode(program: Command): void {
   const encode = program
     .command('encode')
-    .description('release privatized LSH codes of the users of a data file (codes.csv, hashing.json); --query encodes new users against an earlier release')
+    .description(purpose('encode'))
     .argument('[file]', 'ratings / check-ins file (not needed for --format synthetic)')
     .option('--format <format>', `one of: ${formatNames().join(', ')}`)
     .option('--dims <n>', 'vector length n: the n most popular items (default: 100; with --items: the list length)')

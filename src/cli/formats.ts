@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { formatUnits } from '../data/formats/index.js';
 import { cliIo } from './io.js';
+import { purpose } from './commands.js';
 
 /** `lshdp formats`: each format unit's name and description (docs/DATA.md, "Formats"). */
 export function registerFormats(program: Command): void {
   program
     .command('formats')
-    .description('list the data formats a config or data inspect can read, one line each')
+    .description(purpose('formats'))
     .option('--json', 'print a JSON array')
     .action((o: { json?: boolean }) => {
       const units = formatUnits();

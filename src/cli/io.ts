@@ -23,5 +23,8 @@ export function cliIo(): CliIo {
 
 /** Run `fn` with `io` as the writers every command of this call chain uses. */
 export function withCliIo<T>(io: CliIo, fn: () => Promise<T>): Promise<T> {
+  // the process's own writers are cliIo's default: no store, so no async context is tracked (a
+  // store switches on Node's promise hooks, a cost on every promise, start-up's imports included)
+  if (io === processIo && current.getStore() === undefined) return fn();
   return current.run(io, fn);
 }

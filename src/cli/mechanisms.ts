@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { MechanismFacts } from '../mechanisms/catalog.js';
 import { cliIo } from './io.js';
+import { purpose } from './commands.js';
 
 /**
  * What "algorithm version N" means, printed under the list when a mechanism has one: the number
@@ -22,7 +23,7 @@ export function mechanismLine(m: MechanismFacts, width: number): string {
 export function registerMechanisms(program: Command): void {
   program
     .command('mechanisms')
-    .description('list the mechanisms a config can name, with their options, accountants and algorithm versions')
+    .description(purpose('mechanisms'))
     .option('--json', 'print a JSON array')
     .action(async (o: { json?: boolean }) => {
       // the built-ins' facts only: no sampler, kernel or accountant is loaded to list them

@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 import { forceOption, outOption, quietOption } from './options.js';
 import { defaultMergeOut } from './resultsFolder.js';
+import { purpose } from './commands.js';
 
 export function registerMerge(program: Command): void {
   program
     .command('merge')
-    .description('merge the results folders of a sharded run into one')
+    .description(purpose('merge'))
     .argument('<dirs...>', 'results folders of the shards (lshdp run --shard i/N)')
     .addOption(outOption("merged results folder (default: results/<config name>, the name in the shards' manifest)"))
     .addOption(forceOption('overwrite a results folder of another config'))

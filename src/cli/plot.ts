@@ -4,6 +4,7 @@ import { addFilterOptions, parseFilter, type FilterFlags } from './filterOptions
 import { refuseShardFolder } from './resultsFolder.js';
 import { UserError } from '../util/errors.js';
 import { rememberFolderOption } from '../util/folders.js';
+import { purpose } from './commands.js';
 
 /** Every figure format `--format` takes; `all` is vl, svg and png. */
 export const PLOT_FORMATS = ['vl', 'svg', 'png', 'all'] as const;
@@ -18,10 +19,7 @@ interface PlotFlags extends FilterFlags {
 }
 
 export function registerPlot(program: Command): void {
-  const cmd = program
-    .command('plot')
-    .description('rebuild the figures of a results folder from its CSVs (no recomputation)')
-    .argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)');
+  const cmd = program.command('plot').description(purpose('plot')).argument('<results-dir>', 'a results folder (utility.csv, nn_distances.csv, ...)');
   addFilterOptions(cmd)
     .option('--metric <metrics...>', `Fig. 2's y axis: ${PLOT_METRICS.join('|')} (default: utility; recall figures are recall-<dataset>)`)
     .option('--format <formats...>', `files per figure: ${PLOT_FORMATS.join('|')} (default: all, that is vl.json, svg and png)`)

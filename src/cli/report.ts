@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { quietOption } from './options.js';
 import { refuseShardFolder } from './resultsFolder.js';
+import { purpose } from './commands.js';
 
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('write the HTML report of a results folder (with its figures and tables)')
+    .description(purpose('report'))
     .argument('<results-dir>', 'a results folder')
     .option('--no-png', 'skip the PNG copies of the figures')
     .addOption(quietOption('no progress lines'))

@@ -4,6 +4,7 @@ import { UserError } from '../util/errors.js';
 import { describeFailure } from './failure.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, forceOption, noCacheOption, outOption, quietOption, threadsOption, wrapParagraphs } from './options.js';
+import { purpose } from './commands.js';
 
 interface RunFlags {
   out?: string;
@@ -43,7 +44,7 @@ const RUN_HELP_AFTER = [
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run an experiment config: ingest, mechanisms over the grid, results, figures, report')
+    .description(purpose('run'))
     .argument('<config>', 'experiment config (YAML), e.g. configs/quickstart.yaml')
     .addOption(outOption('results folder (default: results/<config name>)'))
     .addOption(threadsOption())

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { cliIo } from './io.js';
 import { quietOption } from './options.js';
+import { purpose } from './commands.js';
 
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('what a results folder holds (config, grid, results per axis); with CONFIG, what that config would reuse and compute there')
+    .description(purpose('status'))
     .argument('<dir>', 'results folder')
     .argument('[config]', 'a config to check against the folder (a dry run: nothing is computed)')
     .option('--prune', "remove the results no cell of the folder's config uses")

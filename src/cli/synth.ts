@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { cliIo } from './io.js';
 import { intArg, outOption, quietOption } from './options.js';
 import { rememberFolderOption } from '../util/folders.js';
+import { purpose } from './commands.js';
 
 interface SynthFlags {
   out: string;
@@ -38,7 +39,7 @@ function withRatingsHint(e: unknown, o: SynthFlags, resolveSynthOptions: (o: Syn
 export function registerSynth(program: Command): void {
   program
     .command('synth')
-    .description('write a synthetic data set in a real file format')
+    .description(purpose('synth'))
     .addOption(outOption('output folder').makeOptionMandatory())
     .option('--preset <name>', `one of: ${Object.keys(PRESETS).join(', ')}`, 'small')
     .option('--users <n>', 'number of users', intArg('--users', 1))

@@ -15,12 +15,13 @@ import { FORMATS, parseFormat } from './tableOptions.js';
 // the units' facts without their code: what `table budgets --mechanism` accepts (the mechanisms with
 // budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
 import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
+import { purpose } from './commands.js';
 
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
 
 export function registerTable(program: Command): void {
-  const table = program.command('table').description('print the privacy-budget table, a utility-loss table, the recommendations table or the linkage-attack table');
+  const table = program.command('table').description(purpose('table'));
 
   table
     .command('budgets')

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';
 import type { analyzeToy, Point2 } from '../privacy/toy.js';
+import { purpose } from './commands.js';
 
 export function registerToy(program: Command): void {
   program
     .command('toy')
-    .description('the exact two-dimensional toy example of Sect. 4 (LSH leakage)')
+    .description(purpose('toy'))
     .option('--points <list>', '2-D input points "x,y;x,y;..." (default: the paper\'s "0,1;1,0;1,1")')
     .option('--json', 'print the analysis as JSON')
     .action(async (opts: { points?: string; json?: boolean }) => {

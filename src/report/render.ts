@@ -5,12 +5,32 @@
  * system fonts when those files are missing.
  */
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import * as vega from 'vega';
-import { compile } from 'vega-lite';
-import { Resvg } from '@resvg/resvg-js';
+import type * as Vega from 'vega';
+import type * as VegaLite from 'vega-lite';
+import type * as ResvgJs from '@resvg/resvg-js';
 import type { VlSpec } from './specs.js';
 import { FONT, patchDashLegends } from './specs.js';
+
+/**
+ * The renderers load with the first figure, not with this module: vega (~100 modules, and a
+ * top-level await in vega-canvas) and resvg's native binding would otherwise load with every
+ * importer of the report, the library entry included, where a plugin that imports `lshdp` in a
+ * worker thread (require of an ES module) cannot take a top-level await.
+ */
+let renderers: Promise<{ vega: typeof Vega; compile: typeof VegaLite.compile }> | undefined;
+function loadRenderers(): Promise<{ vega: typeof Vega; compile: typeof VegaLite.compile }> {
+  renderers ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, compile: vl.compile }));
+  return renderers;
+}
+
+/** resvg (a CommonJS native module: it loads synchronously, so svgToPng stays synchronous). */
+let resvg: typeof ResvgJs | undefined;
+function loadResvg(): typeof ResvgJs {
+  resvg ??= createRequire(import.meta.url)('@resvg/resvg-js') as typeof ResvgJs;
+  return resvg;
+}
 
 /**
  * Width of a string in DejaVu Sans, in em, from its glyph classes (advance widths of the font:
@@ -40,7 +60,7 @@ interface TextItem {
 
 let metricsInstalled = false;
 /** Replace vega's canvas-less text width guess with the DejaVu estimate (process-wide, idempotent). */
-function installTextMetrics(): void {
+function installTextMetrics(vega: typeof Vega): void {
   if (metricsInstalled) return;
   metricsInstalled = true;
   // exported at runtime by vega (from vega-scenegraph) but absent from its type declarations
@@ -55,7 +75,8 @@ function installTextMetrics(): void {
 }
 
 export async function renderSvg(spec: VlSpec): Promise<string> {
-  installTextMetrics();
+  const { vega, compile } = await loadRenderers();
+  installTextMetrics(vega);
   // vega-lite's TopLevelSpec type is far stricter than our plain objects; the schema test checks them
   // warnings such as "Maximum optimization runs reached" are about vega-lite internals, not the user's data
   const quietLogger = vega.logger(vega.Error);
@@ -83,6 +104,7 @@ export function dejaVuFontFiles(): string[] {
 /** PNG at `scale` × the SVG's size (2 gives print-quality figures). */
 export function svgToPng(svg: string, scale = 2): Uint8Array {
   const fontFiles = dejaVuFontFiles();
+  const { Resvg } = loadResvg();
   const resvg = new Resvg(svg, {
     background: 'white',
     fitTo: { mode: 'zoom', value: scale },

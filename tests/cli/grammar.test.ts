@@ -100,7 +100,7 @@ function commands(cmd: Command, path: string[] = []): [string, Command][] {
 
 describe('short flags mean the same everywhere', () => {
   it('every short flag is the one of SHORT_FLAGS, and a command with the long form has the short one', async () => {
-    for (const [name, cmd] of commands(buildProgram())) {
+    for (const [name, cmd] of commands(await buildProgram())) {
       for (const o of cmd.options) {
         if (o.short) expect(`${name}: ${o.short} ${o.long}`).toBe(`${name}: ${o.short} --${SHORT_FLAGS[o.short.slice(1)]}`);
         const short = Object.entries(SHORT_FLAGS).find(([, long]) => `--${long}` === o.long)?.[0];
@@ -111,7 +111,7 @@ describe('short flags mean the same everywhere', () => {
 
   it('every command with --cache-dir and --no-cache refuses them together', async () => {
     let seen = 0;
-    for (const [name, cmd] of commands(buildProgram())) {
+    for (const [name, cmd] of commands(await buildProgram())) {
       const dirOpt = cmd.options.find((o) => o.long === '--cache-dir');
       if (!dirOpt || !cmd.options.some((o) => o.long === '--no-cache')) continue;
       seen++;

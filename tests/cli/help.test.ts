@@ -21,7 +21,7 @@ describe('lshdp --help', () => {
   });
 
   it('every command’s help states defaults one way: (default: VALUE), the value as typed, never quoted', async () => {
-    const paths = commandTree(buildProgram()).map((c) => c.path);
+    const paths = commandTree(await buildProgram()).map((c) => c.path);
     expect(paths.length).toBeGreaterThan(20);
     let defaults = 0;
     for (const path of paths) {
@@ -42,10 +42,10 @@ describe('lshdp --help', () => {
     expect(inspect).toContain('(default: data/cache)');
   });
 
-  it('no option states two defaults (run --cache-dir: data/cache; the setup cache’s 2048 MB is no default of the flag)', () => {
+  it('no option states two defaults (run --cache-dir: data/cache; the setup cache’s 2048 MB is no default of the flag)', async () => {
     const commands = (c: Command): Command[] => [c, ...c.commands.flatMap(commands)];
     let options = 0;
-    for (const cmd of commands(buildProgram())) {
+    for (const cmd of commands(await buildProgram())) {
       const help = cmd.createHelp();
       for (const o of cmd.options) {
         options++;

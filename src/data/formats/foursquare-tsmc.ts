@@ -1,6 +1,4 @@
 /** `foursquare-tsmc`: the original TSMC 2014 check-in file; visits counted. */
-import { readFoursquareTsmc } from '../foursquare.js';
-import { combineRows } from '../interactions.js';
 import { requirePath } from './shared.js';
 import type { FormatUnit } from './unit.js';
 
@@ -12,5 +10,9 @@ export const foursquareTsmc: FormatUnit = {
   inputs: ['path'],
   detect: (line) => (line.split('\t').length === 8 ? { format: 'foursquare-tsmc', why: 'eight tab-separated fields (the TSMC 2014 check-in file)' } : null),
   plan: (spec) => ({ format: 'foursquare-tsmc', files: [requirePath(spec, 'path')], center: spec.center ?? 'none', reader: { format: 'foursquare-tsmc' } }),
-  read: async (plan, o) => combineRows(readFoursquareTsmc(plan.files[0]!, o), 'count'),
+  read: async (plan, o) => {
+    // the reader loads with the first file it reads, not with the list of formats (index.ts)
+    const [{ readFoursquareTsmc }, { combineRows }] = await Promise.all([import('../foursquare.js'), import('../interactions.js')]);
+    return combineRows(readFoursquareTsmc(plan.files[0]!, o), 'count');
+  },
 };

@@ -3,10 +3,7 @@
  * inside a bounding box (New York by default) are counted per (user, venue), optionally keeping
  * the users with the most check-ins (the paper keeps 10,000).
  */
-import { z } from 'zod';
 import { UserError } from '../../util/errors.js';
-import { readFoursquareWww19 } from '../foursquare.js';
-import { combineRows } from '../interactions.js';
 import { NYC_BBOX } from '../spec.js';
 import { DEC, finite, posInt, requirePath } from './shared.js';
 import type { FormatUnit } from './unit.js';
@@ -34,11 +31,11 @@ export const foursquareWww19: FormatUnit = {
   description: 'raw_Checkins_anonymized.txt (user_id venue_id utc_time tz_offset) + poi_path raw_POIs.txt (venue_id lat lon category country), tab, no header; visits inside bbox counted; max_users',
   keys: {
     /** the raw POI file (`venue_id lat lon category country`) */
-    poi_path: z.string().min(1).optional(),
+    poi_path: (z) => z.string().min(1).optional(),
     /** [lat_min, lat_max, lon_min, lon_max]; New York by default */
-    bbox: z.tuple([finite, finite, finite, finite]).optional(),
+    bbox: (z) => z.tuple([finite(z), finite(z), finite(z), finite(z)]).optional(),
     /** keep the users with the most check-ins inside the box (ties by id) */
-    max_users: posInt.optional(),
+    max_users: (z) => posInt(z).optional(),
   },
   timed: () => true,
   inputs: ['path', 'poi_path'],
@@ -70,6 +67,8 @@ export const foursquareWww19: FormatUnit = {
   },
   read: async (plan, o) => {
     const r = plan.reader as { bbox: Bbox; max_users: number | null };
+    // the reader loads with the first file it reads, not with the list of formats (index.ts)
+    const [{ readFoursquareWww19 }, { combineRows }] = await Promise.all([import('../foursquare.js'), import('../interactions.js')]);
     const { rows, keepUser } = readFoursquareWww19(plan.files[0]!, { ...o, poiPath: plan.files[1]!, bbox: r.bbox, maxUsers: r.max_users ?? undefined });
     const inter = combineRows(rows, 'count', keepUser);
     if (inter.userIds.length === 0) throw new UserError(`${plan.files[0]}: no check-ins at POIs inside the bounding box ${JSON.stringify(r.bbox)}`);

@@ -4,7 +4,6 @@
  * `data inspect`, the config schema and its checks, the reader flags, completion, the input files
  * of a data set. A new format is one file and its line below (docs/EXTENDING.md).
  */
-import type { z } from 'zod';
 import { UserError } from '../../util/errors.js';
 import type { DatasetSpec } from '../spec.js';
 import { foursquareTsmc } from './foursquare-tsmc.js';
@@ -15,9 +14,9 @@ import { movielens10m } from './movielens-10m.js';
 import { movielens1m } from './movielens-1m.js';
 import { movielensCsv } from './movielens-csv.js';
 import { synthetic } from './synthetic.js';
-import { filesOf, type FormatUnit, type InputKey } from './unit.js';
+import { filesOf, type FormatUnit, type InputKey, type KeySchema, type Zod } from './unit.js';
 
-export type { Detected, DetectFlags, FormatUnit, InputKey, PlannedRead, ReadOptions, ReadPlan, ReaderFlag } from './unit.js';
+export type { Detected, DetectFlags, FormatUnit, InputKey, KeySchema, PlannedRead, ReadOptions, ReadPlan, ReaderFlag, Zod } from './unit.js';
 
 /** The built-in formats, in the order lists show them (and detection tries them). */
 const BUILT_IN: readonly FormatUnit[] = [movielensCsv, movielens100k, movielens1m, movielens10m, foursquareWww19, foursquareTsmc, interactions, synthetic];
@@ -83,11 +82,16 @@ export function readerKeys(format: string): string[] {
   return Object.keys(unit.keys).filter((k) => !(unit.inputs as readonly string[]).includes(k));
 }
 
-/** Every format's config keys and their schemas, in list order (a key two formats share is listed once). */
-export function formatKeySchemas(): Record<string, z.ZodType> {
-  const shape: Record<string, z.ZodType> = {};
-  for (const u of units) for (const [k, s] of Object.entries(u.keys)) shape[k] ??= s;
+/** Every format's config keys and their schemas (made with `z`), in list order (a key two formats share is listed once). */
+export function formatKeySchemas(z: Zod): Record<string, ReturnType<KeySchema>> {
+  const shape: Record<string, ReturnType<KeySchema>> = {};
+  for (const u of units) for (const [k, s] of Object.entries(u.keys)) shape[k] ??= s(z);
   return shape;
+}
+
+/** Every format's config keys, in list order (a key two formats share is listed once). */
+export function formatKeyNames(): string[] {
+  return [...new Set(units.flatMap((u) => Object.keys(u.keys)))];
 }
 
 /** The formats that take config key `key`. */

@@ -3,14 +3,11 @@
  * name) or without one (`header: false`, columns by 0-based index, as LibRec and MyMediaLite write
  * `user item value` lines); repeated pairs combine by `combine` (last, sum or count).
  */
-import { z } from 'zod';
 import { UserError } from '../../util/errors.js';
-import { readInteractionsCsv } from '../csv-interactions.js';
-import { combineRows } from '../interactions.js';
 import { visible } from '../lines.js';
 import { WHITESPACE, type Column, type Combine, type DatasetSpec } from '../spec.js';
 import { DEC, NUM, requirePath, unquote } from './shared.js';
-import type { Detected, DetectFlags, FormatUnit } from './unit.js';
+import type { Detected, DetectFlags, FormatUnit, Zod } from './unit.js';
 
 declare module '../spec.js' {
   interface DatasetSpec {
@@ -29,7 +26,7 @@ declare module '../spec.js' {
 }
 
 /** A column: its header name or its 0-based index (check(): a whole number ≥ 0). */
-const column = z.union([z.string().min(1), z.number()]);
+const column = (z: Zod) => z.union([z.string().min(1), z.number()]).optional();
 const COMBINES: readonly Combine[] = ['last', 'sum', 'count'];
 const COLUMN_KEYS = ['user', 'item', 'value', 'time'] as const;
 
@@ -44,15 +41,15 @@ export const interactions: FormatUnit = {
     'any CSV/TSV, with a header (columns by name) or header: false (columns by 0-based index): user, item, optional value and time, delimiter (default ","; whitespace for runs of spaces and tabs), combine last|sum|count',
   keys: {
     /** the field delimiter (default ","); `whitespace`: runs of spaces and tabs */
-    delimiter: z.string().min(1).optional(),
+    delimiter: (z) => z.string().min(1).optional(),
     /** false: the first line is data, and user/item/value are 0-based column indices */
-    header: z.boolean().optional(),
-    user: column.optional(),
-    item: column.optional(),
-    value: column.optional(),
+    header: (z) => z.boolean().optional(),
+    user: column,
+    item: column,
+    value: column,
     /** the time column (numbers, or ISO 8601 dates), for `recommend: {split: last}` */
-    time: column.optional(),
-    combine: z.enum(COMBINES as [Combine, ...Combine[]]).optional(),
+    time: column,
+    combine: (z) => z.enum(COMBINES as [Combine, ...Combine[]]).optional(),
   },
   inputs: ['path'],
   flags: [
@@ -101,6 +98,8 @@ export const interactions: FormatUnit = {
     const r = plan.reader as { delimiter: string; header?: false; user: Column; item: Column; value: Column | null; time?: Column; combine: Combine };
     // the time column is read only for a split by time (o.times): otherwise it costs nothing
     const time = o.times ? r.time : undefined;
+    // the reader (and its CSV parser) loads with the first file it reads, not with the list of formats (index.ts)
+    const [{ readInteractionsCsv }, { combineRows }] = await Promise.all([import('../csv-interactions.js'), import('../interactions.js')]);
     const rows = await readInteractionsCsv(plan.files[0]!, {
       ...o,
       delimiter: r.delimiter,

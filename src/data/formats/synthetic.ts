@@ -5,7 +5,6 @@
  * format's reader then reads.
  */
 import { basename, dirname } from 'node:path';
-import { z } from 'zod';
 import { PRESETS } from '../presets.js';
 import { NYC_BBOX } from '../spec.js';
 import { ensureSynthetic, resolveSynthOptions } from '../synth.js';
@@ -29,11 +28,11 @@ export const synthetic: FormatUnit = {
   name: 'synthetic',
   description: `generated data, no file: preset (${known()}), optional users, items, ratings, seed`,
   keys: {
-    preset: z.string().min(1).optional(),
-    users: posInt.optional(),
-    items: posInt.optional(),
-    ratings: posInt.optional(),
-    seed: z.number().int().min(0).optional(),
+    preset: (z) => z.string().min(1).optional(),
+    users: (z) => posInt(z).optional(),
+    items: (z) => posInt(z).optional(),
+    ratings: (z) => posInt(z).optional(),
+    seed: (z) => z.number().int().min(0).optional(),
   },
   inputs: [],
   flags: [{ flag: '--preset <name>', key: 'preset', help: 'preset', values: Object.keys(PRESETS) }],

@@ -81,15 +81,25 @@ export interface ReaderFlag {
   values?: readonly string[];
 }
 
+/** zod, as the config schema hands it to the units (they import only its types). */
+export type Zod = typeof z;
+
+/**
+ * A config key's schema, made from the zod the config schema hands over: a unit builds none
+ * itself, so listing the formats (`lshdp formats`, completion, the reader flags' help) does not
+ * load zod.
+ */
+export type KeySchema = (z: Zod) => z.ZodType;
+
 export interface FormatUnit {
   name: string;
   /** one line: the files it reads, their layout, how repeated (user, item) pairs combine */
   description: string;
   /**
    * the config keys of this format beyond the ones every data set has (name, dataset, format,
-   * path, center, skip_bad_rows), with their schema, in the order the config schema lists them
+   * path, center, skip_bad_rows), each with its schema, in the order the config schema lists them
    */
-  keys: Readonly<Record<string, z.ZodType>>;
+  keys: Readonly<Record<string, KeySchema>>;
   /** the config keys that name its input files, the main one first; none for generated data */
   inputs: readonly InputKey[];
   /** the flags that set its keys on `data inspect` and `encode` */

@@ -4,7 +4,7 @@
  * run) that the input files exist. Each check returns problems as config lines.
  */
 import { statSync } from 'node:fs';
-import { formatKeySchemas, formatsTaking, formatUnit, inputKeys, type InputKey } from '../../data/formats/index.js';
+import { formatKeyNames, formatsTaking, formatUnit, inputKeys, type InputKey } from '../../data/formats/index.js';
 import type { DatasetSpec } from '../../data/spec.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { findMechanism, getMechanism, listMechanisms } from '../../mechanisms/registry.js';
@@ -89,7 +89,7 @@ function datasetChecks(d: DatasetSpec, at: string, metric: string | undefined): 
   const unit = formatUnit(d.format);
   for (const key of unit.inputs) if (d[key] === undefined) problems.push(`${at}.${key}: missing (required for format ${d.format})`);
   problems.push(...(unit.check?.(d, at) ?? []));
-  for (const key of Object.keys(formatKeySchemas())) {
+  for (const key of formatKeyNames()) {
     if (d[key as keyof DatasetSpec] !== undefined && !(key in unit.keys)) problems.push(`${at}.${key}: only applies to format ${formatsTaking(key).join(', ')} (this data set is ${d.format})`);
   }
   if (metric === 'jaccard' && d.center !== undefined && d.center !== 'none') problems.push(`${at}.center: metric jaccard reads the item sets before centring; remove center (or set none)`);

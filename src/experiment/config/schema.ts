@@ -72,7 +72,7 @@ function datasetSchema() {
     format: z.enum(formatNames() as [string, ...string[]]),
     path: z.string().min(1).optional(),
     center: z.enum(['user', 'global', 'none']).optional(),
-    ...formatKeySchemas(),
+    ...formatKeySchemas(z),
     skip_bad_rows: z.boolean().optional(),
   });
 }

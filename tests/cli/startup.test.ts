@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Help } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { buildProgram, commandNamed } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+
+/**
+ * The light commands start at once (docs/SPEED.md, the start-up row): what they load is checked
+ * here, module by module, so an eager import cannot slow them down again unseen.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'lshdp-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TRACER = join(ROOT, 'tests', 'helpers', 'traceModules.mjs');
+let traces = 0;
+
+/** The modules a process loads, as paths under the project (`dist/cli/main.js`, `node_modules/zod/…`). */
+function loaded(args: string[]): string[] {
+  const file = join(dir, `trace-${++traces}.txt`);
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(TRACER).href, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LSHDP_TRACE_MODULES: file } });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const root = pathToFileURL(ROOT).href + '/';
+  return [...new Set(readFileSync(file, 'utf8').split('\n'))].filter((u) => u.startsWith(root)).map((u) => u.slice(root.length).replace(/\?.*$/, ''));
+}
+
+/** The experiment's layers (and the rest of the machinery behind a run): no light command needs them. */
+const HEAVY_LAYERS = ['dist/experiment/', 'dist/machinery/', 'dist/report/', 'dist/pipeline/'];
+/** The figure renderer, with its top-level await (vega-canvas), and resvg's native binding. */
+const RENDERER = ['node_modules/vega/', 'node_modules/vega-lite/', 'node_modules/vega-embed/', 'node_modules/vega-canvas/', 'node_modules/@resvg/'];
+/** The config schema's zod (~100 modules, half of a light command's start-up on its own). */
+const SCHEMA = ['node_modules/zod/'];
+
+/** The modules of the commands other than `ran` (src/cli/<command>.ts). */
+const otherCommands = (ran: string | null) => COMMANDS.filter((c) => c.name !== ran).map((c) => `dist/cli/${c.name}.js`);
+
+function offenders(modules: string[], banned: readonly string[]): string[] {
+  return modules.filter((m) => banned.some((b) => (b.endsWith('/') ? m.startsWith(b) : m === b)));
+}
+
+describe('start-up: what a light command loads', () => {
+  it.each([
+    [['--version'], null],
+    [['--help'], null],
+    [['mechanisms'], 'mechanisms'],
+    [['formats'], 'formats'],
+    [['toy'], 'toy'],
+  ])('lshdp %j loads its own command only, and none of the experiment, the renderer or zod', (args, own) => {
+    const modules = loaded([BIN, ...args]);
+    expect(modules).toContain('dist/cli/main.js');
+    if (own) expect(modules).toContain(`dist/cli/${own}.js`);
+    expect(offenders(modules, [...otherCommands(own), ...HEAVY_LAYERS, ...RENDERER, ...SCHEMA])).toEqual([]);
+  });
+
+  // the budgets table is report/tables.ts (with experiment/columns.ts); completion reads every command
+  it('lshdp table budgets and lshdp completion bash (the whole command tree) load no run, renderer or zod', () => {
+    for (const args of [
+      ['table', 'budgets'],
+      ['completion', 'bash'],
+    ]) {
+      const modules = loaded([BIN, ...args]);
+      expect(offenders(modules, ['dist/machinery/', 'dist/pipeline/', ...RENDERER, ...SCHEMA]), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('the library entry loads no figure renderer (a plugin that imports lshdp loads in a worker thread: no top-level await)', () => {
+    const modules = loaded(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)});`]);
+    expect(modules).toContain('dist/index.js');
+    expect(offenders(modules, RENDERER)).toEqual([]);
+    // require() of an ES module graph (how plugins load) refuses one with a top-level await
+    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'dist', 'index.js'))})`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('start-up: the commands’ entries stand for their modules', () => {
+  it('lshdp --help from the entries is byte for byte the help of the whole tree', async () => {
+    const light = await buildProgram(null);
+    const full = await buildProgram();
+    expect(light.helpInformation()).toBe(full.helpInformation());
+  });
+
+  it('each entry’s name, term and purpose are its command’s, in the order the tree registers them', async () => {
+    const full = await buildProgram();
+    const help = new Help();
+    const real = full.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), purpose: c.description() }));
+    expect(real).toEqual(COMMANDS.map((c) => ({ ...c })));
+  });
+
+  it('the command the arguments run is found as commander finds it', () => {
+    expect(commandNamed(['--version'])).toBe(null);
+    expect(commandNamed(['--debug', 'run', 'c.yaml', '--out', 'x'])).toBe('run');
+    expect(commandNamed(['help', 'table'])).toBe('table');
+    expect(commandNamed(['table', 'budgets', '--help'])).toBe('table');
+    expect(commandNamed(['help'])).toBe(null);
+  });
+});
