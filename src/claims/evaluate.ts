@@ -3,7 +3,7 @@
  * no files, no randomness, so the same folder always gives the same verdicts). One loop over the
  * one list (all.ts), whichever evaluation a claim reads.
  */
-import { CLAIMS } from './all.js';
+import { claimDefinitions } from './all.js';
 import type { ClaimDefinition, ClaimEvaluation, DatasetContext, Outcome } from './family.js';
 import { notTested } from './family.js';
 import { groupRecommendSeries, groupSeries, type RecommendSeries, type Series } from './grid.js';
@@ -25,13 +25,18 @@ export function checkAlpha(alpha: number): void {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
 }
 
+interface Gate {
+  listed(input: ClaimsInput): boolean;
+  lacks(ctx: DatasetContext): string | null;
+}
+
 /**
  * When a run lists an evaluation's claims (`listed`: a folder without its values lists none of
  * them), and what a data set of such a run lacks for them (`lacks`: its not-tested detail, or
  * null to let each claim say). Utility claims are always listed; the linkage attack's claims
  * name what they miss themselves.
  */
-const EVALUATION_GATES: Record<ClaimEvaluation, { listed(input: ClaimsInput): boolean; lacks(ctx: DatasetContext): string | null }> = {
+const EVALUATION_GATES: Readonly<Record<string, Gate>> = {
   utility: { listed: () => true, lacks: () => null },
   attack: { listed: (input) => (input.attack ?? []).length > 0, lacks: () => null },
   recommend: {
@@ -39,6 +44,10 @@ const EVALUATION_GATES: Record<ClaimEvaluation, { listed(input: ClaimsInput): bo
     lacks: (ctx) => (ctx.recommendSeries.length ? null : 'needs recommendation values for this data set'),
   },
 };
+
+/** Any other evaluation's claims: listed when the run has its values (under the evaluation's name), each claim saying what it lacks. */
+const gateOf = (evaluation: ClaimEvaluation): Gate =>
+  EVALUATION_GATES[evaluation] ?? { listed: (input) => Array.isArray(input[evaluation]) && (input[evaluation] as unknown[]).length > 0, lacks: () => null };
 
 /** The series of every data set, grouped once (a run's claims group tens of thousands of values). */
 interface Grouped {
@@ -62,6 +71,7 @@ export function datasetContext(input: ClaimsInput, dataset: string, alpha: numbe
     attack: (input.attack ?? []).filter((v) => v.dataset === dataset),
     recommend: (input.recommend ?? []).filter((v) => v.dataset === dataset),
     recommendSeries: grouped.recommendSeries.filter((s) => s.dataset === dataset),
+    valuesOf: <V extends { dataset: string }>(evaluation: string) => ((input[evaluation] ?? []) as V[]).filter((v) => v.dataset === dataset),
     config: input.config,
     alpha,
     allQueries: (n) => {
@@ -74,7 +84,7 @@ export function datasetContext(input: ClaimsInput, dataset: string, alpha: numbe
 
 /** One claim's outcome on one data set: not-tested when the data set lacks its evaluation's values or its metric, else its own. */
 function outcomeOf(claim: ClaimDefinition, ctx: DatasetContext, metric: string): Outcome {
-  const lacking = EVALUATION_GATES[claim.evaluation].lacks(ctx);
+  const lacking = gateOf(claim.evaluation).lacks(ctx);
   if (lacking !== null) return notTested(lacking);
   if (claim.angular && metric !== 'angular') return notTested(`needs the angular distance: the paper's experiment is angular, this data set uses metric ${metric}`);
   return claim.evaluate(ctx);
@@ -88,7 +98,7 @@ export function evaluateClaims(input: ClaimsInput, opts: ClaimsOptions = {}): Cl
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
   checkAlpha(alpha);
   const grouped = groupedOf(input);
-  const claims = CLAIMS.filter((c) => EVALUATION_GATES[c.evaluation].listed(input));
+  const claims = claimDefinitions().filter((c) => gateOf(c.evaluation).listed(input));
   const out: ClaimResult[] = [];
   for (const dataset of datasetsOf(input)) {
     const ctx = datasetContext(input, dataset, alpha, grouped);

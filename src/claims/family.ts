@@ -24,6 +24,8 @@ export interface DatasetContext {
   recommend: RecommendTrialValue[];
   /** the same grouped into NDCG series (see grid.ts) */
   recommendSeries: RecommendSeries[];
+  /** this data set's per-trial values of any evaluation, by its name (src/evaluations/catalog.ts) */
+  valuesOf<V extends { dataset: string }>(evaluation: string): V[];
   config: ClaimsConfig;
   alpha: number;
   /** true when every user of (this data set, n) was a query, so Fig. 1's shares are exact */
@@ -36,7 +38,7 @@ export type Outcome = Pick<ClaimResult, 'verdict' | 'cells_tested' | 'cells_for'
  * The evaluation whose claims these are: a run lists a claim only when it has that evaluation's
  * values (utility: always), see `EVALUATION_GATES` in evaluate.ts.
  */
-export type ClaimEvaluation = 'utility' | 'recommend' | 'attack';
+export type ClaimEvaluation = string;
 
 export interface ClaimDefinition {
   id: ClaimId;

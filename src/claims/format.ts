@@ -2,7 +2,7 @@
  * The claims as text: the JSON of `lshdp claims --json` / claims.json, and the markdown scorecard of
  * tables/claims.md (one row per claim and data set, every verdict with its counts).
  */
-import { CLAIMS } from './all.js';
+import { claimDefinitions } from './all.js';
 import { VERDICTS, type ClaimResult, type Verdict } from './types.js';
 
 /** `{"claims": [...]}`, fields in the documented order, pretty-printed, newline-terminated. */
@@ -70,6 +70,6 @@ export function claimsMarkdown(results: readonly ClaimResult[], alpha: number): 
   }
   lines.push('## The claims', '');
   const ids = new Set(results.map((r) => r.id));
-  for (const c of CLAIMS) if (ids.has(c.id)) lines.push(`- **${c.id}**: ${escapeMd(c.statement)}`);
+  for (const c of claimDefinitions()) if (ids.has(c.id)) lines.push(`- **${c.id}**: ${escapeMd(c.statement)}`);
   return lines.join('\n') + '\n';
 }

@@ -90,6 +90,8 @@ export interface ClaimsInput {
   attack?: AttackTrialValue[];
   /** per-trial recommendation values (config `recommend`; docs/RECOMMEND.md) */
   recommend?: RecommendTrialValue[];
+  /** any other evaluation's per-trial values, under its name (src/evaluations/catalog.ts) */
+  [evaluation: string]: unknown;
 }
 
 export interface ClaimsOptions {

@@ -4,7 +4,11 @@
  * through `writeClaims`.
  */
 import { join } from 'node:path';
-import { attackValuesOf, readAttackValues, readRecommendValues, readResultsConfig, readTrialValues, recommendValuesOf, trialValuesOf } from '../machinery/readFolder.js';
+import { readEvaluationValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
+import { evaluationValues } from '../experiment/values.js';
+import { evaluationsOf } from '../evaluations/catalog.js';
+import { CELLS_FOLDER } from '../machinery/store.js';
+import { AttackStore } from '../machinery/attackStore.js';
 import type { Manifest } from '../machinery/manifest.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -38,16 +42,15 @@ export function readClaimsInput(dir: string): ClaimsInput {
   return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
 }
 
+/** The evaluations beyond utility a config evaluates (recommendations, the linkage attack…): their values go to the claims under their names. */
+const optionalIn = (config: ExperimentConfig) => evaluationsOf(config).filter((e) => e.block !== null);
+
 /**
- * The per-trial values of the optional evaluations (the linkage attack, recommendations), read
- * from the folder when the config asks for them: their stores are written before the claims run,
- * so a run and `lshdp claims` read the same.
+ * The per-trial values of the optional evaluations, read from the folder when the config asks for
+ * them: their stores are written before the claims run, so a run and `lshdp claims` read the same.
  */
-function extraValuesOf(config: ExperimentConfig, dir: string): Pick<ClaimsInput, 'attack' | 'recommend'> {
-  return {
-    ...(config.attack ? { attack: readAttackValues(dir).values } : {}),
-    ...(config.recommend ? { recommend: readRecommendValues(dir).values } : {}),
-  };
+function extraValuesOf(config: ExperimentConfig, dir: string): Record<string, unknown[]> {
+  return Object.fromEntries(optionalIn(config).map((e) => [e.name, readEvaluationValues(dir, e.name).values]));
 }
 
 /**
@@ -63,13 +66,16 @@ export function claimsInputOf(
   attackRecords: Map<string, AttackRecord> = new Map(),
 ): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
+  const stores = new Map<string, ReadonlyMap<string, unknown>>([
+    [CELLS_FOLDER, records],
+    [new AttackStore(dir).folder, attackRecords],
+  ]);
   return {
     config: claimsConfigOf(config),
     values,
     nn,
     population: populationOf(manifest),
-    ...(config.attack ? { attack: attackValuesOf(config, attackRecords) } : {}),
-    ...(config.recommend ? { recommend: recommendValuesOf(config, records) } : {}),
+    ...Object.fromEntries(optionalIn(config).map((e) => [e.name, evaluationValues(e.name, config, stores)])),
   };
 }
 

@@ -11,11 +11,15 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
 import { expandCells } from '../experiment/grid.js';
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
-import { attackValuesOf, recommendValuesOf, trialValuesOf } from '../experiment/values.js';
+import { attackValuesOf, evaluationValues, recommendValuesOf, trialValuesOf } from '../experiment/values.js';
+import type { StoredRecords } from '../experiment/walk.js';
+import { evaluationNamed } from '../evaluations/catalog.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import type { Manifest } from './manifest.js';
 import type { AttackRecord, CellRecord } from '../experiment/records.js';
 import { AttackStore } from './attackStore.js';
-import { CellStore, STORE_FORMAT } from './store.js';
+import { CELLS_FOLDER, CellStore, STORE_FORMAT } from './store.js';
 
 /** The manifest and effective config of a results folder; one-line errors for what is not one. */
 export function readResultsConfig(dir: string): { manifest: Manifest; config: ExperimentConfig } {
@@ -56,37 +60,47 @@ export function readRecords(dir: string, config: ExperimentConfig): Map<string, 
  * Values are in utility.csv order; exact rows have trial 0.
  */
 export function readTrialValues(dir: string): { config: ExperimentConfig; values: TrialValue[]; nn: NnDistance[] } {
-  const { manifest, config } = readResultsConfig(dir);
-  if (manifest.shard) {
-    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
-  }
+  const { config } = wholeFolder(dir);
   return { config, ...trialValuesOf(config, readRecords(dir, config), dir) };
 }
 
-/**
- * The per-trial recommendation values of a finished results folder whose config has `recommend`
- * (docs/RECOMMEND.md), in recommend.csv order; a one-line error for a folder without them.
- */
-export function readRecommendValues(dir: string): { config: ExperimentConfig; values: RecommendTrialValue[] } {
-  const { manifest, config } = readResultsConfig(dir);
-  if (manifest.shard) {
-    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
-  }
-  if (!config.recommend) throw new UserError(`${dir}: its config has no recommend block, so it holds no recommendation values (docs/RECOMMEND.md)`);
-  return { config, values: recommendValuesOf(config, readRecords(dir, config)) };
+/** The manifest and config of a folder that is no shard (a shard's is a one-line error). */
+function wholeFolder(dir: string): { manifest: Manifest; config: ExperimentConfig } {
+  const read = readResultsConfig(dir);
+  const { shard } = read.manifest;
+  if (shard) throw new UserError(`${dir} is shard ${shard.index}/${shard.count} of a sharded run; combine the shards with lshdp merge first`);
+  return read;
+}
+
+/** Every record of the folder's grid by store folder (cells/, and the evaluations' own: attack/). */
+export function readStores(dir: string, config: ExperimentConfig): StoredRecords {
+  return new Map<string, ReadonlyMap<string, unknown>>([
+    [CELLS_FOLDER, readRecords(dir, config)],
+    [new AttackStore(dir).folder, readAttackRecords(dir, config)],
+  ]);
 }
 
 /**
- * The per-trial linkage-attack values of a finished results folder whose config has `attack`
- * (docs/ATTACKS.md), in attack.csv order; a one-line error for a folder without them.
+ * The per-trial values of evaluation `name` (src/evaluations/catalog.ts) of a finished results
+ * folder, in its file's order; a one-line error for a folder whose config lacks its block.
  */
-export function readAttackValues(dir: string): { config: ExperimentConfig; values: AttackTrialValue[] } {
-  const { manifest, config } = readResultsConfig(dir);
-  if (manifest.shard) {
-    throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+export function readEvaluationValues<V>(dir: string, name: string): { config: ExperimentConfig; values: V[] } {
+  const { config } = wholeFolder(dir);
+  const facts = evaluationNamed(name);
+  if (facts.block !== null && (config as unknown as Record<string, unknown>)[facts.block] === undefined) {
+    throw new UserError(`${dir}: no ${facts.title.toLowerCase()} values (its config has no ${facts.block} block; ${facts.docs})`);
   }
-  if (!config.attack) throw new UserError(`${dir}: no linkage-attack values (its config has no attack block; docs/ATTACKS.md)`);
-  return { config, values: attackValuesOf(config, readAttackRecords(dir, config)) };
+  return { config, values: evaluationValues<V>(name, config, readStores(dir, config)) };
+}
+
+/** The per-trial recommendation values of a finished results folder whose config has `recommend` (docs/RECOMMEND.md), in recommend.csv order. */
+export function readRecommendValues(dir: string): { config: ExperimentConfig; values: RecommendTrialValue[] } {
+  return readEvaluationValues<RecommendTrialValue>(dir, RECOMMEND_FACTS.name);
+}
+
+/** The per-trial linkage-attack values of a finished results folder whose config has `attack` (docs/ATTACKS.md), in attack.csv order. */
+export function readAttackValues(dir: string): { config: ExperimentConfig; values: AttackTrialValue[] } {
+  return readEvaluationValues<AttackTrialValue>(dir, ATTACK_FACTS.name);
 }
 
 /** The attack records of every trial cell of the folder's grid that has one. */

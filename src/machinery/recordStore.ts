@@ -27,6 +27,8 @@ export function recordKeys(dir: string): string[] {
 
 export class RecordStore<R extends KeyedRecord> {
   readonly dir: string;
+  /** the store folder's name inside the results folder */
+  readonly folder: string;
   /**
    * @param folder the store folder's name inside the results folder
    * @param accepts whether a parsed record of the right key is one of this folder's current format
@@ -37,6 +39,7 @@ export class RecordStore<R extends KeyedRecord> {
     private readonly accepts: (rec: R) => boolean,
   ) {
     this.dir = join(resultsDir, folder);
+    this.folder = folder;
   }
 
   path(key: string): string {

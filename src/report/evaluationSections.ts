@@ -7,6 +7,11 @@ import type { RecommendRow, ResultsFolder } from './read.js';
 import { escapeHtml, figuresSection, section, type FigureEntry } from './markup.js';
 import { formatMeanSe } from './tables.js';
 import { interactiveTable, numCell, type Cell, type Column } from './htmlTables.js';
+import { isAttackFigure } from './attackFigures.js';
+import { optionalEvaluations } from '../evaluations/catalog.js';
+import type { EvaluationFacts } from '../evaluations/types.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 
 export function utilitySection(res: ResultsFolder): string {
   if (!res.utility) return '<p>No utility.csv in this folder.</p>';
@@ -96,8 +101,8 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[])
 }
 
 /** The Recommendations section when the folder has recommend.csv, else nothing. */
-export function recommendSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
-  return res.recommend ? [section('recommend', 'Recommendations', recommendSection(res.recommend, figures))] : [];
+function recommendSections(res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts): string[] {
+  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures))] : [];
 }
 
 /** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
@@ -105,7 +110,8 @@ const ATTACK_NOTE =
   "The linkage attack (docs/ATTACKS.md): the adversary knows the trial's public hash functions, every user's released code and, for each target, a share <i>known</i> of the target's non-zero entries with their values; it hashes that partial profile without noise and ranks the N released codes by Hamming distance. reid@1 and reid@10 are the chances that the target comes first and within the first 10 (ties broken uniformly at random), averaged over the targets, then mean ± se over trials; chance is 1/N and 10/N. A mechanism without ξ (vanilla LSH) is the no-noise ceiling. The attack's success is a lower bound on what an adversary can do, not an upper bound.";
 
 /** The linkage attack's section, when the folder has attack.csv: what it measures, its figures and its table. */
-export function attackSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+function attackSections(res: ResultsFolder, all: FigureEntry[], facts: EvaluationFacts): string[] {
+  const figures = all.filter(isAttackFigure);
   if (!res.attack) return [];
   const columns: Column[] = [
     { title: 'data set', type: 'text', choice: true },
@@ -136,5 +142,38 @@ export function attackSections(res: ResultsFolder, figures: FigureEntry[]): stri
     { text: `${r.targets} of ${r.users}`, v: r.targets },
   ]);
   const figs = figures.length ? figuresSection(figures) : '<p class="note">No attack figures (built with the whole folder by lshdp report).</p>';
-  return [section('attack', 'Linkage attack', `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable('attack-table', columns, rows)}`)];
+  return [section(facts.name, facts.title, `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable('attack-table', columns, rows)}`)];
+}
+
+/** The evaluations with a section of their own; any other gets the generic one of its file. */
+const OWN_SECTIONS: Readonly<Record<string, (res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts) => string[]>> = {
+  [RECOMMEND_FACTS.name]: recommendSections,
+  [ATTACK_FACTS.name]: attackSections,
+};
+
+/** An evaluation's generic section: its file's rows, each metric as mean ± se (when the folder has the file). */
+function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: EvaluationFacts): string[] {
+  const rows = (res as unknown as Record<string, Record<string, unknown>[] | null | undefined>)[facts.name];
+  if (!rows) return [];
+  const coordinates = ['dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
+  const columns: Column[] = [
+    ...coordinates.map((c): Column => ({ title: c, type: typeof rows[0]?.[c] === 'string' ? 'text' : 'num', choice: true })),
+    ...facts.metrics.map((m): Column => ({ title: `${m.label} (mean ± se)`, type: 'num' })),
+  ];
+  const cells = rows.map((r): Cell[] => [
+    ...coordinates.map((c) => (typeof r[c] === 'number' ? numCell(r[c] as number, String(r[c])) : { text: r[c] === null || r[c] === undefined ? '–' : String(r[c]) })),
+    ...facts.metrics.map((m) => ({ text: formatMeanSe(r[`${m.stem}_mean`] as number, (r[`${m.stem}_se`] ?? null) as number | null), v: r[`${m.stem}_mean`] as number })),
+  ]);
+  return [
+    section(
+      facts.name,
+      facts.title,
+      `<p class="note">${escapeHtml(`${facts.file}: mean ± standard error over trials (${facts.docs}).`)}</p>\n${interactiveTable(`${facts.name}-table`, columns, cells)}`,
+    ),
+  ];
+}
+
+/** The sections of the evaluations beyond utility, in the list's order (each only when the folder has its file). */
+export function evaluationSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
+  return optionalEvaluations().flatMap((e) => (OWN_SECTIONS[e.name] ?? genericSections)(res, figures, e));
 }

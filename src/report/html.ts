@@ -16,7 +16,7 @@ import { escapeHtml, figuresSection, jsonForScript, section, type FigureEntry } 
 import { claimsSectionBody } from './claims.js';
 import { isAttackFigure } from './attackFigures.js';
 import { interactiveTableScript } from './htmlTables.js';
-import { attackSections, recommendSections, utilitySection } from './evaluationSections.js';
+import { evaluationSections, utilitySection } from './evaluationSections.js';
 import { auditSections, budgetsSection, datasetsSection, metadataSection } from './runSections.js';
 
 /** The browser builds copied next to the report, in load order (vega-embed needs the other two). */
@@ -67,8 +67,7 @@ export function buildHtml(res: ResultsFolder, figures: FigureEntry[]): string {
     section('run', 'Run', metadataSection(res)),
     section('figures', 'Figures', figuresSection(figures.filter((f) => !isAttackFigure(f)))),
     section('utility', 'Utility loss', utilitySection(res)),
-    ...recommendSections(res, figures),
-    ...attackSections(res, figures.filter(isAttackFigure)),
+    ...evaluationSections(res, figures),
     section('budgets', 'Privacy budgets (LSHRR)', budgetsSection(res)),
     section('datasets', 'Data sets', datasetsSection(res)),
     ...auditSections(res.dir),

@@ -129,7 +129,7 @@ describe('the attack in a run', () => {
     await run(plain.config, join(plain.dir, 'out'));
     expect(existsSync(join(plain.dir, 'out', 'attack'))).toBe(false);
     expect(existsSync(join(plain.dir, 'out', 'attack.csv'))).toBe(false);
-    expect(() => readAttackValues(join(plain.dir, 'out'))).toThrow(/no linkage-attack values/);
+    expect(() => readAttackValues(join(plain.dir, 'out'))).toThrow(/no linkage attack values \(its config has no attack block/);
   });
   it('with recommend, attacks the training vectors: its entries sit in cells keyed by the split, and attack.csv, recommend.csv and the frontier on NDCG are written', async () => {
     const { dir, config } = scratch(`${GRID}recommend: { split: random, holdout: 1, top: [5] }\nattack: { known: [0.5] }\n`);
