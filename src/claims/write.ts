@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { readEvaluationValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
 import { evaluationValues } from '../experiment/values.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
+import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import { CELLS_FOLDER } from '../machinery/store.js';
 import { AttackStore } from '../machinery/attackStore.js';
 import type { Manifest } from '../machinery/manifest.js';
@@ -43,7 +44,7 @@ export function readClaimsInput(dir: string): ClaimsInput {
 }
 
 /** The evaluations beyond utility a config evaluates (recommendations, the linkage attack…): their values go to the claims under their names. */
-const optionalIn = (config: ExperimentConfig) => evaluationsOf(config).filter((e) => e.block !== null);
+const optionalIn = (config: ExperimentConfig) => evaluationsOf(config).filter((e) => e.name !== UTILITY_FACTS.name);
 
 /**
  * The per-trial values of the optional evaluations, read from the folder when the config asks for

@@ -15,12 +15,20 @@ export interface EvaluationBlock {
   schema: z.ZodObject;
 }
 
-const BLOCKS: readonly EvaluationBlock[] = [
+let blocks: readonly EvaluationBlock[] = [
   { facts: RECOMMEND_FACTS, schema: RECOMMEND_BLOCK },
   { facts: ATTACK_FACTS, schema: ATTACK_BLOCK },
 ];
 
-/** Every evaluation block, in list order. */
+/** Every evaluation block, in list order (a new array whenever the list changes: the config schema rebuilds on it). */
 export function evaluationBlocks(): readonly EvaluationBlock[] {
-  return BLOCKS;
+  return blocks;
+}
+
+/** Adds an evaluation's block after the built-ins (src/evaluations/index.ts registerEvaluation); returns its removal. */
+export function registerBlock(block: EvaluationBlock): () => void {
+  blocks = [...blocks, block];
+  return () => {
+    blocks = blocks.filter((b) => b !== block);
+  };
 }

@@ -6,6 +6,8 @@
  */
 import type { RowHooks, WalkedRow } from '../experiment/walk.js';
 import { registerEvaluation as registerFacts } from './catalog.js';
+import { registerBlock } from './blocks.js';
+import type { z } from 'zod';
 import type { EvaluationFacts } from './types.js';
 import { UTILITY_ROWS, utilityTrialValues } from './utility/rows.js';
 import { RECOMMEND_ROWS, recommendTrialValues } from './recommend/rows.js';
@@ -41,12 +43,19 @@ export function evaluation(name: string): Evaluation {
   return e;
 }
 
-/** Adds an evaluation (its facts to the catalog too), for a test or an extension registered in process; returns its removal. */
-export function registerEvaluation(e: Evaluation): () => void {
+/**
+ * Adds an evaluation after the built-ins, for a test or an extension registered in process: its
+ * facts to the catalog, its code to this list and, when it has a block, the block's schema to the
+ * config's (`block`: a strict zod object with its defaults). Returns a function that takes it out again.
+ */
+export function registerEvaluation(e: Evaluation, block?: z.ZodObject): () => void {
+  if (e.facts.block !== null && !block) throw new RangeError(`evaluation ${e.facts.name}: its block ${e.facts.block} needs a schema`);
   const forget = registerFacts(e.facts);
+  const forgetBlock = block ? registerBlock({ facts: e.facts as EvaluationFacts & { block: string }, schema: block }) : () => {};
   listed = [...listed, e];
   return () => {
     forget();
+    forgetBlock();
     listed = listed.filter((u) => u !== e);
   };
 }

@@ -120,11 +120,13 @@ function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {
   });
 }
 
-let built: { units: readonly FormatUnit[]; schema: ReturnType<typeof buildConfigSchema> } | undefined;
+let built: { units: readonly FormatUnit[]; blocks: readonly unknown[]; schema: ReturnType<typeof buildConfigSchema> } | undefined;
 
-/** The schema of a config file, for the formats listed now (src/data/formats/index.ts). */
+/** The schema of a config file, for the formats and evaluation blocks listed now (src/data/formats/index.ts, src/evaluations/blocks.ts). */
 export function configSchema(): ReturnType<typeof buildConfigSchema> {
-  if (built?.units !== formatUnits()) built = { units: formatUnits(), schema: buildConfigSchema(datasetSchema() as unknown as z.ZodType<DatasetSpec>) };
+  if (built?.units !== formatUnits() || built.blocks !== evaluationBlocks()) {
+    built = { units: formatUnits(), blocks: evaluationBlocks(), schema: buildConfigSchema(datasetSchema() as unknown as z.ZodType<DatasetSpec>) };
+  }
   return built.schema;
 }
 
