@@ -8,42 +8,20 @@
  * Literals are found with the TypeScript compiler's own parser.
  */
 import { describe, expect, it } from 'vitest';
-import ts from 'typescript';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ROOT } from './helpers/cli.js';
+import { nameLiterals, tsSources } from './helpers/literals.js';
 import { BUILT_IN_FACTS } from '../src/mechanisms/catalog.js';
 
 const CAP = 10;
 /** The names counted: every built-in but the reference `exact` (also an accountant). */
 const NAMES = new Set(BUILT_IN_FACTS.filter((m) => m.kind === 'code').map((m) => m.name));
 
-function* sources(dir: string): Generator<string> {
-  for (const f of readdirSync(dir)) {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) yield* sources(p);
-    else if (p.endsWith('.ts')) yield p;
-  }
-}
-
-/** Every literal of `text` equal to one of `names`, as `file:line 'name'`. */
-function nameLiterals(file: string, text: string, names: ReadonlySet<string>): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && names.has(node.text)) {
-      found.push(`${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1} '${node.text}'`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return found;
-}
-
 /** The literals of src/ outside src/mechanisms/. */
 function outsideMechanisms(): string[] {
   const found: string[] = [];
-  for (const file of sources(join(ROOT, 'src'))) {
+  for (const file of tsSources(join(ROOT, 'src'))) {
     const rel = relative(ROOT, file).split(sep).join('/');
     if (rel.startsWith('src/mechanisms/')) continue;
     found.push(...nameLiterals(rel, readFileSync(file, 'utf8'), NAMES));

@@ -9,10 +9,10 @@
  * found with the TypeScript compiler's own parser.
  */
 import { describe, expect, it } from 'vitest';
-import ts from 'typescript';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
+import { nameLiterals, tsSources } from '../helpers/literals.js';
 import { optionalEvaluations } from '../../src/evaluations/catalog.js';
 
 const CAP = 10;
@@ -20,36 +20,14 @@ const UNITS = optionalEvaluations();
 /** What names an evaluation: its name, its block key and its file. */
 const NAMES = new Set(UNITS.flatMap((e) => [e.name, e.block!, e.file]));
 
-function* sources(dir: string): Generator<string> {
-  for (const f of readdirSync(dir)) {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) yield* sources(p);
-    else if (p.endsWith('.ts')) yield p;
-  }
-}
-
-/** Every literal of `text` equal to one of `names`, as `file:line 'name'`. */
-function literals(file: string, text: string, names: ReadonlySet<string>): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && names.has(node.text)) {
-      found.push(`${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1} '${node.text}'`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return found;
-}
-
 /** A file of one evaluation: in src/evaluations/, or named after one (its name in the file's name, any case). */
 const ownFile = (rel: string): boolean => rel.startsWith('src/evaluations/') || UNITS.some((e) => basename(rel).toLowerCase().includes(e.name.toLowerCase()));
 
 function outsideUnits(): string[] {
   const found: string[] = [];
-  for (const file of sources(join(ROOT, 'src'))) {
+  for (const file of tsSources(join(ROOT, 'src'))) {
     const rel = relative(ROOT, file).split(sep).join('/');
-    if (!ownFile(rel)) found.push(...literals(rel, readFileSync(file, 'utf8'), NAMES));
+    if (!ownFile(rel)) found.push(...nameLiterals(rel, readFileSync(file, 'utf8'), NAMES));
   }
   return found;
 }
@@ -77,7 +55,7 @@ describe('evaluation names in code outside the evaluations’ own files', () => 
 
   it('finds literals in every quote, not in comments, identifiers or own files (the count can fail)', () => {
     const text = ["// 'attack' in a comment", "const a = 'attack';", 'const b = "recommend.csv";', 'const c = `recommend`;', 'const attack = 1;', "const d = { recommend: 'x' };"].join('\n');
-    expect(literals('x.ts', text, NAMES)).toEqual(["x.ts:2 'attack'", "x.ts:3 'recommend.csv'", "x.ts:4 'recommend'"]);
+    expect(nameLiterals('x.ts', text, NAMES)).toEqual(["x.ts:2 'attack'", "x.ts:3 'recommend.csv'", "x.ts:4 'recommend'"]);
     expect(ownFile('src/evaluations/attack/rows.ts')).toBe(true);
     expect(ownFile('src/machinery/attackStore.ts')).toBe(true);
     expect(ownFile('src/machinery/outputs.ts')).toBe(false);
