@@ -1,0 +1,229 @@
+/**
+ * Attribute inference from a released code (issue 41; docs/ATTACKS.md, "Attribute inference"):
+ * what an adversary learns about a user's items from the user's code alone. The science of one
+ * trial, exactly as stated there, apart from how a trial cell hands it the codes:
+ *
+ * - a user's item set S is the set of the n items the user interacted with, before any centring;
+ * - one permutation of the kept users per trial, from the `infer` seed (run seed, data set, n,
+ *   trial); for each `aux` the auxiliary group is its first ⌊aux · N + ½⌋ users, so the groups of
+ *   two aux values are nested; every other user is a target (above `targets`, a sample from the
+ *   `infer-targets` seed, ascending);
+ * - the adversary knows the auxiliary users' item sets and their clean codes; for a target it takes
+ *   the k auxiliary users whose clean codes are nearest (Hamming) to the target's released code,
+ *   ties broken by the project's seeded tie key (src/lsh/tieKey.ts, query = the target), and scores
+ *   each item by how many of them hold it; items are ranked by score, then by popularity in the
+ *   auxiliary group (more first), then by column;
+ * - per target (skipped when S is empty or holds all n items): auc = the share of pairs (i in S,
+ *   j not in S) ranked i first; prec10 = |top 10 ∩ S| / min(10, |S|); a trial's values are the
+ *   means over its targets.
+ *
+ * The ranking is a total order (score, popularity, column), so the auc has no ties to split. The
+ * `prior` baseline is the same ranking with every score 0 (the popularity order alone): what the
+ * adversary knows without any code.
+ */
+import type { CodeSet } from '../../lsh/codes.js';
+import { popcount32 } from '../../lsh/codes.js';
+import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
+import { deriveSeed, makeRng } from '../../random/rng.js';
+import { sampleWithoutReplacement } from '../../random/samplers.js';
+
+/** The version of the attack's algorithm (its draws and its ranking). */
+export const INFER_VERSION = '1';
+
+/** The rank its precision is taken at (prec10). */
+export const PREC_AT = 10;
+
+/** Each user's item set: the columns (ascending) of row u in colIdx[rowPtr[u] .. rowPtr[u + 1]). */
+export interface ItemSets {
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  /** the number of items (columns) */
+  n: number;
+}
+
+/** A uniformly random permutation of 0..users-1 (Fisher–Yates on the `infer` seed of the trial). */
+export function inferPermutation(users: number, runSeed: number | string, dataset: string, n: number, trial: number): Int32Array {
+  const rng = makeRng(deriveSeed(runSeed, 'infer', dataset, n, trial));
+  const perm = new Int32Array(users);
+  for (let i = 0; i < users; i++) perm[i] = i;
+  for (let i = users - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const t = perm[i]!;
+    perm[i] = perm[j]!;
+    perm[j] = t;
+  }
+  return perm;
+}
+
+/** The size of the auxiliary group: ⌊aux · N + ½⌋, within [0, N]. */
+export function auxSize(aux: number, users: number): number {
+  return Math.min(users, Math.max(0, Math.floor(aux * users + 0.5)));
+}
+
+/**
+ * The auxiliary group (the first auxSize users of the permutation, ascending) and the targets
+ * (every other user, or a sample of `maxTargets` of them from the `infer-targets` seed, ascending).
+ */
+export function inferGroups(perm: Int32Array, aux: number, maxTargets: number, at: { runSeed: number | string; dataset: string; n: number; trial: number }): { aux: Int32Array; targets: Int32Array } {
+  const m = auxSize(aux, perm.length);
+  const group = perm.slice(0, m).sort();
+  const rest = perm.slice(m).sort();
+  if (rest.length <= maxTargets) return { aux: group, targets: rest };
+  const pick = sampleWithoutReplacement(makeRng(deriveSeed(at.runSeed, 'infer-targets', at.dataset, at.n, at.trial)), rest.length, maxTargets);
+  return { aux: group, targets: Int32Array.from(pick, (i) => rest[i]!) };
+}
+
+/** How many users of `group` hold each item. */
+export function popularity(sets: ItemSets, group: Int32Array): Int32Array {
+  const pop = new Int32Array(sets.n);
+  for (const u of group) for (let p = sets.rowPtr[u]!; p < sets.rowPtr[u + 1]!; p++) pop[sets.colIdx[p]!]!++;
+  return pop;
+}
+
+/** The columns in the prior order: popularity descending, then column ascending. */
+export function priorOrder(pop: Int32Array): Int32Array {
+  const cols = Int32Array.from(pop.keys());
+  return cols.sort((a, b) => pop[b]! - pop[a]! || a - b);
+}
+
+/**
+ * The k users of `group` whose codes in `clean` are nearest in Hamming distance to code `row` of
+ * `released`, nearest first; ties by the tie key of (tieSeed, target, candidate).
+ */
+export function nearestInGroup(released: CodeSet, row: number, clean: CodeSet, group: Int32Array, k: number, tie: { seed: number; target: number }): Int32Array {
+  const { words } = released;
+  if (clean.words !== words) throw new RangeError(`released codes have ${words} words, the clean ones ${clean.words}`);
+  const base = queryKeyBase(tie.seed, tie.target);
+  const target = row;
+  const dist = new Int32Array(group.length);
+  const key = new Float64Array(group.length);
+  for (let g = 0; g < group.length; g++) {
+    const a = group[g]!;
+    let d = 0;
+    for (let w = 0; w < words; w++) d += popcount32(released.codes[target * words + w]! ^ clean.codes[a * words + w]!);
+    dist[g] = d;
+    key[g] = tieKey(base, a);
+  }
+  const order = Int32Array.from(group.keys()).sort((x, y) => dist[x]! - dist[y]! || key[x]! - key[y]!);
+  return Int32Array.from(order.subarray(0, Math.min(k, order.length)), (g) => group[g]!);
+}
+
+/** Scratch of one trial's targets: per column a score and a membership mark, reset after each target. */
+interface Scratch {
+  score: Int32Array;
+  inSet: Uint8Array;
+  /** the ranking being built */
+  ranking: Int32Array;
+}
+
+export function scratchFor(n: number): Scratch {
+  return { score: new Int32Array(n), inSet: new Uint8Array(n), ranking: new Int32Array(n) };
+}
+
+/**
+ * The ranking of the n items for one target: the items the neighbours hold, by score descending
+ * then in the prior order, then every other item in the prior order. `rankOf[c]` is column c's place
+ * in the prior order. Leaves s.score set for the touched columns (the caller clears them).
+ */
+function rankItems(s: Scratch, sets: ItemSets, neighbours: Int32Array, prior: Int32Array, rankOf: Int32Array): void {
+  const touched: number[] = [];
+  for (const v of neighbours) {
+    for (let p = sets.rowPtr[v]!; p < sets.rowPtr[v + 1]!; p++) {
+      const c = sets.colIdx[p]!;
+      if (s.score[c] === 0) touched.push(c);
+      s.score[c]!++;
+    }
+  }
+  touched.sort((a, b) => s.score[b]! - s.score[a]! || rankOf[a]! - rankOf[b]!);
+  let at = 0;
+  for (const c of touched) s.ranking[at++] = c;
+  for (const c of prior) if (s.score[c] === 0) s.ranking[at++] = c;
+}
+
+/** auc and prec10 of one ranking against the item set of `target`, or null when its set is empty or holds every item. */
+function metricsOf(s: Scratch, sets: ItemSets, target: number): { auc: number; prec10: number } | null {
+  const from = sets.rowPtr[target]!;
+  const size = sets.rowPtr[target + 1]! - from;
+  const n = sets.n;
+  if (size === 0 || size === n) return null;
+  for (let p = from; p < from + size; p++) s.inSet[sets.colIdx[p]!] = 1;
+  const others = n - size;
+  let pairs = 0;
+  let othersSeen = 0;
+  let hits = 0;
+  for (let r = 0; r < n; r++) {
+    if (s.inSet[s.ranking[r]!] === 1) {
+      // every item outside S that comes after this one is a pair ranked right
+      pairs += others - othersSeen;
+      if (r < PREC_AT) hits++;
+    } else othersSeen++;
+  }
+  for (let p = from; p < from + size; p++) s.inSet[sets.colIdx[p]!] = 0;
+  return { auc: pairs / (size * others), prec10: hits / Math.min(PREC_AT, size) };
+}
+
+/** The means over the targets of one trial (targets whose set is empty or full are skipped, and not counted). */
+export interface InferMeans {
+  auc: number;
+  prec10: number;
+  /** targets the means are over */
+  targets: number;
+}
+
+/**
+ * The attack on `released` (the code of every user, row = user index) with the auxiliary group's
+ * clean codes `clean` (row = user index): each target's k nearest auxiliary users, its ranking and
+ * its metrics, averaged over the targets. `released` may be a code per target instead (`row` maps
+ * a target to its row: the null baseline's random codes).
+ */
+export function inferMeans(args: {
+  sets: ItemSets;
+  released: CodeSet;
+  clean: CodeSet;
+  aux: Int32Array;
+  targets: Int32Array;
+  k: number;
+  tieSeed: number;
+  row?: (target: number, index: number) => number;
+}): InferMeans {
+  const { sets, released, clean, aux, targets, k, tieSeed } = args;
+  const prior = priorOrder(popularity(sets, aux));
+  const rankOf = new Int32Array(sets.n);
+  prior.forEach((c, r) => {
+    rankOf[c] = r;
+  });
+  const s = scratchFor(sets.n);
+  let auc = 0;
+  let prec10 = 0;
+  let counted = 0;
+  targets.forEach((t, i) => {
+    // the tie key is the target's, whatever row its code sits in
+    const neighbours = nearestInGroup(released, args.row ? args.row(t, i) : t, clean, aux, k, { seed: tieSeed, target: t });
+    rankItems(s, sets, neighbours, prior, rankOf);
+    for (const v of neighbours) for (let p = sets.rowPtr[v]!; p < sets.rowPtr[v + 1]!; p++) s.score[sets.colIdx[p]!] = 0;
+    const m = metricsOf(s, sets, t);
+    if (!m) return;
+    auc += m.auc;
+    prec10 += m.prec10;
+    counted++;
+  });
+  return { auc: counted ? auc / counted : Number.NaN, prec10: counted ? prec10 / counted : Number.NaN, targets: counted };
+}
+
+/** The `prior` baseline: every target ranked by the auxiliary group's popularity alone. */
+export function priorMeans(sets: ItemSets, aux: Int32Array, targets: Int32Array): InferMeans {
+  const prior = priorOrder(popularity(sets, aux));
+  const s = scratchFor(sets.n);
+  s.ranking.set(prior);
+  let auc = 0;
+  let prec10 = 0;
+  let counted = 0;
+  for (const t of targets) {
+    const m = metricsOf(s, sets, t);
+    if (!m) continue;
+    auc += m.auc;
+    prec10 += m.prec10;
+    counted++;
+  }
+  return { auc: counted ? auc / counted : Number.NaN, prec10: counted ? prec10 / counted : Number.NaN, targets: counted };
+}
