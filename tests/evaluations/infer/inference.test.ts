@@ -163,7 +163,11 @@ describe('attribute inference: the draws', () => {
     const users = 5;
     const counts = Array.from({ length: users }, () => new Array<number>(users).fill(0));
     const draws = 4000;
-    for (let t = 0; t < draws; t++) inferPermutation(users, 'u', 'd', 1, t).forEach((u, place) => counts[u]![place]!++);
+    for (let t = 0; t < draws; t++) {
+      inferPermutation(users, 'u', 'd', 1, t).forEach((u, place) => {
+        counts[u]![place]!++;
+      });
+    }
     const expected = draws / users;
     const chi2 = counts.flat().reduce((s, c) => s + ((c - expected) * (c - expected)) / expected, 0);
     // 16 degrees of freedom ((5 − 1)²): the 0.999 quantile is 39.25
