@@ -7,6 +7,8 @@
  * recommendFigure.ts, privacyFigures.ts, reidFigure.ts and frontierFigure.ts.
  */
 
+import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog.js';
+
 export type VlSpec = Record<string, unknown>;
 
 export const VL_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
@@ -43,18 +45,47 @@ export const BASELINE_DASH = [6, 3];
 export const BASELINE_SYMBOL = 'M-1.9,0H1.3';
 
 /**
- * Colour and shape of every series, fixed by its place among all of the data set's series, so
- * a label keeps its look across the figures of one data set (k, filters). Every series of a
- * figure shares its axes: however many there are, none is moved to another figure.
+ * The labels whose look is fixed in every figure of every run, in the order that gives each its
+ * slot: the built-in mechanisms that release codes (the catalog's order) with LSHRR's exact
+ * accountant's conventional label after LSHRR's, the labels the shared configs and the paper show.
+ * A label's colour never depends on which mechanisms a run has.
+ */
+const FIXED_LABELS: readonly string[] = BUILT_IN_FACTS.filter((f) => f.kind === 'code').flatMap((f) => (f.name === ACCOUNTANT_ROWS_MECHANISM ? [f.name, `${f.name}-exact`] : [f.name]));
+/**
+ * The baselines' own colours, outside the palette of the mechanisms (Paul Tol's wine and indigo):
+ * the exact neighbours (`exact`, the recommendations' ceiling) and the popularity list (`pop`).
+ */
+const BASELINE_COLORS: Readonly<Record<string, string>> = { exact: '#882255', pop: '#332288' };
+
+/** Colour and shape of slot s: the palette in order, the shape shifting by one per round (64 distinct pairs). */
+const slotStyle = (s: number) => ({ color: PALETTE[s % PALETTE.length]!, shape: SHAPES[(s + Math.floor(s / PALETTE.length)) % SHAPES.length]! });
+
+/**
+ * Colour and shape of every series shown. A fixed label (a built-in mechanism's name, `lshrr-exact`)
+ * and a baseline (`exact`, `pop`) look the same in every figure of every run. Any other label (a
+ * plugin's, an entry's own) takes, in the order of `allSeries` (the data set's series), the first
+ * slot that no fixed label of `allSeries` holds and no earlier such label took: it keeps its look
+ * across the figures of one data set, and within a figure every series has its own colour while
+ * there are at most 8 (its own pair of colour and marker up to 64). Every series of a figure
+ * shares its axes: however many there are, none is moved to another figure.
  */
 export function seriesStyle(allSeries: string[], shown: string[]): { colors: string[]; shapes: string[] } {
-  const at = (m: string) => Math.max(0, allSeries.indexOf(m));
-  return {
-    colors: shown.map((m) => PALETTE[at(m) % PALETTE.length]),
-    // beyond the palette's length the shape shifts by one per round: every (colour, shape) pair
-    // stays distinct for 64 series, and the first 8 keep their looks
-    shapes: shown.map((m) => SHAPES[(at(m) + Math.floor(at(m) / PALETTE.length)) % SHAPES.length]),
+  const taken = new Set(allSeries.map((m) => FIXED_LABELS.indexOf(m)).filter((i) => i >= 0));
+  const slotOf = new Map<string, number>();
+  let next = 0;
+  for (const m of allSeries) {
+    if (FIXED_LABELS.includes(m) || BASELINE_COLORS[m] !== undefined || slotOf.has(m)) continue;
+    while (taken.has(next)) next++;
+    slotOf.set(m, next);
+    taken.add(next);
+  }
+  const style = (m: string) => {
+    const fixed = FIXED_LABELS.indexOf(m);
+    if (fixed >= 0) return slotStyle(fixed);
+    if (BASELINE_COLORS[m] !== undefined) return { color: BASELINE_COLORS[m]!, shape: SHAPES[0]! };
+    return slotStyle(slotOf.get(m) ?? next);
   };
+  return { colors: shown.map((m) => style(m).color), shapes: shown.map((m) => style(m).shape) };
 }
 
 /**

@@ -196,3 +196,52 @@ describe('rendering and the report section', () => {
     expect(buildHtml(plain, figs)).not.toContain('id="attack"');
   });
 });
+
+describe('one look per label in every figure', () => {
+  /** Every (label → colour|shape) a spec's mechanism scales give, anywhere in it. */
+  function looks(spec: unknown): Map<string, string> {
+    const out = new Map<string, string>();
+    const colors = new Map<string, string>();
+    const shapes = new Map<string, string>();
+    const visit = (o: unknown): void => {
+      if (Array.isArray(o)) return o.forEach(visit);
+      if (o === null || typeof o !== 'object') return;
+      const e = o as { field?: unknown; scale?: { domain?: unknown[]; range?: unknown[] } };
+      if (e.field === 'mechanism' && Array.isArray(e.scale?.domain) && Array.isArray(e.scale?.range)) {
+        e.scale.domain.forEach((m, i) => {
+          const v = e.scale!.range![i];
+          if (typeof v === 'string' && v.startsWith('#')) colors.set(String(m), v);
+          else if (typeof v === 'string' && !v.startsWith('M')) shapes.set(String(m), v);
+        });
+      }
+      for (const v of Object.values(o)) visit(v);
+    };
+    visit(spec);
+    // a mechanism drawn as a rule (vanilla LSH) has a line for its legend sample, not a marker: its colour is what it keeps
+    for (const [m, c] of colors) out.set(m, shapes.has(m) ? `${c}|${shapes.get(m)}` : c);
+    return out;
+  }
+
+  it('Fig. 2, NDCG, re-identification and frontier give each mechanism label the same colour, whatever else a run holds', () => {
+    const seen = new Map<string, Set<string>>();
+    // a run with recommendations, one without, and one without an entry (lshrr-exact): as a run writes them
+    const without = folder({ recommend: true });
+    for (const file of ['utility.csv', 'attack.csv', 'recommend.csv']) {
+      const lines = readFileSync(join(without, file), 'utf8').split('\n');
+      writeFileSync(join(without, file), lines.filter((l) => !l.includes(',lshrr-exact,')).join('\n'));
+    }
+    for (const dir of [folder({ recommend: true }), folder({ recommend: false }), without]) {
+      for (const f of figureEntries(readResultsFolder(dir))) {
+        for (const [m, look] of looks(f.spec)) seen.set(m, (seen.get(m) ?? new Set()).add(look));
+      }
+    }
+    expect([...seen.keys()]).toEqual(expect.arrayContaining(['lsh', 'lshrr', 'laplsh', 'exact', 'pop']));
+    for (const [m, set] of seen) {
+      expect(new Set([...set].map((l) => l.split('|')[0])).size, `${m}: ${[...set].join(', ')}`).toBe(1);
+      expect(new Set([...set].filter((l) => l.includes('|'))).size, `${m}: ${[...set].join(', ')}`).toBeLessThanOrEqual(1);
+    }
+    // the colours of the labels drawn together are all different
+    const colours = [...seen.values()].map((s) => [...s][0]!.split('|')[0]);
+    expect(new Set(colours).size).toBe(colours.length);
+  });
+});

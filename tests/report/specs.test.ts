@@ -153,14 +153,21 @@ describe('Vega-Lite specs', () => {
     }
   });
 
-  it('a label keeps its colour and marker when others are filtered out', () => {
+  it('a label keeps its colour and marker when others are filtered out, and in a run without the others', () => {
     const all = bigGrid();
     const allSeries = fig2Series('big', all);
     const only = all.filter((r) => r.mechanism === 'laplsh' || r.mechanism === 'lsh');
-    const { color, shape } = scales(fig2Spec('big', only, 10, { allSeries }));
-    const i = allSeries.indexOf('laplsh');
-    expect(color.range[color.domain.indexOf('laplsh')]).toBe(PALETTE[i]);
-    expect(shape.range[shape.domain.indexOf('laplsh')]).toBe(SHAPES[i]);
+    const filtered = scales(fig2Spec('big', only, 10, { allSeries }));
+    const alone = scales(fig2Spec('big', only, 10, { allSeries: fig2Series('big', only) }));
+    const full = scales(fig2Spec('big', all, 10, { allSeries }));
+    for (const m of ['laplsh', 'lsh']) {
+      const look = (s: typeof full) => `${s.color.range[s.color.domain.indexOf(m)]}|${s.shape.range[s.shape.domain.indexOf(m)]}`;
+      expect(look(filtered), m).toBe(look(full));
+      expect(look(alone), m).toBe(look(full));
+    }
+    // the built-ins' fixed slots: LapLSH is the fourth (after lsh, lshrr, lshrr-exact) whatever the run holds
+    expect(alone.color.range[alone.color.domain.indexOf('laplsh')]).toBe(PALETTE[3]);
+    expect(alone.shape.range[alone.shape.domain.indexOf('laplsh')]).toBe(SHAPES[3]);
   });
 
   it('one Fig. 2 per data set and k (-k<k> when several), however many labels: all on shared axes, no parts', () => {
