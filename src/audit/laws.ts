@@ -9,7 +9,9 @@
  *   Bin(κ, θ/π) over the angle's law (Simpson's rule on [0, π]).
  * - The two-sided Kolmogorov–Smirnov distance with the Dvoretzky–Kiefer–Wolfowitz–Massart bound
  *   Pr[sup |F_n − F| ≥ t] ≤ 2·exp(−2nt²) as its p-value: valid at every n and for discrete laws
- *   (where it is conservative), no asymptotic table needed.
+ *   (where it is conservative), no asymptotic table needed. Its one-sided half, Pr[sup (F_n − F) ≥ t]
+ *   ≤ exp(−2nt²) (Massart 1990, for exp(−2nt²) ≤ ½), tests a direction: samples stochastically
+ *   smaller than the law (a directional release more concentrated than claimed).
  */
 import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { logBinomialPmf } from '../privacy/exactLoss.js';
@@ -127,4 +129,51 @@ export function ksPowerLowerBound(claimed: ArrayLike<number>, actual: ArrayLike<
     best = Math.max(best, above + below);
   }
   return Math.min(1, best);
+}
+
+/** The one-sided KS distances of integer samples against `pmf`: sup (F_n − F) and sup (F − F_n). */
+export function ksOneSided(samples: ArrayLike<number>, pmf: ArrayLike<number>, offset: number): { above: number; below: number } {
+  const counts = new Float64Array(pmf.length);
+  for (let i = 0; i < samples.length; i++) counts[samples[i] + offset]++;
+  const f = cdfOf(pmf);
+  let cum = 0;
+  let above = 0;
+  let below = 0;
+  for (let i = 0; i < pmf.length; i++) {
+    cum += counts[i];
+    above = Math.max(above, cum / samples.length - f[i]);
+    below = Math.max(below, f[i] - cum / samples.length);
+  }
+  return { above, below };
+}
+
+/** Massart's one-sided p-value of a one-sided KS distance D from n samples: min(1, exp(−2nD²)). */
+export function massartPValue(distance: number, n: number): number {
+  return Math.min(1, Math.exp(-2 * n * distance * distance));
+}
+
+/**
+ * A lower bound on the power of the one-sided KS test at level `level` (reject when
+ * exp(−2n·sup(F_n − F)²) <= level) when the samples follow `actual`: the largest, over points, exact
+ * binomial probability that the empirical CDF there exceeds the claimed one by the critical distance.
+ */
+export function ksOneSidedPowerLowerBound(claimed: ArrayLike<number>, actual: ArrayLike<number>, n: number, level: number): number {
+  const crit = Math.sqrt(Math.log(1 / level) / (2 * n));
+  const f = cdfOf(claimed);
+  const g = cdfOf(actual);
+  let best = 0;
+  for (let i = 0; i < f.length - 1; i++) {
+    const hi = Math.ceil(n * (f[i] + crit) - 1e-9);
+    if (hi > n) continue;
+    const prob = Math.min(1, Math.max(0, g[i]));
+    best = Math.max(best, hi <= 0 ? 1 : 1 - binomialCdf(hi - 1, n, prob));
+  }
+  return Math.min(1, best);
+}
+
+/** The mean of a pmf over 0..length − 1. */
+export function pmfMean(pmf: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < pmf.length; i++) m += i * pmf[i];
+  return m;
 }

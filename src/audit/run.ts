@@ -7,14 +7,16 @@
  *    candidate and threshold with the largest ε_lb on them are kept. The selection samples are
  *    then discarded, so the choice cannot bias what follows.
  * 2. Estimation: M fresh samples on the kept pair give the black-box counts at the kept threshold
- *    (ε_lb, Jagielski et al. 2020), and the statistics of the law tests (LSHRR's score S, the
- *    directional mechanisms' Hamming distance H to the clean code).
+ *    (ε_lb, Jagielski et al. 2020), and the statistics of the release tests (LSHRR's flips on the
+ *    bits where the pair's clean codes differ and its score S, the directional mechanisms' Hamming
+ *    distance H to the clean code).
+ * Both phases test the row's one claim (claim.ts: the same δ, the same value ε_lb is compared with).
  * Samples draw fresh hash seeds (shared by the rows of a κ on the same pair) and fresh noise per
  * row (sampling.ts). Real pairs (within ±band of d) estimate LSHRR's tail at their own distances
  * beside the exact mixture value; they inform, they do not vote.
  */
 import type { EpsilonInfo } from '../privacy/types.js';
-import type { Mechanism } from '../mechanisms/types.js';
+import type { Mechanism, MechanismInfo } from '../mechanisms/types.js';
 import { getMechanism, mechanismInfo } from '../mechanisms/registry.js';
 import { resultSpecs } from '../experiment/grid.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
@@ -27,15 +29,20 @@ import { getFamily } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { hasherFor, scoreSample, type Hasher } from './sampling.js';
 import { finalizeRows, type SampledRow } from './verdicts.js';
+import { rowClaim, type RowClaim } from './claim.js';
 import type { AuditOutcome, AuditPlan, Candidate, LossCdfPoint, RealPairResult } from './types.js';
 
-export type { AuditEntry, AuditOutcome, AuditPlan, AuditResult, LossCdfPoint, RealPairResult, Verdict } from './types.js';
+export type { AuditEntry, AuditOutcome, AuditPlan, AuditResult, LawDirection, LossCdfPoint, RealPairResult, Verdict } from './types.js';
 export { scoreSample } from './sampling.js';
 
 const BATCH = 200;
 
-/** The candidate pairs of a mechanism (see the file comment and pairs.ts). */
-function candidatesFor(mechanism: Mechanism, plan: AuditPlan, angular: boolean): Candidate[] {
+/**
+ * The candidate pairs of a mechanism (see the file comment and pairs.ts); a row tested against an
+ * LDP claim (any pair of inputs) also gets the farthest pair (angular: x' = −x, every hash bit
+ * differs; Jaccard: disjoint sets).
+ */
+function candidatesFor(mechanism: Mechanism, plan: AuditPlan, angular: boolean, claim: RowClaim | null): Candidate[] {
   const synth = angular ? syntheticPair(plan.d, Math.max(2, plan.n)) : syntheticJaccardPair(plan.d, plan.n);
   if (mechanism.bloomFilter) return itemSetPairs().map((pair) => ({ key: pair.source, pair, vectors: pair.vectors }));
   if (mechanism.noisesVector) {
@@ -44,7 +51,10 @@ function candidatesFor(mechanism: Mechanism, plan: AuditPlan, angular: boolean):
     const spread = spreadPair(plan.d, Math.max(2, plan.n));
     return [full, { key: 'synthetic-spread', pair: spread, vectors: spread.vectors }];
   }
-  return [{ key: 'synthetic', pair: synth, vectors: restrictToSupport(synth.vectors) }];
+  const near: Candidate = { key: 'synthetic', pair: synth, vectors: restrictToSupport(synth.vectors) };
+  if (claim?.claim !== 'ldp') return [near];
+  const far = angular ? syntheticPair(1, Math.max(2, plan.n)) : syntheticJaccardPair(1, plan.n);
+  return [near, { key: 'synthetic-far', pair: far, vectors: restrictToSupport(far.vectors) }];
 }
 
 function epsilonOf(row: { mechanism: Mechanism; entry: AuditPlan['entries'][number] }, xi: number | null, kappa: number, plan: AuditPlan, p: (d: number) => number): EpsilonInfo {
@@ -56,17 +66,25 @@ function epsilonOf(row: { mechanism: Mechanism; entry: AuditPlan['entries'][numb
 /** The rows of one κ, before sampling. */
 function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number) => number): SampledRow[] {
   const rows: SampledRow[] = [];
-  for (const { entry, xi } of resultSpecs(plan.entries, plan.xi, mechanismInfo)) {
+  // an entry that brings its own mechanism (tests: a patched sampler, a plugin not registered) is
+  // expanded by that mechanism's facts
+  const info = (name: string): MechanismInfo => {
+    const given = plan.entries.find((e) => e.name === name && e.mechanism)?.mechanism;
+    return given ? { kind: given.kind, usesKappa: given.usesKappa, usesXi: given.usesXi } : mechanismInfo(name);
+  };
+  for (const { entry, xi } of resultSpecs(plan.entries, plan.xi, info)) {
     const mechanism = entry.mechanism ?? getMechanism(entry.name);
     if (!mechanism.encode) continue;
     const eps = epsilonOf({ mechanism, entry }, xi, kappa, plan, p);
-    const candidates = candidatesFor(mechanism, plan, angular);
+    const claim = rowClaim(mechanism, eps, xi ?? 0, plan.delta);
+    const candidates = candidatesFor(mechanism, plan, angular, claim);
     rows.push({
       entry,
       mechanism,
       kappa,
       xi: xi ?? 0,
       eps,
+      claim,
       rng: makeRng(deriveSeed(plan.seed, 'audit-noise', entry.label, kappa, xi ?? 'none')),
       // the vector-noising mechanisms run their direct samplers (equal in law to the projected
       // ones, which would need a factorization per sample)
@@ -77,33 +95,27 @@ function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number)
       pos: new Float64Array(plan.samples),
       neg: new Float64Array(plan.samples),
       ham: new Float64Array(plan.samples),
+      hamNeg: new Float64Array(plan.samples),
+      differing: new Float64Array(plan.samples),
     });
   }
   return rows;
 }
 
+/** The arrays one sample's statistics go to (scoreSample's order). */
+type Targets = [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+
 /** Samples `count` hashings of a candidate in batches and scores every row on it into the arrays. */
-function sampleCandidate(
-  cand: Candidate,
-  rows: SampledRow[],
-  kappa: number,
-  count: number,
-  hashRng: Rng,
-  hasher: Hasher,
-  phase: string,
-  into: (row: SampledRow) => [Float64Array, Float64Array, Float64Array],
-): void {
+function sampleCandidate(cand: Candidate, rows: SampledRow[], kappa: number, count: number, hashRng: Rng, hasher: Hasher, phase: string, into: (row: SampledRow) => Targets): void {
   const targets = rows.map(into);
   for (let start = 0; start < count; start += BATCH) {
     const n = Math.min(BATCH, count - start);
     const hashings = Array.from({ length: n }, (_, b) => hasher(cand.vectors, kappa, hashRng, [cand.key, kappa, phase, start + b]));
     rows.forEach((row, r) => {
-      const [pos, neg, ham] = targets[r];
+      const t = targets[r];
       for (let b = 0; b < n; b++) {
-        const [s0, s1, h0] = scoreSample(row.mechanism, cand.vectors, hashings[b], row.rng, row.options, row.eps);
-        pos[start + b] = s0;
-        neg[start + b] = s1;
-        ham[start + b] = h0;
+        const stats = scoreSample(row.mechanism, cand.vectors, hashings[b], row.rng, row.options, row.eps);
+        for (let i = 0; i < 5; i++) t[i][start + b] = stats[i];
       }
     });
   }
@@ -118,11 +130,11 @@ function sampleRows(rows: SampledRow[], plan: AuditPlan, kappa: number, hasher: 
   for (const key of keys) {
     const users = rows.filter((r) => r.candidates.some((c) => c.key === key));
     const cand = users[0].candidates.find((c) => c.key === key)!;
-    const sample = new Map(users.map((r) => [r, [new Float64Array(sel), new Float64Array(sel), new Float64Array(sel)] as [Float64Array, Float64Array, Float64Array]]));
+    const sample = new Map(users.map((r) => [r, Array.from({ length: 5 }, () => new Float64Array(sel)) as Targets]));
     sampleCandidate(cand, users, kappa, sel, hashRngs.get(key)!, hasher, 'select', (r) => sample.get(r)!);
     for (const row of users) {
       const [pos, neg] = sample.get(row)!;
-      const delta = blackBoxDelta(row, plan);
+      const delta = row.claim?.delta ?? 0;
       const t = chooseThreshold(pos, neg, delta);
       const e = epsilonLowerBound(countsAt(pos, neg, t), delta);
       if (!best.has(row) || e > best.get(row)!) {
@@ -135,13 +147,8 @@ function sampleRows(rows: SampledRow[], plan: AuditPlan, kappa: number, hasher: 
   for (const key of keys) {
     const users = rows.filter((r) => r.candidates[r.chosen].key === key);
     if (users.length === 0) continue;
-    sampleCandidate(users[0].candidates[users[0].chosen], users, kappa, plan.samples, hashRngs.get(key)!, hasher, 'estimate', (r) => [r.pos, r.neg, r.ham]);
+    sampleCandidate(users[0].candidates[users[0].chosen], users, kappa, plan.samples, hashRngs.get(key)!, hasher, 'estimate', (r) => [r.pos, r.neg, r.ham, r.hamNeg, r.differing]);
   }
-}
-
-/** The δ of the black-box test: the claimed one (LSHRR's, 0 for the pure ones; 0 when none is claimed). */
-export function blackBoxDelta(row: { mechanism: Mechanism }, plan: { delta: number }): number {
-  return row.mechanism.epsilonKind === 'bit' ? plan.delta : 0;
 }
 
 /** Runs the audit of a plan (deterministic for a given plan). */
@@ -158,7 +165,7 @@ export function runAudit(plan: AuditPlan): AuditOutcome {
     if (rows.length === 0) continue;
     sampleRows(rows, plan, kappa, hasher);
     all.push(...rows);
-    const lshrrRows = rows.filter((r) => r.mechanism.epsilonKind === 'bit' && r.eps.epsilon !== null);
+    const lshrrRows = rows.filter((r) => r.claim?.kind === 'flips');
     if (lshrrRows.length && plan.realPairs.length) realResults.push(...realPairRows(plan, kappa, lshrrRows, hasher, p));
   }
   const results = finalizeRows(all, plan, p, hasher);
@@ -172,7 +179,7 @@ function cdfOf(rows: SampledRow[], plan: AuditPlan, p: (d: number) => number): {
   const cdf: LossCdfPoint[] = [];
   const cdfXi: Record<string, number> = {};
   for (const row of rows) {
-    if (row.mechanism.epsilonKind !== 'bit' || cdfAt === null || row.xi !== cdfAt || !Number.isFinite(row.eps.epsilon ?? NaN)) continue;
+    if (row.claim?.kind !== 'flips' || cdfAt === null || row.xi !== cdfAt || !Number.isFinite(row.eps.epsilon ?? NaN)) continue;
     const panel = `${row.entry.label} κ=${row.kappa} ξ=${row.xi}`;
     cdfXi[panel] = row.xi;
     cdf.push(...cdfPoints(panel, row.pos, row.eps.epsilon!, row.kappa, p(row.candidates[row.chosen].pair.distance)));

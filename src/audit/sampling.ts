@@ -4,8 +4,9 @@
  * Each sample draws fresh hash seeds (hyperplanes) and fresh mechanism noise and runs the
  * registry's own `encode` on the two-user input. Its positive is the output y of x, its negative
  * the output of x', scored by S = Hamming(y, C(x')) − Hamming(y, C(x)), C the clean code under the
- * same seeds (the mechanism run with ε = ∞ on replayed randomness); with it comes H =
- * Hamming(y, C(x)), the statistic of the directional mechanisms' law test.
+ * same seeds (the mechanism run with ε = ∞ on replayed randomness); with it come H =
+ * Hamming(y, C(x)), the statistic of the directional mechanisms' law test, the same for the output
+ * of x', and D = Hamming(C(x), C(x')), the bits that carry the privacy loss of a per-bit randomizer.
  */
 import type { CodeSet } from '../lsh/codes.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
@@ -16,6 +17,8 @@ import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns, popcount32 } from '../lsh/codes.js';
 import { deriveSeed, type Rng } from '../random/rng.js';
 import type { LshFamily } from '../lsh/families/index.js';
+import { UserError } from '../util/errors.js';
+import { scaledEps } from './claim.js';
 
 /** Hamming distance between row a of one code set and row b of another (same bit length). */
 export function hammingBetween(x: CodeSet, a: number, y: CodeSet, b: number): number {
@@ -43,20 +46,37 @@ export function hasherFor(family: LshFamily, seed: number | string): Hasher {
   return (vectors, kappa, _rng, key) => family.hash(vectors, kappa, deriveSeed(seed, 'audit-hash-sample', ...key));
 }
 
-const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
+/**
+ * Whether the clean release may be run on a replay of the release's own noise. It may when the
+ * noise the ε = ∞ release uses is public or changes nothing: the built-ins (VMF and Purkayastha at
+ * ε = ∞ release x itself; RAPPOR's Bloom hashes are public, as in its deployments) and a plugin that
+ * declares `bloomFilter`. A plugin's ε = ∞ release may still be random (OUE keeps the one-hot bit
+ * with probability ½ whatever ε): a clean code drawn from the release's own noise would hand the
+ * test part of that secret noise, and its ε_lb would be no bound. Such a plugin's clean code is
+ * drawn with noise of its own (a valid randomized test).
+ */
+function replaysNoise(m: Mechanism): boolean {
+  return !('plugin' in m) || m.bloomFilter === true;
+}
 
 /**
- * The statistics [S of the output of x, S of the output of x', H of the output of x] of one sample.
- * A mechanism whose clean code is the LSH code of the seeds (`cleanIsLshCode`) is compared with the
- * hashing's codes; any other is run with ε = ∞ on a recording of the noise stream, and its released
- * code comes from replaying that recording (same salts and positions) and continuing the stream.
+ * The statistics of one sample: [S of the output y of x, S of the output y' of x', H of y, H' =
+ * Hamming(y', C(x')), D]. A mechanism whose clean code is the LSH code of the seeds
+ * (`cleanIsLshCode`) is compared with the hashing's codes; any other is run at ε = ∞ (its own
+ * accounting with every ε made infinite, through the same `encode`: scaledEps), on a recording of
+ * the noise stream whose replay (same salts and positions), continued by the stream, then draws the
+ * release (replaysNoise), or on the stream before the release draws on. Per-bit flips on the D
+ * bits: D − (S − S')/2 of 2D.
  */
-export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHashing, rng: Rng, options: Record<string, unknown>, eps: EpsilonInfo): [number, number, number] {
+export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHashing, rng: Rng, options: Record<string, unknown>, eps: EpsilonInfo): [number, number, number, number, number] {
   const ctx = (r: Rng): MechanismContext => ({ vectors, hashing, rng: r, options });
   let clean: CodeSet;
   let out: CodeSet;
   if (m.cleanIsLshCode) {
     clean = hashing.codes!;
+    out = m.encode!(ctx(rng), eps);
+  } else if (!replaysNoise(m)) {
+    clean = m.encode!(ctx(rng), scaledEps(eps, Infinity));
     out = m.encode!(ctx(rng), eps);
   } else {
     const tape: number[] = [];
@@ -65,11 +85,16 @@ export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHa
       tape.push(v);
       return v;
     };
-    clean = m.encode!(ctx(recording), CLEAN);
+    clean = m.encode!(ctx(recording), scaledEps(eps, Infinity));
     let at = 0;
     const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
     out = m.encode!(ctx(replay), eps);
   }
+  if (out.bits !== clean.bits)
+    throw new UserError(
+      `audit: mechanism ${m.name} released ${out.bits}-bit codes against ${clean.bits}-bit clean codes${m.cleanIsLshCode ? " (it declares cleanIsLshCode: its release must have the LSH code's κ bits)" : ''}`,
+    );
   const h0 = hammingBetween(out, 0, clean, 0);
-  return [hammingBetween(out, 0, clean, 1) - h0, hammingBetween(out, 1, clean, 1) - hammingBetween(out, 1, clean, 0), h0];
+  const h1 = hammingBetween(out, 1, clean, 1);
+  return [hammingBetween(out, 0, clean, 1) - h0, h1 - hammingBetween(out, 1, clean, 0), h0, h1, hammingBetween(clean, 0, clean, 1)];
 }

@@ -57,18 +57,27 @@ export interface AuditPlan {
 }
 
 /**
- * - `violated`: a test rejected the claim at the row's level (α/m, Bonferroni over the m rows that
- *   claim a budget), or LSHRR's exact tail at its realized per-bit ε exceeds δ (no sampling);
+ * - `violated`: a one-sided test found more privacy loss than the row claims, at the row's level
+ *   (α/m, Bonferroni over the m rows that claim a budget), or LSHRR's exact tail at its declared
+ *   per-bit ε exceeds δ (the accounting, no sampling);
+ * - `law-mismatch`: nothing shows more loss than claimed, but the release departs from the law its
+ *   declared parameters give (`law_direction`: safer, riskier but within the claim, or crossing):
+ *   a bug in the mechanism, not a broken claim;
  * - `no-violation-found`: no test rejected; `detectable_inflation` says what they could have found;
- * - `not-testable`: only the black-box test applies and ξ is at or above its ceiling at M samples;
+ * - `not-testable`: no inflation up to ×100 of the release is flagged with probability >= 0.8 at
+ *   this M (`samples_needed` says what M would do);
  * - `not-applicable`: the mechanism claims no budget (vanilla LSH).
  */
-export type Verdict = 'violated' | 'no-violation-found' | 'not-testable' | 'not-applicable';
+export type Verdict = 'violated' | 'law-mismatch' | 'no-violation-found' | 'not-testable' | 'not-applicable';
 
-export const VERDICTS: readonly Verdict[] = ['violated', 'no-violation-found', 'not-testable', 'not-applicable'];
+export const VERDICTS: readonly Verdict[] = ['violated', 'law-mismatch', 'no-violation-found', 'not-testable', 'not-applicable'];
 
 /** The tests a row can run (its `tests`). */
-export type AuditTest = 'exact-tail' | 'score-law' | 'angle-law' | 'black-box' | 'accounting-consistency';
+export type AuditTest = 'exact-tail' | 'flip-rate' | 'score-law' | 'concentration' | 'angle-law' | 'black-box' | 'accounting-consistency';
+
+/** How a release departs from its declared law: it leaks less (`safer`), more but within the claim
+ *  (`riskier`), or neither uniformly (`crossing`). */
+export type LawDirection = 'safer' | 'riskier' | 'crossing';
 
 /** One row of audit.json's `results`. */
 export interface AuditResult {
@@ -89,22 +98,43 @@ export interface AuditResult {
   pair: string | null;
   /** candidates the pair search tried */
   pairs_tried: number;
-  /** LSHRR: empirical Pr[L > ξ] on the pair (informative; the exact check decides) */
+  /** LSHRR: empirical Pr[L > ξ] on the pair (informative) */
   tail: number | null;
   tail_ci: [number, number] | null;
-  /** LSHRR: Pr[L > ξ] of the exact law at d and the realized per-bit ε */
+  /** LSHRR: Pr[L > ξ] of the exact law at d and the declared per-bit ε as LSHRR's flips implement it
+   *  (a deterministic check of the accounting) */
   exact_tail: number | null;
+  /** LSHRR: the per-bit ε the accountant hands out */
   epsilon_bit: number | null;
-  /** LSHRR: the per-bit ε the flips realize (src/privacy/rr.ts) */
-  epsilon_realized: number | null;
+  /** what the black-box test compares ε_lb with: `xi` (ξ at d) or `ldp` (a plugin's ε_LDP, any pair) */
+  claim: 'xi' | 'ldp' | null;
+  /** that value (ξ, or the ε_LDP) */
+  claimed: number | null;
+  /** the released parameter the row estimates: `epsilon_bit` (LSHRR) or `concentration` (VMF, Purkayastha) */
+  parameter: 'epsilon_bit' | 'concentration' | null;
+  /** its estimate from the samples (LSHRR: |ln((1 − q̂)/q̂)| of the flip rate on the bits where the pair's
+   *  clean codes differ; directional: the concentration whose law has the sampled mean Hamming distance) */
+  realized: number | null;
+  /** its one-sided lower confidence bound at the row's level */
+  realized_lb: number | null;
+  /** the largest value the claim allows (LSHRR: max{ε : exact tail <= δ}; directional: ξ / distance) */
+  allowed: number | null;
+  /** p-value of "realized > allowed" */
+  p_release: number | null;
+  /** LSHRR: the flip rate on the differing bits, and how many such bits were seen (both outputs) */
+  flip_rate: number | null;
+  flip_bits: number | null;
   /** black-box lower bound on ε, at `confidence` (null: not tested) */
   epsilon_lb: number | null;
   /** 1 − the level of the black-box test of this row (one-sided Clopper–Pearson ends, union bound) */
   confidence: number | null;
   /** the largest ε_lb M samples can show on this row's test (every positive, no negative) */
   epsilon_ceiling: number | null;
-  /** not-testable rows: the smallest M whose ceiling exceeds ξ */
+  /** not-testable rows: the smallest M at which ×100 on the release would be flagged with probability
+   *  >= 0.8 (always a number; Infinity when no M would) */
   samples_needed: number | null;
+  /** true when samples_needed lies beyond 10⁶ and was extrapolated */
+  samples_needed_extrapolated: boolean | null;
   epsilon_lb_threshold: number | null;
   tpr: number | null;
   fpr: number | null;
@@ -113,15 +143,17 @@ export interface AuditResult {
   level: number | null;
   /** p-value of the black-box test (ε_lb > ξ) */
   p_black_box: number | null;
-  /** KS distance of the sampled law from the exact one (LSHRR: score; VMF, Purkayastha: Hamming to the clean code) */
+  /** KS distance of the sampled law from the declared one (LSHRR: score; VMF, Purkayastha: Hamming to the clean code) */
   law_ks: number | null;
-  /** its DKW–Massart p-value */
+  /** its DKW–Massart p-value (two-sided) */
   p_law: number | null;
-  /** smallest factor on the claimed ε (LSHRR: on the per-bit ε; directional: on the concentration)
-   *  flagged with probability >= 0.8 at this M and level; null when none up to 1000 is */
+  /** law-mismatch rows: how the release departs from its declared law */
+  law_direction: LawDirection | null;
+  /** smallest factor on the release's own ε (through its encode) flagged with probability >= 0.8 at
+   *  this M and level, found by simulating the release at the factor; null when none up to 1000 is */
   detectable_inflation: number | null;
-  /** how it was found: `exact` (LSHRR's exact tail), `analytic` (KS power bound), `simulation` */
-  detectable_inflation_method: 'exact' | 'analytic' | 'simulation' | null;
+  /** the test whose power reaches the target there: `flip-rate`, `concentration` or `black-box` */
+  detectable_by: 'flip-rate' | 'concentration' | 'black-box' | null;
   /** vmf, purkayastha: c·distance at the pair, which the accounting makes ξ (an accounting-consistency
    *  check: it recomputes the accounting formula and cannot see a sampler fault) */
   loss_sup: number | null;

@@ -12,7 +12,7 @@ import { intArg } from './options.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.js';
-import { FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
+import { EXIT_LAW_MISMATCH, EXIT_VIOLATED, FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import { runAudit, type AuditEntry } from '../audit/run.js';
 import { findRealPairs, type AuditPair } from '../audit/pairs.js';
 import { generatesData } from '../data/formats/index.js';
@@ -28,9 +28,6 @@ export interface AuditFlags {
   json?: boolean;
   quiet?: boolean;
 }
-
-/** Exit code of `lshdp audit` when some row is `violated` (as `lshdp compare` when runs differ). */
-export const EXIT_VIOLATED = 3;
 
 /** Real pairs are searched among the first this-many users of a data set (all pairs: quadratic). */
 export const MAX_SCAN_USERS = 2000;
@@ -81,13 +78,21 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   const out = opts.out ?? join('results', `${cfg.name}-audit`);
   const written = await writeAuditFiles(out, outcome, meta);
   const violated = outcome.results.filter((r) => r.verdict === 'violated');
+  const mismatched = outcome.results.filter((r) => r.verdict === 'law-mismatch');
   if (opts.json) process.stdout.write(stringifyAudit(auditJson(outcome, meta)));
   else {
     say(`${outcome.results.length} rows: ${verdictSummary({ results: outcome.results })}`);
     for (const r of violated) say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
+    for (const r of mismatched) say(`  law-mismatch (${r.law_direction}): ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
     info(`wrote ${written.map((w) => join(out, w)).join(', ')}`);
   }
   if (violated.length) throw new ExitStatus(`audit: ${violated.length} of ${meta.rows_tested} tested row(s) violated (exit ${EXIT_VIOLATED})`, EXIT_VIOLATED);
+  // a sampler that departs from its declared law without breaking the claim: a bug, its own status
+  if (mismatched.length)
+    throw new ExitStatus(
+      `audit: ${mismatched.length} of ${meta.rows_tested} tested row(s) depart from their declared law (law-mismatch, exit ${EXIT_LAW_MISMATCH}); none is violated`,
+      EXIT_LAW_MISMATCH,
+    );
 }
 
 /** User pairs of each data set within ±band of d (among the first MAX_SCAN_USERS users), said as found. */

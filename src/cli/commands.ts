@@ -29,7 +29,7 @@ export const COMMANDS = [
   {
     name: 'audit',
     term: 'audit [options] <config>',
-    purpose: 'tests every privacy claim of a config (LSHRR exactly, the rest by sampling) and says what each test could detect',
+    purpose: 'tests every privacy claim of a config against what its mechanisms release, and says what each test could detect',
   },
   {
     name: 'compare',

@@ -30,15 +30,20 @@ export function verdictSummary(audit: AuditJson): string {
 
 /** What each verdict means (the report's legend; README, docs/PRIVACY.md and --help say the same). */
 export const VERDICT_MEANINGS: Record<string, string> = {
-  violated: "a test rejected the claim at the row's level (α/m, Bonferroni over the m tested rows), or LSHRR's exact tail at its realized per-bit ε exceeds δ",
-  'no-violation-found': 'no test rejected; the column "detectable" is the smallest inflation of ε the row would flag with probability ≥ 0.8 — smaller faults may pass',
-  'not-testable': 'only the black-box test applies and ξ is at or above the largest ε_lb M samples can show; the row says what M would do',
+  violated:
+    "a one-sided test found more privacy loss than claimed at the row's level (α/m, Bonferroni over the m tested rows): the release's realized parameter above what the claim allows, ε_lb above the claimed ε, or LSHRR's exact tail at its declared per-bit ε above δ",
+  'law-mismatch':
+    'nothing shows more loss than claimed, but the release departs from the law its declared parameters give (direction: safer, riskier but within the claim, or crossing): a bug in the mechanism, not a broken claim',
+  'no-violation-found': 'no test rejected; the column "detectable" is the smallest inflation of the release the row would flag with probability ≥ 0.8 — smaller faults may pass',
+  'not-testable': 'no inflation up to ×100 of the release would be flagged with probability ≥ 0.8 at these samples; the row says what M would do',
   'not-applicable': 'the mechanism claims no budget (vanilla LSH)',
 };
 
 /** The verdict colours, in the section itself (audit.html and the run report both show them):
- *  red only where a test rejected; no-violation-found is not green (it certifies nothing). */
+ *  red only where a test found more loss than claimed; no-violation-found is not green (it
+ *  certifies nothing). */
 const VERDICT_CSS = `tr.verdict-violated td:last-child { color: #b00; font-weight: bold; }
+tr.verdict-law-mismatch td:last-child { color: #a0a; font-weight: bold; }
 tr.verdict-no-violation-found td:last-child { color: #333; }
 tr.verdict-not-testable td:last-child { color: #a60; }
 tr.verdict-not-applicable td:last-child { color: #777; }`;
@@ -66,6 +71,21 @@ export function auditBodyOf(resultsDir: string): string | null {
   return auditBody(audit, existsSync(svgFile) ? readFileSync(svgFile, 'utf8') : null);
 }
 
+type Row = AuditJson['results'][number];
+
+/** A row's release test: the realized parameter, its lower bound and what the claim allows. */
+function release(r: Row): string {
+  if (r.realized === undefined || r.realized === null) return 'n/a';
+  return `${num(r.realized)} [${num(r.realized_lb ?? null)}] / ${num(r.allowed ?? null)}${r.parameter === 'concentration' ? ' (c)' : ''}`;
+}
+
+/** A row's detectable inflation, or why there is none. */
+function detectable(r: Row): string {
+  if (r.detectable_inflation === undefined) return 'n/a';
+  if (r.detectable_inflation === null) return r.verdict === 'not-applicable' ? '–' : 'none ≤ ×1000';
+  return `×${num(r.detectable_inflation, 4)}${r.detectable_by ? ` (${r.detectable_by})` : ''}`;
+}
+
 /** The body of the audit section (no heading). */
 export function auditBody(audit: AuditJson, svg: string | null): string {
   const rows = audit.results
@@ -79,13 +99,14 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
           builtInFacts(r.base ?? '')?.usesXi === false ? '–' : String(r.xi),
           r.delta === null ? 'n/a' : String(r.delta),
           (r.tests ?? []).join(' + '),
-          num(r.epsilon_realized ?? r.epsilon_bit ?? null),
+          num(r.epsilon_bit ?? null),
+          release(r),
           num(r.exact_tail ?? null),
           num(r.tail),
           num(r.epsilon_lb, 3),
           num(r.epsilon_ceiling ?? null, 3),
-          r.detectable_inflation === null || r.detectable_inflation === undefined ? 'none ≤ ×1000' : `×${num(r.detectable_inflation, 4)} (${r.detectable_inflation_method ?? ''})`,
-          r.verdict,
+          detectable(r),
+          r.verdict === 'law-mismatch' && r.law_direction ? `law-mismatch (${r.law_direction})` : r.verdict,
         ]
           .map((c) => `<td>${escapeHtml(c)}</td>`)
           .join('') +
@@ -115,14 +136,16 @@ export function auditBody(audit: AuditJson, svg: string | null): string {
 <p>Every claim tested by experiment, ${escapeHtml(audit.samples ?? '')} estimation samples per row (fresh hash seeds and
 noise per sample) on the pair a search kept (selection on separate samples). <b>${escapeHtml(verdictSummary(audit))}</b>.
 Each of the ${escapeHtml(audit.rows_tested ?? 'm')} tested rows is tested at level ${escapeHtml(audit.family_alpha ?? 0.05)}/m, so a config whose
-every claim holds shows a <i>violated</i> row with probability at most ${escapeHtml(audit.family_alpha ?? 0.05)}. ε_lb is a one-sided
+every claim holds shows a <i>violated</i> row with probability at most ${escapeHtml(audit.family_alpha ?? 0.05)} (and, for a release that is exactly
+what it declares, a <i>law-mismatch</i> row with probability at most the same). <i>violated</i> is one-sided: only evidence of more
+privacy loss than claimed. ε_lb is a one-sided
 Clopper–Pearson lower bound at the row's confidence (all rows together: ${escapeHtml(audit.joint_confidence ?? 0.95)}); the ceiling is the
 largest ε_lb these samples can show. No verdict certifies a mechanism: a fault smaller than "detectable" may pass.</p>
 <ul class="audit-legend">${legend}</ul>
 ${datasets ? `<ul>${datasets}</ul>` : ''}
 ${svg ? `<figure class="audit-figure">${svg}<figcaption>Empirical CDF of LSHRR's privacy loss L against the exact distribution; the dashed rule is ξ.</figcaption></figure>` : ''}
 <table class="audit">
-<thead><tr><th>mechanism</th><th>accountant</th><th>κ</th><th>ξ</th><th>δ</th><th>tests</th><th>ε per bit (realized)</th><th>exact tail</th><th>sampled tail</th><th>ε_lb</th><th>ceiling</th><th>detectable</th><th>verdict</th></tr></thead>
+<thead><tr><th>mechanism</th><th>accountant</th><th>κ</th><th>ξ</th><th>δ</th><th>tests</th><th>ε per bit (declared)</th><th>realized [lower bound] / allowed</th><th>exact tail</th><th>sampled tail</th><th>ε_lb</th><th>ceiling</th><th>detectable</th><th>verdict</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

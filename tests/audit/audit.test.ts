@@ -57,12 +57,40 @@ describe('LSHRR: the exact check and the score law', () => {
     expect(exact.verdict).toBe('no-violation-found');
   });
 
-  it('a sampler that flips less often than its accountant says is violated by the score law (the exact check passes)', () => {
+  it('a sampler that flips less often than its accountant says is violated by its flip rate on the differing bits (the exact check of the declaration passes)', () => {
     const [row] = audit([{ ...scaledEntry('lshrr', 1.5, 'lshrr-fewer-flips'), options: { accountant: 'exact' } }], 'score-law', { xi: [5] });
     expect(row.exact_tail!).toBeLessThanOrEqual(0.01);
     expect(row.verdict).toBe('violated');
-    expect(row.reason).toMatch(/score law/);
-    expect(row.p_law!).toBeLessThan(row.level!);
+    expect(row.reason).toMatch(/^flip rate /);
+    expect(row.p_release!).toBeLessThan(row.level!);
+    expect(row.realized_lb!).toBeGreaterThan(row.allowed!);
+    expect(row.parameter).toBe('epsilon_bit');
+  });
+
+  it('the flip rate is counted on the differing bits: a sampler that leaves exactly those bits alone (and flips the others) is violated', () => {
+    const m = getMechanism('lshrr');
+    const sneaky: AuditEntry = {
+      label: 'lshrr-sneaky',
+      name: 'lshrr',
+      options: { accountant: 'exact' },
+      mechanism: {
+        ...m,
+        encode: (ctx, eps) => {
+          const out = m.encode!(ctx, eps);
+          // undo every flip on the bits where the two users' clean codes differ
+          const clean = ctx.hashing.codes!;
+          for (let w = 0; w < out.words; w++) {
+            const differ = clean.codes[w] ^ clean.codes[out.words + w];
+            for (const u of [0, 1]) out.codes[u * out.words + w] = (out.codes[u * out.words + w] & ~differ) | (clean.codes[u * out.words + w] & differ);
+          }
+          return out;
+        },
+      },
+    };
+    const [row] = audit([sneaky], 'sneaky', { xi: [5] });
+    expect(row.flip_rate).toBe(0);
+    expect(row.verdict).toBe('violated');
+    expect(row.reason).toMatch(/flip rate 0 on \d+ differing bits/);
   });
 });
 
@@ -80,7 +108,7 @@ describe('the directional mechanisms', () => {
     const rows = audit([entry('vmf'), entry('purkayastha'), doubled], 'accounting', { kappa: [10], samples: 300 });
     for (const r of rows.filter((x) => x.mechanism !== doubled.label)) {
       expect(r.loss_sup, r.mechanism).toBeCloseTo(r.xi, 12);
-      expect(r.tests).toEqual(['angle-law', 'black-box', 'accounting-consistency']);
+      expect(r.tests).toEqual(['concentration', 'angle-law', 'black-box', 'accounting-consistency']);
     }
     for (const r of rows.filter((x) => x.mechanism === doubled.label)) {
       expect(r.loss_sup).toBeCloseTo(2 * r.xi, 12);
@@ -89,13 +117,15 @@ describe('the directional mechanisms', () => {
     }
   });
 
-  it('a sampler with twice the concentration passes the accounting check and is violated by the angle law, at both ξ', () => {
+  it('a sampler with twice the concentration passes the accounting check and is violated by the one-sided concentration test, at both ξ', () => {
     for (const name of ['vmf', 'purkayastha']) {
       const rows = audit([scaledEntry(name, 2)], `angle-${name}`);
       for (const r of rows) {
         expect(r.loss_sup, name).toBeCloseTo(r.xi, 12);
         expect(r.verdict, `${name} ξ ${r.xi}`).toBe('violated');
-        expect(r.reason).toMatch(/angle law/);
+        expect(r.reason).toMatch(/^concentration: /);
+        expect(r.realized_lb!).toBeGreaterThan(r.allowed!);
+        expect(r.realized! / r.allowed!).toBeGreaterThan(1.6);
       }
     }
   });
@@ -114,8 +144,8 @@ describe('the distinguishing statistic', () => {
         const projections = projectAll(vectors, planes, 16);
         const codes = packSigns(projections, 2, 16);
         const hashing = { kappa: 16, n: vectors.n, planes, projections, codes };
-        const [s0, s1, h0] = scoreSample(m, vectors, hashing, rng, name === 'lshrr' ? { accountant: 'paper' } : {}, inf);
-        expect([s0, s1, h0], name).toEqual([hammingDistance(codes, 0, 1), -hammingDistance(codes, 0, 1), 0]);
+        const [s0, s1, h0, h1, d] = scoreSample(m, vectors, hashing, rng, name === 'lshrr' ? { accountant: 'paper' } : {}, inf);
+        expect([s0, s1, h0, h1, d], name).toEqual([hammingDistance(codes, 0, 1), -hammingDistance(codes, 0, 1), 0, 0, hammingDistance(codes, 0, 1)]);
       }
     }
   });
@@ -213,7 +243,7 @@ describe('other LSH families', () => {
   it('jaccard: the item-set pair is at distance d; LSHRR on 1-bit MinHash: sampled tail within 4 SE of the exact one; naive violated, exact not', () => {
     const pair = syntheticJaccardPair(0.1, 5);
     expect(pair.distance).toBeCloseTo(0.1, 14);
-    const out = runAudit({ seed: 9, d: 0.1, delta: 0.01, kappa: [10], xi: [1], n: 5, samples: 3000, realPairs: [], metric: 'jaccard', entries: [lshrr('naive'), lshrr('exact')] });
+    const out = runAudit({ seed: 9, d: 0.1, delta: 0.01, kappa: [10], xi: [1], n: 5, samples: 3000, realPairs: [], metric: 'jaccard', skipInflation: true, entries: [lshrr('naive'), lshrr('exact')] });
     for (const r of out.results) {
       const se = Math.sqrt((r.exact_tail! * (1 - r.exact_tail!)) / r.samples);
       expect(Math.abs(r.tail! - r.exact_tail!), r.mechanism).toBeLessThanOrEqual(4 * se + 1e-12);

@@ -50,8 +50,8 @@ describe('privacy figures', () => {
     // the verdicts, coloured by class, and a legend that says what each means; no certifying word
     expect(html).toContain('<tr class="verdict-violated"><td>naive</td>');
     expect(html).toContain('<tr class="verdict-no-violation-found"><td>&lt;b&gt;x&lt;/b&gt;</td>');
-    for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(html).toContain(`<li><i>${v}</i>: `);
-    expect(html).toContain('violated 1, no-violation-found 1, not-testable 0, not-applicable 0');
+    for (const v of ['violated', 'law-mismatch', 'no-violation-found', 'not-testable', 'not-applicable']) expect(html).toContain(`<li><i>${v}</i>: `);
+    expect(html).toContain('violated 1, law-mismatch 0, no-violation-found 1, not-testable 0, not-applicable 0');
     expect(html).not.toMatch(/\bsound\b|inconclusive/);
   });
 });

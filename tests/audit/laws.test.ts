@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dkwPValue, hammingLawOfAngle, ksDistance, ksPowerLowerBound, scoreLaw } from '../../src/audit/laws.js';
+import { dkwPValue, hammingLawOfAngle, ksDistance, ksOneSided, ksOneSidedPowerLowerBound, ksPowerLowerBound, massartPValue, scoreLaw } from '../../src/audit/laws.js';
 import { blackBoxPower } from '../../src/audit/power.js';
 import { epsilonLowerBound } from '../../src/audit/epsilonBound.js';
-import { exactInflation } from '../../src/audit/inflation.js';
-import { exactTail, scoreTail } from '../../src/privacy/exactLoss.js';
+import { epsilonInterval, epsilonOfFlipRate, flipDirection, flipRateP, flipTestPower } from '../../src/audit/flips.js';
+import { scoreTail } from '../../src/privacy/exactLoss.js';
 import { flipProbability } from '../../src/privacy/rr.js';
 import { vmfCosineSource } from '../../src/random/directional.js';
 import { getMechanism } from '../../src/mechanisms/registry.js';
@@ -104,12 +104,77 @@ describe("the black-box test's power", () => {
   });
 });
 
-describe('detectable inflation (exact)', () => {
-  it('is the jump of the exact tail across δ, independent of M; null when no ε reaches δ', () => {
-    const f = exactInflation(20, 0.1, 0.8, 5, 0.01)!;
-    expect(exactTail(20, 0.1, f * 0.8, 5)).toBeGreaterThan(0.01);
-    expect(exactTail(20, 0.1, (f / 1.0001) * 0.8, 5)).toBeLessThanOrEqual(0.01);
-    // (1 − 0.001)^5 >= 0.99: Pr[D >= 1] < δ, nothing to detect
-    expect(exactInflation(5, 0.001, 0.8, 5, 0.01)).toBeNull();
+describe('the one-sided KS test (the directional release)', () => {
+  it('its power bound is a lower bound: simulated rejection rates of samples stochastically smaller than the law are at least it (3 SE)', () => {
+    // S = 2A − D: more flips (q 0.4 against 0.3) make S stochastically smaller, its CDF above the claimed one
+    const claimed = scoreLaw(10, 0.2, 0.3);
+    const actual = scoreLaw(10, 0.2, 0.4);
+    const n = 400;
+    const level = 0.01;
+    const bound = ksOneSidedPowerLowerBound(claimed, actual, n, level);
+    expect(bound).toBeGreaterThan(0.2);
+    // a law stochastically larger (fewer flips) is flagged with probability below the level
+    expect(ksOneSidedPowerLowerBound(claimed, scoreLaw(10, 0.2, 0.22), n, level)).toBeLessThan(level);
+    const rng = makeRng('ks1-power');
+    let rejected = 0;
+    const reps = 300;
+    for (let r = 0; r < reps; r++) {
+      const samples = Array.from({ length: n }, () => {
+        const d = binomialDraw(rng, 10, 0.2);
+        return d - 2 * binomialDraw(rng, d, 0.4);
+      });
+      if (massartPValue(ksOneSided(samples, claimed, 10).above, n) <= level) rejected++;
+    }
+    expect(rejected / reps).toBeGreaterThanOrEqual(bound - 3 * Math.sqrt((bound * (1 - bound)) / reps));
+  });
+});
+
+describe('the flip-rate test (LSHRR)', () => {
+  it('|ln((1 − q)/q)| mirrors at ½ and is infinite at 0 and 1', () => {
+    expect(epsilonOfFlipRate(flipProbability(1.3))).toBeCloseTo(1.3, 12);
+    expect(epsilonOfFlipRate(1 - flipProbability(1.3))).toBeCloseTo(1.3, 12);
+    expect([epsilonOfFlipRate(0), epsilonOfFlipRate(1), epsilonOfFlipRate(0.5)]).toEqual([Infinity, Infinity, 0]);
+  });
+
+  it('rejects exactly when the lower bound of the realized ε exceeds the allowed one (the Clopper–Pearson inversion)', () => {
+    const n = 2000;
+    const level = 0.001;
+    const allowed = 1.1;
+    let both = 0;
+    for (let k = 0; k <= n; k += 7) {
+      const rejects = flipRateP(k, n, allowed) <= level;
+      const lb = epsilonInterval(k, n, level)[0];
+      // away from the boundary (rounding of two special-function routes) the two agree
+      if (Math.abs(lb - allowed) > 1e-6) expect(rejects, `k ${k}`).toBe(lb > allowed);
+      if (rejects) both++;
+    }
+    expect(both).toBeGreaterThan(20); // both tails: rates far below q* and their mirrors far above 1 − q*
+    expect(flipRateP(5, 100, Infinity)).toBe(1);
+  });
+
+  it('its power equals a Monte Carlo of binomial flip counts through flipRateP (4 SE)', () => {
+    const rng = makeRng('flip-power');
+    const n = 3000;
+    const level = 0.002;
+    for (const [q, allowed] of [
+      [0.2, 1.1],
+      [0.22, 1.1],
+      [0.05, 2.5],
+    ]) {
+      const power = flipTestPower(n, q, allowed, level);
+      const reps = 1500;
+      let hits = 0;
+      for (let r = 0; r < reps; r++) if (flipRateP(binomialDraw(rng, n, q), n, allowed) <= level) hits++;
+      const se = Math.sqrt(Math.max(power * (1 - power), 1e-4) / reps);
+      expect(Math.abs(hits / reps - power), `q ${q}`).toBeLessThanOrEqual(4 * se);
+    }
+  });
+
+  it('the law test against the declared rate says which way a rate departs', () => {
+    const declared = flipProbability(1);
+    expect(flipDirection(300, 2000, declared, 0.001)).toBe('riskier'); // 0.15 < 0.27: fewer flips
+    expect(flipDirection(800, 2000, declared, 0.001)).toBe('safer'); // 0.40
+    expect(flipDirection(1460, 2000, declared, 0.001)).toBe('crossing'); // 0.73: the mirror rate
+    expect(flipDirection(Math.round(2000 * declared), 2000, declared, 0.001)).toBeNull();
   });
 });

@@ -31,7 +31,15 @@ describe('lshdp audit configs/audit.yaml (long tier)', () => {
     for (const row of json.results.filter((x) => x.epsilon_bit !== null)) {
       const tail = typeof row.epsilon_bit !== 'number' ? row.exact_tail! : exactTail(row.kappa, 0.1, realizedPerBitEpsilon(row.epsilon_bit), row.xi);
       if (tail > 0.01) expect(row.verdict, `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toBe('violated');
-      else if (row.verdict === 'violated') expect(row.reason).toMatch(/score law|black-box/);
+      else if (row.verdict === 'violated') expect(row.reason).toMatch(/flip rate|black-box/);
     }
+    // no silent untestable row: a row that can detect nothing up to ×100 says so, with a number of samples
+    for (const row of json.results) {
+      if (row.verdict === 'no-violation-found') expect(row.detectable_inflation!, `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toBeLessThanOrEqual(100);
+      if (row.verdict === 'not-testable') expect(['number', 'string'], `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toContain(typeof row.samples_needed);
+    }
+    // the correct mechanisms: nothing violated and no law-mismatch
+    for (const row of json.results.filter((x) => x.accountant !== 'naive'))
+      expect(['no-violation-found', 'not-testable', 'not-applicable'], `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toContain(row.verdict);
   }, 900_000);
 });

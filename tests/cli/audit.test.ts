@@ -54,11 +54,11 @@ describe('lshdp audit', () => {
       expect(row.epsilon_ceiling!, row.mechanism).toBeGreaterThan(2);
       expect(row.detectable_inflation!, row.mechanism).toBeGreaterThanOrEqual(1);
     }
-    expect(r.stdout).toMatch(/^9 rows: violated 0, no-violation-found \d, not-testable \d, not-applicable 1$/m);
+    expect(r.stdout).toMatch(/^9 rows: violated 0, law-mismatch 0, no-violation-found \d, not-testable \d, not-applicable 1$/m);
     const exact = json.results.filter((x) => x.mechanism === 'lshrr-exact');
-    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples, x.detectable_inflation_method])).toEqual([
-      ['exact', 2, 300, 'exact'],
-      ['exact', 2, 300, 'exact'],
+    expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples, x.detectable_by])).toEqual([
+      ['exact', 2, 300, 'flip-rate'],
+      ['exact', 2, 300, 'flip-rate'],
     ]);
     expect(json.results.filter((x) => x.mechanism === 'laplsh').every((x) => x.tail === null && x.delta === 0)).toBe(true);
     expect(readFileSync(join(out, 'audit.csv'), 'utf8').split('\n')[0]).toBe(AUDIT_CSV_COLUMNS.join(','));
@@ -79,20 +79,62 @@ describe('lshdp audit', () => {
     const out = join(dir, 'out');
     const r = await lshdpIn(['audit', file, '--out', out, '--samples', '100']);
     expect(r.status, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/^2 rows: violated 2, no-violation-found 0, not-testable 0, not-applicable 0$/m);
-    expect(r.stdout).toMatch(/^ {2}violated: naive κ=10 ξ=2: exact tail [\d.]+ > δ = 0\.01 at the realized per-bit ε$/m);
+    expect(r.stdout).toMatch(/^2 rows: violated 2, law-mismatch 0, no-violation-found 0, not-testable 0, not-applicable 0$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}violated: naive κ=10 ξ=2: exact tail [\d.]+ > δ = 0\.01 at the declared per-bit ε; flip rate [\d.]+ on \d+ differing bits: realized per-bit ε >= [\d.]+ > [\d.]+ the claim allows \(p [\d.e-]+\)$/m,
+    );
     expect(r.stderr).toMatch(/^lshdp: audit: 2 of 2 tested row\(s\) violated \(exit 3\)$/m);
     expect(r.stderr).not.toMatch(STACK_RE);
     expect(existsSync(join(out, 'audit.json'))).toBe(true);
   });
 
-  it('--help says what each verdict means, what the default M sees per mechanism, and the exit status', async () => {
+  it('exits 4 when no row is violated but a plugin departs from its declared law in the safe direction (law-mismatch), naming the rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-mismatch-'));
+    // per-bit flips declared at the exact accountant's ε, drawn at half of it: more flips than declared
+    writeFileSync(
+      join(dir, 'overflip.mjs'),
+      `import { accountEpsilon } from ${JSON.stringify(join(ROOT, 'dist/privacy/accountants.js'))};
+export default {
+  name: 'overflip',
+  usesXi: true,
+  flipsBits: true,
+  cleanIsLshCode: true,
+  epsilon: ({ xi, kappa, d, delta, disagreement }) => {
+    const a = accountEpsilon('exact', { xi, kappa, p: disagreement(d), delta });
+    return { epsilon_bit: a.epsilonBit, epsilon_ldp: a.epsilonLdp, fallback: a.fallback };
+  },
+  encode: ({ codes, users, eps, rng }) => {
+    const out = codes.codes.slice();
+    const q = 1 / (1 + Math.exp(eps.epsilon_bit / 2));
+    for (let i = 0; i < users; i++) for (let j = 0; j < codes.bits; j++) if (rng() < q) out[i * codes.words + (j >>> 5)] ^= 1 << (j & 31);
+    return { codes: out, bits: codes.bits, words: codes.words };
+  },
+};
+`,
+    );
+    const file = config(dir, '[{ module: ./overflip.mjs }]');
+    const r = await lshdpIn(['audit', file, '--out', join(dir, 'out'), '--samples', '1000']);
+    expect(r.status, r.stderr).toBe(4);
+    expect(r.stdout).toMatch(/^2 rows: violated 0, law-mismatch 2, no-violation-found 0, not-testable 0, not-applicable 0$/m);
+    expect(r.stdout).toMatch(/^ {2}law-mismatch \(safer\): overflip κ=10 ξ=2: the release departs from its declared law \(safer\): flip rate [\d.]+ on the differing bits, declared [\d.]+/m);
+    expect(r.stderr).toMatch(/^lshdp: audit: 2 of 2 tested row\(s\) depart from their declared law \(law-mismatch, exit 4\); none is violated$/m);
+    const json = JSON.parse(readFileSync(join(dir, 'out', 'audit.json'), 'utf8')) as AuditFile;
+    expect(json.results.map((x) => [x.verdict, x.law_direction])).toEqual([
+      ['law-mismatch', 'safer'],
+      ['law-mismatch', 'safer'],
+    ]);
+  });
+
+  it('--help says what each verdict means, the one-sided rule, what the default M sees per mechanism, and the exit statuses', async () => {
     const r = await lshdpIn(['audit', '--help']);
     expect(r.status).toBe(0);
-    for (const v of ['violated', 'no-violation-found', 'not-testable', 'not-applicable']) expect(r.stdout).toMatch(new RegExp(`^ {2}${v} +\\S`, 'm'));
+    for (const v of ['violated', 'law-mismatch', 'no-violation-found', 'not-testable', 'not-applicable']) expect(r.stdout).toMatch(new RegExp(`^ {2}${v} +\\S`, 'm'));
+    expect(r.stdout).toMatch(/violated +one-sided: a test found more privacy loss than claimed/);
     expect(r.stdout).toMatch(/What M = 5000 samples \(--samples\) see/);
-    expect(r.stdout).toMatch(/Exit status: 0 when no row is violated, 3 when some row is, 2 on bad input\./);
-    expect(r.stdout).not.toMatch(/\bsound\b|inconclusive|factor-two/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      'Exit status: 0 when no row is violated or law-mismatch, 3 when some row is violated, 4 when none is but some row is law-mismatch, 2 on bad input.',
+    );
+    expect(r.stdout).not.toMatch(/\bsound\b|inconclusive|factor-two|@[A-Z_]+@/);
   });
 
   it('bad input: one line, exit 2, no stack', async () => {

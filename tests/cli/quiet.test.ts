@@ -51,7 +51,7 @@ describe('-q on audit', () => {
     const quiet = await runInProc(dir, [...args, '-q']);
     expect(quiet.status, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe('');
-    expect(quiet.stdout).toMatch(/^\d+ rows: violated 0, no-violation-found \d+, /);
+    expect(quiet.stdout).toMatch(/^\d+ rows: violated 0, law-mismatch 0, no-violation-found \d+, /);
     expect(quiet.stdout.trimEnd().split('\n')).toHaveLength(1);
     // --json -q: the JSON alone (the informational lines went to stderr before)
     const json = await runInProc(dir, [...args, '--json', '-q']);

@@ -14,7 +14,13 @@ export interface AuditFile {
     confidence: number | null;
     epsilon_ceiling: number | null;
     detectable_inflation: number | null;
-    detectable_inflation_method: string | null;
+    detectable_by: string | null;
+    law_direction: string | null;
+    samples_needed: number | string | null;
+    samples_needed_extrapolated: boolean | null;
+    realized: number | string | null;
+    realized_lb: number | null;
+    allowed: number | string | null;
     reason: string;
     /** LSHRR: "Infinity" (a string in JSON) when unbounded */
     epsilon_bit: number | string | null;

@@ -204,7 +204,10 @@ describe('one look per label in every figure', () => {
     const colors = new Map<string, string>();
     const shapes = new Map<string, string>();
     const visit = (o: unknown): void => {
-      if (Array.isArray(o)) return o.forEach(visit);
+      if (Array.isArray(o)) {
+        for (const v of o) visit(v);
+        return;
+      }
       if (o === null || typeof o !== 'object') return;
       const e = o as { field?: unknown; scale?: { domain?: unknown[]; range?: unknown[] } };
       if (e.field === 'mechanism' && Array.isArray(e.scale?.domain) && Array.isArray(e.scale?.range)) {
