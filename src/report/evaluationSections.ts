@@ -67,7 +67,7 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
  * figures (in the Figures section) and what the measures and baselines are. Shown only for a
  * folder that has recommend.csv.
  */
-function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean): string {
+function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean, file: string): string {
   const columns: Column[] = [
     { title: 'data set', type: 'text', choice: true },
     { title: 'n', type: 'num', choice: true },
@@ -112,7 +112,7 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
       columns,
       cells,
       filesOf(singleFile, [
-        { label: 'recommend.csv', href: 'recommend.csv' },
+        { label: file, href: file },
         { label: 'tables/recommend-table.csv', href: 'tables/recommend-table.csv' },
         { label: 'tables/recommend.md', href: 'tables/recommend.md' },
       ]),
@@ -123,7 +123,7 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
 
 /** The Recommendations section when the folder has recommend.csv, else nothing. */
 function recommendSections(res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
-  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures, view.singleFile))] : [];
+  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures, view.singleFile, facts.file))] : [];
 }
 
 /** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
@@ -172,7 +172,7 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
         columns,
         rows,
         filesOf(view.singleFile, [
-          { label: 'attack.csv', href: 'attack.csv' },
+          { label: facts.file, href: facts.file },
           { label: 'tables/attack.md', href: 'tables/attack.md' },
         ]),
       )}`,
