@@ -4,16 +4,19 @@
  * with what it measures (the latter two only for a folder that has their file).
  */
 import type { RecommendRow, ResultsFolder } from './read.js';
-import { escapeHtml, figuresSection, section, type FigureEntry } from './markup.js';
+import { escapeHtml, figuresSection, section, type FigureEntry, type FigureView } from './markup.js';
 import { formatMeanSe } from './tables.js';
-import { interactiveTable, numCell, type Cell, type Column } from './htmlTables.js';
+import { interactiveTable, numCell, type Cell, type Column, type TableFile } from './htmlTables.js';
 import { isAttackFigure } from './attackFigures.js';
 import { optionalEvaluations } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
 import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 
-export function utilitySection(res: ResultsFolder): string {
+/** The files that hold a table in full, linked beside its summary (none in a single-file page: it travels alone). */
+const filesOf = (singleFile: boolean, files: TableFile[]): TableFile[] => (singleFile ? [] : files);
+
+export function utilitySection(res: ResultsFolder, singleFile = false): string {
   if (!res.utility) return '<p>No utility.csv in this folder.</p>';
   const columns: Column[] = [
     { title: 'data set', type: 'text', choice: true },
@@ -51,7 +54,12 @@ export function utilitySection(res: ResultsFolder): string {
     ...(res.utility.some((r) => r.utility_loss_se === null) ? ['n/a: standard error unknown (one trial).'] : []),
     ...(res.utility.some((r) => r.fallback) ? ['* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.'] : []),
   ];
-  return interactiveTable('utility-table', columns, rows) + notes.map((n) => `<p class="note">${n}</p>`).join('\n');
+  const files = filesOf(singleFile, [
+    { label: 'utility.csv', href: 'utility.csv' },
+    { label: 'tables/utility-table.csv', href: 'tables/utility-table.csv' },
+    { label: 'tables/utility.md', href: 'tables/utility.md' },
+  ]);
+  return interactiveTable('utility-table', columns, rows, files) + notes.map((n) => `<p class="note">${n}</p>`).join('\n');
 }
 
 /**
@@ -59,7 +67,7 @@ export function utilitySection(res: ResultsFolder): string {
  * figures (in the Figures section) and what the measures and baselines are. Shown only for a
  * folder that has recommend.csv.
  */
-function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[]): string {
+function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean, file: string): string {
   const columns: Column[] = [
     { title: 'data set', type: 'text', choice: true },
     { title: 'n', type: 'num', choice: true },
@@ -97,12 +105,25 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[])
     'Rows without ξ: no privacy (vanilla LSH; exact, the exact k nearest neighbours, no κ) and pop, the N items most users had in training (no neighbours, no k). ξ = 0: uniformly random bits, the random level.',
     ...(rows.some((r) => r.ndcg_se === null) ? ['n/a: standard error unknown (one trial: the baselines, which draw nothing at random).'] : []),
   ];
-  return (links.length ? `<p>Figures: ${links.join(', ')}.</p>\n` : '') + interactiveTable('recommend-table', columns, cells) + notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
+  return (
+    (links.length ? `<p>Figures: ${links.join(', ')}.</p>\n` : '') +
+    interactiveTable(
+      'recommend-table',
+      columns,
+      cells,
+      filesOf(singleFile, [
+        { label: file, href: file },
+        { label: 'tables/recommend-table.csv', href: 'tables/recommend-table.csv' },
+        { label: 'tables/recommend.md', href: 'tables/recommend.md' },
+      ]),
+    ) +
+    notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')
+  );
 }
 
 /** The Recommendations section when the folder has recommend.csv, else nothing. */
-function recommendSections(res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts): string[] {
-  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures))] : [];
+function recommendSections(res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
+  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures, view.singleFile, facts.file))] : [];
 }
 
 /** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
@@ -110,7 +131,7 @@ const ATTACK_NOTE =
   "The linkage attack (docs/ATTACKS.md): the adversary knows the trial's public hash functions, every user's released code and, for each target, a share <i>known</i> of the target's non-zero entries with their values; it hashes that partial profile without noise and ranks the N released codes by Hamming distance. reid@1 and reid@10 are the chances that the target comes first and within the first 10 (ties broken uniformly at random), averaged over the targets, then mean ± se over trials; chance is 1/N and 10/N. A mechanism without ξ (vanilla LSH) is the no-noise ceiling. The attack's success is a lower bound on what an adversary can do, not an upper bound.";
 
 /** The linkage attack's section, when the folder has attack.csv: what it measures, its figures and its table. */
-function attackSections(res: ResultsFolder, all: FigureEntry[], facts: EvaluationFacts): string[] {
+function attackSections(res: ResultsFolder, all: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
   const figures = all.filter(isAttackFigure);
   if (!res.attack) return [];
   const columns: Column[] = [
@@ -141,18 +162,32 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
     numCell(r.trials, String(r.trials)),
     { text: `${r.targets} of ${r.users}`, v: r.targets },
   ]);
-  const figs = figures.length ? figuresSection(figures) : '<p class="note">No attack figures (built with the whole folder by lshdp report).</p>';
-  return [section(facts.name, facts.title, `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable('attack-table', columns, rows)}`)];
+  const figs = figures.length ? figuresSection(figures, view) : '<p class="note">No attack figures (built with the whole folder by lshdp report).</p>';
+  return [
+    section(
+      facts.name,
+      facts.title,
+      `<p class="note">${ATTACK_NOTE}</p>\n${figs}\n${interactiveTable(
+        'attack-table',
+        columns,
+        rows,
+        filesOf(view.singleFile, [
+          { label: facts.file, href: facts.file },
+          { label: 'tables/attack.md', href: 'tables/attack.md' },
+        ]),
+      )}`,
+    ),
+  ];
 }
 
 /** The evaluations with a section of their own; any other gets the generic one of its file. */
-const OWN_SECTIONS: Readonly<Record<string, (res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts) => string[]>> = {
+const OWN_SECTIONS: Readonly<Record<string, (res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts, view: FigureView) => string[]>> = {
   [RECOMMEND_FACTS.name]: recommendSections,
   [ATTACK_FACTS.name]: attackSections,
 };
 
 /** An evaluation's generic section: its file's rows, each metric as mean ± se (when the folder has the file). */
-function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: EvaluationFacts): string[] {
+function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
   const rows = (res as unknown as Record<string, Record<string, unknown>[] | null | undefined>)[facts.name];
   if (!rows) return [];
   const coordinates = ['dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
@@ -168,12 +203,12 @@ function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: Eva
     section(
       facts.name,
       facts.title,
-      `<p class="note">${escapeHtml(`${facts.file}: mean ± standard error over trials (${facts.docs}).`)}</p>\n${interactiveTable(`${facts.name}-table`, columns, cells)}`,
+      `<p class="note">${escapeHtml(`${facts.file}: mean ± standard error over trials (${facts.docs}).`)}</p>\n${interactiveTable(`${facts.name}-table`, columns, cells, filesOf(view.singleFile, [{ label: facts.file, href: facts.file }]))}`,
     ),
   ];
 }
 
 /** The sections of the evaluations beyond utility, in the list's order (each only when the folder has its file). */
-export function evaluationSections(res: ResultsFolder, figures: FigureEntry[]): string[] {
-  return optionalEvaluations().flatMap((e) => (OWN_SECTIONS[e.name] ?? genericSections)(res, figures, e));
+export function evaluationSections(res: ResultsFolder, figures: FigureEntry[], view: FigureView): string[] {
+  return optionalEvaluations().flatMap((e) => (OWN_SECTIONS[e.name] ?? genericSections)(res, figures, e, view));
 }

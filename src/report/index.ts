@@ -13,7 +13,7 @@ import { fig2Spec, fig2Series, type Fig2Metric } from './utilityFigure.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
 import { utilityTable, budgetsTable } from './tables.js';
-import { buildHtml, copyAssets } from './html.js';
+import { buildHtml, copyAssets, type PageOptions } from './html.js';
 import type { FigureEntry } from './markup.js';
 
 import { privacyFigureEntries } from './privacyFigures.js';
@@ -256,15 +256,18 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
   }
 }
 
-/** index.html plus the local vega builds in assets/. */
-export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts: OutputOptions = {}): Promise<void> {
+/**
+ * index.html plus the local vega builds in assets/. The page shows the SVGs of figures/; with
+ * `singleFile` it carries the specs and the vega builds inline instead, for mailing.
+ */
+export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts: OutputOptions & PageOptions = {}): Promise<void> {
   await copyAssets(res.dir);
-  await writeFileAtomic(join(res.dir, 'index.html'), buildHtml(res, figs));
-  log(opts, 'lshdp: wrote index.html (open it in a browser; works offline)');
+  await writeFileAtomic(join(res.dir, 'index.html'), buildHtml(res, figs, { singleFile: opts.singleFile }));
+  log(opts, `lshdp: wrote index.html (open it in a browser; works offline${opts.singleFile ? '; a single file, figures and scripts inline' : ''})`);
 }
 
 /** Everything: figures, tables and the HTML report of a results folder. */
-export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean } = {}): Promise<void> {
+export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean } = {}): Promise<void> {
   const res = readResultsFolder(resultsDir);
   const figs = await writeFigures(res, opts);
   await writeTables(res, opts);

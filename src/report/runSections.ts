@@ -16,11 +16,22 @@ export function metadataSection(res: ResultsFolder): string {
     .filter(([, v]) => scalar(v))
     .map(([k, v]) => [k, String(v)]);
   const nested = Object.entries(m).filter(([, v]) => !scalar(v) && v !== null && v !== undefined);
-  // long lists (the per-cell grid of a big run) are cut: manifest.json has them in full
-  const shown = (v: unknown) => (Array.isArray(v) && v.length > 50 ? [...v.slice(0, 50), `… ${v.length - 50} more entries in manifest.json`] : v);
-  const details = nested.map(([k, v]) => `<details><summary>${escapeHtml(k)}</summary><pre>${escapeHtml(JSON.stringify(shown(v), null, 2))}</pre></details>`).join('\n');
+  const details = nested.map(([k, v]) => `<details><summary>${escapeHtml(k)}${Array.isArray(v) ? ` (${v.length} entries)` : ''}</summary><pre>${escapeHtml(shownJson(v))}</pre></details>`).join('\n');
   if (!res.manifest) return '<p>No manifest.json in this folder.</p>';
   return (rows.length ? table(['key', 'value'], rows, 99) : '') + '\n' + details;
+}
+
+/** The most of a manifest entry the page shows: manifest.json has it in full. */
+const MANIFEST_SHOWN_LINES = 200;
+
+/**
+ * A manifest entry as indented JSON, cut after MANIFEST_SHOWN_LINES lines (the per-cell grid of a
+ * big run is megabytes), with how much more manifest.json holds.
+ */
+export function shownJson(v: unknown): string {
+  const lines = JSON.stringify(v, null, 2).split('\n');
+  if (lines.length <= MANIFEST_SHOWN_LINES) return lines.join('\n');
+  return `${lines.slice(0, MANIFEST_SHOWN_LINES).join('\n')}\n… ${(lines.length - MANIFEST_SHOWN_LINES).toLocaleString('en-US')} more lines in manifest.json`;
 }
 
 export function datasetsSection(res: ResultsFolder): string {

@@ -23,18 +23,20 @@ describe('lshdp report', () => {
     expect(readdirSync(join(dir, 'tables')).sort()).toEqual(['budgets.md', 'budgets.tex', 'utility-table.csv', 'utility.md', 'utility.tex']);
     expect(existsSync(join(dir, 'figures', 'fig2-fsq-nyc.svg'))).toBe(true);
     expect(readdirSync(join(dir, 'figures')).some((f) => f.endsWith('.png'))).toBe(false); // --no-png
-    // offline: every script is local
-    const srcs = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
-    expect(srcs).toEqual(['assets/vega.min.js', 'assets/vega-lite.min.js', 'assets/vega-embed.min.js']);
-    expect(html).not.toMatch(/https?:\/\/(?!vega\.github\.io\/schema)/);
+    // offline and light: no script loaded from anywhere, the figures are the SVGs of figures/
+    expect([...html.matchAll(/<script[^>]*src="([^"]+)"/g)]).toEqual([]);
+    const imgs = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
+    expect(imgs).toHaveLength(6);
+    for (const src of imgs) expect(existsSync(join(dir, src)), src).toBe(true);
+    expect(html).not.toMatch(/https?:\/\//);
   });
 
   it('HTML-escapes every string from data and config', async () => {
     expect(html).not.toContain(EVIL);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    // our own five script elements and no others
-    expect(html.match(/<script/g)).toHaveLength(5);
-    // the embedded specs keep the name, with '<' escaped so it cannot end the script element
+    // our own two script elements (the tables' script, the utility table's rows) and no others
+    expect(html.match(/<script/g)).toHaveLength(2);
+    // the embedded rows keep the name, with '<' escaped so it cannot end the script element
     expect(html).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
   });
 
@@ -51,6 +53,26 @@ describe('lshdp report', () => {
     expect(header).toBe(
       'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se,utility_loss,recall',
     );
+  });
+
+  it('--single-file: the specs, escaped, and the vega builds inline; no file of the folder referenced', async () => {
+    const single = evilResultsFolder();
+    const r = await lshdpIn(['report', single, '--no-png', '--quiet', '--single-file']);
+    expect(r.status).toBe(0);
+    const page = readFileSync(join(single, 'index.html'), 'utf8');
+    expect(page).not.toContain('figures/');
+    expect(page).not.toContain(EVIL);
+    expect(page).toContain('<script id="lshdp-specs" type="application/json">');
+    expect(page).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
+    expect(page.match(/class="vega-figure"/g)).toHaveLength(6);
+    expect(page).toContain(readFileSync(join(single, 'assets', 'vega-embed.min.js'), 'utf8').slice(0, 1000));
+    // the default page stays the small one
+    expect(page.length).toBeGreaterThan(5 * html.length);
+  });
+
+  it('report --help offers --single-file', async () => {
+    const r = await lshdpIn(['report', '--help']);
+    expect(r.stdout).toMatch(/--single-file\s+one self-contained index\.html/);
   });
 
   it('the utility table is interactive without any library: drop-downs, search, sortable headers', async () => {

@@ -1,4 +1,8 @@
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { UtilityRow } from '../../src/report/read.js';
+import { ROOT } from '../helpers/cli.js';
 
 /** Labels of a config like the shared ones plus two more accountants: 7 drawn series, and exact. */
 export const BIG_LABELS: [label: string, base: string, accountant: string | null][] = [
@@ -35,4 +39,28 @@ export function bigGrid(labels = BIG_LABELS): UtilityRow[] {
     }
   }
   return rows;
+}
+
+/** utility.csv's columns, in its order. */
+const UTILITY_HEADER = 'dataset,n,kappa,k,mechanism,base,accountant,xi,epsilon_bit,epsilon_lap,epsilon_ldp,fallback,trials,queries,utility_loss_mean,utility_loss_se,recall_mean,recall_se';
+
+/**
+ * A results folder as a run with recommend and attack writes it (tests/fixtures/results/small with
+ * tests/fixtures/results/attack's recommend.csv and attack.csv) whose utility.csv also has the rows
+ * of a shipped-config-sized grid (data set `big`, bigGrid() with one more label, long like a
+ * plugin's): a utility table of about 1,800 rows and Fig. 2s of 12 panels wider than a 1280-px
+ * window at their natural size, as the shared configs' are. For the report's layout and size tests.
+ */
+export function bigResultsFolder(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'lshdp-big-report-')), 'big');
+  cpSync(join(ROOT, 'tests/fixtures/results/small'), dir, { recursive: true });
+  for (const f of ['attack.csv', 'recommend.csv']) cpSync(join(ROOT, 'tests/fixtures/results/attack', f), join(dir, f));
+  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const lines = bigGrid([...BIG_LABELS, ['purkayastha-directional-baseline', 'purkayastha', null]]).map((r) =>
+    UTILITY_HEADER.split(',')
+      .map((c) => cell((r as unknown as Record<string, unknown>)[c]))
+      .join(','),
+  );
+  appendFileSync(join(dir, 'utility.csv'), lines.join('\n') + '\n');
+  return dir;
 }

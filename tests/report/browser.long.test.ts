@@ -1,17 +1,19 @@
 /**
  * End-to-end: the HTML report opened from disk in headless Chromium (Debian's `chromium`, driven by
- * playwright-core). Charts must render from the local vega copies with no console errors and no
- * network, and the `<script>` data set name must not execute. Skipped when chromium is absent
- * (`apt-get install -y chromium`); see docs/REPORT.md.
+ * playwright-core). The default page shows the SVGs of figures/; a single-file page draws its
+ * inline specs with its inline vega builds; both with no console errors and no network, and the
+ * `<script>` data set name must not execute. Nothing is wider than a 1280-px window. Skipped when
+ * chromium is absent (`apt-get install -y chromium`); see docs/REPORT.md.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { buildOutputs } from '../../src/report/index.js';
 import { evilResultsFolder, EVIL } from './xss-fixture.js';
+import { bigResultsFolder } from './bigGrid.js';
 import { evaluateClaims, claimsJson } from '../../src/claims/index.js';
 import { inputOf } from '../helpers/claims.js';
 
@@ -22,10 +24,20 @@ if (!HAVE_CHROMIUM) console.log(`skipping the browser test of the HTML report: n
 describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
   let browser: Browser;
   let dir: string;
+  let single: string;
+  let big: string;
+  let bigSingle: string;
 
   beforeAll(async () => {
     dir = evilResultsFolder();
     await buildOutputs(dir, { png: false, quiet: true });
+    single = evilResultsFolder();
+    await buildOutputs(single, { png: false, quiet: true, singleFile: true });
+    big = bigResultsFolder();
+    await buildOutputs(big, { png: false, quiet: true });
+    bigSingle = `${big}-single`;
+    cpSync(big, bigSingle, { recursive: true });
+    await buildOutputs(bigSingle, { png: false, quiet: true, singleFile: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -36,7 +48,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     await browser?.close();
   });
 
-  it('renders every chart offline, without console errors, and runs no injected script', async () => {
+  it('a single-file page renders every chart offline from its inline builds, without console errors, and runs no injected script', async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
     const problems: string[] = [];
     const remote: string[] = [];
@@ -53,7 +65,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
       if (!req.url().startsWith('file:')) remote.push(req.url());
     });
 
-    await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
+    await page.goto(pathToFileURL(join(single, 'index.html')).href, { waitUntil: 'load' });
     // vega-embed renders asynchronously: wait for the marks of every figure
     await page.waitForFunction(
       () => {
@@ -90,6 +102,77 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     expect(remote).toEqual([]);
     await page.close();
   });
+
+  it('the default page shows every figure from figures/, offline, without console errors', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const problems: string[] = [];
+    const loaded: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('dialog', async (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      await d.dismiss();
+    });
+    page.on('request', (req) => loaded.push(req.url().replace(pathToFileURL(dir).href + '/', '')));
+    await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
+    const imgs = await page.evaluate(() =>
+      [...document.querySelectorAll('.vega-figure img')].map((i) => ({ src: i.getAttribute('src'), ok: (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0 })),
+    );
+    expect(imgs).toHaveLength(6);
+    expect(imgs.every((i) => i.ok)).toBe(true);
+    // the page and its figures' SVGs, nothing else (no script library for the default page)
+    expect(loaded.sort()).toEqual(['index.html', ...imgs.map((i) => i.src!)].sort());
+    expect(await page.locator('h1').textContent()).toBe('lshdp report: <script>alert(1)</script>');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  for (const mode of ['default', 'single-file'] as const) {
+    it(`fits a 1280-px window (${mode} page): no sideways scroll, every figure, its menu and every opened table within the width`, async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(pathToFileURL(join(mode === 'default' ? big : bigSingle, 'index.html')).href, { waitUntil: 'load' });
+      await page.waitForFunction(() => [...document.querySelectorAll('.vega-figure')].every((f) => f.querySelector('svg .mark-symbol path, img')), undefined, { timeout: 60_000 });
+      const measure = () =>
+        page.evaluate(() => ({
+          scrollWidth: document.scrollingElement!.scrollWidth,
+          figures: [...document.querySelectorAll('.vega-figure')].map((f) => ({
+            id: f.id,
+            right: f.getBoundingClientRect().right,
+            inner: Math.max(...[...f.querySelectorAll('img, svg, details')].map((e) => e.getBoundingClientRect().right)),
+          })),
+          // where a figure's right edge would be at its natural width
+          natural: Math.max(
+            ...[...document.querySelectorAll('.vega-figure img, .vega-figure svg.marks')].map(
+              (e) => e.getBoundingClientRect().left + (e instanceof HTMLImageElement ? e.naturalWidth : Number(e.getAttribute('width'))),
+            ),
+          ),
+        }));
+      const before = await measure();
+      // not vacuous: at its natural size Fig. 2 of the big grid would reach beyond the window
+      expect(before.natural).toBeGreaterThan(1280);
+      expect(before.figures).toHaveLength(15);
+      expect(before.scrollWidth).toBeLessThanOrEqual(1280);
+      for (const f of before.figures) {
+        expect(f.right, f.id).toBeLessThanOrEqual(1280);
+        expect(f.inner, f.id).toBeLessThanOrEqual(1280);
+      }
+      // every long table opened: still no sideways scroll (a wide table scrolls in its own box)
+      for (const s of await page.locator('details.long-table > summary').all()) await s.click();
+      expect(await page.locator('#utility-table tbody tr').count()).toBeGreaterThan(1000);
+      expect((await measure()).scrollWidth).toBeLessThanOrEqual(1280);
+      // a figure of the contents list is one click away
+      await page.locator('#contents a[href="#frontier-ml-small"]').click();
+      const top = await page.evaluate(() => document.getElementById('frontier-ml-small')!.getBoundingClientRect().top);
+      expect(Math.abs(top)).toBeLessThan(800);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+
   it('the utility table filters by drop-down and search and sorts by column, offline', async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
     const problems: string[] = [];
@@ -99,6 +182,9 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     });
     await page.goto(pathToFileURL(join(dir, 'index.html')).href, { waitUntil: 'load' });
     const table = page.locator('#utility-table');
+    // a long table starts collapsed, its rows built when opened
+    expect(await table.locator('tbody tr').count()).toBe(0);
+    await page.locator('#utility-table-details > summary').click();
     const visible = () => table.locator('tbody tr:not([hidden])');
     const total = await table.locator('tbody tr').count();
     expect(total).toBe(99); // the fixture's utility.csv rows

@@ -167,9 +167,12 @@ describe('end to end: a results folder with recommend.csv', () => {
     expect(html).toContain('<a href="#ndcg-ml-small">NDCG@10: ml-small, k = 10</a>');
     expect(html).toContain('id="recommend-table"');
     expect(html.indexOf('<section id="utility">')).toBeLessThan(html.indexOf('<section id="recommend">'));
-    // every row of the file is a row of the table
-    const table = html.slice(html.indexOf('id="recommend-table"'), html.indexOf('</table>', html.indexOf('id="recommend-table"')));
-    expect(table.match(/<tr>/g)).toHaveLength(1 + 78);
+    // every row of the file is a row of the table: 78, more than a screen, so collapsed, its rows
+    // (JSON) built when opened, with the summary and the files that hold it in full first
+    const rows = /<script type="application\/json" id="recommend-table-rows">(.*?)<\/script>/s.exec(html);
+    expect(JSON.parse(rows![1]).rows).toHaveLength(78);
+    expect(html).toMatch(/<p class="table-summary">78 rows over data set \(1\), n \(\d+\), κ \(\d+\), k \(\d+\), mechanism \(\d+\), ξ \(\d+\), N \(\d+\)\. \(in full: <a href="recommend.csv">/);
+    expect(html).toContain('<details class="long-table" id="recommend-table-details"><summary>Show all 78 rows');
   });
 
   it('a folder without recommend.csv has neither the figure, the tables nor the section', async () => {
