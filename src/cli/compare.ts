@@ -86,7 +86,7 @@ export function registerCompare(program: Command): void {
     .option('--threshold <z>', 'flag a difference when |z| exceeds this', parseThreshold, DEFAULT_Z_THRESHOLD)
     .option('--metric <metrics...>', `metrics to compare: ${compareMetrics().join('|')} (default: every metric of the files both runs have)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .option('--all', 'list every compared row, identical ones included')
+    .option('--all', 'list every compared row, identical ones and those a changed setting explains included')
     .addHelpText(
       'after',
       `
@@ -94,8 +94,10 @@ Rows are matched on utility.csv's (dataset, n, κ, k, mechanism, ξ), recommend.
 N) and attack.csv's (dataset, n, κ, mechanism, ξ, known). A row is flagged when
 |z| = |b − a| / √(se_a² + se_b²) exceeds the threshold, when its means differ without a standard
 error to judge them (one trial, exact and pop rows), when a setting changed (base, accountant, ε,
-queries, users, targets), or when it is in one run only. recommend.csv or attack.csv in one run
-only is said in one line and not compared. Columns: docs/OUTPUTS.md.
+queries, users, targets), or when it is in one run only. Settings that differ between the runs
+(training against full vectors changes queries, say) are said first, once each, with the rows
+they explain; those rows count as flagged but are listed with --all only. recommend.csv or
+attack.csv in one run only is said in one line and not compared. Columns: docs/OUTPUTS.md.
 
 Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`,
     )
@@ -105,7 +107,7 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
       refuseShardFolder(dirA);
       refuseShardFolder(dirB);
       // loaded here, not at start-up: the CSV reader is only needed once the folders are read
-      const [{ readComparedFilesOf }, { compareFolders, compareSummary, oneSidedFiles, runsAgree }, { formatCompare }] = await Promise.all([
+      const [{ readComparedFilesOf }, { compareFolders, compareSummary, oneSidedFiles, runsAgree }, { formatCompare, settingsHeader }] = await Promise.all([
         import('../report/read.js'),
         import('../report/compare.js'),
         import('../report/compareFormat.js'),
@@ -116,8 +118,8 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
       const rows = (f: Folder) => Object.fromEntries(Object.entries(f).map(([name, got]) => [name, got?.rows ?? null]));
       const res = compareFolders(rows(a), rows(b), { threshold: o.threshold, metrics });
       cliIo().out(formatCompare(res, o.format as CompareFormat, o.all));
-      // csv keeps its stdout a table: the files in one run only are said on stderr (md and json say them in the output)
-      if (o.format === 'csv') for (const line of oneSidedFiles(res)) cliIo().err(`lshdp: ${line}\n`);
+      // csv keeps its stdout a table: the changed settings and the files in one run only are said on stderr (md and json say them in the output)
+      if (o.format === 'csv') for (const line of [...settingsHeader(res, o.all ?? false, '  '), ...oneSidedFiles(res)]) cliIo().err(`lshdp: ${line}\n`);
       if (!runsAgree(res)) throw new RunsDiffer(`the runs differ: ${compareSummary(res)}`);
     });
 }

@@ -12,6 +12,8 @@ import { ACCOUNTANT_NAMES } from '../privacy/accountantNames.js';
 import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { cliIo } from './io.js';
 import { CENTERS } from './readerFlags.js';
+import { SET_KEYS } from './configKeys.js';
+import { compareMetrics } from '../report/compareMetrics.js';
 import { purpose } from './commands.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -58,6 +60,10 @@ const knownValues = (): Record<string, readonly string[]> => ({
   'encode --metric': METRICS,
   'table budgets --accountant': ACCOUNTANT_NAMES,
   'synth --preset': Object.keys(PRESETS),
+  // every evaluation's metrics (src/evaluations/catalog.ts), underscored names included
+  'compare --metric': compareMetrics(),
+  // the config's keys, each with its `=` (the value is typed after it, no space)
+  'run --set': SET_KEYS.map((k) => `${k}=`),
 });
 
 /** Values of positional arguments, by command path and argument name: the lists the commands read. */
@@ -69,7 +75,7 @@ const KNOWN_ARGUMENTS: Record<string, readonly string[]> = {
 
 /** `x|y|z` in a flag's description: its values. */
 function valuesFromDescription(d: string): string[] | undefined {
-  const m = /\b([a-z0-9-]+(?:\|[a-z0-9-]+)+)\b/.exec(d);
+  const m = /\b([a-z0-9_-]+(?:\|[a-z0-9_-]+)+)\b/.exec(d);
   return m ? m[1]!.split('|') : undefined;
 }
 
@@ -144,7 +150,9 @@ function bashScript(tree: CommandInfo[]): string {
     for (const f of c.flags) {
       if (!f.takesValue) continue;
       const keys = [f.long, ...(f.short ? [f.short] : [])].map((k) => `${c.path.length ? ' ' + c.path.join(' ') : ''}|${k}`);
-      if (f.values) valueCase.push(`    ${keys.map(sq).join('|')}) COMPREPLY=($(compgen -W ${sq(f.values.join(' '))} -- "$cur")); return ;;`);
+      // a value ending in `=` (a --set key) is followed by its value, not by a space
+      const nospace = f.values?.some((v) => v.endsWith('=')) ? '; compopt -o nospace 2>/dev/null' : '';
+      if (f.values) valueCase.push(`    ${keys.map(sq).join('|')}) COMPREPLY=($(compgen -W ${sq(f.values.join(' '))} -- "$cur"))${nospace}; return ;;`);
       else if (f.takesPath) fileFlags.push(...keys.map(sq));
       else numberFlags.push(...keys.map(sq));
     }
@@ -199,7 +207,8 @@ function zshScript(tree: CommandInfo[]): string {
     for (const f of c.flags) {
       if (!f.takesValue) continue;
       const keys = [f.long, ...(f.short ? [f.short] : [])].map((k) => sq(`${c.path.length ? ' ' + c.path.join(' ') : ''}|${k}`));
-      valueCase.push(`    ${keys.join('|')}) ${f.values ? `compadd -- ${f.values.map(sq).join(' ')}` : f.takesPath ? '_files' : 'return 1'}; return ;;`);
+      const add = f.values?.some((v) => v.endsWith('=')) ? 'compadd -S ""' : 'compadd';
+      valueCase.push(`    ${keys.join('|')}) ${f.values ? `${add} -- ${f.values.map(sq).join(' ')}` : f.takesPath ? '_files' : 'return 1'}; return ;;`);
     }
   }
   return `#compdef lshdp

@@ -1,5 +1,6 @@
 /** `lshdp table attack`: the linkage attack's view of attack.csv (docs/ATTACKS.md). */
 import type { Command } from 'commander';
+import { UserError } from '../util/errors.js';
 import type { AttackFilter } from '../report/filter.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 import { refuseShardFolder } from './resultsFolder.js';
@@ -37,12 +38,21 @@ export function registerAttackTable(table: Command, facts: EvaluationFacts): voi
     .option('--n <values...>', 'only these dimensions n')
     .option('--xi <values...>', 'only these budgets ξ (rows without ξ, the no-noise ceiling, are kept)')
     .option('--known <values...>', "only these shares of a target's entries the adversary knows")
+    .option('--wide', 'reid@1 only, one row per (data set, n, κ) and one column per mechanism, its ξ side by side (md; needs one known share)')
+    .option('--percent', 'the shares (reid@1, reid@10, chance) in % (md and latex)')
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (dir: string, opts: AttackFlags & { format: string }) => {
+    .action(async (dir: string, opts: AttackFlags & { format: string; wide?: boolean; percent?: boolean }) => {
       const format = parseFormat(opts.format);
+      if (opts.wide && format !== 'md') throw new UserError('--wide: prints markdown only (leave out --format, or use --format md)');
+      if (opts.percent && (format === 'csv' || format === 'json')) throw new UserError(`--percent: md and latex only (${format} keeps attack.csv's shares)`);
       refuseShardFolder(dir);
-      const [{ readAttackOf }, { filterAttack }, { attackTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/attackTable.js')]);
+      const [{ readAttackOf }, { filterAttack }, { attackTable, attackWideTable }] = await Promise.all([
+        import('../report/read.js'),
+        import('../report/filter.js'),
+        import('../report/attackTable.js'),
+      ]);
       const { file, rows } = readAttackOf(dir);
-      cliIo().out(attackTable(filterAttack(rows, parseAttackFilter(opts), file), format));
+      const shown = filterAttack(rows, parseAttackFilter(opts), file);
+      cliIo().out(opts.wide ? attackWideTable(shown, opts.percent) : attackTable(shown, format, opts.percent));
     });
 }

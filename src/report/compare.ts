@@ -9,7 +9,7 @@
  * compared.
  */
 import type { UtilityRow } from './read.js';
-import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, type CompareFile, type CompareMetric } from './compareMetrics.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
 import { evaluationFacts } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
@@ -51,8 +51,23 @@ export interface CompareRow {
   top?: number;
   /** attack.csv's known share of the target's entries */
   known?: number;
+  /** the settings that differ between the two rows (then the row is flagged, explained by them); not an output column */
+  changes?: SettingChange[];
   /** any other evaluation's axis beyond k */
   [axis: string]: unknown;
+}
+
+/** A setting whose value differs between the two rows of a pair (queries 583 → 56). */
+export interface SettingChange {
+  setting: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** A setting change over the whole comparison: in which file, and how many (row, metric) pairs it explains. */
+export interface SettingChanged extends SettingChange {
+  file: CompareFile;
+  rows: number;
 }
 
 export const COMPARE_COLUMNS = [
@@ -93,6 +108,8 @@ export interface CompareResult {
    * folders without recommend.csv and attack.csv compare as they always did).
    */
   files?: Partial<Record<CompareFile, FilePresence>>;
+  /** the settings that differ between the runs, each (file, setting, from, to) once, in row order */
+  settings: SettingChanged[];
 }
 
 type Coordinates = Pick<CompareRow, 'dataset' | 'n' | 'kappa' | 'k' | 'mechanism' | 'xi'>;
@@ -128,17 +145,21 @@ function fileSpec(e: EvaluationFacts): FileSpec {
   };
 }
 
-function settingChanges(a: Row, b: Row, settings: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const c of settings) if (a[c] !== b[c]) out.push(`${c} ${String(a[c] ?? '–')} → ${String(b[c] ?? '–')}`);
-  return out;
+function settingChanges(a: Row, b: Row, settings: readonly string[]): SettingChange[] {
+  return settings.filter((c) => a[c] !== b[c]).map((c) => ({ setting: c, from: a[c] ?? null, to: b[c] ?? null }));
 }
+
+/** `queries 583 → 56` */
+export const changeText = (c: SettingChange): string => `${c.setting} ${String(c.from ?? '–')} → ${String(c.to ?? '–')}`;
+
+/** A flagged row whose settings differ between the runs: the changed setting explains it (left out of the listing unless --all). */
+export const explainedBySettings = (r: CompareRow): boolean => r.status === 'flagged' && (r.changes?.length ?? 0) > 0;
 
 type Verdict = Pick<CompareRow, 'diff' | 'z' | 'status' | 'note'>;
 
 /** One metric of a row both runs have: its difference, z and status. */
-function judge(metric: CompareMetric, ma: { mean: number | null; se: number | null }, mb: { mean: number | null; se: number | null }, changes: string[], threshold: number): Verdict {
-  let note = changes.length ? `setting changed: ${changes.join('; ')}` : '';
+function judge(metric: CompareMetric, ma: { mean: number | null; se: number | null }, mb: { mean: number | null; se: number | null }, changes: SettingChange[], threshold: number): Verdict {
+  let note = changes.length ? `setting changed: ${changes.map(changeText).join('; ')}` : '';
   if (ma.mean === null || mb.mean === null) {
     if (ma.mean !== mb.mean) note = [note, `${metric} present in one run only`].filter(Boolean).join('; ');
     return { diff: null, z: null, status: ma.mean === mb.mean && !changes.length ? 'same' : 'flagged', note };
@@ -173,8 +194,9 @@ function compareFile(spec: FileSpec, a: readonly Row[], b: readonly Row[], metri
         continue;
       }
       const mb = spec.measure(rb, metric);
-      const verdict = judge(metric, ma, mb, settingChanges(ra, rb, spec.settings), threshold);
-      rows.push({ ...spec.coordinates(ra), metric, ...sides, b_mean: mb.mean, b_se: mb.se, ...verdict, ...spec.extra(ra) });
+      const changes = settingChanges(ra, rb, spec.settings);
+      const verdict = judge(metric, ma, mb, changes, threshold);
+      rows.push({ ...spec.coordinates(ra), metric, ...sides, b_mean: mb.mean, b_se: mb.se, ...verdict, ...spec.extra(ra), ...(changes.length ? { changes } : {}) });
     }
   }
   for (const rb of b) {
@@ -187,10 +209,26 @@ function compareFile(spec: FileSpec, a: readonly Row[], b: readonly Row[], metri
   return rows;
 }
 
+/** Each (file, setting, from, to) of the rows' changes once, in row order, with the number of (row, metric) pairs it explains. */
+function settingsChanged(rows: readonly CompareRow[]): SettingChanged[] {
+  const seen = new Map<string, SettingChanged>();
+  for (const r of rows) {
+    if (!explainedBySettings(r)) continue;
+    const file = fileOfMetric(r.metric);
+    for (const c of r.changes!) {
+      const key = join(file, c.setting, c.from, c.to);
+      const got = seen.get(key) ?? { file, ...c, rows: 0 };
+      got.rows++;
+      seen.set(key, got);
+    }
+  }
+  return [...seen.values()];
+}
+
 function result(rows: CompareRow[], threshold: number, files?: CompareResult['files']): CompareResult {
   const counts: Record<CompareStatus, number> = { same: 0, within: 0, flagged: 0, only_a: 0, only_b: 0 };
   for (const r of rows) counts[r.status]++;
-  return { rows, threshold, counts, ...(files ? { files } : {}) };
+  return { rows, threshold, counts, ...(files ? { files } : {}), settings: settingsChanged(rows) };
 }
 
 /** Compare the utility rows of run A with run B, metric by metric, in A's row order (rows only in B last). */
@@ -237,10 +275,31 @@ export function runsAgree(res: CompareResult): boolean {
   return res.counts.flagged === 0 && res.counts.only_a === 0 && res.counts.only_b === 0;
 }
 
-/** One line: how many (row, metric) pairs fell where. */
+/** One line: how many (row, metric) pairs fell where (and how many flagged ones a changed setting explains). */
 export function compareSummary(res: CompareResult): string {
   const c = res.counts;
-  return `${res.rows.length} (row, metric) pairs: ${c.same} identical, ${c.within} within |z| ≤ ${res.threshold}, ${c.flagged} flagged, ${c.only_a} only in A, ${c.only_b} only in B`;
+  const explained = res.rows.filter(explainedBySettings).length;
+  const flagged = `${c.flagged} flagged${explained ? ` (${explained} by a changed setting)` : ''}`;
+  return `${res.rows.length} (row, metric) pairs: ${c.same} identical, ${c.within} within |z| ≤ ${res.threshold}, ${flagged}, ${c.only_a} only in A, ${c.only_b} only in B`;
+}
+
+/** At most this many value pairs of one setting in its line; the rest are counted. */
+const SHOWN_VALUES = 6;
+
+/**
+ * One line per setting that differs between the runs: its values in A → B and the flagged (row,
+ * metric) pairs it explains, by file (`queries: 583 → 56, 592 → 94 (1812 pairs in utility.csv)`).
+ */
+export function settingLines(res: CompareResult): string[] {
+  const names = [...new Set(res.settings.map((c) => c.setting))];
+  return names.map((setting) => {
+    const of = res.settings.filter((c) => c.setting === setting);
+    const values = [...new Set(of.map((c) => changeText(c).slice(setting.length + 1)))];
+    const shown = values.slice(0, SHOWN_VALUES).join(', ') + (values.length > SHOWN_VALUES ? ` and ${values.length - SHOWN_VALUES} more` : '');
+    const pairs = (file: string) => of.filter((c) => c.file === file).reduce((n, c) => n + c.rows, 0);
+    const files = [...new Set(of.map((c) => c.file))].map((file) => `${pairs(file)} pair${pairs(file) === 1 ? '' : 's'} in ${file}`);
+    return `${setting}: ${shown} (${files.join(', ')})`;
+  });
 }
 
 /** The line that says a file was found in one run only (and so not compared). */

@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import { formatMeanSe, formatNumber } from './tables.js';
-import { COMPARE_COLUMNS, compareExtraColumns, compareSummary, oneSidedNote, runsAgree, type CompareResult, type CompareRow } from './compare.js';
+import { COMPARE_COLUMNS, compareExtraColumns, compareSummary, explainedBySettings, oneSidedNote, runsAgree, settingLines, type CompareResult, type CompareRow } from './compare.js';
 import { fileOfMetric } from './compareMetrics.js';
 import { evaluationFacts } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
@@ -45,16 +45,31 @@ function mdColumns(e: EvaluationFacts): MdColumn[] {
   return [...LEAD, ...(e.axes.includes('k') ? [K] : []), ...MECHANISM_XI, ...axes, ...MEASURES];
 }
 
-function mdTable(columns: MdColumn[], rows: CompareRow[]): string {
-  if (!rows.length) return 'No differences: every compared row is identical.\n';
+function mdTable(columns: MdColumn[], rows: CompareRow[], explained: boolean): string {
+  if (!rows.length) return explained ? 'No differences but the rows of the changed settings (above).\n' : 'No differences: every compared row is identical.\n';
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(columns.map((c) => c.title)), line(columns.map((c) => (c.right ? '---:' : '---'))), ...rows.map((r) => line(columns.map((c) => c.cell(r))))].join('\n') + '\n';
 }
 
-/** Markdown: one table (utility.csv alone, as always) or one per file under its name, then the summary line. */
-function formatMd(res: CompareResult, shown: CompareRow[]): string {
+/**
+ * What differs between the runs' settings, said once before the tables: a line per setting with
+ * the flagged pairs it explains (left out of the tables unless `all`); empty when no setting differs.
+ */
+export function settingsHeader(res: CompareResult, all: boolean, bullet = '- '): string[] {
+  const lines = settingLines(res);
+  if (!lines.length) return [];
+  const explained = res.rows.filter(explainedBySettings).length;
+  const where = all ? 'listed with the others' : 'left out of the listing; --all lists them';
+  return [`settings differ between the runs; they explain ${explained} of the ${res.counts.flagged} flagged (row, metric) pairs (${where}):`, ...lines.map((l) => bullet + l)];
+}
+
+/** Markdown: what differs in the settings (when anything does), one table (utility.csv alone, as always) or one per file under its name, then the summary line. */
+function formatMd(res: CompareResult, shown: CompareRow[], all: boolean): string {
+  const header = settingsHeader(res, all);
+  const lead = header.length ? `S${header.join('\n').slice(1)}\n\n` : '';
+  const hidden = (file: string) => !all && res.rows.some((r) => explainedBySettings(r) && fileOfMetric(r.metric) === file);
   const [always] = evaluationFacts();
-  if (!res.files) return mdTable(mdColumns(always!), shown) + '\n' + compareSummary(res) + '\n';
+  if (!res.files) return lead + mdTable(mdColumns(always!), shown, hidden(always!.file)) + '\n' + compareSummary(res) + '\n';
   const parts: string[] = [];
   for (const e of evaluationFacts()) {
     const file = e.file;
@@ -65,25 +80,29 @@ function formatMd(res: CompareResult, shown: CompareRow[]): string {
         ? `### ${file}\n\n${mdTable(
             mdColumns(e),
             shown.filter((r) => fileOfMetric(r.metric) === file),
+            hidden(file),
           )}`
         : `${oneSidedNote(file, where)}.\n`,
     );
   }
-  return parts.join('\n') + '\n' + compareSummary(res) + '\n';
+  return lead + parts.join('\n') + '\n' + compareSummary(res) + '\n';
 }
 
 /**
- * The comparison as text. `md`: the rows that are not identical (all with `all`), then the
- * summary line; `csv` and `json`: the same rows with the CompareRow fields.
+ * The comparison as text. `md`: the settings that differ between the runs, the rows that are
+ * neither identical nor explained by those settings (all with `all`), then the summary line;
+ * `csv` and `json`: the same rows with the CompareRow fields (json with `settings_changed`; csv's
+ * settings lines go to stderr, settingsHeader).
  */
 export function formatCompare(res: CompareResult, format: CompareFormat, all = false): string {
-  const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same');
-  if (format === 'md') return formatMd(res, shown);
+  const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same' && !explainedBySettings(r));
+  if (format === 'md') return formatMd(res, shown, all);
   const columns: readonly string[] = res.files ? [...COMPARE_COLUMNS, ...compareExtraColumns()] : COMPARE_COLUMNS;
   const values = (r: CompareRow) => columns.map((c) => r[c] ?? null);
   if (format === 'json') {
     const rows = shown.map((r) => Object.fromEntries(columns.map((c, i) => [c, values(r)[i]])));
-    return JSON.stringify({ threshold: res.threshold, counts: res.counts, agree: runsAgree(res), rows, ...(res.files ? { files: res.files } : {}) }, null, 2) + '\n';
+    const settings = res.settings.length ? { settings_changed: res.settings } : {};
+    return JSON.stringify({ threshold: res.threshold, counts: res.counts, agree: runsAgree(res), ...settings, rows, ...(res.files ? { files: res.files } : {}) }, null, 2) + '\n';
   }
   const cell = (v: unknown) => (v === null ? '' : (v as string | number));
   return Papa.unparse({ fields: [...columns], data: shown.map((r) => values(r).map(cell)) }, { newline: '\n' }) + '\n';

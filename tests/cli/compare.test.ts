@@ -84,12 +84,16 @@ describe('lshdp compare', () => {
           return r;
         }),
     );
-    const j = JSON.parse((await lshdpIn(['compare', FIXTURE, dir, '--format', 'json'])).stdout) as Json;
+    const j = JSON.parse((await lshdpIn(['compare', FIXTURE, dir, '--format', 'json'])).stdout) as Json & { settings_changed: unknown };
     expect(j.counts.only_a).toBe(2 * 2); // fsq-nyc laplsh ξ 20 at κ 10 and 20, two metrics each
     const exact = j.rows.find((r) => r.mechanism === 'exact')!;
     expect(exact).toMatchObject({ metric: 'recall', status: 'flagged', z: null });
     expect(exact.note).toMatch(/standard errors are 0: any difference counts/);
-    const setting = j.rows.filter((r) => r.mechanism === 'lshrr');
+    // the changed setting is said once and its rows are counted as flagged, listed with --all
+    expect(j.settings_changed).toEqual([{ file: 'utility.csv', setting: 'epsilon_ldp', from: 10.4909, to: 12, rows: 2 }]);
+    expect(j.rows.filter((r) => r.mechanism === 'lshrr')).toEqual([]);
+    const all = JSON.parse((await lshdpIn(['compare', FIXTURE, dir, '--format', 'json', '--all'])).stdout) as Json;
+    const setting = all.rows.filter((r) => r.mechanism === 'lshrr' && r.status !== 'same');
     expect(setting.map((r) => r.status)).toEqual(['flagged', 'flagged']);
     expect(setting[0].note).toMatch(/setting changed: epsilon_ldp 10\.4909 → 12/);
     // the other way round the missing rows are only in B
@@ -135,7 +139,8 @@ const CHANGED = 'tests/fixtures/compare/changed';
 const SMALL = 'tests/fixtures/results/small';
 
 describe('lshdp compare on folders without recommend.csv and attack.csv prints what it printed before those files existed', () => {
-  // the kept outputs were printed by lshdp compare before it read recommend.csv and attack.csv
+  // the kept outputs were printed by lshdp compare before it read recommend.csv and attack.csv; since,
+  // the changed setting (epsilon_ldp of one row) is said once before the rows, its rows listed with --all only
   const cases: [string, string[], number][] = [
     ['changed.md', [SMALL, CHANGED], 3],
     ['changed-all.md', [SMALL, CHANGED, '--all'], 3],
@@ -181,6 +186,7 @@ function fullVariant(edits: Edits): string {
 
 type FullJson = {
   counts: Record<string, number>;
+  settings_changed?: { file: string; setting: string; from: unknown; to: unknown; rows: number }[];
   agree: boolean;
   files?: Record<string, string>;
   rows: {
@@ -279,12 +285,15 @@ describe('lshdp compare with recommend.csv and attack.csv', () => {
     const sameMean = j.rows.find((r) => r.mechanism === 'lsh')!;
     expect(sameMean).toMatchObject({ metric: 'reid1', known: 0.5, diff: 0, z: 0, status: 'within' });
     const setting = j.rows.filter((r) => r.xi === 1);
-    expect(setting.map((r) => [r.metric, r.status, r.note])).toEqual([
+    expect(setting).toEqual([]); // explained by the changed setting: said once, listed with --all
+    expect(j.settings_changed).toEqual([{ file: 'attack.csv', setting: 'targets', from: 610, to: 500, rows: 2 }]);
+    const all = await json([FULL, dir, '--metric', 'reid1,reid10', '--all']);
+    expect(all.j.rows.filter((r) => r.xi === 1).map((r) => [r.metric, r.status, r.note])).toEqual([
       ['reid1', 'flagged', 'setting changed: targets 610 → 500'],
       ['reid10', 'flagged', 'setting changed: targets 610 → 500'],
     ]);
     const md = await lshdpIn(['compare', FULL, dir, '--metric', 'reid10']);
-    expect(md.stdout).toMatch(/^### attack\.csv\n\n\| dataset \| n \| κ \| mechanism \| ξ \| known \| metric \|/);
+    expect(md.stdout).toMatch(/^Settings differ .*\n- targets: 610 → 500 \(1 pair in attack\.csv\)\n\n### attack\.csv\n\n\| dataset \| n \| κ \| mechanism \| ξ \| known \| metric \|/);
     expect(md.stdout).toContain('| toy | 50 | 10 | lshrr | 5 | 1 | reid10 | 0.0800 ± 0.0060 | 0.1200 ± 0.0080 | 0.04 | 4.00 | **flagged** |');
   });
 
@@ -309,6 +318,42 @@ describe('lshdp compare with recommend.csv and attack.csv', () => {
     const pop = j.rows.find((r) => r.mechanism === 'pop')!;
     expect(pop).toMatchObject({ metric: 'hr', status: 'flagged', z: null, note: 'no standard error (one trial): any difference counts' });
     expect(pop.diff).toBeCloseTo(0.01, 12);
+  });
+
+  it('settings that differ between the runs (queries: training against full vectors) are said once, first, with the rows they explain; those rows are counted but listed with --all only', async () => {
+    const dir = fullVariant({
+      'utility.csv': (rows) => rows.map((r) => ({ ...r, queries: '35' })),
+      'recommend.csv': (rows) => rows.map((r) => (lshrr5(r) && r.top === '10' ? { ...r, ndcg_mean: '0.22', ndcg_se: '0.004' } : r)),
+      'attack.csv': 'drop',
+    });
+    const head = 'settings differ between the runs; they explain 8 of the 9 flagged (row, metric) pairs (left out of the listing; --all lists them):';
+    const summary = '26 (row, metric) pairs: 17 identical, 0 within |z| ≤ 3, 9 flagged (8 by a changed setting), 0 only in A, 0 only in B';
+    const md = await lshdpIn(['compare', FULL, dir]);
+    expect(md.status).toBe(3);
+    expect(md.stderr).toBe(`lshdp: the runs differ: ${summary}\n`);
+    expect(md.stdout).toMatch(
+      new RegExp(
+        `^S${head.slice(1).replace(/[()|;]/g, '\\$&')}\n- queries: 40 → 35 \\(8 pairs in utility\\.csv\\)\n\n### utility\\.csv\n\nNo differences but the rows of the changed settings \\(above\\)\\.\n\n### recommend\\.csv\n`,
+      ),
+    );
+    expect(md.stdout).toContain('| toy | 50 | 10 | 10 | lshrr | 5 | 10 | ndcg | 0.2000 ± 0.0030 | 0.2200 ± 0.0040 | 0.02 | 4.00 | **flagged** |');
+    expect(md.stdout).not.toContain('setting changed');
+    expect(md.stdout.endsWith(`${summary}\n`)).toBe(true);
+    const all = await lshdpIn(['compare', FULL, dir, '--all']);
+    expect(all.status).toBe(3);
+    expect(all.stdout).toContain('(row, metric) pairs (listed with the others):\n- queries: 40 → 35');
+    expect(all.stdout.match(/\*\*flagged\*\* \(setting changed: queries 40 → 35\)/g)).toHaveLength(8);
+    const { status, j } = await json([FULL, dir]);
+    expect(status).toBe(3);
+    expect(j.agree).toBe(false);
+    expect(j.settings_changed).toEqual([{ file: 'utility.csv', setting: 'queries', from: 40, to: 35, rows: 8 }]);
+    expect(j.counts).toEqual({ same: 17, within: 0, flagged: 9, only_a: 0, only_b: 0 });
+    expect(j.rows.map((r) => [r.metric, r.status])).toEqual([['ndcg', 'flagged']]);
+    expect((await json([FULL, dir, '--all'])).j.rows.filter((r) => r.note.startsWith('setting changed'))).toHaveLength(8);
+    const csv = await lshdpIn(['compare', FULL, dir, '--format', 'csv']);
+    expect(csv.status).toBe(3);
+    expect(csv.stdout.trim().split('\n')).toHaveLength(2); // the header and the ndcg row
+    expect(csv.stderr).toBe([head, '  queries: 40 → 35 (8 pairs in utility.csv)', 'attack.csv: in run A only; not compared', `the runs differ: ${summary}`].map((l) => `lshdp: ${l}\n`).join(''));
   });
 
   it('a file in one run only is said in one line, not compared and not a difference', async () => {

@@ -13,6 +13,9 @@ import { REGISTRY_NAMES } from '../../src/data/registry.js';
 import { FORMATS } from '../../src/data/formats/index.js';
 import { ACCOUNTANT_NAMES } from '../../src/privacy/accountantNames.js';
 import { listMechanisms } from '../../src/mechanisms/registry.js';
+import { compareMetrics } from '../../src/report/compareMetrics.js';
+import { knownKeys } from '../../src/experiment/config/schema.js';
+import { SET_KEYS, setKeysOf } from '../../src/cli/configKeys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-completion-'));
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -70,6 +73,38 @@ describe('lshdp completion', () => {
       .map((m) => m.name);
     expect(bashComplete(f, ['encode', '--mechanism', ''])).toEqual(releasable);
     expect(releasable).toEqual(expect.arrayContaining(['lsh', 'lshrr', 'laplsh']));
+  });
+
+  it('bash: compare --metric offers every metric of every evaluation, underscored ones included', async () => {
+    const f = await script('bash');
+    expect(bashComplete(f, ['compare', '--metric', ''])).toEqual(compareMetrics());
+    expect(compareMetrics()).toEqual(expect.arrayContaining(['utility', 'item_recall', 'reid1', 'reid10']));
+    expect(bashComplete(f, ['compare', 'a', 'b', '--metric', 'item'])).toEqual(['item_recall']);
+    expect(bashComplete(f, ['compare', '--metric', 'reid'])).toEqual(['reid1', 'reid10']);
+  });
+
+  it('bash: run --set offers the config keys (top level, privacy.*, each evaluation block’s), each with its =', async () => {
+    const f = await script('bash');
+    const keys = setKeysOf(knownKeys());
+    expect(keys).toEqual(expect.arrayContaining(['kappa', 'privacy.xi', 'recommend.top', 'attack.known']));
+    expect(keys).not.toContain('dataset.path');
+    expect(bashComplete(f, ['run', 'c.yaml', '--set', ''])).toEqual(keys.map((k) => `${k}=`));
+    expect(bashComplete(f, ['run', 'c.yaml', '--set', 'recommend.t'])).toEqual(['recommend.top=']);
+    expect(bashComplete(f, ['run', '--set', 'attack.k'])).toEqual(['attack.known=']);
+  });
+
+  it('zsh and fish: the same metrics and --set keys (zsh adds no space after a key’s =)', async () => {
+    const zsh = (await cli(['completion', 'zsh'])).out;
+    const quoted = (words: readonly string[]) => words.map((w) => `'${w}'`).join(' ');
+    expect(zsh).toContain(`' compare|--metric') compadd -- ${quoted(compareMetrics())}; return ;;`);
+    expect(zsh).toContain(`' run|--set') compadd -S "" -- ${quoted(SET_KEYS.map((k) => `${k}=`))}; return ;;`);
+    const fish = (await cli(['completion', 'fish'])).out;
+    expect(fish).toContain(`-l metric -x -a '${compareMetrics().join(' ')}'`);
+    expect(fish).toContain(`-l set -x -a '${SET_KEYS.map((k) => `${k}=`).join(' ')}'`);
+  });
+
+  it('the --set keys the scripts offer are the config schema’s (else: npm run config-keys)', () => {
+    expect(SET_KEYS).toEqual(setKeysOf(knownKeys()));
   });
 
   it.skipIf(!has('zsh'))('zsh: the script parses and names every command', async () => {

@@ -250,6 +250,48 @@ describe('lshdp table attack', () => {
     expect(bad.stderr).toMatch(/^lshdp: error: --xi: 3 not in .*attack\.csv \(it has 0, 1, 5, 10, 20\)\n$/);
   });
 
+  it('--wide: reid@1, one row per (data set, n, κ) with its chance, one column per mechanism with its ξ side by side; needs one known share', async () => {
+    const r = await lshdpIn(['table', 'attack', dir, '--wide', '--known', '1', '--n', '50', '--kappa', '10', '--xi', '1,5,20', '--mechanisms', 'lsh,lshrr,laplsh']);
+    expect(r.status, r.stderr).toBe(0);
+    // the fixture's rows at known 1: lsh 0.551299; lshrr 0.171972, 0.45042, 0.548223; laplsh at ξ 1 0.11933
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('| data set | n | κ | chance 1/N | lsh | lshrr ξ=1 / 5 / 20 | laplsh ξ=1 / 5 / 20 |');
+    expect(lines[2]).toMatch(/^\| ml-small \| 50 \| 10 \| 0\.025 \| 0\.551 \| 0\.172 \/ 0\.450 \/ 0\.548 \| 0\.119 \/ [0-9.]+ \/ [0-9.]+ \|$/);
+    expect(lines[3]).toBe('');
+    expect(lines[4]).toMatch(/^reid@1 \(mean over trials; known = 1; standard errors ≤ 0\.0\d+\)/);
+    // in %, to one decimal, as the README prints it
+    const pc = await lshdpIn(['table', 'attack', dir, '--wide', '--percent', '--known', '1', '--n', '50', '--kappa', '10', '--xi', '1,5,20', '--mechanisms', 'lsh,lshrr']);
+    expect(pc.stdout.split('\n').slice(0, 3)).toEqual([
+      '| data set | n | κ | chance 1/N % | lsh | lshrr ξ=1 / 5 / 20 |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      '| ml-small | 50 | 10 | 2.5 | 55.1 | 17.2 / 45.0 / 54.8 |',
+    ]);
+    expect(pc.stdout).toContain('reid@1 in % (mean over trials; known = 1;');
+    // two known shares, or another format than md: one line each
+    const two = await lshdpIn(['table', 'attack', dir, '--wide']);
+    expect(two.status).toBe(2);
+    expect(two.stderr).toBe('lshdp: error: --wide: needs one known share (has known 0.5, 1); choose it with --known\n');
+    const csv = await lshdpIn(['table', 'attack', dir, '--wide', '--known', '1', '--format', 'csv']);
+    expect(csv.status).toBe(2);
+    expect(csv.stderr).toMatch(/^lshdp: error: --wide: prints markdown only/);
+  });
+
+  it("--percent prints the shares in % (md and latex); csv and json keep attack.csv's shares", async () => {
+    const md = await lshdpIn(['table', 'attack', dir, '--percent', '--mechanisms', 'lsh', '--n', '50', '--kappa', '10', '--known', '0.5']);
+    expect(md.status).toBe(0);
+    expect(md.stdout.split('\n')[0]).toBe('| dataset | n | κ | mechanism | ξ | known | reid@1 % (mean ± se) | reid@10 % (mean ± se) | chance 1/N % | trials | targets of N |');
+    // 0.400923 ± 0.0105243 and 0.8 ± 0.0163276 of N = 40
+    expect(md.stdout).toContain('| ml-small | 50 | 10 | lsh | – | 0.5 | 40.1 ± 1.1 | 80.0 ± 1.6 | 2.5 | 5 | 40 of 40 |');
+    const tex = await lshdpIn(['table', 'attack', dir, '--percent', '--format', 'latex', '--mechanisms', 'lsh', '--n', '50', '--kappa', '10', '--known', '0.5']);
+    expect(tex.stdout).toContain('reid@1 (\\%) & reid@10 (\\%) & chance $1/N$ (\\%)');
+    expect(tex.stdout).toContain('ml-small & 50 & 10 & lsh & -- & 0.5 & 40.1 $\\pm$ 1.1 & 80.0 $\\pm$ 1.6 & 2.5');
+    for (const format of ['csv', 'json']) {
+      const r = await lshdpIn(['table', 'attack', dir, '--percent', '--format', format]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`lshdp: error: --percent: md and latex only (${format} keeps attack.csv's shares)\n`);
+    }
+  });
+
   it('a folder without attack.csv is a one-line error that says where it comes from', async () => {
     const r = await lshdpIn(['table', 'attack', join(ROOT, 'tests/fixtures/results/small')]);
     expect(r.status).toBe(2);
