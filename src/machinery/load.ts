@@ -56,10 +56,27 @@ function checkGridAgainstData(file: string, cfg: ExperimentConfig, loaded: Map<s
       }
       const users = v.rowPtr.length - 1;
       if (kmax >= users) problems.push(`k: ${kmax} must be below the number of users of data set "${ds.name}" at n=${n} (${users})`);
+      // with `recommend`, some user must keep a held-out item among the n items: the queries are those users
+      const split = loaded.get(ds.name)!.recommend?.get(n);
+      if (cfg.recommend && split && !split.heldPtr.some((p, u) => u > 0 && p > split.heldPtr[u - 1]!)) {
+        problems.push(`recommend.holdout: ${cfg.recommend.holdout} leaves no user of data set "${ds.name}" at n=${n} a held-out item among the n items (a smaller holdout, or a larger n)`);
+      }
     }
   }
   // a --set k=[5000] is named, not the file (configError)
   if (problems.length > 0) throw configError(file, problems, overrides);
+}
+
+/**
+ * `recommend.top` above the smallest n: a top-N list holds at most the n items less the user's
+ * training items, so longer lists are cut. The one warning line that says so, or null.
+ */
+export function topCutWarning(cfg: ExperimentConfig): string | null {
+  if (!cfg.recommend) return null;
+  const n = Math.min(...cfg.dims);
+  const over = cfg.recommend.top.filter((N) => N > n);
+  if (over.length === 0) return null;
+  return `lshdp: warning: recommend.top: ${over.join(', ')} ${over.length === 1 ? 'is' : 'are'} more than n = ${n}: a list holds at most the n items less the user's training items, so those lists are cut there`;
 }
 
 /**

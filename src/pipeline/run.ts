@@ -20,7 +20,7 @@ import { computePending, type ComputeContext, type ComputeCounts } from '../mach
 import { loadRealEngine, type Engine } from '../machinery/engine.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { defaultWorkerUrl, InProcessExecutor, WorkerPool, type Executor } from '../machinery/executor.js';
-import { loadDataSets, queriesCutWarning, type LoadedData } from '../machinery/load.js';
+import { loadDataSets, queriesCutWarning, topCutWarning, type LoadedData } from '../machinery/load.js';
 import { acquireFolderLock } from '../machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../machinery/manifest.js';
 import { prepareResultsFolder } from '../machinery/outdir.js';
@@ -139,8 +139,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const progress = createProgress({ quiet: opts.quiet });
     const data = await loadDataSets(setup, opts.config, engine, progress, guard, log);
     // a warning, not a progress line: said under -q too
-    const cut = queriesCutWarning(cfg, data.loaded);
-    if (cut) process.stderr.write(`${cut}\n`);
+    for (const warning of [queriesCutWarning(cfg, data.loaded), topCutWarning(cfg)]) if (warning) process.stderr.write(`${warning}\n`);
     const store = new CellStore(outDir);
     if (!opts.force) store.removeTemporaries();
     // the linkage attack's entries (config `attack`), in their own folder beside cells/
