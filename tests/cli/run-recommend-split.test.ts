@@ -67,10 +67,10 @@ describe('lshdp run: recommend.split last needs times', () => {
     // 30 users, each visiting 2 to 7 of 12 places on distinct days
     const lines = ['user,item,when'];
     for (let u = 0; u < 30; u++) for (let k = 0; k < 2 + (u % 6); k++) lines.push(`u${u},p${(u * 5 + k * 7) % 12},2012-04-${String(1 + ((u + k * 3) % 28)).padStart(2, '0')}`);
-    const timed = CONFIG.replace('{ name: synth, format: synthetic, preset: small }', '{ name: visits, format: interactions, path: many.csv, user: user, item: item, time: when }').replace(
-      'dims: [20]',
-      'dims: [8]',
-    );
+    // lists no longer than the 8 items (longer ones would be cut, with a warning: tests/cli/recommendInput.test.ts)
+    const timed = CONFIG.replace('{ name: synth, format: synthetic, preset: small }', '{ name: visits, format: interactions, path: many.csv, user: user, item: item, time: when }')
+      .replace('dims: [20]', 'dims: [8]')
+      .replace('holdout: 1 }', 'holdout: 1, top: [5] }');
     const dir = folder(timed);
     writeFileSync(join(dir, 'many.csv'), lines.join('\n') + '\n');
     const r = await lshdpIn(ARGS, { cwd: dir });
