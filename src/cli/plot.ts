@@ -16,6 +16,16 @@ interface PlotFlags extends FilterFlags {
   metric?: string[];
   format?: string[];
   out?: string;
+  known?: string;
+  top?: string;
+}
+
+/** A flag's one number, checked (a one-line error naming the flag and what it got). */
+function oneNumber(flag: string, v: string | undefined, ok: (x: number) => boolean, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new UserError(`${flag}: expected ${what}, got "${v}"`);
+  return x;
 }
 
 export function registerPlot(program: Command): void {
@@ -24,6 +34,8 @@ export function registerPlot(program: Command): void {
     .option('--metric <metrics...>', `Fig. 2's y axis: ${PLOT_METRICS.join('|')} (default: utility; recall figures are recall-<dataset>)`)
     .option('--format <formats...>', `files per figure: ${PLOT_FORMATS.join('|')} (default: all, that is vl.json, svg and png)`)
     .option('--no-png', 'the same as --format vl,svg')
+    .option('--known <share>', "the attack figures' known share of a target's entries (default: 0.5; the grid's nearest)")
+    .option('--top <N>', "the frontier's list length N with recommendations (default: 10; the grid's nearest)")
     .addOption(outOption('folder for the figures (default: RESULTS_DIR/figures)'))
     .addOption(quietOption('no progress lines'))
     .action(async (dir: string, o: PlotFlags) => {
@@ -42,6 +54,10 @@ export function registerPlot(program: Command): void {
         formats: o.png === false ? ['vl', 'svg'] : [...new Set(formats)],
         outDir: o.out,
         quiet: o.quiet,
+        slice: {
+          ...(o.known !== undefined ? { known: oneNumber('--known', o.known, (x) => x > 0 && x <= 1, 'a share in (0, 1]') } : {}),
+          ...(o.top !== undefined ? { top: oneNumber('--top', o.top, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') } : {}),
+        },
       });
     });
 }

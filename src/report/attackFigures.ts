@@ -11,7 +11,7 @@ import { fig2Series } from './utilityFigure.js';
 import type { FigureEntry } from './markup.js';
 import { FRONTIER_K, FRONTIER_KNOWN, FRONTIER_TOP } from './attackPanels.js';
 import { reidSpec } from './reidFigure.js';
-import { frontierAxes, frontierRows, frontierSpec, frontierYTitle } from './frontierFigure.js';
+import { frontierAxes, frontierRows, frontierSpec, frontierYTitle, type FrontierSlice } from './frontierFigure.js';
 
 /** The figure ids' prefixes: the report's attack section shows the figures whose id starts so. */
 export const ATTACK_FIGURE_PREFIXES = ['reid-', 'frontier-'] as const;
@@ -23,40 +23,41 @@ export const isAttackFigure = (f: Pick<FigureEntry, 'id'>): boolean => ATTACK_FI
  * against ξ and the frontier (when utility.csv or recommend.csv gives the y axis). `stem` makes
  * the file stems unique, `slug` makes a data set name safe in them.
  */
-export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => string, slug: (name: string) => string): FigureEntry[] {
+export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => string, slug: (name: string) => string, slice: FrontierSlice = {}): FigureEntry[] {
   const attack = res.attack ?? [];
   const utility = res.utility ?? [];
   const out: FigureEntry[] = [];
   for (const ds of uniqueInOrder(attack.map((r) => r.dataset))) {
     // Fig. 2's series first, so a mechanism keeps its colour and marker; then any the attack adds
     const allSeries = uniqueInOrder([...fig2Series(ds, utility), ...attack.filter((r) => r.dataset === ds).map((r) => r.mechanism)]);
+    const wantKnown = slice.known ?? FRONTIER_KNOWN;
     const known = nearest(
       attack.filter((r) => r.dataset === ds).map((r) => r.known),
-      FRONTIER_KNOWN,
+      wantKnown,
     )!;
     const reidId = stem(`reid-${slug(ds)}`);
     out.push({
       id: reidId,
       title: `Re-identification: ${ds}`,
-      caption: `Re-identification against ξ (${ds}): reid@1 of the linkage attack (docs/ATTACKS.md) with the adversary knowing a share ${known} of each target's non-zero entries${known === FRONTIER_KNOWN ? '' : ` (the grid's nearest to ${FRONTIER_KNOWN})`}, one panel per κ and n, one line per mechanism; dashed: the clean-LSH level (no noise), dotted grey: chance 1/N; ±1 standard error over trials.`,
+      caption: `Re-identification against ξ (${ds}): reid@1 of the linkage attack (docs/ATTACKS.md) with the adversary knowing a share ${known} of each target's non-zero entries${known === wantKnown ? '' : ` (the grid's nearest to ${wantKnown})`}, one panel per κ and n, one line per mechanism; dashed: the clean-LSH level (no noise), dotted grey: chance 1/N; ±1 standard error over trials.`,
       spec: reidSpec(ds, attack, known, allSeries),
       svgPath: `figures/${reidId}.svg`,
     });
-    const axes = frontierAxes(ds, attack, utility, res.recommend);
+    const axes = frontierAxes(ds, attack, utility, res.recommend, slice);
     if (!axes) continue;
     const { rows, missing } = frontierRows(ds, attack, utility, res.recommend, axes);
     if (!rows.some((r) => r.kind === 'point')) continue;
     const id = stem(`frontier-${slug(ds)}`);
     const nearestNote = [
-      ...(axes.known === FRONTIER_KNOWN ? [] : [`known = ${axes.known} is the grid's nearest to ${FRONTIER_KNOWN}`]),
+      ...(axes.known === wantKnown ? [] : [`known = ${axes.known} is the grid's nearest to ${wantKnown}`]),
       ...(axes.k === FRONTIER_K ? [] : [`k = ${axes.k} is the grid's nearest to ${FRONTIER_K}`]),
-      ...(axes.top === null || axes.top === FRONTIER_TOP ? [] : [`NDCG@${axes.top} is the grid's nearest list length to ${FRONTIER_TOP}`]),
+      ...(axes.top === null || axes.top === (slice.top ?? FRONTIER_TOP) ? [] : [`NDCG@${axes.top} is the grid's nearest list length to ${slice.top ?? FRONTIER_TOP}`]),
       ...(missing > 0 ? [`${missing} attacked point${missing === 1 ? '' : 's'} without a utility value left out`] : []),
     ];
     out.push({
       id,
       title: `Privacy–utility frontier: ${ds}`,
-      caption: `Privacy–utility frontier (${ds}): one point per mechanism and ξ, x = reid@1 at known = ${axes.known}, y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''}; a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`,
+      caption: `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`,
       spec: frontierSpec(ds, rows, axes, allSeries),
       svgPath: `figures/${id}.svg`,
     });

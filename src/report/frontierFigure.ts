@@ -38,11 +38,23 @@ export interface FrontierRow {
   users: number;
 }
 
-/** The axes of a data set's frontier: known ≈ 0.5; NDCG@10 at k ≈ 10 with recommendations, else the loss at k ≈ 10. */
-export function frontierAxes(dataset: string, attack: readonly AttackRow[], utility: readonly UtilityRow[], recommend: readonly RecommendRow[] | null | undefined): FrontierAxes | null {
+/** The slice a user asks the frontier for (`lshdp plot --known --top`); absent: the headline slices. */
+export interface FrontierSlice {
+  known?: number;
+  top?: number;
+}
+
+/** The axes of a data set's frontier: known ≈ 0.5; NDCG@10 at k ≈ 10 with recommendations, else the loss at k ≈ 10 (the grid's nearest to what `slice` asks). */
+export function frontierAxes(
+  dataset: string,
+  attack: readonly AttackRow[],
+  utility: readonly UtilityRow[],
+  recommend: readonly RecommendRow[] | null | undefined,
+  slice: FrontierSlice = {},
+): FrontierAxes | null {
   const known = nearest(
     attack.filter((r) => r.dataset === dataset).map((r) => r.known),
-    FRONTIER_KNOWN,
+    slice.known ?? FRONTIER_KNOWN,
   );
   if (known === undefined) return null;
   const rec = (recommend ?? []).filter((r) => r.dataset === dataset && r.k !== null && r.kappa !== null);
@@ -56,7 +68,7 @@ export function frontierAxes(dataset: string, attack: readonly AttackRow[], util
       )!,
       top: nearest(
         rec.map((r) => r.top),
-        FRONTIER_TOP,
+        slice.top ?? FRONTIER_TOP,
       )!,
     };
   }
@@ -155,8 +167,11 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
   const { color, shape } = legendScales(allSeries, shown, []);
   const layout = panels(drawn);
   const yTitle = frontierYTitle(axes);
-  const x = { field: 'x', type: 'quantitative', title: `reid@1 (${knownWords(axes.known)})`, scale: { zero: true } };
-  const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: true } };
+  // x: logarithmic from chance (symlog, linear below its constant, the smallest chance 1/N), so the
+  // low-ξ points that sit near chance spread out; y: fitted to the points, not from 0
+  const chance = Math.min(...rows.filter((r) => r.kind === 'chance').map((r) => r.x), 1);
+  const x = { field: 'x', type: 'quantitative', title: `reid@1 (${knownWords(axes.known)}; logarithmic from chance)`, scale: { type: 'symlog', constant: chance, zero: false, nice: false } };
+  const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: false } };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },
     { field: 'accountant', type: 'nominal' },
@@ -174,8 +189,8 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
     title: {
       text: `${dataset}: privacy–utility frontier`,
       subtitle: [
-        `one point per (mechanism, ξ): x = reid@1 of the linkage attack (${knownWords(axes.known)}),`,
-        `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k}; ${better}`,
+        `one point per (mechanism, ξ), labelled with its ξ: x = reid@1 of the linkage attack (${knownWords(axes.known)}, logarithmic from chance),`,
+        `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points); ${better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
         'one panel per κ (rows) and n (columns), each with its own scales',
       ],
@@ -192,6 +207,12 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
         { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x, y: { field: 'ylo', type: 'quantitative' }, y2: { field: 'yhi' }, color } },
         { transform: [points], mark: { type: 'line', strokeWidth: 1.6 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' }, order: { field: 'order', type: 'quantitative' } } },
         { transform: [points], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
+        // every point says its ξ (vanilla LSH, without one, says "no noise")
+        {
+          transform: [points, { calculate: "datum.xi === null ? 'no noise' : 'ξ ' + datum.xi", as: 'label' }],
+          mark: { type: 'text', fontSize: 9, dx: 5, dy: -6, align: 'left', baseline: 'bottom' },
+          encoding: { x, y, text: { field: 'label', type: 'nominal' }, color },
+        },
       ],
     },
     resolve: { scale: { x: 'independent', y: 'independent' } },

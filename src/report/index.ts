@@ -20,6 +20,7 @@ import { privacyFigureEntries } from './privacyFigures.js';
 import { recommendFigureAt, recommendSpec } from './recommendFigure.js';
 import { recommendTable } from './recommendTable.js';
 import { attackFigureEntries } from './attackFigures.js';
+import type { FrontierSlice } from './frontierFigure.js';
 import { attackTable } from './attackTable.js';
 export { readResultsFolder } from './read.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
@@ -49,6 +50,8 @@ export interface FigureOptions {
   filter?: UtilityFilter;
   /** Fig. 2's y axis: utility loss (default) and/or recall */
   metrics?: Fig2Metric[];
+  /** the attack figures' slice: the known share and the list length N to read (default: the evaluations' headline slices; the grid's nearest) */
+  slice?: FrontierSlice;
 }
 
 /** A file-name-safe form of a data set name (names are free text in configs). */
@@ -130,7 +133,7 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
   const unfiltered = Object.values(opts.filter ?? {}).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
   // the linkage attack's (attack.csv): re-identification against ξ and the privacy–utility frontier
-  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...attackFigureEntries(res, stem, slug));
+  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...attackFigureEntries(res, stem, slug, opts.slice));
   return out;
 }
 

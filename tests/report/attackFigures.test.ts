@@ -248,3 +248,29 @@ describe('one look per label in every figure', () => {
     expect(new Set(colours).size).toBe(colours.length);
   });
 });
+
+describe('the frontier, readable', () => {
+  it('x logarithmic from chance, y fitted to the points, every point labelled with its ξ; the slice chosen by known and N', () => {
+    const res = readResultsFolder(folder({ recommend: true }));
+    const figs = figureEntries(res);
+    const spec = figs.find((f) => f.id === 'frontier-ml-small')!.spec as {
+      spec: { layer: { mark: { type: string }; transform?: unknown[]; encoding: Record<string, { field?: string; scale?: Record<string, unknown> }> }[] };
+    } & Data<FrontierRow>;
+    const layers = spec.spec.layer;
+    const points = layers.find((l) => l.mark.type === 'point')!;
+    const chance = Math.min(...spec.data.values.filter((r) => r.kind === 'chance').map((r) => r.x));
+    expect(points.encoding.x!.scale).toMatchObject({ type: 'symlog', constant: chance, zero: false });
+    expect(points.encoding.y!.scale).toMatchObject({ zero: false });
+    const labels = layers.find((l) => l.mark.type === 'text')!;
+    expect(labels.encoding.text!.field).toBe('label');
+    expect(JSON.stringify(labels.transform)).toContain("'ξ ' + datum.xi");
+    // the slice: the grid's known shares and list lengths, each chosen by the caller (lshdp plot --known --top)
+    const knowns = [...new Set(res.attack!.map((r) => r.known))].sort((a, b) => a - b);
+    const chosen = frontierAxes('ml-small', res.attack!, res.utility!, res.recommend, { known: knowns[knowns.length - 1], top: 5 })!;
+    expect(chosen.known).toBe(knowns[knowns.length - 1]);
+    const tops = [...new Set(res.recommend!.map((r) => r.top))];
+    expect(chosen.top).toBe(tops.reduce((b, t) => (Math.abs(t - 5) < Math.abs(b - 5) ? t : b)));
+    const other = figureEntries(res, { slice: { known: knowns[knowns.length - 1] } }).find((f) => f.id === 'frontier-ml-small')!;
+    expect(other.caption).toContain(`known = ${knowns[knowns.length - 1]}`);
+  });
+});
