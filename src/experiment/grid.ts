@@ -5,8 +5,7 @@
  */
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
-import type { DatasetSummary, RecommendSplit } from '../data/types.js';
-import { withoutInputs } from '../data/formats/index.js';
+import type { RecommendSplit } from '../data/types.js';
 import type { ExperimentConfig } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import type { TrialCellSpec } from './cellSpec.js';
@@ -145,18 +144,6 @@ export function trialSpec(
 function pluginRefs(cfg: ExperimentConfig): { plugins?: { name: string; file: string; sha256: string }[] } {
   const plugins = cfg.mechanisms.filter((m) => m.module !== undefined).map((m) => ({ name: m.name, file: m.module!, sha256: String(m.options.module_sha256) }));
   return plugins.length > 0 ? { plugins } : {};
-}
-
-/** What identifies a data set's input: its spec (less where its files are), its files' hashes and how leniently it was read. */
-export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: DatasetSummary, skipBadRows: boolean) {
-  const found = cfg.datasets.find((d) => d.name === dataset);
-  // the files' bytes identify them: moving a file or running from another folder is no change
-  const spec = found ? withoutInputs(found) : undefined;
-  // the metric changes the data (jaccard: item sets before centring) and every distance
-  const metric = cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {};
-  // a recommendation split changes the vectors (training interactions only) and the queries
-  const recommend = cfg.recommend ? { recommend: { split: cfg.recommend.split, holdout: cfg.recommend.holdout } } : {};
-  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric, ...recommend };
 }
 
 /**

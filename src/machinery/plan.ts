@@ -4,7 +4,8 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import { exactHash, expandCells, inputIdentity, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { exactHash, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
