@@ -9,9 +9,14 @@ import { registerEvaluation as registerFacts } from './catalog.js';
 import { registerBlock } from './blocks.js';
 import type { z } from 'zod';
 import type { EvaluationFacts } from './types.js';
+import type { ExactValues, GroupData, InRecord, Measurement, OwnStore } from './measure.js';
 import { UTILITY_ROWS, utilityTrialValues } from './utility/rows.js';
+import { UTILITY_MEASURE, UTILITY_RECORD } from './utility/measure.js';
 import { RECOMMEND_ROWS, recommendTrialValues } from './recommend/rows.js';
+import { RECOMMEND_EXACT, RECOMMEND_MEASURE, RECOMMEND_RECORD, recommendGroupQueries } from './recommend/measure.js';
 import { ATTACK_ROWS, attackTrialValues } from './attack/rows.js';
+import { ATTACK_MEASURE } from './attack/measure.js';
+import { ATTACK_STORE } from './attack/store.js';
 
 export interface Evaluation<V = unknown> {
   facts: EvaluationFacts;
@@ -19,11 +24,36 @@ export interface Evaluation<V = unknown> {
   rows: RowHooks;
   /** its rows' per-trial values, as the claims read them */
   trialValues(rows: readonly WalkedRow[]): V[];
+  /** what it does in the trial cells (src/evaluations/measure.ts) */
+  measure: Measurement;
+  /** whether it reads each result's k-NN answer (a result asked only of evaluations that read the codes skips the k-NN) */
+  readsKnn: boolean;
+  /** where its values are kept: a field of the trial cell records' results, or a store folder of its own (`facts.store`) */
+  store: InRecord | OwnStore;
+  /** the queries of a (data set, n) group when it changes them (recommendations: the users with a held-out item) */
+  queries?(data: GroupData, sampled: Int32Array, at: { dataset: string; n: number }): Int32Array;
+  /** values of its own on the exact record of a (data set, n) (recommendations: the baselines) */
+  exact?: ExactValues;
 }
 
-const unit = <V>(rows: RowHooks, trialValues: (rows: readonly WalkedRow[]) => V[]): Evaluation<V> => ({ facts: rows.facts, rows, trialValues });
+const unit = <V>(rows: RowHooks, trialValues: (rows: readonly WalkedRow[]) => V[], code: Omit<Evaluation<V>, 'facts' | 'rows' | 'trialValues'>): Evaluation<V> => ({
+  facts: rows.facts,
+  rows,
+  trialValues,
+  ...code,
+});
 
-const BUILT_IN: readonly Evaluation[] = [unit(UTILITY_ROWS, utilityTrialValues), unit(RECOMMEND_ROWS, recommendTrialValues), unit(ATTACK_ROWS, attackTrialValues)];
+const BUILT_IN: readonly Evaluation[] = [
+  unit(UTILITY_ROWS, utilityTrialValues, { measure: UTILITY_MEASURE as Measurement, readsKnn: true, store: UTILITY_RECORD as InRecord }),
+  unit(RECOMMEND_ROWS, recommendTrialValues, {
+    measure: RECOMMEND_MEASURE as Measurement,
+    readsKnn: true,
+    store: RECOMMEND_RECORD as InRecord,
+    queries: recommendGroupQueries,
+    exact: RECOMMEND_EXACT as ExactValues,
+  }),
+  unit(ATTACK_ROWS, attackTrialValues, { measure: ATTACK_MEASURE as Measurement, readsKnn: false, store: ATTACK_STORE as OwnStore }),
+];
 let listed: Evaluation[] = [...BUILT_IN];
 
 /** Every evaluation, in list order. */

@@ -5,11 +5,10 @@
  */
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
-import type { DatasetSummary, RecommendSplit } from '../data/types.js';
-import { withoutInputs } from '../data/formats/index.js';
+import type { RecommendSplit } from '../data/types.js';
 import type { ExperimentConfig } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
-import type { TrialCellSpec } from './trial.js';
+import type { TrialCellSpec } from './cellSpec.js';
 import { ALGORITHM_VERSION } from './version.js';
 
 export interface ExactCell {
@@ -111,23 +110,22 @@ export function trialResults(cfg: ExperimentConfig, info: (name: string) => Mech
 }
 
 /**
- * What a trial cell must compute: the given results, each for the given k values (and list lengths
- * N, with `recommend`), and the linkage attack (config `attack`) on the codes of `attack`'s results
- * at their `known` values (a result asked for its attack only gets no k).
+ * What a trial cell must compute: the given results, each for the given k values and with what
+ * each evaluation of the trial cell records asks of it (`asks`, by evaluation name), then what
+ * the evaluations with stores of their own ask (`more`: the linkage attack's `known` values) of
+ * the same results or of others (a result asked only of those gets no k).
  */
 export function trialSpec(
   cfg: ExperimentConfig,
   cell: TrialCell,
-  results: { spec: ResultSpec; ks: number[]; top?: number[] }[],
-  attack: readonly { spec: ResultSpec; known: number[] }[] = [],
+  results: readonly { spec: ResultSpec; ks: number[]; asks: Record<string, unknown> }[],
+  more: readonly { name: string; spec: ResultSpec; asked: unknown }[] = [],
 ): TrialCellSpec {
-  const asked = results.map(
-    (r) => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks], ...(r.top ? { top: [...r.top] } : {}) }) as TrialCellSpec['results'][number],
-  );
-  for (const a of attack) {
+  const asked = results.map((r): TrialCellSpec['results'][number] => ({ id: r.spec.id, base: r.spec.base, options: { ...r.spec.options }, xi: r.spec.xi, ks: [...r.ks], asks: { ...r.asks } }));
+  for (const a of more) {
     const r = asked.find((x) => x.id === a.spec.id);
-    if (r) r.known = [...a.known];
-    else asked.push({ id: a.spec.id, base: a.spec.base, options: { ...a.spec.options }, xi: a.spec.xi, ks: [], known: [...a.known] });
+    if (r) r.asks[a.name] = a.asked;
+    else asked.push({ id: a.spec.id, base: a.spec.base, options: { ...a.spec.options }, xi: a.spec.xi, ks: [], asks: { [a.name]: a.asked } });
   }
   return {
     dataset: cell.dataset,
@@ -135,7 +133,6 @@ export function trialSpec(
     kappa: cell.kappa,
     trial: cell.trial,
     results: asked,
-    ...(attack.length > 0 && cfg.attack ? { attack: { targets: cfg.attack.targets } } : {}),
     privacy: { d: cfg.privacy.d, delta: cfg.privacy.delta },
     runSeed: cfg.seed,
     ...(cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {}),
@@ -147,18 +144,6 @@ export function trialSpec(
 function pluginRefs(cfg: ExperimentConfig): { plugins?: { name: string; file: string; sha256: string }[] } {
   const plugins = cfg.mechanisms.filter((m) => m.module !== undefined).map((m) => ({ name: m.name, file: m.module!, sha256: String(m.options.module_sha256) }));
   return plugins.length > 0 ? { plugins } : {};
-}
-
-/** What identifies a data set's input: its spec (less where its files are), its files' hashes and how leniently it was read. */
-export function inputIdentity(cfg: ExperimentConfig, dataset: string, summary: DatasetSummary, skipBadRows: boolean) {
-  const found = cfg.datasets.find((d) => d.name === dataset);
-  // the files' bytes identify them: moving a file or running from another folder is no change
-  const spec = found ? withoutInputs(found) : undefined;
-  // the metric changes the data (jaccard: item sets before centring) and every distance
-  const metric = cfg.metric && cfg.metric !== 'angular' ? { metric: cfg.metric } : {};
-  // a recommendation split changes the vectors (training interactions only) and the queries
-  const recommend = cfg.recommend ? { recommend: { split: cfg.recommend.split, holdout: cfg.recommend.holdout } } : {};
-  return { spec, inputs: summary.inputs.map((i) => ({ sha256: i.sha256, bytes: i.bytes })), skipBadRows, rowsSkipped: summary.rowsSkipped, ...metric, ...recommend };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { RecommendBaselines, RecommendByK } from '../evaluations/recommend/lists.js';
-import type { CellRow } from './trial.js';
+import type { CellRow } from './cellSpec.js';
 
 export interface ExactRecord {
   format: number;

@@ -1,83 +1,24 @@
 import type { RecommendData, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
-import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
+import type { EpsilonInfo } from '../privacy/types.js';
 import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
-import type { PluginRef } from '../mechanisms/plugin.js';
 import { hammingKnn } from '../lsh/hammingKnn.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
-import { evaluateAnswers, evaluateAnswerSets, type AnswerSet, type DistanceMemo } from './utility.js';
+import { evaluateAnswers, type AnswerSet, type DistanceMemo } from './utility.js';
 import { UserError } from '../util/errors.js';
-import type { AttackValue } from '../evaluations/attack/linkage.js';
-import { cellAttacker, type CellAttacker } from '../evaluations/attack/cell.js';
-import { recommendByK, recommendMeans, type RecommendByK, type RecommendMemo } from '../evaluations/recommend/lists.js';
+import type { CellRow, TrialCellSpec, TrialResult } from './cellSpec.js';
+import { evaluations, type Evaluation } from '../evaluations/index.js';
+import type { GroupData, MeasureCell, TrialPlace } from '../evaluations/measure.js';
 
-/** One result a trial cell is asked for: a mechanism identity and xi, at the given k values. */
-export interface TrialResultSpec {
-  /** the result's key in the store (src/experiment/grid.ts resultId) */
-  id: string;
-  /** the base mechanism (registry name) */
-  base: string;
-  options: Record<string, unknown>;
-  /** null for mechanisms without a budget (lsh) */
-  xi: number | null;
-  /** the k values of the result's k-NN; empty when only its attack is asked */
-  ks: number[];
-  /** the `known` values to run the linkage attack at on this result's codes (docs/ATTACKS.md); absent or empty: none */
-  known?: number[];
-  /** with `recommend`: the list lengths N (ascending) at which to evaluate the recommendations of every k */
-  top?: number[];
-}
-
-/** One trial cell (dataset, n, kappa, trial) and the results it must compute. */
-export interface TrialCellSpec {
-  dataset: string;
-  n: number;
-  kappa: number;
-  trial: number;
-  results: TrialResultSpec[];
-  privacy: PrivacyParams;
-  runSeed: number | string;
-  /** the LSH family (default angular); privacy.d is a distance in its metric */
-  metric?: MetricName;
-  /** plugin modules the results use: the thread running the cell registers them first (src/machinery/trialThread.ts) */
-  plugins?: PluginRef[];
-  /** the linkage attack (config `attack`): at most this many targets; absent when no result asks for it */
-  attack?: { targets: number };
-}
-
-/** The per-trial means over the queries of one result, per k (ascending), and what its xi meant. */
-export interface TrialResult {
-  id: string;
-  eps: EpsilonInfo;
-  ks: number[];
-  loss: number[];
-  recall: number[];
-  /** the linkage attack's per-trial values, one per asked `known` (ascending as asked); absent when none was asked */
-  attack?: AttackValue[];
-  /** with `top`: per k, per N, the means over the queries of [HR, NDCG, item recall] (src/experiment/recommend.ts) */
-  rec?: RecommendByK;
-}
-
-/** Per-trial means over the queries for one (mechanism, k): the exact rows. */
-export interface CellRow {
-  mechanism: string;
-  kappa: number | null;
-  xi: number | null;
-  k: number;
-  epsilon: number | null;
-  ldpEpsilon: number | null;
-  fallback: boolean | null;
-  loss: number;
-  recall: number;
-}
+export type { CellRow, TrialCellSpec, TrialResult, TrialResultSpec } from './cellSpec.js';
 
 /** Named arrays of a trial cell's setup (its hashing and the draws shared across ξ). */
 export type SetupArrays = Map<string, Float64Array | Uint32Array>;
@@ -128,24 +69,49 @@ function checkKs(k: number[], users: number): number[] {
  * (MechanismContext.perTrial: LapLSH's noise directions and radii, the directional mechanisms'
  * orthogonal parts), and one Hamming k-NN with kMax = the result's largest k, ties broken by keys of
  * (data set, n, kappa, trial, query, candidate) only (src/lsh/tieKey.ts), so every k is a prefix
- * of the same answer. A result's numbers depend only on its own identity and the cell, never on
- * which other results are computed with it, nor on the `thread` that lends it arrays and distances.
- * The plugins of `spec.plugins` must be registered in this thread already. Results asked with
- * `top` also score the recommendations their answers make (`recommend`: the split's items beside
- * the training vectors; src/experiment/recommend.ts).
+ * of the same answer. Each release goes to the evaluations asked of it (the result's `asks`, in
+ * list order: src/evaluations/measure.ts), which give their values when the cell is done. A
+ * result's numbers depend only on its own identity and the cell, never on which other results are
+ * computed with it, nor on the `thread` that lends it arrays and distances. The plugins of
+ * `spec.plugins` must be registered in this thread already. `recommend`: the split's items beside
+ * the training vectors, for the evaluations that read them.
  */
 export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread, recommend?: RecommendData): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
-  if (!recommend && spec.results.some((r) => r.top)) throw new RangeError('results asked with top need the recommendation data of the cell');
   return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread, recommend);
 }
 
-/** Every distance of the group when its exact neighbours bring them (ExactKnn.all, angular), else the thread's memo, if any. */
-function groupDistances(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName, thread?: TrialThread): DistanceMemo | undefined {
-  if (metric === 'angular' && truth.all?.length === queries.length * (vectors.rowPtr.length - 1)) return { seen: null, known: truth.all };
-  return thread?.memo(vectors, queries, truth, metric);
+/** The evaluation of this name among the listed ones (a RangeError for an unknown one: a bug of the plan). */
+function measured(name: string): Evaluation {
+  const e = evaluations().find((u) => u.facts.name === name);
+  if (!e) throw new RangeError(`a result asks the evaluation "${name}", which is not listed`);
+  return e;
+}
+
+/**
+ * The evaluations' setups per (data set, n, trial), kept per vectors object by the thread: the
+ * cells of one trial at other κ (and every mechanism) share them, so a thread that runs them one
+ * after another makes them once. Only a cache: a setup made again is the same.
+ */
+const trialSetups = new WeakMap<UserVectors, Map<string, unknown>>();
+/** Trials (× evaluations) kept per vectors object: a group's cells come in κ order, so its trials interleave. */
+const TRIAL_SETUPS_KEPT = 32;
+function trialSetupOf(e: Evaluation, data: GroupData, at: TrialPlace): unknown {
+  let byKey = trialSetups.get(data.vectors);
+  if (!byKey) {
+    byKey = new Map();
+    trialSetups.set(data.vectors, byKey);
+  }
+  const key = JSON.stringify([e.facts.name, at.runSeed, at.dataset, at.n, at.trial]);
+  let setup = byKey.get(key);
+  if (setup === undefined) {
+    setup = e.measure.trialSetup!(data, at);
+    if (byKey.size >= TRIAL_SETUPS_KEPT) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, setup);
+  }
+  return setup;
 }
 
 function evaluateCell(
@@ -169,7 +135,6 @@ function evaluateCell(
     hashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
     if (setup) addHashing(fresh, hashing);
   }
-  const distanceFrom = family.distanceFrom(vectors);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
   // the draws mechanisms share across the xi of this trial (MechanismContext.perTrial)
@@ -191,17 +156,37 @@ function evaluateCell(
       return shared.get(id) as T;
     };
 
-  // every result's answers first, then one evaluation of them all (a user answering a query in
-  // several results has its distance computed once; the means are those of evaluateAnswers)
-  // the linkage attack's targets and partial profiles, drawn at the first result that asks for them
-  let attacker: CellAttacker | undefined;
-  const attackerOf = () => (attacker ??= cellAttacker(vectors, { dataset, n, kappa, trial, runSeed, maxTargets: spec.attack?.targets ?? Infinity }, family));
-  const done: { id: string; eps: EpsilonInfo; set: AnswerSet | null; attack?: AttackValue[]; rec?: RecommendByK }[] = [];
-  // a query's recommendation values, kept across the results of this cell (many share answers)
-  const recMemo: RecommendMemo = new Map();
+  // the evaluations asked of any result, begun at the first result that asks (in list order, their
+  // values come back in that order); each keeps what its results share in its state
+  const cell: MeasureCell = {
+    vectors,
+    ...(recommend ? { recommend } : {}),
+    queries,
+    truth,
+    family,
+    metric: spec.metric ?? 'angular',
+    dataset,
+    n,
+    kappa,
+    trial,
+    runSeed,
+    ...(thread ? { memo: thread.memo } : {}),
+  };
+  const states = new Map<Evaluation, unknown>();
+  const stateOf = (e: Evaluation) => {
+    if (!states.has(e))
+      states.set(
+        e,
+        e.measure.begin(cell, () => trialSetupOf(e, cell, cell)),
+      );
+    return states.get(e);
+  };
+  const done: { id: string; eps: EpsilonInfo; asked: Evaluation[] }[] = [];
   for (const r of spec.results) {
-    // a result asked for its attack only (added to a finished grid) skips the k-NN
-    const ks = r.ks.length === 0 && r.known?.length ? [] : checkKs(r.ks, users);
+    const asked = evaluations().filter((e) => r.asks[e.facts.name] !== undefined);
+    for (const name of Object.keys(r.asks)) measured(name);
+    // a result asked only of evaluations that read the codes (added to a finished grid) skips the k-NN
+    const ks = r.ks.length === 0 && !asked.some((e) => e.readsKnn) ? [] : checkKs(r.ks, users);
     const mech = getMechanism(r.base);
     if (mech.kind !== 'code' || !mech.encode) {
       throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
@@ -211,30 +196,20 @@ function evaluateCell(
     const noiseSeed = deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI);
     const codes = mech.encode({ vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech) }, eps);
     const kMax = ks[ks.length - 1] ?? 0;
-    const set = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
-    const attack = r.known?.length ? attackerOf()({ mech, options: r.options, noiseSeed, codes }, r.known) : undefined;
-    // the recommendations of every k from the one answer (each k's neighbours are a prefix of it)
-    const rec = set && r.top && recommend ? recommendByK(recommendMeans(vectors, recommend, queries, set.answers, kMax, ks, r.top, recMemo)) : undefined;
-    done.push({ id: r.id, eps, set, ...(attack ? { attack } : {}), ...(rec ? { rec } : {}) });
+    const knn: AnswerSet | null = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
+    const release = { id: r.id, mech, options: r.options, noiseSeed, eps, codes, knn };
+    for (const e of asked) e.measure.take(stateOf(e), release, r.asks[e.facts.name]);
+    done.push({ id: r.id, eps, asked });
   }
-  const withKnn = done.filter((d) => d.set !== null);
-  const means =
-    withKnn.length === 0
-      ? []
-      : evaluateAnswerSets(
-          vectors,
-          queries,
-          truth,
-          withKnn.map((d) => d.set!),
-          distanceFrom,
-          groupDistances(vectors, queries, truth, spec.metric ?? 'angular', thread),
-        );
+  const values = new Map<Evaluation, ReadonlyMap<string, unknown>>();
+  for (const [e, state] of states) values.set(e, e.measure.finish(state));
   if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
   return done.map((d) => {
-    const m = d.set ? means[withKnn.indexOf(d)]! : null;
-    const out: TrialResult = { id: d.id, eps: d.eps, ks: d.set?.ks ?? [], loss: m ? Array.from(m.loss) : [], recall: m ? Array.from(m.recall) : [] };
-    if (d.attack) out.attack = d.attack;
-    if (d.rec) out.rec = d.rec;
+    const out: TrialResult = { id: d.id, eps: d.eps, values: {} };
+    for (const e of d.asked) {
+      const v = values.get(e)!.get(d.id);
+      if (v !== undefined) out.values[e.facts.name] = v;
+    }
     return out;
   });
 }

@@ -122,7 +122,7 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
 }
 
 /**
- * The linkage attack's counts (src/experiment/attack.ts): for each probe row r (a code of
+ * The linkage attack's counts (src/evaluations/attack/linkage.ts): for each probe row r (a code of
  * `probes`), out[2r] = the users of `set` strictly closer to it than user targets[r] and
  * out[2r + 1] = the users at that user's distance (it included), exactly as the JS loop counts
  * them, except that a probe's count stops once out[2r] reaches `stop` (then out[2r] >= stop and

@@ -4,11 +4,11 @@
  * cells run on the executor, most expensive first. Every finished cell is stored at once, so a
  * killed run keeps all but the cells in flight.
  */
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { UserVectors } from '../data/types.js';
 import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
 import type { Progress } from '../util/progress.js';
 import { formatCount } from '../util/format.js';
-import { InterruptedError, UserError } from '../util/errors.js';
+import { InterruptedError } from '../util/errors.js';
 import type { SignalGuard } from '../util/signals.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { trialSpec, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
@@ -16,15 +16,16 @@ import { estimateCost } from './shards.js';
 import type { ExactRecord, StoredResult, TrialRecord } from '../experiment/records.js';
 import type { TrialResult } from '../experiment/trial.js';
 import { ALGORITHM_VERSION } from '../experiment/version.js';
-import { recommendBaselines, recommendQueries } from '../evaluations/recommend/lists.js';
+import { evaluationsIn } from '../evaluations/index.js';
+import type { GroupData, OwnRecord } from '../evaluations/measure.js';
 import type { Engine } from './engine.js';
 import { concatExact, groupKey, type ExactResult, type Executor } from './executor.js';
 import { knnCachePath, readKnnCache, writeKnnCache } from './knnCache.js';
 import { setupCachePath } from './setupCache.js';
 import type { LoadedData } from './load.js';
-import type { RunPlan } from './plan.js';
+import { exactEvaluations, inRecordEvaluations, type RunPlan } from './plan.js';
 import { STORE_FORMAT, type CellStore } from './store.js';
-import { mergeAttackRecord, type AttackStore } from './attackStore.js';
+import type { RecordStore } from './recordStore.js';
 
 export interface ComputeContext {
   cfg: ExperimentConfig;
@@ -33,8 +34,8 @@ export interface ComputeContext {
   engine: Engine;
   executor: Executor;
   store: CellStore;
-  /** where the linkage attack's entries go (config `attack`) */
-  attackStore?: AttackStore;
+  /** the store folders of the config's evaluations with one of their own (attack/), by folder name */
+  ownStores?: ReadonlyMap<string, RecordStore<OwnRecord>>;
   progress: Progress;
   guard: SignalGuard;
   cacheDir: string | null;
@@ -74,17 +75,19 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   const first = group[0];
   const vectors = ctx.data.loaded.get(first.dataset)!.vectors.get(first.n)!;
   const users = vectors.rowPtr.length - 1;
-  const recData = recommendDataOf(ctx, first);
-  const sampled = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
-  // with a split, the queries are the sampled users with a held-out item among the n items
-  const queries = recData ? recommendQueries(recData, sampled) : sampled;
-  if (queries.length === 0) throw new UserError(`recommend: no query user of data set "${first.dataset}" at n=${first.n} has a held-out item among the n items`);
+  const recData = ctx.data.loaded.get(first.dataset)!.recommend?.get(first.n);
+  const groupData: GroupData = { vectors, ...(recData ? { recommend: recData } : {}) };
+  let queries = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
+  // what the evaluations ask of the data (a recommendation split: the users with a held-out item)
+  for (const e of evaluationsIn(cfg)) if (e.queries) queries = e.queries(groupData, queries, first);
   executor.setData(gk, vectors, queries, recData);
   const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users);
   const exactCell = group.find((c) => c.kind === 'exact');
   if (exactCell) {
     const rows = engine.exactRows(vectors, queries, truth, plan.ks, cfg.metric);
-    const baselines = recData && cfg.recommend ? { rec: recommendBaselines(vectors, recData, queries, truth.indices, truth.k, plan.ks, cfg.recommend.top) } : {};
+    // the evaluations' own values on the exact record (the recommendation baselines), after `ms`
+    const baselines: Record<string, unknown> = {};
+    for (const { exact } of exactEvaluations(cfg)) baselines[exact.field] = exact.compute(groupData, queries, truth, plan.ks, cfg);
     const rec: ExactRecord = {
       format: STORE_FORMAT,
       key: exactCell.key,
@@ -107,41 +110,41 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   // most expensive first, so no worker idles on a long cell at the end of the group
   // (the order cannot change a result: every result depends only on its own seeds)
   const trialCells = group.filter((c): c is TrialCell => c.kind === 'trial');
-  const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, (plan.pending.get(c.key)?.length ?? 0) + (plan.attack.pending.get(c.key)?.length ?? 0));
+  const own = [...plan.own.entries()];
+  const ownTodo = (c: TrialCell) => own.map(([folder, o]) => ({ folder, o, todo: o.pending.get(c.key) ?? [] }));
+  const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, (plan.pending.get(c.key)?.length ?? 0) + ownTodo(c).reduce((s, t) => s + t.todo.length, 0));
   await Promise.all(
     trialCells
       .map((c, i) => ({ c, i }))
       .sort((a, b) => cost(b.c) - cost(a.c) || a.i - b.i)
       .map(async ({ c }) => {
         const todo = plan.pending.get(c.key) ?? [];
-        const attackTodo = plan.attack.pending.get(c.key) ?? [];
+        const others = ownTodo(c);
+        const more = others.flatMap(({ o, todo: t }) => t.map((p) => ({ name: o.name, spec: p.spec, asked: p.asked })));
         const setup = ctx.cacheDir ? setupCachePath(ctx.cacheDir, setupIdentity(ctx, c)) : undefined;
-        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo, attackTodo), ...(setup ? { setup } : {}) });
-        // the cell record is written only when it changes: an attack added to a finished grid leaves it as it is
+        const out = await executor.run({ kind: 'trial', key: c.key, spec: trialSpec(cfg, c, todo, more), ...(setup ? { setup } : {}) });
+        // the cell record is written only when it changes: an evaluation of its own store added to a finished grid leaves it as it is
         if (todo.length > 0) {
-          const rec = mergeTrialRecord(plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
+          const rec = mergeTrialRecord(cfg, plan.records.get(c.key) as TrialRecord | undefined, c.key, queries.length, todo, out.result as TrialResult[], plan.resultHashes.get(c.key)!, out.ms);
           store.write(rec);
           plan.records.set(c.key, rec);
         }
-        if (attackTodo.length > 0 && ctx.attackStore) {
-          const rec = mergeAttackRecord(plan.attack.records.get(c.key), c.key, attackTodo, out.result as TrialResult[], plan.attack.hashes.get(c.key)!, out.ms);
-          ctx.attackStore.write(rec);
-          plan.attack.records.set(c.key, rec);
+        let entries = 0;
+        for (const { folder, o, todo: t } of others) {
+          if (t.length === 0) continue;
+          const target = ctx.ownStores?.get(folder);
+          if (!target) continue;
+          const rec = o.store.merge(o.records.get(c.key), c.key, t, out.result as TrialResult[], o.hashes.get(c.key)!, out.ms);
+          target.write(rec);
+          o.records.set(c.key, rec);
+          entries += t.reduce((s, p) => s + o.store.count(p.asked), 0);
         }
-        done.computed += todo.length + attackTodo.reduce((s, a) => s + a.known.length, 0);
+        done.computed += todo.length + entries;
         done.cellsComputed++;
         progress.increment(1, plan.costOf(c));
       }),
   );
   executor.drop(gk);
-}
-
-/** The group's recommendation data with `recommend` (the data side's split), else undefined. */
-function recommendDataOf(ctx: ComputeContext, first: Cell): RecommendData | undefined {
-  if (!ctx.cfg.recommend) return undefined;
-  const data = ctx.data.loaded.get(first.dataset)!.recommend?.get(first.n);
-  if (!data) throw new Error(`data set "${first.dataset}" at n=${first.n} was loaded without its recommendation split`);
-  return data;
 }
 
 /**
@@ -177,18 +180,29 @@ function setupIdentity(ctx: ComputeContext, c: TrialCell): unknown {
   return { setup: 1, algorithm: ALGORITHM_VERSION, input: plan.inputs.get(c.dataset), dataset: c.dataset, n: c.n, kappa: c.kappa, trial: c.trial, seed: cfg.seed, metric: cfg.metric ?? 'angular' };
 }
 
-/** The stored record of a trial cell with freshly computed results merged in (other results kept). */
-export function mergeTrialRecord(prev: TrialRecord | undefined, key: string, queries: number, todo: { spec: ResultSpec }[], out: TrialResult[], hashes: Map<string, string>, ms: number): TrialRecord {
+/**
+ * The stored record of a trial cell with freshly computed results merged in (other results kept):
+ * each result's value of every evaluation of the records, as its field, in list order after `eps`.
+ */
+export function mergeTrialRecord(
+  cfg: ExperimentConfig,
+  prev: TrialRecord | undefined,
+  key: string,
+  queries: number,
+  todo: { spec: ResultSpec }[],
+  out: TrialResult[],
+  hashes: Map<string, string>,
+  ms: number,
+): TrialRecord {
   const results: Record<string, StoredResult> = { ...(prev?.results ?? {}) };
   const byId = new Map(out.map((r) => [r.id, r]));
+  const inRecord = inRecordEvaluations(cfg);
   for (const { spec } of todo) {
     const r = byId.get(spec.id);
     if (!r) throw new Error(`trial cell ${key}: no result ${spec.id} came back`);
-    const values: Record<string, [number, number]> = {};
-    r.ks.forEach((k, t) => {
-      values[String(k)] = [r.loss[t], r.recall[t]];
-    });
-    results[spec.id] = { hash: hashes.get(spec.id)!, base: spec.base, options: spec.options, xi: spec.xi, eps: r.eps, values, ...(r.rec ? { rec: r.rec } : {}), ms: Math.round(ms / todo.length) };
+    const fields: Record<string, unknown> = {};
+    for (const { e, store: hooks } of inRecord) if (r.values[e.facts.name] !== undefined) fields[hooks.field] = r.values[e.facts.name];
+    results[spec.id] = { hash: hashes.get(spec.id)!, base: spec.base, options: spec.options, xi: spec.xi, eps: r.eps, ...fields, ms: Math.round(ms / todo.length) } as StoredResult;
   }
   // ids in sorted order: a record's bytes do not depend on the order results were added
   const sorted: Record<string, StoredResult> = {};

@@ -4,23 +4,52 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import { exactHash, expandCells, inputIdentity, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { exactHash, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
 import { describeChanges } from './changes.js';
-import { holdsEvery, storedTop } from '../evaluations/recommend/lists.js';
+import { evaluationsIn, type Evaluation } from '../evaluations/index.js';
+import type { ExactValues, InRecord, OwnRecord, OwnStore, PendingAsk } from '../evaluations/measure.js';
 import type { LoadedData } from './load.js';
 import type { RunSetup } from './setup.js';
 import type { CellStore } from './store.js';
-import { attackHashes, planAttack, type AttackPlan, type AttackStore } from './attackStore.js';
+import type { RecordStore } from './recordStore.js';
 
-/** One pending result of a trial cell, with every k (and, with `recommend`, every N) its record must hold afterwards. */
+/** One pending result of a trial cell, with every k its record must hold afterwards and what each evaluation of the record asks of it. */
 export interface PendingResult {
   spec: ResultSpec;
   ks: number[];
-  top?: number[];
+  /** per evaluation of the trial cell records (by name): what it asks (its record keeps it all afterwards) */
+  asks: Record<string, unknown>;
+}
+
+/** What an evaluation with a store folder of its own adds to a run's plan. */
+export interface OwnPlan {
+  /** the evaluation's name (its `asks` key) and its store's hooks */
+  name: string;
+  store: OwnStore;
+  /** trial cell key → entry key → hash */
+  hashes: Map<string, Map<string, string>>;
+  /** the valid records the store holds for this run's cells */
+  records: Map<string, OwnRecord>;
+  /** trial cell key → its results to compute, with what is asked of each */
+  pending: Map<string, PendingAsk[]>;
+  /** entries of this run's cells, and how many are reused */
+  total: number;
+  reused: number;
+}
+
+/** The evaluations of a config whose values are a field of the trial cell records' results, with their hooks. */
+export function inRecordEvaluations(cfg: ExperimentConfig): { e: Evaluation; store: InRecord }[] {
+  return evaluationsIn(cfg).flatMap((e) => (e.store.where === 'record' ? [{ e, store: e.store }] : []));
+}
+
+/** The evaluations of a config with values of their own on the exact records. */
+export function exactEvaluations(cfg: ExperimentConfig): { e: Evaluation; exact: ExactValues }[] {
+  return evaluationsIn(cfg).flatMap((e) => (e.exact ? [{ e, exact: e.exact }] : []));
 }
 
 export interface RunPlan {
@@ -41,11 +70,11 @@ export interface RunPlan {
   mine: boolean[];
   /** what the store holds for this run's cells (valid records) */
   records: Map<string, CellRecord>;
-  /** trial cell key → its missing or stale results (a cell with only attack entries to compute has none) */
+  /** trial cell key → its missing or stale results (a cell with only entries of other stores to compute has none) */
   pending: Map<string, PendingResult[]>;
-  /** the linkage attack's entries (config `attack`; empty without it): hashes, stored records, pending */
-  attack: AttackPlan;
-  /** results (and attack entries) of this run's cells, and how many are reused */
+  /** per store folder of an evaluation of the config with one of its own (attack/): hashes, stored records, pending */
+  own: Map<string, OwnPlan>;
+  /** results (and entries of the other stores) of this run's cells, and how many are reused */
   total: number;
   reused: number;
   /** the cells with work to do */
@@ -59,7 +88,7 @@ export function planRun(
   data: LoadedData,
   info: (name: string) => MechanismInfo,
   store: CellStore,
-  opts: { shard?: ShardSpec | null; force?: boolean; attackStore?: AttackStore },
+  opts: { shard?: ShardSpec | null; force?: boolean; ownStores?: ReadonlyMap<string, RecordStore<OwnRecord>> },
 ): RunPlan {
   const { cfg, skipBadRows } = setup;
   const cells = expandCells(cfg);
@@ -82,16 +111,27 @@ export function planRun(
       )
     : null;
   const mine = cells.map((_, i) => !shardOf || shardOf[i] === shard!.index - 1);
-  const stored = readStored(cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true, cfg.recommend?.top ?? null);
+  const stored = readStored(cfg, cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true);
   const { records, pending } = stored;
   const mineOf = new Map(cells.map((c, i) => [c.key, mine[i]]));
-  const hashesOfAttack = attackHashes(cfg, trialCells, results, resultHashes, usersOf);
-  const attack = opts.attackStore
-    ? planAttack(cfg, trialCells, (c) => mineOf.get(c.key) === true, results, hashesOfAttack, opts.attackStore, opts.force === true)
-    : { hashes: hashesOfAttack, records: new Map(), pending: new Map(), total: 0, reused: 0 };
-  const cellsTodo = cells.filter((c, i) => mine[i] && (c.kind === 'exact' ? !records.has(c.key) : pending.has(c.key) || attack.pending.has(c.key)));
-  // an attack-only result re-encodes its codes and ranks them: about one k-NN-less variant
-  const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, (pending.get(c.key)?.length ?? 0) + (attack.pending.get(c.key)?.length ?? 0)));
+  const own = new Map<string, OwnPlan>();
+  for (const e of evaluationsIn(cfg)) {
+    if (e.store.where !== 'own') continue;
+    const hashes = e.store.hashes(cfg, trialCells, results, resultHashes, usersOf);
+    const folder = opts.ownStores?.get(e.facts.store);
+    own.set(
+      e.facts.store,
+      folder
+        ? planOwn(cfg, e.facts.name, e.store, trialCells, (c) => mineOf.get(c.key) === true, results, hashes, folder, opts.force === true)
+        : { name: e.facts.name, store: e.store, hashes, records: new Map(), pending: new Map(), total: 0, reused: 0 },
+    );
+  }
+  const ownPending = (c: Cell) => [...own.values()].reduce((s, o) => s + (o.pending.get(c.key)?.length ?? 0), 0);
+  const cellsTodo = cells.filter((c, i) => mine[i] && (c.kind === 'exact' ? !records.has(c.key) : pending.has(c.key) || ownPending(c) > 0));
+  // a result asked only of the other stores re-encodes its codes and ranks them: about one k-NN-less variant
+  const costOf = (c: Cell) => (c.kind === 'exact' ? fullCost(c, 0) : fullCost(c, (pending.get(c.key)?.length ?? 0) + ownPending(c)));
+  const ownTotal = [...own.values()].reduce((s, o) => s + o.total, 0);
+  const ownReused = [...own.values()].reduce((s, o) => s + o.reused, 0);
   return {
     cells,
     results,
@@ -104,16 +144,44 @@ export function planRun(
     mine,
     records,
     pending,
-    attack,
-    total: stored.total + attack.total,
-    reused: stored.reused + attack.reused,
+    own,
+    total: stored.total + ownTotal,
+    reused: stored.reused + ownReused,
     cellsTodo,
     costOf,
   };
 }
 
+/** What an evaluation's own store holds of this run's cells, and per cell the results to compute. */
+function planOwn(
+  cfg: ExperimentConfig,
+  name: string,
+  hooks: OwnStore,
+  cells: readonly TrialCell[],
+  mine: (c: TrialCell) => boolean,
+  results: readonly ResultSpec[],
+  hashes: Map<string, Map<string, string>>,
+  folder: RecordStore<OwnRecord>,
+  force: boolean,
+): OwnPlan {
+  const plan: OwnPlan = { name, store: hooks, hashes, records: new Map(), pending: new Map(), total: 0, reused: 0 };
+  for (const c of cells) {
+    if (!mine(c)) continue;
+    const rec = force ? null : folder.read(c.key);
+    const { todo, total, reused } = hooks.pending(cfg, rec, results, hashes.get(c.key)!);
+    plan.total += total;
+    plan.reused += reused;
+    if (rec) plan.records.set(c.key, rec);
+    if (todo.length > 0) plan.pending.set(c.key, todo);
+  }
+  return plan;
+}
+
+const union = (a: readonly number[], b: readonly number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
+
 /** What the store holds of this run's cells: valid records, and per trial cell the results to compute. */
 function readStored(
+  cfg: ExperimentConfig,
   cells: Cell[],
   mine: boolean[],
   results: ResultSpec[],
@@ -122,9 +190,10 @@ function readStored(
   store: CellStore,
   ks: number[],
   force: boolean,
-  top: number[] | null,
 ) {
   const kmax = ks[ks.length - 1];
+  const inRecord = inRecordEvaluations(cfg).map(({ e, store }) => ({ name: e.facts.name, store, asked: store.ask(cfg) }));
+  const exact = exactEvaluations(cfg);
   const records = new Map<string, CellRecord>();
   const pending = new Map<string, PendingResult[]>();
   let total = 0;
@@ -134,9 +203,9 @@ function readStored(
     if (c.kind === 'exact') {
       total++;
       const rec = force ? null : store.readExact(c.key, exactHashes.get(c.key)!, kmax);
-      // with `recommend`, the baselines of every (k, N) too
-      const baselines = !top || (rec?.rec !== undefined && holdsEvery(rec.rec.exact, ks, top) && top.every((N) => rec.rec!.pop[String(N)] !== undefined));
-      if (rec && baselines && ks.every((k) => rec.rows.some((r) => r.k === k))) {
+      // the evaluations' own values on the exact record, of every k too
+      const own = rec as unknown as Record<string, unknown> | null;
+      if (rec && exact.every(({ exact: x }) => x.holds(own![x.field], ks, cfg)) && ks.every((k) => rec.rows.some((r) => r.k === k))) {
         records.set(c.key, rec);
         reused++;
       }
@@ -148,15 +217,20 @@ function readStored(
     for (const r of results) {
       total++;
       const stored = rec?.results[r.id];
-      const valid = stored && stored.hash === hashes.get(r.id) ? stored : null;
-      if (valid && ks.every((k) => valid.values[String(k)] !== undefined) && (!top || holdsEvery(valid.rec, ks, top))) {
+      const valid = stored && stored.hash === hashes.get(r.id) ? (stored as unknown as Record<string, unknown>) : null;
+      if (valid && inRecord.every((u) => u.store.holds(valid[u.store.field], ks, u.asked))) {
         reused++;
         continue;
       }
-      // recompute with the k (and N) values kept so far too, so a record never loses one
-      const keep = valid ? Object.keys(valid.values).map(Number) : [];
-      const union = (a: number[], b: number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
-      todo.push({ spec: r, ks: union(ks, keep), ...(top ? { top: union(top, storedTop(valid?.rec)) } : {}) });
+      // recompute with the k values (and whatever else) kept so far too, so a record never loses one
+      let grownKs = union(ks, []);
+      const asks: Record<string, unknown> = {};
+      for (const u of inRecord) {
+        const kept = valid?.[u.store.field];
+        if (kept !== undefined && u.store.keptKs) grownKs = union(grownKs, u.store.keptKs(kept));
+        asks[u.name] = u.store.grow(kept, u.asked);
+      }
+      todo.push({ spec: r, ks: grownKs, asks });
     }
     if (rec) records.set(c.key, rec);
     if (todo.length > 0) pending.set(c.key, todo);

@@ -28,7 +28,9 @@ import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
 import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
-import { AttackStore } from '../machinery/attackStore.js';
+import { ownStores } from '../machinery/attackStore.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import type { AttackRecord } from '../evaluations/attack/records.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
@@ -142,10 +144,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     for (const warning of [queriesCutWarning(cfg, data.loaded), topCutWarning(cfg)]) if (warning) process.stderr.write(`${warning}\n`);
     const store = new CellStore(outDir);
     if (!opts.force) store.removeTemporaries();
-    // the linkage attack's entries (config `attack`), in their own folder beside cells/
-    const attackStore = cfg.attack ? new AttackStore(outDir) : undefined;
-    if (attackStore && !opts.force) attackStore.removeTemporaries();
-    const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force, attackStore });
+    // the evaluations with store folders of their own (the linkage attack's entries), beside cells/
+    const others = ownStores(cfg, outDir);
+    if (!opts.force) for (const s of others.values()) s.removeTemporaries();
+    const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force, ownStores: others });
     for (const line of planLines(setup, plan, opts.shard)) log(line);
     if (opts.dryRun) {
       for (const l of dryRunLines(cfg, plan, setup.threads)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
@@ -154,17 +156,17 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     // the results folder (nothing was written before this point)
     prepareResultsFolder(outDir, setup.owner, { force: opts.force });
     store.ensure();
-    attackStore?.ensure();
+    for (const s of others.values()) s.ensure();
     if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
     // the claims' modules (and the report's) load while the workers compute, not after them
     if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
-    const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, attackStore, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
+    const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
     guard.whenSignalled((sig) => {
       store.removeTemporaries(process.pid);
-      attackStore?.removeTemporaries(process.pid);
+      for (const s of others.values()) s.removeTemporaries(process.pid);
       process.stderr.write(`lshdp: interrupted by ${sig} while writing the outputs; all ${formatCount(plan.total)} results are kept in ${join(outDir, 'cells')}; to finish, ${hint}\n`);
       process.exit(signalExitCode(sig));
     });
@@ -217,10 +219,10 @@ async function outputsStage(
   }
   forgetOutputsKey(outDir);
   const manifest = run.manifest();
-  writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, plan.attack.records);
+  writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, attackRecords(plan));
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
-  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, plan.attack.records) });
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, attackRecords(plan)) });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
 }
@@ -293,7 +295,7 @@ async function computeStage(ctx: ComputeContext, outDir: string, hint: string, o
     progress.stop();
     executor.abort(e instanceof Error ? e : new Error(String(e)));
     store.removeTemporaries(process.pid);
-    ctx.attackStore?.removeTemporaries(process.pid);
+    for (const s of ctx.ownStores?.values() ?? []) s.removeTemporaries(process.pid);
     if (e instanceof InterruptedError || guard.signal) {
       const sig = e instanceof InterruptedError ? e.signal : guard.signal!;
       const finished = formatCount(plan.reused + done.computed);
@@ -347,6 +349,11 @@ function runManifest(
       results_computed: run.done.computed,
       results_reused: plan.reused,
     },
-    grid: plan.cells.map((c, i) => gridEntry(cfg, c, plan.exactHashes, plan.resultHashes, plan.records, plan.shardOf ? plan.shardOf[i] + 1 : undefined, plan.attack.hashes)),
+    grid: plan.cells.map((c, i) => gridEntry(cfg, c, plan.exactHashes, plan.resultHashes, plan.records, plan.shardOf ? plan.shardOf[i] + 1 : undefined, plan.own.get(ATTACK_FACTS.store)?.hashes)),
   };
+}
+
+/** The linkage attack's records of the plan (none without `attack`), for the result files and claims. */
+function attackRecords(plan: RunPlan): Map<string, AttackRecord> {
+  return (plan.own.get(ATTACK_FACTS.store)?.records ?? new Map()) as Map<string, AttackRecord>;
 }

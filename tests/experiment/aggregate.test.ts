@@ -46,9 +46,9 @@ function fakeRecords() {
         ms: 1,
       });
     } else {
-      const todo = results.map((spec) => ({ spec, ks: cfg.k }));
+      const todo = results.map((spec) => ({ spec, ks: cfg.k, asks: { utility: true } }));
       const out = eng.runTrialCell(null as never, new Int32Array(10), null as never, trialSpec(cfg, c, todo));
-      records.set(c.key, mergeTrialRecord(undefined, c.key, 10, todo, out, new Map(results.map((r) => [r.id, 'h'])), 1));
+      records.set(c.key, mergeTrialRecord(cfg, undefined, c.key, 10, todo, out, new Map(results.map((r) => [r.id, 'h'])), 1));
     }
   }
   return { cfg, records, info };

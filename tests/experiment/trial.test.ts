@@ -38,19 +38,21 @@ function spec(over: Partial<ListSpec> = {}): ListSpec {
 }
 
 function runCell(s: ListSpec): CellRow[] {
-  const asked = s.mechanisms.flatMap((m) => (getMechanism(m.name).usesXi ? m.xi : [null]).map((xi) => ({ id: `${m.name}|${xi}`, base: m.name, options: m.options ?? {}, xi, ks: s.k })));
+  const asked = s.mechanisms.flatMap((m) =>
+    (getMechanism(m.name).usesXi ? m.xi : [null]).map((xi) => ({ id: `${m.name}|${xi}`, base: m.name, options: m.options ?? {}, xi, ks: s.k, asks: { utility: true } })),
+  );
   const out = runTrialCell(vectors, queries, truth, { dataset: s.dataset, n: s.n, kappa: s.kappa, trial: s.trial, results: asked, privacy: s.privacy, runSeed: s.runSeed });
   return out.flatMap((r, i) =>
-    r.ks.map((k, t) => ({
+    Object.entries(r.values.utility as Record<string, [number, number]>).map(([k, [loss, recall]]) => ({
       mechanism: asked[i].base,
       kappa: s.kappa,
       xi: asked[i].xi,
-      k,
+      k: Number(k),
       epsilon: r.eps.epsilon,
       ldpEpsilon: r.eps.ldpEpsilon,
       fallback: getMechanism(asked[i].base).hasFallback ? r.eps.fallback : null,
-      loss: r.loss[t],
-      recall: r.recall[t],
+      loss,
+      recall,
     })),
   );
 }
@@ -268,16 +270,16 @@ describe('utility', () => {
 
   it("runTrialCell gives the same numbers with the exact neighbours' distances to every user as without", () => {
     const results = [
-      { id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [1, 5, 10] },
-      { id: 'lshrr', base: 'lshrr', options: {}, xi: 2, ks: [1, 10] },
-      { id: 'laplsh', base: 'laplsh', options: {}, xi: 5, ks: [10] },
+      { id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [1, 5, 10], asks: { utility: true } },
+      { id: 'lshrr', base: 'lshrr', options: {}, xi: 2, ks: [1, 10], asks: { utility: true } },
+      { id: 'laplsh', base: 'laplsh', options: {}, xi: 5, ks: [10], asks: { utility: true } },
     ];
     const cellSpec = { dataset: 'synthetic', n: N, kappa: 12, trial: 0, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: RUN_SEED };
     const withAll = runTrialCell(vectors, queries, { ...truth, all: exactKnn(vectors, queries, 10, { all: true }).all }, cellSpec);
     expect(withAll).toEqual(runTrialCell(vectors, queries, truth, cellSpec));
     // a table of other numbers is read (so the equality above is not vacuous)
     const wrong = runTrialCell(vectors, queries, { ...truth, all: new Float64Array(queries.length * USERS) }, cellSpec);
-    expect(wrong[0]!.loss).not.toEqual(withAll[0]!.loss);
+    expect(wrong[0]!.values.utility).not.toEqual(withAll[0]!.values.utility);
   });
 });
 

@@ -83,12 +83,12 @@ export function fakeEngine(users = 30): FakeEngine {
         const opt = JSON.stringify(r.options);
         const per = (k: number) => makeRng(deriveSeed(spec.runSeed, 'noise', spec.dataset, spec.n, spec.kappa, spec.trial, r.base, xi ?? 'none', opt, k));
         const ks = [...r.ks].sort((a, b) => a - b);
+        const utility: Record<string, [number, number]> = {};
+        for (const k of ks) utility[String(k)] = [per(k)() / queries.length, per(k)()];
         return {
           id: r.id,
           eps: { epsilon: xi === null ? null : xi / 2, ldpEpsilon: xi === null ? null : (xi / 2) * spec.kappa, fallback: false },
-          ks,
-          loss: ks.map((k) => per(k)() / queries.length),
-          recall: ks.map((k) => per(k)()),
+          values: { utility },
         };
       });
     },

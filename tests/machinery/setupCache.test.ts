@@ -77,7 +77,14 @@ describe('trial cells set up from the cache', () => {
   const vectors = clusteredVectors({ users: USERS, n: N, clusters: 6, seed: 'setup-cache' });
   const queries = sampleQueries(USERS, 60, 3, 'synthetic', N);
   const truth = exactKnn(vectors, queries, 10);
-  const result = (base: string, xi: number | null, options: Record<string, unknown> = {}) => ({ id: `${base}|${xi}|${JSON.stringify(options)}`, base, options, xi, ks: [1, 10] });
+  const result = (base: string, xi: number | null, options: Record<string, unknown> = {}) => ({
+    id: `${base}|${xi}|${JSON.stringify(options)}`,
+    base,
+    options,
+    xi,
+    ks: [1, 10],
+    asks: { utility: true },
+  });
   const cell = (kappa: number, results: TrialCellSpec['results']): TrialCellSpec => ({ dataset: 'synthetic', n: N, kappa, trial: 1, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: 3 });
   // every kind of setup: hashing, LapLSH's projected (n > κ) and direct (n ≤ κ) draws, the directional ones
   const mechanisms = (xi: number) => [result('lsh', null), result('lshrr', xi), result('laplsh', xi), result('vmf', xi), result('purkayastha', xi), result('laplsh', xi, { sampler: 'direct' })];
@@ -130,7 +137,7 @@ describe('trial cells set up from the cache', () => {
     for (const name of planted.keys()) if (name === 'hash/codes' || name.endsWith('/dir') || name.endsWith('/ortho')) swap(name);
     store.kept = planted;
     const wrong = runTrialCell(vectors, queries, truth, asked, store);
-    for (let i = 0; i < right.length; i++) expect(wrong[i]!.loss).not.toEqual(right[i]!.loss);
+    for (let i = 0; i < right.length; i++) expect(wrong[i]!.values.utility).not.toEqual(right[i]!.values.utility);
   });
 
   it('adds the draws of a mechanism the kept setup lacks, and ignores a setup of another shape', () => {

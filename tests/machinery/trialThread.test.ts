@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runTrialCellInThread } from '../../src/machinery/trialThread.js';
-import { runTrialCell, type TrialCellSpec } from '../../src/experiment/trial.js';
+import { runTrialCell, type TrialCellSpec, type TrialResult } from '../../src/experiment/trial.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
 import { exactKnn } from '../../src/knn/angular.js';
 import { getFamily } from '../../src/lsh/families/index.js';
@@ -19,7 +19,14 @@ const USERS = 240;
 const N = 50;
 const vectors = clusteredVectors({ users: USERS, n: N, clusters: 5, seed: 'trial-thread' });
 const queries = sampleQueries(USERS, 40, 7, 'synthetic', N);
-const result = (base: string, xi: number | null, options: Record<string, unknown> = {}) => ({ id: `${base}|${xi}|${JSON.stringify(options)}`, base, options, xi, ks: [1, 5, 10] });
+const result = (base: string, xi: number | null, options: Record<string, unknown> = {}) => ({
+  id: `${base}|${xi}|${JSON.stringify(options)}`,
+  base,
+  options,
+  xi,
+  ks: [1, 5, 10],
+  asks: { utility: true },
+});
 const cell = (trial: number, results: TrialCellSpec['results'], extra: Partial<TrialCellSpec> = {}): TrialCellSpec => ({
   dataset: 'synthetic',
   n: N,
@@ -61,7 +68,8 @@ describe('trial cells run in a thread', () => {
     expect(getMechanism('zeroed-bits').name).toBe('zeroed-bits');
     expect(out.map((r) => r.id)).toEqual(spec.results.map((r) => r.id));
     // half the bits zeroed loses utility against vanilla LSH at every k
-    for (let i = 0; i < 3; i++) expect(out[0]!.loss[i]).toBeGreaterThan(out[1]!.loss[i]!);
+    const loss = (r: TrialResult) => Object.values(r.values.utility as Record<string, [number, number]>).map(([l]) => l);
+    for (let i = 0; i < 3; i++) expect(loss(out[0]!)[i]).toBeGreaterThan(loss(out[1]!)[i]!);
     expect(runTrialCell(vectors, queries, truth, spec)).toEqual(out);
   });
 });

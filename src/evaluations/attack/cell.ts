@@ -25,14 +25,44 @@ import { attackMeans, attackTargets, partialProfiles, subsetSeed, type AttackVal
 /** The release of a mechanism without noise (as the audit asks for it). */
 const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
 
-export interface CellAttackSpec {
-  dataset: string;
-  n: number;
-  kappa: number;
-  trial: number;
-  runSeed: number | string;
-  /** at most this many targets (config attack.targets) */
-  maxTargets: number;
+/** What every cell of a trial shares (made once per trial by the thread): the targets and their partial profiles per `known`. */
+export interface TrialProfiles {
+  /** the targets of the trial at most `max` of them (the `attack-targets` seed) */
+  targets(max: number): Int32Array;
+  /** the partial profiles of `targets` at `known` (the `attack` seed) */
+  profiles(targets: Int32Array, known: number): UserVectors;
+}
+
+/**
+ * The targets and partial profiles of a (data set, n, trial): the cells of that trial at every κ,
+ * and every mechanism, attack the same ones (their seeds have no κ), so they are drawn once per
+ * trial in a thread. Only a cache: the rows are the same drawn again.
+ */
+export function trialProfiles(vectors: UserVectors, at: { runSeed: number | string; dataset: string; n: number; trial: number }): TrialProfiles {
+  const users = vectors.rowPtr.length - 1;
+  const { runSeed, dataset, n, trial } = at;
+  const targetsByMax = new Map<number, Int32Array>();
+  const rows = new Map<string, UserVectors>();
+  return {
+    targets(max) {
+      const key = Math.min(max, users);
+      let t = targetsByMax.get(key);
+      if (!t) {
+        t = attackTargets(users, max, runSeed, dataset, n, trial);
+        targetsByMax.set(key, t);
+      }
+      return t;
+    },
+    profiles(targets, known) {
+      const key = `${targets.length}|${known}`;
+      let r = rows.get(key);
+      if (!r) {
+        r = partialProfiles(vectors, targets, known, (user) => subsetSeed(runSeed, dataset, n, trial, known, user));
+        rows.set(key, r);
+      }
+      return r;
+    },
+  };
 }
 
 /** What one result's attack needs beyond its codes: the mechanism, its options and its noise seed. */
@@ -46,16 +76,27 @@ export interface AttackedRelease {
 /** The attacker of one trial cell: call it with a result's release and the `known` values to attack it at. */
 export type CellAttacker = (release: AttackedRelease, known: readonly number[]) => AttackValue[];
 
-export function cellAttacker(vectors: UserVectors, spec: CellAttackSpec, family: LshFamily): CellAttacker {
+/**
+ * The attacker of one trial cell (data set, n, κ, trial) with at most `maxTargets` targets: the
+ * partial profiles of the trial hashed once per `known` with the cell's hash functions, shared by
+ * every result of the cell.
+ */
+export function cellAttacker(
+  vectors: UserVectors,
+  cell: { runSeed: number | string; dataset: string; n: number; kappa: number; trial: number },
+  maxTargets: number,
+  family: LshFamily,
+  trialSetup: TrialProfiles,
+): CellAttacker {
   const users = vectors.rowPtr.length - 1;
-  const { runSeed, dataset, n, trial, kappa } = spec;
-  const targets = attackTargets(users, spec.maxTargets, runSeed, dataset, n, trial);
+  const { runSeed, dataset, n, trial, kappa } = cell;
+  const targets = trialSetup.targets(maxTargets);
   const planesSeed = deriveSeed(runSeed, 'planes', dataset, n, kappa, trial);
   const partials = new Map<number, { vectors: UserVectors; clean: CodeSet; hashing: ReturnType<LshFamily['hash']> }>();
   const partialAt = (known: number) => {
     let p = partials.get(known);
     if (!p) {
-      const rows = profilesOf(vectors, targets, { runSeed, dataset, n, trial, known });
+      const rows = trialSetup.profiles(targets, known);
       const hashing = family.hash(rows, kappa, planesSeed);
       p = { vectors: rows, clean: hashing.codes, hashing };
       partials.set(known, p);
@@ -69,28 +110,4 @@ export function cellAttacker(vectors: UserVectors, spec: CellAttackSpec, family:
       const { reid1, reid10 } = attackMeans(release.codes, probes, targets);
       return { known: k, reid1, reid10, users, targets: targets.length };
     });
-}
-
-/**
- * The partial profiles of a (data set, n, trial, known), kept per vectors object: the cells of one
- * trial at other κ draw the same ones (their seeds have no κ), so a thread that runs them one
- * after another draws them once. Only a cache: the rows are the same drawn again.
- */
-const profileCache = new WeakMap<UserVectors, Map<string, UserVectors>>();
-function profilesOf(vectors: UserVectors, targets: Int32Array, at: { runSeed: number | string; dataset: string; n: number; trial: number; known: number }): UserVectors {
-  const { runSeed, dataset, n, trial, known } = at;
-  let byKey = profileCache.get(vectors);
-  if (!byKey) {
-    byKey = new Map();
-    profileCache.set(vectors, byKey);
-  }
-  const key = JSON.stringify([runSeed, dataset, n, trial, known, targets.length]);
-  let rows = byKey.get(key);
-  if (!rows || rows.rowPtr.length !== targets.length + 1) {
-    rows = partialProfiles(vectors, targets, known, (user) => subsetSeed(runSeed, dataset, n, trial, known, user));
-    // the trials of a group × their knowns (a cell order interleaves them): older entries go first
-    if (byKey.size >= 32) byKey.delete(byKey.keys().next().value!);
-    byKey.set(key, rows);
-  }
-  return rows;
 }

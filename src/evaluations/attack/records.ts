@@ -1,13 +1,14 @@
 /**
- * What the linkage attack's store folder holds (src/machinery/attackStore.ts writes and reads
- * attack/<trial cell key>.json): one entry per (result id, known), each with its own hash.
+ * What the linkage attack's store folder holds (attack/<trial cell key>.json: planned and merged
+ * by src/evaluations/attack/store.ts, read and written by the machinery's one store): one entry
+ * per (result id, known), each with its own hash.
  */
 import type { EpsilonInfo } from '../../privacy/types.js';
 
 /**
  * One linkage-attack value of a trial cell (config `attack`, docs/ATTACKS.md): one result's codes
- * attacked at one `known`, with the hash of everything that determines it (src/experiment/attack.ts
- * attackHash).
+ * attacked at one `known`, with the hash of everything that determines it
+ * (src/evaluations/attack/linkage.ts attackHash).
  */
 export interface StoredAttack {
   hash: string;
@@ -30,7 +31,7 @@ export interface StoredAttack {
 }
 
 /**
- * The attack values of one trial cell: `attack/<cell key>.json` (src/machinery/attackStore.ts),
+ * The attack values of one trial cell: `attack/<cell key>.json` (src/evaluations/attack/store.ts),
  * beside `cells/`, so that adding `attack` to a finished grid leaves the cell records' bytes as
  * they are. Entries are keyed by attackEntryKey(result id, known).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserVectors } from '../../../src/data/types.js';
-import { attackMeans, attackTargets, partialProfiles, rankCounts, reidOf, subsetSeed, subsetSize } from '../../../src/evaluations/attack/linkage.js';
-import { runTrialCell, type TrialCellSpec } from '../../../src/experiment/trial.js';
+import { attackMeans, attackTargets, partialProfiles, rankCounts, reidOf, subsetSeed, subsetSize, type AttackValue } from '../../../src/evaluations/attack/linkage.js';
+import { runTrialCell, type TrialCellSpec, type TrialResult } from '../../../src/experiment/trial.js';
 import { getFamily } from '../../../src/lsh/families/index.js';
 import { emptyCodes, type CodeSet } from '../../../src/lsh/codes.js';
 import { deriveSeed, makeRng } from '../../../src/random/rng.js';
@@ -219,8 +219,11 @@ function smallVectors(n: number, users: number, seed: string): UserVectors {
 }
 
 function trialSpec(results: TrialCellSpec['results'], kappa: number, trial: number): TrialCellSpec {
-  return { dataset: 'd', n: 0, kappa, trial, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: 5, attack: { targets: 100000 } };
+  return { dataset: 'd', n: 0, kappa, trial, results, privacy: { d: 0.1, delta: 0.01 }, runSeed: 5 };
 }
+
+/** A result's attack values (its `attack` evaluation's value). */
+const attackOf = (r: TrialResult) => r.values.attack as AttackValue[];
 
 const NO_TRUTH = { indices: new Int32Array(0), distances: new Float64Array(0), k: 0 } as unknown as ExactKnn;
 
@@ -228,18 +231,18 @@ describe('the attack in a trial cell', () => {
   it('on clean LSH with known = 1 gives reid@1 = 1/(users sharing the target code)', () => {
     const vectors = smallVectors(30, 200, 'clean');
     const kappa = 4; // 16 codes for 200 users: many shared
-    const spec = { ...trialSpec([{ id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [], known: [1] }], kappa, 0), n: vectors.n };
+    const spec = { ...trialSpec([{ id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [], asks: { attack: { known: [1], targets: 100000 } } }], kappa, 0), n: vectors.n };
     const [r] = runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec);
     const codes = getFamily('angular').hash(vectors, kappa, deriveSeed(5, 'planes', 'd', vectors.n, kappa, 0)).codes;
     const count = new Map<number, number>();
     for (const c of codes.codes) count.set(c, (count.get(c) ?? 0) + 1);
     const expected = Array.from(codes.codes).reduce((s, c) => s + 1 / count.get(c)!, 0) / 200;
     const expected10 = Array.from(codes.codes).reduce((s, c) => s + Math.min(1, 10 / count.get(c)!), 0) / 200;
-    expect(r!.attack).toHaveLength(1);
-    expect(r!.attack![0]!.reid1).toBeCloseTo(expected, 12);
-    expect(r!.attack![0]!.reid10).toBeCloseTo(expected10, 12);
-    expect(r!.attack![0]).toMatchObject({ known: 1, users: 200, targets: 200 });
-    expect(r!.ks).toEqual([]);
+    expect(attackOf(r!)).toHaveLength(1);
+    expect(attackOf(r!)[0]!.reid1).toBeCloseTo(expected, 12);
+    expect(attackOf(r!)[0]!.reid10).toBeCloseTo(expected10, 12);
+    expect(attackOf(r!)[0]).toMatchObject({ known: 1, users: 200, targets: 200 });
+    expect(Object.keys(r!.values)).toEqual(['attack']);
   });
 
   it('at xi = 0 is at chance: 1/N and 10/N within 3 SE over trials', () => {
@@ -249,8 +252,8 @@ describe('the attack in a trial cell', () => {
     const r1: number[] = [];
     const r10: number[] = [];
     for (let t = 0; t < trials; t++) {
-      const spec = { ...trialSpec([{ id: 'rr', base: 'lshrr', options: {}, xi: 0, ks: [], known: [1] }], 12, t), n };
-      const v = runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec)[0]!.attack![0]!;
+      const spec = { ...trialSpec([{ id: 'rr', base: 'lshrr', options: {}, xi: 0, ks: [], asks: { attack: { known: [1], targets: 100000 } } }], 12, t), n };
+      const v = attackOf(runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec)[0]!)[0]!;
       r1.push(v.reid1);
       r10.push(v.reid10);
     }
@@ -265,8 +268,8 @@ describe('the attack in a trial cell', () => {
 
   it('attacks the same targets with the same partial profiles at every kappa: those drawn without the cell, hashed with its planes', () => {
     const vectors = smallVectors(30, 120, 'same');
-    const spec = (kappa: number) => ({ ...trialSpec([{ id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [], known: [0.5] }], kappa, 0), n: vectors.n, attack: { targets: 40 } });
-    const a = runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec(8))[0]!.attack![0]!;
+    const spec = (kappa: number) => ({ ...trialSpec([{ id: 'lsh', base: 'lsh', options: {}, xi: null, ks: [], asks: { attack: { known: [0.5], targets: 40 } } }], kappa, 0), n: vectors.n });
+    const a = attackOf(runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec(8))[0]!)[0]!;
     expect(a).toMatchObject({ targets: 40, users: 120 });
     // the partial profiles come from the seeds without kappa: the same rows whichever cell draws them
     const targets = attackTargets(120, 40, 5, 'd', vectors.n, 0);
@@ -275,7 +278,7 @@ describe('the attack in a trial cell', () => {
       const hashing = getFamily('angular').hash(rows, kappa, deriveSeed(5, 'planes', 'd', vectors.n, kappa, 0));
       const released = getFamily('angular').hash(vectors, kappa, deriveSeed(5, 'planes', 'd', vectors.n, kappa, 0)).codes;
       const want = attackMeans(released, hashing.codes, targets);
-      const got = runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec(kappa))[0]!.attack![0]!;
+      const got = attackOf(runTrialCell(vectors, new Int32Array(0), NO_TRUTH, spec(kappa))[0]!)[0]!;
       expect(got.reid1).toBe(want.reid1);
       expect(got.reid10).toBe(want.reid10);
     }
