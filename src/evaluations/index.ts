@@ -24,12 +24,15 @@ export interface Evaluation<V = unknown> {
   rows: RowHooks;
   /** its rows' per-trial values, as the claims read them */
   trialValues(rows: readonly WalkedRow[]): V[];
-  /** what it does in the trial cells (src/evaluations/measure.ts) */
-  measure: Measurement;
+  /**
+   * What it does in the trial cells (src/evaluations/measure.ts); absent for an evaluation that
+   * reads only what the others store (it measures nothing, and the plan never asks it of a cell).
+   */
+  measure?: Measurement;
   /** whether it reads each result's k-NN answer (a result asked only of evaluations that read the codes skips the k-NN) */
-  readsKnn: boolean;
-  /** where its values are kept: a field of the trial cell records' results, or a store folder of its own (`facts.store`) */
-  store: InRecord | OwnStore;
+  readsKnn?: boolean;
+  /** where its values are kept: a field of the trial cell records' results, or a store folder of its own (`facts.store`); absent with `measure` */
+  store?: InRecord | OwnStore;
   /** the queries of a (data set, n) group when it changes them (recommendations: the users with a held-out item) */
   queries?(data: GroupData, sampled: Int32Array, at: { dataset: string; n: number }): Int32Array;
   /** values of its own on the exact record of a (data set, n) (recommendations: the baselines) */

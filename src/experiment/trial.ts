@@ -98,6 +98,12 @@ function measured(name: string): Evaluation {
 const trialSetups = new WeakMap<UserVectors, Map<string, unknown>>();
 /** Trials (× evaluations) kept per vectors object: a group's cells come in κ order, so its trials interleave. */
 const TRIAL_SETUPS_KEPT = 32;
+
+/** An evaluation's measurement; one asked of a cell without one is a bug (the plan asks only those that measure). */
+function measureOf(e: Evaluation) {
+  if (!e.measure) throw new RangeError(`evaluation ${e.facts.name} measures nothing and cannot be asked of a trial cell`);
+  return e.measure;
+}
 function trialSetupOf(e: Evaluation, data: GroupData, at: TrialPlace): unknown {
   let byKey = trialSetups.get(data.vectors);
   if (!byKey) {
@@ -107,7 +113,7 @@ function trialSetupOf(e: Evaluation, data: GroupData, at: TrialPlace): unknown {
   const key = JSON.stringify([e.facts.name, at.runSeed, at.dataset, at.n, at.trial]);
   let setup = byKey.get(key);
   if (setup === undefined) {
-    setup = e.measure.trialSetup!(data, at);
+    setup = measureOf(e).trialSetup!(data, at);
     if (byKey.size >= TRIAL_SETUPS_KEPT) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, setup);
   }
@@ -177,7 +183,7 @@ function evaluateCell(
     if (!states.has(e))
       states.set(
         e,
-        e.measure.begin(cell, () => trialSetupOf(e, cell, cell)),
+        measureOf(e).begin(cell, () => trialSetupOf(e, cell, cell)),
       );
     return states.get(e);
   };
@@ -198,11 +204,11 @@ function evaluateCell(
     const kMax = ks[ks.length - 1] ?? 0;
     const knn: AnswerSet | null = ks.length > 0 ? { answers: hammingKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
     const release = { id: r.id, mech, options: r.options, noiseSeed, eps, codes, knn };
-    for (const e of asked) e.measure.take(stateOf(e), release, r.asks[e.facts.name]);
+    for (const e of asked) measureOf(e).take(stateOf(e), release, r.asks[e.facts.name]);
     done.push({ id: r.id, eps, asked });
   }
   const values = new Map<Evaluation, ReadonlyMap<string, unknown>>();
-  for (const [e, state] of states) values.set(e, e.measure.finish(state));
+  for (const [e, state] of states) values.set(e, measureOf(e).finish(state));
   if (setup && fresh.size > 0) setup.write(new Map([...(saved ?? []), ...fresh]));
   return done.map((d) => {
     const out: TrialResult = { id: d.id, eps: d.eps, values: {} };

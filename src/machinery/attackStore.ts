@@ -20,6 +20,6 @@ export class AttackStore extends RecordStore<AttackRecord> {
 /** The store folders of the config's evaluations with one of their own, by folder name. */
 export function ownStores(cfg: object, resultsDir: string): Map<string, RecordStore<OwnRecord>> {
   const out = new Map<string, RecordStore<OwnRecord>>();
-  for (const e of evaluationsIn(cfg)) if (e.store.where === 'own') out.set(e.facts.store, new RecordStore(resultsDir, e.facts.store, e.store.accepts as (rec: OwnRecord) => boolean));
+  for (const e of evaluationsIn(cfg)) if (e.store?.where === 'own') out.set(e.facts.store, new RecordStore(resultsDir, e.facts.store, e.store.accepts as (rec: OwnRecord) => boolean));
   return out;
 }

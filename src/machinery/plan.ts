@@ -44,7 +44,7 @@ export interface OwnPlan {
 
 /** The evaluations of a config whose values are a field of the trial cell records' results, with their hooks. */
 export function inRecordEvaluations(cfg: ExperimentConfig): { e: Evaluation; store: InRecord }[] {
-  return evaluationsIn(cfg).flatMap((e) => (e.store.where === 'record' ? [{ e, store: e.store }] : []));
+  return evaluationsIn(cfg).flatMap((e) => (e.store?.where === 'record' ? [{ e, store: e.store }] : []));
 }
 
 /** The evaluations of a config with values of their own on the exact records. */
@@ -116,7 +116,7 @@ export function planRun(
   const mineOf = new Map(cells.map((c, i) => [c.key, mine[i]]));
   const own = new Map<string, OwnPlan>();
   for (const e of evaluationsIn(cfg)) {
-    if (e.store.where !== 'own') continue;
+    if (e.store?.where !== 'own') continue;
     const hashes = e.store.hashes(cfg, trialCells, results, resultHashes, usersOf);
     const folder = opts.ownStores?.get(e.facts.store);
     own.set(
