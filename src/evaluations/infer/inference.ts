@@ -193,15 +193,22 @@ export function inferMeans(args: {
     rankOf[c] = r;
   });
   const s = scratchFor(sets.n);
-  let auc = 0;
-  let prec10 = 0;
-  let counted = 0;
-  targets.forEach((t, i) => {
+  return meansOver(targets, (t, i) => {
     // the tie key is the target's, whatever row its code sits in
     const neighbours = nearestInGroup(released, args.row ? args.row(t, i) : t, clean, aux, k, { seed: tieSeed, target: t });
     rankItems(s, sets, neighbours, prior, rankOf);
     for (const v of neighbours) for (let p = sets.rowPtr[v]!; p < sets.rowPtr[v + 1]!; p++) s.score[sets.colIdx[p]!] = 0;
-    const m = metricsOf(s, sets, t);
+    return metricsOf(s, sets, t);
+  });
+}
+
+/** The means of the targets' metrics, in target order (targets without metrics skipped and not counted). */
+function meansOver(targets: Int32Array, metrics: (target: number, index: number) => { auc: number; prec10: number } | null): InferMeans {
+  let auc = 0;
+  let prec10 = 0;
+  let counted = 0;
+  targets.forEach((t, i) => {
+    const m = metrics(t, i);
     if (!m) return;
     auc += m.auc;
     prec10 += m.prec10;
@@ -215,15 +222,5 @@ export function priorMeans(sets: ItemSets, aux: Int32Array, targets: Int32Array)
   const prior = priorOrder(popularity(sets, aux));
   const s = scratchFor(sets.n);
   s.ranking.set(prior);
-  let auc = 0;
-  let prec10 = 0;
-  let counted = 0;
-  for (const t of targets) {
-    const m = metricsOf(s, sets, t);
-    if (!m) continue;
-    auc += m.auc;
-    prec10 += m.prec10;
-    counted++;
-  }
-  return { auc: counted ? auc / counted : Number.NaN, prec10: counted ? prec10 / counted : Number.NaN, targets: counted };
+  return meansOver(targets, (t) => metricsOf(s, sets, t));
 }
