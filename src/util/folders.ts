@@ -38,7 +38,29 @@ function fsProblem(e: unknown, where: string): string {
  * broken symbolic link) it retries the parent and the child forever, at 100% CPU, inside one
  * synchronous call, so no signal handler can run either. Throws a one-line UserError naming `flag`.
  */
-export function makeFolderSync(dir: string, flag: string): string[] {
+export function makeFolderSync(dir: string, flag: string, mkdir: (path: string) => void = mkdirSync): string[] {
+  // A parent made by another process can vanish before this one's child is made: that process
+  // checked the folder (checkWritableFolder) and took away the parents it had made, still empty,
+  // as Slurm array tasks writing shards/1of3, shards/2of3 … at once do. Then the walk starts
+  // again, a few times; a parent that stays (procfs answering ENOENT) is an error at once.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return makeFolderOnce(dir, flag, mkdir);
+    } catch (e) {
+      if (!(e instanceof ParentVanished)) throw e;
+      if (attempt >= 3) throw e.error;
+    }
+  }
+}
+
+/** A parent that existed when its child was tried was gone (another process removed it). */
+class ParentVanished extends Error {
+  constructor(readonly error: UserError) {
+    super(error.message);
+  }
+}
+
+function makeFolderOnce(dir: string, flag: string, mkdir: (path: string) => void): string[] {
   const abs = resolve(dir);
   if (flag.startsWith('--')) rememberFolderOption(dir, flag);
   const say = (problem: string) => new UserError(`${flag} ${dir}: ${problem}`);
@@ -64,13 +86,15 @@ export function makeFolderSync(dir: string, flag: string): string[] {
   const created: string[] = [];
   for (const p of missing) {
     try {
-      mkdirSync(p);
+      mkdir(p);
       created.push(p);
     } catch (e) {
       // another process made it in the meantime: fine if it is a folder
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && lstatOrNull(p) && statSync(p, { throwIfNoEntry: false })?.isDirectory()) continue;
       removeFolders(created);
-      throw say(`cannot create the folder: ${fsProblem(e, dirname(p))}`);
+      const error = say(`cannot create the folder: ${fsProblem(e, dirname(p))}`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !statSync(dirname(p), { throwIfNoEntry: false })) throw new ParentVanished(error);
+      throw error;
     }
   }
   return created;
