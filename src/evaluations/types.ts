@@ -54,8 +54,3 @@ export interface EvaluationFacts {
 export function columnsOf(facts: EvaluationFacts): string[] {
   return Object.keys(facts.columns);
 }
-
-/** The column names of an evaluation's file, in file order. */
-export function headerOf(facts: EvaluationFacts): string {
-  return columnsOf(facts).join(',');
-}

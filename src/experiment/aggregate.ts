@@ -12,7 +12,7 @@ import { exactKey } from './grid.js';
 import type { CellRecord, ExactRecord } from './records.js';
 import { UserError } from '../util/errors.js';
 import { NN_HEADER } from './columns.js';
-import { accountantOf } from './walk.js';
+import { accountantOf, csvNumber } from './walk.js';
 
 export { meanSe, accountantOf } from './walk.js';
 import { ACCOUNTANT_ROWS_MECHANISM } from '../mechanisms/catalog.js';
@@ -21,7 +21,7 @@ export { UTILITY_COLUMNS, UTILITY_HEADER, CONCENTRATION_COLUMNS, NN_COLUMNS, NN_
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
 
 /** A number as written in every CSV: shortest round-trip form; empty when absent; `inf` when unbounded (exact accountant). */
-const num = (x: number | null | undefined): string => (x === null || x === undefined ? '' : x === Infinity ? 'inf' : String(x));
+const num = csvNumber;
 const bool = (x: boolean | null | undefined): string => (x === null || x === undefined ? '' : x ? 'true' : 'false');
 
 function needExact(records: Map<string, CellRecord>, key: string): ExactRecord {

@@ -4,7 +4,7 @@
  * (recommendFigure.ts).
  */
 import { uniqueInOrder } from './read.js';
-import { BASELINE_DASH, BASELINE_SYMBOL, VL_SCHEMA, baseConfig, seriesStyle, type VlSpec } from './specs.js';
+import { BASELINE_DASH, BASELINE_SYMBOL, VL_SCHEMA, baseConfig, seriesStyle, xiAxis, type VlSpec } from './specs.js';
 
 export interface Fig2Row {
   n: number;
@@ -76,13 +76,7 @@ export function panelSpec(data: Fig2Row[], seriesOf: { allSeries: string[]; seri
   // a symmetric-log ξ axis: the paper's grid (0, 0.5, 1, 2, 5, 10, 20) crowds its interesting low end
   // on a linear axis (ξ ≈ 2 is where LSHRR beats the random hash); ticks at the grid's own ξ
   const xis = uniqueInOrder(data.flatMap((r) => (r.xi === null ? [] : [r.xi]))).sort((a, b) => a - b);
-  const x = {
-    field: 'xi',
-    type: 'quantitative',
-    title: 'total privacy budget ξ',
-    scale: { type: 'symlog', constant: 1, domainMin: 0 },
-    axis: xis.length > 0 && xis.length <= 9 ? { values: xis, format: '~g', labelOverlap: 'greedy' } : { tickCount: 5, format: '~g' },
-  };
+  const x = xiAxis(xis);
   const y = {
     field: 'value',
     type: 'quantitative',

@@ -3,7 +3,7 @@
  * ξ per data set, one panel per (κ, n), as a Vega-Lite spec with its data inlined from attack.csv.
  */
 import { uniqueInOrder, type AttackRow } from './read.js';
-import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
+import { VL_SCHEMA, baseConfig, xiAxis, type VlSpec } from './specs.js';
 import { CHANCE_RULE, knownWords, legendScales, panelOf, panels } from './attackPanels.js';
 
 export interface ReidRow {
@@ -82,13 +82,7 @@ export function reidSpec(dataset: string, rows: readonly AttackRow[], known: num
   const { color, shape, strokeDash } = legendScales(allSeries, shown, baselines);
   const layout = panels(rows.filter((r) => r.dataset === dataset && r.known === known));
   const xis = uniqueInOrder(drawn.flatMap((r) => (r.xi === null ? [] : [r.xi]))).sort((a, b) => a - b);
-  const x = {
-    field: 'xi',
-    type: 'quantitative',
-    title: 'total privacy budget ξ',
-    scale: { type: 'symlog', constant: 1, domainMin: 0 },
-    axis: xis.length > 0 && xis.length <= 9 ? { values: xis, format: '~g', labelOverlap: 'greedy' } : { tickCount: 5, format: '~g' },
-  };
+  const x = xiAxis(xis);
   const y = { field: 'value', type: 'quantitative', title: 'reid@1', scale: { zero: true } };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },

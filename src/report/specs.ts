@@ -108,3 +108,18 @@ export function patchDashLegends<T>(vgSpec: T): T {
   }
   return vgSpec;
 }
+
+/**
+ * The ξ axis of the figures drawn against ξ (Fig. 2's panels, re-identification): symmetric-log,
+ * since the paper's grid (0, 0.5, 1, 2, 5, 10, 20) crowds its interesting low end on a linear
+ * axis; ticks at the grid's own ξ (`xis`, ascending) when there are at most 9.
+ */
+export function xiAxis(xis: readonly number[]) {
+  return {
+    field: 'xi',
+    type: 'quantitative',
+    title: 'total privacy budget ξ',
+    scale: { type: 'symlog', constant: 1, domainMin: 0 },
+    axis: xis.length > 0 && xis.length <= 9 ? { values: xis, format: '~g', labelOverlap: 'greedy' } : { tickCount: 5, format: '~g' },
+  };
+}
