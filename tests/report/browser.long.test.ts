@@ -162,7 +162,8 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
       }
       // every long table opened: still no sideways scroll (a wide table scrolls in its own box)
       for (const s of await page.locator('details.long-table > summary').all()) await s.click();
-      expect(await page.locator('#utility-table tbody tr').count()).toBeGreaterThan(1000);
+      // rows are built on the details' 'toggle' event, which fires after the click returns
+      await expect.poll(() => page.locator('#utility-table tbody tr').count()).toBeGreaterThan(1000);
       expect((await measure()).scrollWidth).toBeLessThanOrEqual(1280);
       // a figure of the contents list is one click away
       await page.locator('#contents a[href="#frontier-ml-small"]').click();
@@ -186,8 +187,9 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in headless Chromium', () => {
     expect(await table.locator('tbody tr').count()).toBe(0);
     await page.locator('#utility-table-details > summary').click();
     const visible = () => table.locator('tbody tr:not([hidden])');
+    // rows are built on the details' 'toggle' event, which fires after the click returns
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(99); // the fixture's utility.csv rows
     const total = await table.locator('tbody tr').count();
-    expect(total).toBe(99); // the fixture's utility.csv rows
     const tools = page.locator('#utility-table-tools');
     await expect.poll(() => tools.locator('.count').textContent()).toBe(`${total} of ${total} rows`);
 
