@@ -9,9 +9,9 @@ import { evaluationValues } from '../experiment/values.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import { CELLS_FOLDER } from '../machinery/store.js';
-import { AttackStore } from '../machinery/attackStore.js';
+import type { OwnRecords } from '../machinery/ownStores.js';
 import type { Manifest } from '../machinery/manifest.js';
-import type { AttackRecord, CellRecord } from '../experiment/records.js';
+import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
@@ -56,7 +56,7 @@ function extraValuesOf(config: ExperimentConfig, dir: string): Record<string, un
 
 /**
  * The same from what a run holds in memory when it writes the folder (its config, every record of
- * the grid, its attack records and its manifest), without reading the folder back: the very
+ * the grid, its own store folders' records (attack/) and its manifest), without reading the folder back: the very
  * values, so the same claims.
  */
 export function claimsInputOf(
@@ -64,13 +64,11 @@ export function claimsInputOf(
   records: Map<string, CellRecord>,
   manifest: Pick<Manifest, 'users'>,
   dir: string,
-  attackRecords: Map<string, AttackRecord> = new Map(),
+  /** the records of the config's own store folders (attack/), by folder */
+  own: OwnRecords = new Map(),
 ): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir);
-  const stores = new Map<string, ReadonlyMap<string, unknown>>([
-    [CELLS_FOLDER, records],
-    [new AttackStore(dir).folder, attackRecords],
-  ]);
+  const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
   return {
     config: claimsConfigOf(config),
     values,

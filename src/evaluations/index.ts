@@ -9,11 +9,13 @@ import { registerEvaluation as registerFacts } from './catalog.js';
 import { registerBlock } from './blocks.js';
 import type { z } from 'zod';
 import type { EvaluationFacts } from './types.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { ExactValues, GroupData, InRecord, Measurement, OwnStore } from './measure.js';
 import { UTILITY_ROWS, utilityTrialValues } from './utility/rows.js';
 import { UTILITY_MEASURE, UTILITY_RECORD } from './utility/measure.js';
 import { RECOMMEND_ROWS, recommendTrialValues } from './recommend/rows.js';
-import { RECOMMEND_EXACT, RECOMMEND_MEASURE, RECOMMEND_RECORD, recommendGroupQueries } from './recommend/measure.js';
+import { RECOMMEND_EXACT, RECOMMEND_MEASURE, RECOMMEND_RECORD, describeRecommend, recommendGroupQueries } from './recommend/measure.js';
+import { describeAttack } from './attack/config.js';
 import { ATTACK_ROWS, attackTrialValues } from './attack/rows.js';
 import { ATTACK_MEASURE } from './attack/measure.js';
 import { ATTACK_STORE } from './attack/store.js';
@@ -37,6 +39,11 @@ export interface Evaluation<V = unknown> {
   queries?(data: GroupData, sampled: Int32Array, at: { dataset: string; n: number }): Int32Array;
   /** values of its own on the exact record of a (data set, n) (recommendations: the baselines) */
   exact?: ExactValues;
+  /**
+   * Its block's settings in words for `--dry-run` and `lshdp status` (`known [0.5, 1], targets
+   * 5,000`), and a note on what the block changes elsewhere, if anything; with a block only.
+   */
+  describe?(cfg: ExperimentConfig): { settings: string; note?: string };
 }
 
 const unit = <V>(rows: RowHooks, trialValues: (rows: readonly WalkedRow[]) => V[], code: Omit<Evaluation<V>, 'facts' | 'rows' | 'trialValues'>): Evaluation<V> => ({
@@ -54,8 +61,9 @@ const BUILT_IN: readonly Evaluation[] = [
     store: RECOMMEND_RECORD as InRecord,
     queries: recommendGroupQueries,
     exact: RECOMMEND_EXACT as ExactValues,
+    describe: (cfg) => describeRecommend(cfg.recommend!),
   }),
-  unit(ATTACK_ROWS, attackTrialValues, { measure: ATTACK_MEASURE as Measurement, readsKnn: false, store: ATTACK_STORE as OwnStore }),
+  unit(ATTACK_ROWS, attackTrialValues, { measure: ATTACK_MEASURE as Measurement, readsKnn: false, store: ATTACK_STORE as OwnStore, describe: (cfg) => describeAttack(cfg.attack!) }),
 ];
 let listed: Evaluation[] = [...BUILT_IN];
 

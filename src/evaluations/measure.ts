@@ -90,10 +90,15 @@ export interface InRecord<A = unknown, V = unknown> {
   keptKs?(stored: V): number[];
 }
 
-/** A store record of one trial cell (its file `<store folder>/<cell key>.json`). */
+/**
+ * A store record of one trial cell (its file `<store folder>/<cell key>.json`): entries of their
+ * own hashes (the manifest lists each trial cell's under the store folder's name; `status`
+ * counts, prunes and `merge` checks them by it).
+ */
 export interface OwnRecord {
   format: number;
   key: string;
+  entries: Record<string, { hash: string }>;
 }
 
 /** One result of a trial cell with what an evaluation of its own store must compute of it. */

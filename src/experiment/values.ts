@@ -8,13 +8,11 @@ import { UserError } from '../util/errors.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
 import type { ExperimentConfig } from './config/schema.js';
 import { exactKey } from './grid.js';
-import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from './trialValues.js';
-import type { AttackRecord, CellRecord } from './records.js';
+import type { NnDistance, TrialValue } from './trialValues.js';
+import type { CellRecord } from './records.js';
 import { walkRows, type StoredRecords } from './walk.js';
 import { evaluation } from '../evaluations/index.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
-import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
-import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 
 /** The per-trial values of the evaluation `name` over a grid's records by store folder, in its file's order. */
 export function evaluationValues<V>(name: string, config: ExperimentConfig, stores: StoredRecords): V[] {
@@ -40,21 +38,4 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
     }
   }
   return { values: evaluationValues<TrialValue>(UTILITY_FACTS.name, config, cellsOnly(records)), nn };
-}
-
-/** The per-trial recommendation values of a whole grid's records, in recommend.csv order (baselines: trial 0). */
-export function recommendValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>): RecommendTrialValue[] {
-  return evaluationValues(RECOMMEND_FACTS.name, config, cellsOnly(records));
-}
-
-/** The per-trial attack values of a whole grid's attack records (a folder's, or a run's in memory: the same values). */
-export function attackValuesOf(config: ExperimentConfig, records: Map<string, AttackRecord>): AttackTrialValue[] {
-  return evaluationValues(
-    ATTACK_FACTS.name,
-    config,
-    new Map<string, ReadonlyMap<string, unknown>>([
-      [UTILITY_FACTS.store, new Map()],
-      [ATTACK_FACTS.store, records],
-    ]),
-  );
 }

@@ -21,8 +21,12 @@ export interface GridEntry {
   hash?: string;
   /** trial cells: result id → the hash of everything that determines that result */
   results?: Record<string, string>;
-  /** trial cells of a config with `attack`: attack entry key → the hash of everything that determines it */
-  attack?: Record<string, string>;
+  /**
+   * Trial cells of a config with an evaluation of its own store folder: under the folder's name
+   * (`attack`), entry key → the hash of everything that determines it (read with ownHashesOf,
+   * src/machinery/ownStores.ts). The key is the store folder's name, not a fixed field.
+   */
+  [ownStore: string]: unknown;
   seeds: Record<string, string>;
   /** 1-based shard that computes it (sharded runs only) */
   shard?: number;
@@ -77,8 +81,11 @@ export function gridEntry(
   resultHashes: Map<string, Map<string, string>>,
   records: Map<string, CellRecord>,
   shard: number | undefined,
-  attackHashes?: Map<string, Map<string, string>>,
+  /** per store folder of an evaluation of its own store (attack/): cell key → entry key → hash */
+  ownHashes: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, string>>> = new Map(),
 ): GridEntry {
+  const own: Record<string, Record<string, string>> = {};
+  if (c.kind === 'trial') for (const [folder, hashes] of ownHashes) if (hashes.has(c.key)) own[folder] = Object.fromEntries(hashes.get(c.key)!);
   const rec = records.get(c.key);
   const ms = rec ? recordMs(rec) : undefined;
   return {
@@ -87,7 +94,7 @@ export function gridEntry(
     dataset: c.dataset,
     n: c.n,
     ...(c.kind === 'trial' ? { kappa: c.kappa, trial: c.trial, results: Object.fromEntries(resultHashes.get(c.key)!) } : { hash: exactHashes.get(c.key)! }),
-    ...(c.kind === 'trial' && attackHashes?.has(c.key) ? { attack: Object.fromEntries(attackHashes.get(c.key)!) } : {}),
+    ...own,
     seeds: cellSeeds(cfg, c),
     ...(shard !== undefined ? { shard } : {}),
     ...(ms !== undefined ? { ms } : {}),

@@ -13,15 +13,23 @@ import { UserError } from '../util/errors.js';
 import { stableStringify } from '../util/hash.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
-import type { AttackRecord, CellRecord } from '../experiment/records.js';
-import { AttackStore } from './attackStore.js';
+import type { CellRecord } from '../experiment/records.js';
+import type { OwnRecord } from '../evaluations/measure.js';
+import { ownEvaluations, ownHashesOf, ownStore, type OwnRecords } from './ownStores.js';
 import { recordMs, type GridEntry, type Manifest } from './manifest.js';
 import type { FolderOwner } from './outdir.js';
 import { CellStore, STORE_FORMAT } from './store.js';
 
-/** A grid entry's identity: the exact cell's hash, or the trial cell's result hashes. */
+/** A grid entry's identity: the exact cell's hash, or the trial cell's result hashes and those of its own store folders' entries. */
 function entryHash(g: GridEntry): string {
-  return g.kind === 'exact' ? String(g.hash) : stableStringify(g.results ?? {}) + (g.attack ? stableStringify(g.attack) : '');
+  if (g.kind === 'exact') return String(g.hash);
+  return (
+    stableStringify(g.results ?? {}) +
+    ownEvaluations()
+      .map((e) => ownHashesOf(g, e.facts.store))
+      .map((h) => (h ? stableStringify(h) : ''))
+      .join('')
+  );
 }
 
 /** Does a stored record hold every result of the manifest's entry, computed for the same hashes? */
@@ -51,8 +59,8 @@ export interface MergedShards {
   cfg: ExperimentConfig;
   owner: FolderOwner;
   records: Map<string, CellRecord>;
-  /** the attack records (config `attack`), each from the shard that holds its cell */
-  attack: Map<string, AttackRecord>;
+  /** the records of the config's own store folders (attack/), each from the shard that holds its cell */
+  own: OwnRecords;
   manifest: Manifest;
 }
 
@@ -70,8 +78,8 @@ export function combineShards(dirs: string[], out: string): MergedShards {
   checkSameRun(dirs, manifests);
   const ref = manifests[0];
   const { records, from } = collectRecords(dirs, ref);
-  const attack = collectAttack(ref, from);
-  const cfg = parseConfig(JSON.stringify(ref.config), join(dirs[0], 'manifest.json'));
+  const cfg = cfgOf(ref, dirs[0]);
+  const own = collectOwn(cfg, ref, from);
   const owner = { name: cfg.name, config_hash: ref.config_hash, store_format: STORE_FORMAT, config: ref.config };
   const manifest: Manifest = {
     ...ref,
@@ -88,21 +96,28 @@ export function combineShards(dirs: string[], out: string): MergedShards {
     },
     grid: ref.grid.map((g) => ({ ...g, ms: recordMs(records.get(g.key)!) })),
   };
-  return { cfg, owner, records, attack, manifest };
+  return { cfg, owner, records, own, manifest };
 }
 
-/** The attack record of every trial cell whose manifest entry has attack hashes, from the folder that holds the cell. */
-function collectAttack(ref: Manifest, from: Map<string, string>): Map<string, AttackRecord> {
-  const out = new Map<string, AttackRecord>();
-  for (const g of ref.grid) {
-    if (!g.attack) continue;
-    const dir = from.get(g.key)!;
-    const store = new AttackStore(dir);
-    const rec = store.read(g.key);
-    if (!rec) throw new UserError(`merge: ${store.path(g.key)} is missing (its cell is in ${dir}); run that shard to completion and merge again`);
-    if (!Object.entries(g.attack).every(([k, hash]) => rec.entries[k]?.hash === hash))
-      throw new UserError(`${store.path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
-    out.set(g.key, rec);
+const cfgOf = (m: Manifest, dir: string): ExperimentConfig => parseConfig(JSON.stringify(m.config), join(dir, 'manifest.json'));
+
+/** Per own store folder of the config, the record of every trial cell whose manifest entry lists its hashes, from the folder that holds the cell. */
+function collectOwn(cfg: ExperimentConfig, ref: Manifest, from: Map<string, string>): OwnRecords {
+  const out = new Map<string, Map<string, OwnRecord>>();
+  for (const e of ownEvaluations(cfg)) {
+    const records = new Map<string, OwnRecord>();
+    for (const g of ref.grid) {
+      const hashes = ownHashesOf(g, e.facts.store);
+      if (!hashes) continue;
+      const dir = from.get(g.key)!;
+      const store = ownStore(e, dir);
+      const rec = store.read(g.key);
+      if (!rec) throw new UserError(`merge: ${store.path(g.key)} is missing (its cell is in ${dir}); run that shard to completion and merge again`);
+      if (!Object.entries(hashes).every(([k, hash]) => rec.entries[k]?.hash === hash))
+        throw new UserError(`${store.path(g.key)}: computed for a different config or input than the manifest; rerun that shard`);
+      records.set(g.key, rec);
+    }
+    out.set(e.facts.store, records);
   }
   return out;
 }

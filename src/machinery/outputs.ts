@@ -14,8 +14,8 @@ import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv } fr
 import { directionalBudgetRows } from '../privacy/budget.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
-import type { AttackRecord, CellRecord } from '../experiment/records.js';
-import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import type { CellRecord } from '../experiment/records.js';
+import type { OwnRecords } from './ownStores.js';
 import { CELLS_FOLDER } from './store.js';
 import { evaluationFile } from '../experiment/walk.js';
 import { evaluations, evaluationsIn } from '../evaluations/index.js';
@@ -29,17 +29,14 @@ export function writeResultFiles(
   summaries: DatasetSummary[],
   manifest: Manifest,
   engine: Pick<Engine, 'mechanism' | 'budgetRows'>,
-  /** the attack records (config `attack`): attack.csv; a config without it writes no such file */
-  attack: Map<string, AttackRecord> = new Map(),
+  /** the records of the config's own store folders (attack/: attack.csv), by folder */
+  own: OwnRecords = new Map(),
 ): void {
   const info = (name: string) => engine.mechanism(name);
   // build every text first, so a problem in the store writes nothing: each evaluation's file from
   // the one walk of the grid (utility.csv always; recommend.csv, attack.csv where the config has
   // their blocks; utility.csv is on the training vectors with `recommend`)
-  const stores = new Map<string, ReadonlyMap<string, unknown>>([
-    [CELLS_FOLDER, records],
-    [ATTACK_FACTS.store, attack],
-  ]);
+  const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
   const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationFile(e.rows, cfg, stores, info) }));
   const nn = nnDistancesCsv(cfg, records);
   // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for

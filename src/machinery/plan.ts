@@ -268,9 +268,8 @@ export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: numbe
     `xi [${cfg.privacy.xi.join(', ')}]`,
     `trials ${cfg.trials}`,
     `mechanisms ${cfg.mechanisms.map((m) => m.label).join(', ')}`,
-    // the evaluations a config adds to its grid (docs/RECOMMEND.md, docs/ATTACKS.md)
-    ...(cfg.recommend ? [`recommend split ${cfg.recommend.split}, holdout ${cfg.recommend.holdout}, top [${cfg.recommend.top.join(', ')}]`] : []),
-    ...(cfg.attack ? [`attack known [${cfg.attack.known.join(', ')}], targets ${formatCount(cfg.attack.targets)}`] : []),
+    // the evaluations a config adds to its grid with a block of its own (docs/RECOMMEND.md, docs/ATTACKS.md)
+    ...evaluationsIn(cfg).flatMap((e) => (e.facts.block !== null && e.describe ? [`${e.facts.block} ${e.describe(cfg).settings}`] : [])),
   ];
   const { total, reused } = plan;
   return [

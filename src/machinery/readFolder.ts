@@ -10,15 +10,13 @@ import { UserError } from '../util/errors.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { parseConfig } from '../experiment/config.js';
 import { expandCells } from '../experiment/grid.js';
-import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
-import { attackValuesOf, evaluationValues, recommendValuesOf, trialValuesOf } from '../experiment/values.js';
+import type { NnDistance, TrialValue } from '../experiment/trialValues.js';
+import { evaluationValues, trialValuesOf } from '../experiment/values.js';
 import type { StoredRecords } from '../experiment/walk.js';
 import { evaluationNamed } from '../evaluations/catalog.js';
-import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
-import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import type { Manifest } from './manifest.js';
-import type { AttackRecord, CellRecord } from '../experiment/records.js';
-import { AttackStore } from './attackStore.js';
+import type { CellRecord } from '../experiment/records.js';
+import { readOwnRecords } from './ownStores.js';
 import { CELLS_FOLDER, CellStore, STORE_FORMAT } from './store.js';
 
 /** The manifest and effective config of a results folder; one-line errors for what is not one. */
@@ -74,10 +72,10 @@ function wholeFolder(dir: string): { manifest: Manifest; config: ExperimentConfi
 
 /** Every record of the folder's grid by store folder (cells/, and the evaluations' own: attack/). */
 export function readStores(dir: string, config: ExperimentConfig): StoredRecords {
-  return new Map<string, ReadonlyMap<string, unknown>>([
-    [CELLS_FOLDER, readRecords(dir, config)],
-    [new AttackStore(dir).folder, readAttackRecords(dir, config)],
-  ]);
+  const trialKeys = expandCells(config)
+    .filter((c) => c.kind === 'trial')
+    .map((c) => c.key);
+  return new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, readRecords(dir, config)], ...readOwnRecords(dir, config, trialKeys)]);
 }
 
 /**
@@ -93,26 +91,4 @@ export function readEvaluationValues<V>(dir: string, name: string): { config: Ex
   return { config, values: evaluationValues<V>(name, config, readStores(dir, config)) };
 }
 
-/** The per-trial recommendation values of a finished results folder whose config has `recommend` (docs/RECOMMEND.md), in recommend.csv order. */
-export function readRecommendValues(dir: string): { config: ExperimentConfig; values: RecommendTrialValue[] } {
-  return readEvaluationValues<RecommendTrialValue>(dir, RECOMMEND_FACTS.name);
-}
-
-/** The per-trial linkage-attack values of a finished results folder whose config has `attack` (docs/ATTACKS.md), in attack.csv order. */
-export function readAttackValues(dir: string): { config: ExperimentConfig; values: AttackTrialValue[] } {
-  return readEvaluationValues<AttackTrialValue>(dir, ATTACK_FACTS.name);
-}
-
-/** The attack records of every trial cell of the folder's grid that has one. */
-export function readAttackRecords(dir: string, config: ExperimentConfig): Map<string, AttackRecord> {
-  const store = new AttackStore(dir);
-  const records = new Map<string, AttackRecord>();
-  for (const c of expandCells(config)) {
-    if (c.kind !== 'trial') continue;
-    const rec = store.read(c.key);
-    if (rec) records.set(c.key, rec);
-  }
-  return records;
-}
-
-export { attackValuesOf, recommendValuesOf, trialValuesOf };
+export { trialValuesOf };

@@ -3,7 +3,7 @@
  * atomically (temporary name + rename) the moment its work finishes, so a file is either absent
  * or whole and a killed run loses at most the records in flight. The grid cells' records
  * (`cells/`, src/machinery/store.ts) and those of an evaluation with a folder of its own (the
- * linkage attack's `attack/`, src/machinery/attackStore.ts) are folders of this one
+ * linkage attack's `attack/`, src/machinery/ownStores.ts) are folders of this one
  * implementation; what a record holds is the science's (src/experiment/records.ts and the
  * evaluations' units), told apart by each folder's `accepts`.
  */

@@ -7,15 +7,22 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
-import { expandCells, resultSpecs, splitSuffix, trialResults } from '../experiment/grid.js';
-import { holdsEvery } from '../evaluations/recommend/lists.js';
+import { expandCells, resultSpecs, trialResults } from '../experiment/grid.js';
+import { exactEvaluations, inRecordEvaluations } from './plan.js';
 import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
 import { mechanismInfo } from '../mechanisms/registry.js';
 import type { TrialRecord } from '../experiment/records.js';
 import { CellStore, STORE_FORMAT } from './store.js';
-import { AttackStore } from './attackStore.js';
+import { ownEvaluations, ownHashesOf, ownStore, type OwnEvaluation } from './ownStores.js';
+import { evaluationsIn, type Evaluation } from '../evaluations/index.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
+
+/** Entries of an own store folder: present and valid / expected. */
+export interface OwnCount {
+  valid: number;
+  expected: number;
+}
 
 export interface FolderStatus {
   dir: string;
@@ -29,32 +36,33 @@ export interface FolderStatus {
   unusedFiles: number;
   /** per axis value: valid / expected results */
   axes: { axis: string; value: string; valid: number; expected: number }[];
-  /** the linkage attack's entries (config `attack`): present and valid / expected; null without it */
-  attack: { valid: number; expected: number } | null;
+  /** per evaluation of the config with a store folder of its own (by name: `attack`): its entries present and valid / expected */
+  own: Record<string, OwnCount>;
   lines: string[];
 }
 
 /**
- * The attack entries of the folder's config that attack/ holds (valid: the manifest's hash), and
- * the entries and files nothing of the config uses (removed with `prune`).
+ * The entries of the folder's config that an own store folder (attack/) holds (valid: the
+ * manifest's hash), and the entries and files nothing of the config uses (removed with `prune`).
  */
-function attackStatus(dir: string, config: ExperimentConfig, grid: Map<string, GridEntry>, prune: boolean): { valid: number; expected: number; unused: number; strays: number } {
-  const store = new AttackStore(dir);
+function ownStatus(dir: string, config: ExperimentConfig, e: OwnEvaluation, grid: Map<string, GridEntry>, prune: boolean): OwnCount & { unused: number; strays: number } {
+  const store = ownStore(e, dir);
   const used = new Set<string>();
   let valid = 0;
   let expected = 0;
   let unused = 0;
   for (const c of expandCells(config)) {
     if (c.kind !== 'trial') continue;
-    const wanted = config.attack ? (grid.get(c.key)?.attack ?? {}) : {};
-    if (config.attack) used.add(c.key);
+    const g = grid.get(c.key);
+    const wanted = (g && ownHashesOf(g, e.facts.store)) ?? {};
+    used.add(c.key);
     const rec = store.read(c.key);
     expected += Object.keys(wanted).length;
     if (!rec) continue;
     const keep = { ...rec, entries: {} as typeof rec.entries };
-    for (const [k, e] of Object.entries(rec.entries)) {
-      if (wanted[k] === e.hash) {
-        keep.entries[k] = e;
+    for (const [k, entry] of Object.entries(rec.entries)) {
+      if (wanted[k] === entry.hash) {
+        keep.entries[k] = entry;
         valid++;
       } else unused++;
     }
@@ -69,6 +77,21 @@ function attackStatus(dir: string, config: ExperimentConfig, grid: Map<string, G
   return { valid, expected, unused, strays: strays.length };
 }
 
+/** The own store folders' counts: the config's evaluations with one, and any other listed one whose folder holds records (its strays). */
+function ownStatuses(dir: string, config: ExperimentConfig, grid: Map<string, GridEntry>, prune: boolean) {
+  const own = new Map(ownEvaluations(config).map((e) => [e, ownStatus(dir, config, e, grid, prune)]));
+  for (const e of ownEvaluations()) if (!own.has(e) && ownStore(e, dir).keys().length > 0) own.set(e, ownStatus(dir, config, e, grid, prune));
+  return own;
+}
+
+/** One line per axis: each value's valid / expected results. */
+function axisLines(axisList: readonly { axis: string; value: string; valid: number; expected: number }[]): string[] {
+  return ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial'].flatMap((axis) => {
+    const vals = axisList.filter((a) => a.axis === axis);
+    return vals.length > 0 ? [`  ${axis}: ${vals.map((a) => `${a.value} ${formatCount(a.valid)}/${formatCount(a.expected)}`).join(', ')}`] : [];
+  });
+}
+
 export function folderStatus(dir: string, opts: { prune?: boolean } = {}): FolderStatus {
   const { manifest, config } = readResultsConfig(dir);
   const store = new CellStore(dir);
@@ -79,8 +102,9 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   // the mechanism axis counts per config entry (label), as utility.csv's mechanism column names
   // them: lshrr-exact apart from lshrr; two labels of one result both count it
   const labelled = resultSpecs(config.mechanisms, config.privacy.xi, mechanismInfo);
-  const ks = config.k.map(String);
-  const top = config.recommend?.top ?? null;
+  // what the evaluations of the config keep in the records: every k and everything they ask
+  const inRecord = inRecordEvaluations(config).map(({ store: s }) => ({ s, asked: s.ask(config) }));
+  const exact = exactEvaluations(config);
   const axes = new Map<string, { axis: string; value: string; valid: number; expected: number }>();
   const bump = (axis: string, value: unknown, ok: boolean) => {
     const key = `${axis}=${String(value)}`;
@@ -99,9 +123,9 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     if (c.kind === 'exact') {
       expected++;
       const rec = store.read(c.key);
-      // with `recommend`, the baselines of every (k, N) too
-      const baselines = !top || (rec?.kind === 'exact' && holdsEvery(rec.rec?.exact, config.k, top) && top.every((N) => rec.rec?.pop[String(N)] !== undefined));
-      const ok = !!rec && rec.kind === 'exact' && g?.hash === rec.hash && baselines;
+      // and the evaluations' own values on it (the recommendation baselines of every (k, N))
+      const fields = rec as unknown as Record<string, unknown> | null;
+      const ok = !!rec && rec.kind === 'exact' && g?.hash === rec.hash && exact.every(({ exact: x }) => x.holds(fields![x.field], config.k, config));
       if (ok) valid++;
       bump('dataset', c.dataset, ok);
       bump('n', c.n, ok);
@@ -113,7 +137,8 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     for (const r of results) {
       expected++;
       const stored = rec?.results[r.id];
-      const ok = !!stored && stored.hash === wanted[r.id] && ks.every((k) => stored.values[k] !== undefined) && (!top || holdsEvery(stored.rec, config.k, top));
+      const fields = stored as unknown as Record<string, unknown> | undefined;
+      const ok = !!stored && stored.hash === wanted[r.id] && inRecord.every(({ s, asked }) => s.holds(fields![s.field], config.k, asked));
       if (ok) {
         valid++;
         okIds.add(r.id);
@@ -140,18 +165,15 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     unused += rec ? Object.keys(rec.results).length : 1;
     if (opts.prune && existsSync(store.path(k))) unlinkSync(store.path(k));
   }
-  const attack = attackStatus(dir, config, grid, opts.prune === true);
-  unused += attack.unused;
+  const own = ownStatuses(dir, config, grid, opts.prune === true);
+  const ownStrays = [...own.values()].reduce((t, o) => t + o.strays, 0);
+  unused += [...own.values()].reduce((t, o) => t + o.unused, 0);
   const axisList = [...axes.values()];
-  const lines = headerLines(dir, manifest, config, { valid, expected }, attack);
-  for (const axis of ['dataset', 'n', 'kappa', 'mechanism', 'xi', 'trial']) {
-    const vals = axisList.filter((a) => a.axis === axis);
-    if (vals.length > 0) lines.push(`  ${axis}: ${vals.map((a) => `${a.value} ${formatCount(a.valid)}/${formatCount(a.expected)}`).join(', ')}`);
-  }
+  const lines = [...headerLines(dir, manifest, config, { valid, expected }, own), ...axisLines(axisList)];
   if (unused > 0) {
     lines.push(
       opts.prune
-        ? `pruned ${formatCount(unused)} results no cell of this config uses${strays.length + attack.strays > 0 ? ` (${strays.length + attack.strays} cell files removed)` : ''}`
+        ? `pruned ${formatCount(unused)} results no cell of this config uses${strays.length + ownStrays > 0 ? ` (${strays.length + ownStrays} cell files removed)` : ''}`
         : `also kept: ${formatCount(unused)} results no cell of this config uses (earlier or larger grids, other options); lshdp status ${dir} --prune removes them`,
     );
   }
@@ -162,29 +184,29 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     valid,
     expected,
     unused,
-    unusedFiles: strays.length + attack.strays,
+    unusedFiles: strays.length + ownStrays,
     axes: axisList,
-    attack: config.attack ? { valid: attack.valid, expected: attack.expected } : null,
+    own: Object.fromEntries(ownEvaluations(config).map((e) => [e.facts.name, { valid: own.get(e)!.valid, expected: own.get(e)!.expected }])),
     lines,
   };
 }
 
 /** The first lines of `lshdp status`: the folder, its grid, the optional evaluations, what is present. */
-function headerLines(dir: string, manifest: Manifest, config: ExperimentConfig, { valid, expected }: { valid: number; expected: number }, attack: { valid: number; expected: number }): string[] {
-  const lines = [
+function headerLines(dir: string, manifest: Manifest, config: ExperimentConfig, { valid, expected }: OwnCount, own: ReadonlyMap<OwnEvaluation, OwnCount>): string[] {
+  const more = (count: OwnCount) => (count.valid < count.expected ? ' (run the config again to compute the rest)' : '');
+  const blockLine = (e: Evaluation) => {
+    const { settings, note } = e.describe!(config);
+    const count = own.get(e as OwnEvaluation);
+    const present = count && ownEvaluations(config).includes(e as OwnEvaluation) ? `; ${formatCount(count.valid)} of ${formatCount(count.expected)} entries present and valid${more(count)}` : '';
+    return `${e.facts.block}: ${settings}${note ? ` (${note})` : ''}${present}`;
+  };
+  return [
     `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
     `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
-    ...(config.recommend
-      ? [
-          `recommend: split ${config.recommend.split}, holdout ${config.recommend.holdout}, top [${config.recommend.top.join(', ')}] (cells keyed ${splitSuffix(config.recommend).slice(1)}: vectors and utility.csv on the training interactions; recommend.csv)`,
-        ]
-      : []),
-    `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${valid < expected ? ' (run the config again to compute the rest)' : ''}`,
+    // the evaluations the config adds with a block of its own, each with its settings
+    ...evaluationsIn(config)
+      .filter((e) => e.facts.block !== null && e.describe)
+      .map(blockLine),
+    `results of this config: ${formatCount(valid)} of ${formatCount(expected)} present and valid${more({ valid, expected })}`,
   ];
-  if (config.attack) {
-    lines.push(
-      `linkage attack (known [${config.attack.known.join(', ')}], at most ${formatCount(config.attack.targets)} targets): ${formatCount(attack.valid)} of ${formatCount(attack.expected)} entries present and valid${attack.valid < attack.expected ? ' (run the config again to compute the rest)' : ''}`,
-    );
-  }
-  return lines;
 }

@@ -9,7 +9,7 @@ import { combineShards, shardSummaries } from '../machinery/merge.js';
 import { checkResultsFolder, prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles } from '../machinery/outputs.js';
 import { CellStore } from '../machinery/store.js';
-import { AttackStore } from '../machinery/attackStore.js';
+import { ownStores } from '../machinery/ownStores.js';
 import { writeRunReport } from './report.js';
 
 export interface MergeOptions {
@@ -24,7 +24,7 @@ export interface MergeOptions {
 
 export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{ cells: number }> {
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
-  const { cfg, owner, records, attack, manifest } = combineShards(dirs, opts.out);
+  const { cfg, owner, records, own, manifest } = combineShards(dirs, opts.out);
   checkResultsFolder(opts.out, owner, { force: opts.force });
   const engine = opts.engine ?? (await loadRealEngine());
   const summaries = shardSummaries(dirs[0]);
@@ -34,12 +34,14 @@ export async function mergeShards(dirs: string[], opts: MergeOptions): Promise<{
     const out = new CellStore(opts.out);
     out.ensure();
     for (const rec of records.values()) out.write(rec);
-    if (attack.size > 0) {
-      const attackOut = new AttackStore(opts.out);
-      attackOut.ensure();
-      for (const rec of attack.values()) attackOut.write(rec);
+    // the evaluations' own store folders (attack/), each written where it holds a record
+    for (const [folder, store] of ownStores(cfg, opts.out)) {
+      const recs = own.get(folder)!;
+      if (recs.size === 0) continue;
+      store.ensure();
+      for (const rec of recs.values()) store.write(rec);
     }
-    writeResultFiles(opts.out, cfg, records, summaries, manifest, engine, attack);
+    writeResultFiles(opts.out, cfg, records, summaries, manifest, engine, own);
     await writeRunReport(opts.out, { report: opts.report, png: opts.png, quiet: opts.quiet, log });
     log(`merged ${dirs.length} folders (${records.size} cells) into ${opts.out}`);
     return { cells: records.size };

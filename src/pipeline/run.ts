@@ -28,9 +28,7 @@ import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
 import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
-import { ownStores } from '../machinery/attackStore.js';
-import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
-import type { AttackRecord } from '../evaluations/attack/records.js';
+import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
@@ -219,10 +217,10 @@ async function outputsStage(
   }
   forgetOutputsKey(outDir);
   const manifest = run.manifest();
-  writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, attackRecords(plan));
+  writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, ownRecords(plan));
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
-  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, attackRecords(plan)) });
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan)) });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
 }
@@ -324,6 +322,8 @@ function runManifest(
 ): Manifest {
   const { cfg } = setup;
   const versions = Object.fromEntries(cfg.mechanisms.flatMap((m) => (run.info(m.name).algorithm ? [[m.name, run.info(m.name).algorithm as string]] : [])));
+  // the entry hashes of the evaluations' own store folders (attack/), listed under each folder's name
+  const ownHashes = new Map([...plan.own].map(([folder, o]) => [folder, o.hashes]));
   return {
     lshdp: LSHDP_VERSION,
     algorithm: ALGORITHM_VERSION,
@@ -349,11 +349,11 @@ function runManifest(
       results_computed: run.done.computed,
       results_reused: plan.reused,
     },
-    grid: plan.cells.map((c, i) => gridEntry(cfg, c, plan.exactHashes, plan.resultHashes, plan.records, plan.shardOf ? plan.shardOf[i] + 1 : undefined, plan.own.get(ATTACK_FACTS.store)?.hashes)),
+    grid: plan.cells.map((c, i) => gridEntry(cfg, c, plan.exactHashes, plan.resultHashes, plan.records, plan.shardOf ? plan.shardOf[i] + 1 : undefined, ownHashes)),
   };
 }
 
-/** The linkage attack's records of the plan (none without `attack`), for the result files and claims. */
-function attackRecords(plan: RunPlan): Map<string, AttackRecord> {
-  return (plan.own.get(ATTACK_FACTS.store)?.records ?? new Map()) as Map<string, AttackRecord>;
+/** The records of the plan's own store folders (attack/), by folder, for the result files and claims. */
+function ownRecords(plan: RunPlan): OwnRecords {
+  return new Map([...plan.own].map(([folder, o]) => [folder, o.records]));
 }

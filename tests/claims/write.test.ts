@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
 import { readClaimsInput } from '../../src/claims/write.js';
-import { readAttackValues, readRecommendValues } from '../../src/machinery/readFolder.js';
+import { readEvaluationValues } from '../../src/machinery/readFolder.js';
 
 const YAML = (extra: string) => `name: t
 seed: 3
@@ -37,8 +37,8 @@ describe('readClaimsInput: the optional evaluations', () => {
   it('reads the attack values from the folder when the config has attack, the recommendations when it has recommend', async () => {
     const out = await folder('attack: { known: [0.5] }\nrecommend: { split: random, top: [5] }\n');
     const input = readClaimsInput(out);
-    expect(input.attack).toEqual(readAttackValues(out).values);
-    expect(input.recommend).toEqual(readRecommendValues(out).values);
+    expect(input.attack).toEqual(readEvaluationValues(out, 'attack').values);
+    expect(input.recommend).toEqual(readEvaluationValues(out, 'recommend').values);
     expect(input.attack!.length).toBeGreaterThan(0);
     expect(input.recommend!.length).toBeGreaterThan(0);
   });

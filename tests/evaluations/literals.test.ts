@@ -4,7 +4,7 @@
  * or backtick quotes without substitutions) equal to an optional evaluation's name, block key or
  * file (recommend, recommend.csv, attack, attack.csv), outside the evaluations' own files: the
  * folder src/evaluations/ and the files named after one evaluation (claims/attack.ts,
- * machinery/attackStore.ts, cli/tableRecommend.ts, …). The count stays at most 10 and every file
+ * cli/tableAttack.ts, cli/tableRecommend.ts, …). The count stays at most 10 and every file
  * that still holds one is listed, with why, in docs/ARCHITECTURE.md ("Evaluations"). Literals are
  * found with the TypeScript compiler's own parser.
  */
@@ -57,7 +57,7 @@ describe('evaluation names in code outside the evaluations’ own files', () => 
     const text = ["// 'attack' in a comment", "const a = 'attack';", 'const b = "recommend.csv";', 'const c = `recommend`;', 'const attack = 1;', "const d = { recommend: 'x' };"].join('\n');
     expect(nameLiterals('x.ts', text, NAMES)).toEqual(["x.ts:2 'attack'", "x.ts:3 'recommend.csv'", "x.ts:4 'recommend'"]);
     expect(ownFile('src/evaluations/attack/rows.ts')).toBe(true);
-    expect(ownFile('src/machinery/attackStore.ts')).toBe(true);
+    expect(ownFile('src/cli/tableAttack.ts')).toBe(true);
     expect(ownFile('src/machinery/outputs.ts')).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
-import { readAttackValues } from '../../src/machinery/readFolder.js';
+import { readEvaluationValues } from '../../src/machinery/readFolder.js';
+import type { AttackTrialValue } from '../../src/experiment/trialValues.js';
 import { folderStatus } from '../../src/machinery/status.js';
 import { ATTACK_HEADER } from '../../src/experiment/columns.js';
 
@@ -67,7 +68,7 @@ describe('the attack in a run', () => {
     const c = await run(config, out);
     expect(c.computed).toBe(4 * 4 + 4 * 4 * 2);
     // the values: readAttackValues in attack.csv order, one per trial
-    const { values } = readAttackValues(out);
+    const { values } = readEvaluationValues<AttackTrialValue>(out, 'attack');
     const rows = readFileSync(join(out, 'attack.csv'), 'utf8').trim().split('\n').slice(1);
     expect(values).toHaveLength(2 * rows.length);
     rows.forEach((line, i) => {
@@ -84,7 +85,8 @@ describe('the attack in a run', () => {
       expect(v.reid10).toBeGreaterThanOrEqual(v.reid1);
     }
     const st = folderStatus(out);
-    expect(st.attack).toEqual({ valid: 4 * 13 * 2, expected: 4 * 13 * 2 });
+    expect(st.own).toEqual({ attack: { valid: 4 * 13 * 2, expected: 4 * 13 * 2 } });
+    expect(st.lines.join('\n')).toContain('attack: known [0.5, 1], targets 5,000; 104 of 104 entries present and valid');
     // a run that changes nothing reuses everything, and the same bytes come back
     const csvText = readFileSync(join(out, 'attack.csv'), 'utf8');
     const d = await run(config, out);
@@ -102,7 +104,7 @@ describe('the attack in a run', () => {
     // a smaller attack reuses what it needs; status counts the rest as unused and --prune removes it
     writeFileSync(config, `${GRID.replace('xi: [0, 5]', 'xi: [0, 5, 20]')}attack: { known: [1] }\n`);
     expect((await run(config, out)).computed).toBe(0);
-    expect(folderStatus(out)).toMatchObject({ attack: { valid: 4 * 13, expected: 4 * 13 }, unused: 4 * 13 });
+    expect(folderStatus(out)).toMatchObject({ own: { attack: { valid: 4 * 13, expected: 4 * 13 } }, unused: 4 * 13 });
     expect(folderStatus(out, { prune: true }).unused).toBe(4 * 13);
     expect(folderStatus(out).unused).toBe(0);
   });
@@ -129,7 +131,7 @@ describe('the attack in a run', () => {
     await run(plain.config, join(plain.dir, 'out'));
     expect(existsSync(join(plain.dir, 'out', 'attack'))).toBe(false);
     expect(existsSync(join(plain.dir, 'out', 'attack.csv'))).toBe(false);
-    expect(() => readAttackValues(join(plain.dir, 'out'))).toThrow(/no linkage attack values \(its config has no attack block/);
+    expect(() => readEvaluationValues(join(plain.dir, 'out'), 'attack')).toThrow(/no linkage attack values \(its config has no attack block/);
   });
   it('with recommend, attacks the training vectors: its entries sit in cells keyed by the split, and attack.csv, recommend.csv and the frontier on NDCG are written', async () => {
     const { dir, config } = scratch(`${GRID}recommend: { split: random, holdout: 1, top: [5] }\nattack: { known: [0.5] }\n`);
@@ -140,6 +142,6 @@ describe('the attack in a run', () => {
     const csv = readFileSync(join(out, 'attack.csv'), 'utf8').trim().split('\n');
     expect(csv.length).toBeGreaterThan(1);
     expect(existsSync(join(out, 'recommend.csv'))).toBe(true);
-    expect(readAttackValues(out).values.length).toBe((csv.length - 1) * 2);
+    expect(readEvaluationValues<AttackTrialValue>(out, 'attack').values.length).toBe((csv.length - 1) * 2);
   });
 });

@@ -12,7 +12,8 @@ import { mergeShards } from '../../src/pipeline/merge.js';
 import { loadRealEngine, type Engine } from '../../src/machinery/engine.js';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
-import { readRecommendValues } from '../../src/machinery/readFolder.js';
+import { readEvaluationValues } from '../../src/machinery/readFolder.js';
+import type { RecommendTrialValue } from '../../src/experiment/trialValues.js';
 import { folderStatus } from '../../src/machinery/status.js';
 import { RECOMMEND_HEADER } from '../../src/experiment/columns.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
@@ -98,7 +99,7 @@ describe('a run with recommend', () => {
       expect(Number(r[col('item_recall_mean')])).toBeLessThanOrEqual(Number(r[col('hr_mean')]));
     }
     // per-trial values in file order: one per baseline row, two per mechanism row; means as in the file
-    const { values } = readRecommendValues(out);
+    const { values } = readEvaluationValues<RecommendTrialValue>(out, 'recommend');
     expect(values).toHaveLength(6 + 20 * 2);
     expect(values[0]).toMatchObject({ mechanism: 'exact', k: 1, top: 2, trial: 0, kappa: null, xi: null, queries });
     const first = values.filter((v) => v.mechanism === 'lshrr' && v.xi === 10 && v.k === 5 && v.top === 5);
@@ -164,6 +165,6 @@ describe('a run with recommend', () => {
     expect(readdirSync(join(out, 'cells')).sort()).toEqual(['exact_a_n30.json', 'trial_a_n30_kappa8_t0.json', 'trial_a_n30_kappa8_t1.json']);
     expect(readFileSync(join(out, 'cells', 'trial_a_n30_kappa8_t0.json'), 'utf8')).not.toMatch(/"rec"/);
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).utility_vectors).toBeUndefined();
-    expect(() => readRecommendValues(out)).toThrow(/no recommend block/);
+    expect(() => readEvaluationValues<RecommendTrialValue>(out, 'recommend')).toThrow(/no recommend block/);
   });
 });

@@ -10,6 +10,8 @@ import { UserError } from '../../util/errors.js';
 import type { ExactValues, GroupData, InRecord, MeasureCell, Measurement } from '../measure.js';
 import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop, type RecommendBaselines, type RecommendByK, type RecommendMemo } from './lists.js';
 import { RECOMMEND_FACTS } from './facts.js';
+import { splitSuffix } from '../../experiment/grid.js';
+import type { RecommendConfig } from './config.js';
 
 interface RecommendState {
   cell: MeasureCell;
@@ -60,4 +62,12 @@ export function recommendGroupQueries(data: GroupData, sampled: Int32Array, at: 
 function splitOf(data: GroupData, at?: { dataset: string; n: number }) {
   if (!data.recommend) throw new Error(`data set "${at?.dataset ?? data.vectors.dataset}" at n=${at?.n ?? data.vectors.n} was loaded without its recommendation split`);
   return data.recommend;
+}
+
+/** The block's settings in words (`--dry-run`, `lshdp status`), and what the split changes elsewhere. */
+export function describeRecommend(r: RecommendConfig): { settings: string; note: string } {
+  return {
+    settings: `split ${r.split}, holdout ${r.holdout}, top [${r.top.join(', ')}]`,
+    note: `cells keyed ${splitSuffix(r).slice(1)}: vectors and utility.csv on the training interactions; recommend.csv`,
+  };
 }
