@@ -30,7 +30,7 @@ export { deriveSeed, makeRng, type Rng } from './random/rng.js';
 export { loadDataset, readInteractions, type LoadOptions } from './data/load.js';
 export type { DatasetSpec, Format, Center } from './data/spec.js';
 export { FORMATS } from './data/formats/index.js';
-export type { UserVectors, LoadedDataset, DatasetSummary, RecommendSplit, RecommendData, RecommendSummary, RecommendDimSummary } from './data/types.js';
+export type { UserVectors, LoadedDataset, DatasetSummary, RecommendSplit, RecommendData, RecommendSummary, RecommendDimSummary, GroupExtras, ItemSets } from './data/types.js';
 export { splitInteractions, recommendData, type SplitInteractions } from './data/split.js';
 
 // exact k-NN and distances

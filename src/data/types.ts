@@ -79,6 +79,8 @@ export interface LoadedDataset {
   vectors: Map<number, UserVectors>;
   /** with a recommendation split (config `recommend`, docs/RECOMMEND.md): per n, the items beside the training vectors */
   recommend?: Map<number, RecommendData>;
+  /** with an evaluation that reads item sets (config `infer`): per n, each kept user's item set */
+  items?: Map<number, ItemSets>;
 }
 
 /** How a recommendation run splits each user's distinct items (config `recommend`). */
@@ -94,6 +96,26 @@ export interface RecommendSplit {
  * one whose centred value is 0 (which the vector omits); row u of `held` lists u's held-out items
  * among the n items. Columns ascending within a row.
  */
+/**
+ * Each kept user's item set among the n items before any centring (config `infer`): row u (the
+ * vectors' row u) holds the columns, ascending, of colIdx[rowPtr[u] .. rowPtr[u + 1]). With a
+ * recommendation split, the training items.
+ */
+export interface ItemSets {
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  /** the number of items (columns) */
+  n: number;
+}
+
+/** What a (data set, n) group carries beside its vectors, for the evaluations that read it (shared with the worker threads). */
+export interface GroupExtras {
+  /** with a recommendation split: the training and held-out columns */
+  recommend?: RecommendData;
+  /** with an evaluation that reads them (attribute inference): the item sets */
+  items?: ItemSets;
+}
+
 export interface RecommendData {
   trainPtr: Int32Array; // users + 1
   trainCol: Int32Array;

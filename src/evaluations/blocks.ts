@@ -9,6 +9,8 @@ import { RECOMMEND_FACTS } from './recommend/facts.js';
 import { RECOMMEND_BLOCK } from './recommend/config.js';
 import { ATTACK_FACTS } from './attack/facts.js';
 import { ATTACK_BLOCK } from './attack/config.js';
+import { INFER_FACTS } from './infer/facts.js';
+import { INFER_BLOCK } from './infer/config.js';
 
 export interface EvaluationBlock {
   facts: EvaluationFacts & { block: string };
@@ -18,6 +20,7 @@ export interface EvaluationBlock {
 let blocks: readonly EvaluationBlock[] = [
   { facts: RECOMMEND_FACTS, schema: RECOMMEND_BLOCK },
   { facts: ATTACK_FACTS, schema: ATTACK_BLOCK },
+  { facts: INFER_FACTS, schema: INFER_BLOCK },
 ];
 
 /** Every evaluation block, in list order (a new array whenever the list changes: the config schema rebuilds on it). */

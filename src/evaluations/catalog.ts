@@ -7,8 +7,9 @@ import type { EvaluationFacts } from './types.js';
 import { UTILITY_FACTS } from './utility/facts.js';
 import { RECOMMEND_FACTS } from './recommend/facts.js';
 import { ATTACK_FACTS } from './attack/facts.js';
+import { INFER_FACTS } from './infer/facts.js';
 
-const BUILT_IN: readonly EvaluationFacts[] = [UTILITY_FACTS, RECOMMEND_FACTS, ATTACK_FACTS];
+const BUILT_IN: readonly EvaluationFacts[] = [UTILITY_FACTS, RECOMMEND_FACTS, ATTACK_FACTS, INFER_FACTS];
 let listed: EvaluationFacts[] = [...BUILT_IN];
 
 /** Every evaluation, in list order. */

@@ -19,6 +19,10 @@ import { describeAttack } from './attack/config.js';
 import { ATTACK_ROWS, attackTrialValues } from './attack/rows.js';
 import { ATTACK_MEASURE } from './attack/measure.js';
 import { ATTACK_STORE } from './attack/store.js';
+import { INFER_ROWS, inferTrialValues } from './infer/rows.js';
+import { INFER_MEASURE } from './infer/measure.js';
+import { INFER_STORE } from './infer/store.js';
+import { describeInfer } from './infer/config.js';
 
 export interface Evaluation<V = unknown> {
   facts: EvaluationFacts;
@@ -33,6 +37,8 @@ export interface Evaluation<V = unknown> {
   measure?: Measurement;
   /** whether it reads each result's k-NN answer (a result asked only of evaluations that read the codes skips the k-NN) */
   readsKnn?: boolean;
+  /** whether it reads the users' item sets (GroupData.items: loaded for the run only when an evaluation of its config does) */
+  readsItems?: boolean;
   /** where its values are kept: a field of the trial cell records' results, or a store folder of its own (`facts.store`); absent with `measure` */
   store?: InRecord | OwnStore;
   /** the queries of a (data set, n) group when it changes them (recommendations: the users with a held-out item) */
@@ -64,6 +70,13 @@ const BUILT_IN: readonly Evaluation[] = [
     describe: (cfg) => describeRecommend(cfg.recommend!),
   }),
   unit(ATTACK_ROWS, attackTrialValues, { measure: ATTACK_MEASURE as Measurement, readsKnn: false, store: ATTACK_STORE as OwnStore, describe: (cfg) => describeAttack(cfg.attack!) }),
+  unit(INFER_ROWS, inferTrialValues, {
+    measure: INFER_MEASURE as Measurement,
+    readsKnn: false,
+    readsItems: true,
+    store: INFER_STORE as OwnStore,
+    describe: (cfg) => describeInfer(cfg.infer!),
+  }),
 ];
 let listed: Evaluation[] = [...BUILT_IN];
 

@@ -15,7 +15,7 @@
  *   cells/) or a store folder of its own (`OwnStore`, attack/), with what a stored value lacks for
  *   the asked grid and how fresh values merge in.
  */
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { CodeSet } from '../lsh/codes.js';
 import type { LshFamily, MetricName } from '../lsh/families/index.js';
@@ -26,10 +26,9 @@ import type { ResultSpec, TrialCell } from '../experiment/grid.js';
 import type { TrialResult } from '../experiment/cellSpec.js';
 import type { AnswerSet, DistanceMemo } from '../experiment/utility.js';
 
-/** A (data set, n) group's data as the evaluations see it: its vectors and, with a recommendation split, the held-out items. */
-export interface GroupData {
+/** A (data set, n) group's data as the evaluations see it: its vectors and what the group carries beside them (a recommendation split's items, item sets). */
+export interface GroupData extends GroupExtras {
   vectors: UserVectors;
-  recommend?: RecommendData;
 }
 
 /** The coordinates of a trial of a (data set, n): what a trial setup may depend on (never κ, a mechanism or ξ). */
@@ -127,6 +126,8 @@ export interface OwnStore<A = unknown, R extends OwnRecord = OwnRecord> {
     results: readonly ResultSpec[],
     resultHashes: ReadonlyMap<string, ReadonlyMap<string, string>>,
     usersOf: (c: TrialCell) => number,
+    /** the hash of the exact cell of a trial cell's (data set, n): its input, seed and n, for entries of no result (baselines) */
+    exactHashOf: (c: TrialCell) => string,
   ): Map<string, Map<string, string>>;
   /** what a cell's stored record (null: none, or recomputed) lacks for the config */
   pending(cfg: ExperimentConfig, rec: R | null, results: readonly ResultSpec[], hashes: ReadonlyMap<string, string>): OwnCellPlan<A>;

@@ -1,4 +1,4 @@
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
@@ -73,14 +73,14 @@ function checkKs(k: number[], users: number): number[] {
  * list order: src/evaluations/measure.ts), which give their values when the cell is done. A
  * result's numbers depend only on its own identity and the cell, never on which other results are
  * computed with it, nor on the `thread` that lends it arrays and distances. The plugins of
- * `spec.plugins` must be registered in this thread already. `recommend`: the split's items beside
- * the training vectors, for the evaluations that read them.
+ * `spec.plugins` must be registered in this thread already. `extras`: what the group carries
+ * beside its vectors (a recommendation split's items, item sets), for the evaluations that read it.
  */
-export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread, recommend?: RecommendData): TrialResult[] {
+export function runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, thread?: TrialThread, extras?: GroupExtras): TrialResult[] {
   const { n } = spec;
   if (vectors.n !== n) throw new RangeError(`spec n = ${n} but the vectors have n = ${vectors.n}`);
   if (spec.results.length === 0) return [];
-  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread, recommend);
+  return evaluateCell(vectors, queries, truth, spec, getFamily(spec.metric ?? 'angular'), setup, thread, extras);
 }
 
 /** The evaluation of this name among the listed ones (a RangeError for an unknown one: a bug of the plan). */
@@ -128,7 +128,7 @@ function evaluateCell(
   family: LshFamily,
   setup?: TrialSetupStore,
   thread?: TrialThread,
-  recommend?: RecommendData,
+  extras: GroupExtras = {},
 ): TrialResult[] {
   const alloc = thread?.alloc ?? freshFloat64;
   const users = vectors.rowPtr.length - 1;
@@ -166,7 +166,7 @@ function evaluateCell(
   // values come back in that order); each keeps what its results share in its state
   const cell: MeasureCell = {
     vectors,
-    ...(recommend ? { recommend } : {}),
+    ...extras,
     queries,
     truth,
     family,

@@ -96,3 +96,34 @@ export interface AttackTrialValue extends AttackCoordinates {
   /** target users the means are over */
   targets: number;
 }
+
+/**
+ * Where an attribute-inference number sits: the key columns of infer.csv and of its per-trial
+ * values. The baselines: mechanism `prior` (kappa null) and `null` (per κ), with base, accountant
+ * and xi null.
+ */
+export interface InferCoordinates {
+  dataset: string;
+  n: number;
+  kappa: number | null;
+  mechanism: string;
+  base: string | null;
+  accountant: string | null;
+  xi: number | null;
+  /** the share of the kept users in the auxiliary group */
+  aux: number;
+}
+
+/**
+ * One per-trial attribute-inference value (config `infer`, docs/ATTACKS.md): the means over the
+ * trial's targets of auc and prec10 for one (data set, n, κ, mechanism, ξ, aux).
+ */
+export interface InferTrialValue extends InferCoordinates {
+  trial: number;
+  auc: number;
+  prec10: number;
+  /** the auxiliary users that vote (config infer.k) */
+  k: number;
+  /** targets the means are over (those whose item set is neither empty nor every item) */
+  targets: number;
+}

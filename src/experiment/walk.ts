@@ -61,8 +61,11 @@ export interface RowHooks {
    * store (`facts.store`), or undefined when the record lacks them.
    */
   point(record: unknown, id: string, point: Point): TrialPoint | undefined;
-  /** The rows of a (data set, n) before its κ rows (the exact rows, the baselines), from its exact cell's record. */
-  baselines?(cfg: ExperimentConfig, exact: unknown, dataset: string, n: number): WalkedRow[];
+  /**
+   * The rows of a (data set, n) before its κ rows (the exact rows, the baselines), from its exact
+   * cell's record or from the trial cells' records of each κ in the evaluation's store (trial order).
+   */
+  baselines?(cfg: ExperimentConfig, exact: unknown, dataset: string, n: number, trialRecords: (kappa: number) => unknown[]): WalkedRow[];
   /** Columns a row takes from its mechanism and what its ξ meant (utility.csv's ε columns). */
   rowExtra?(info: MechanismInfo, eps: EpsilonInfo): Record<string, Extra>;
   /** What a missing value is called in an error ("recommendation values"). */
@@ -117,15 +120,16 @@ export function walkRows(cfg: ExperimentConfig, stores: StoredRecords, hooks: Ro
   const rows: WalkedRow[] = [];
   for (const ds of cfg.datasets) {
     for (const n of cfg.dims) {
-      if (hooks.baselines) rows.push(...hooks.baselines(cfg, cells.get(exactKeyOf(cfg, ds.name, n)), ds.name, n));
-      for (const kappa of cfg.kappa) {
-        const trials: { key: string; rec: unknown }[] = [];
-        for (let t = 0; t < cfg.trials; t++) {
+      const trialsOf = (kappa: number) =>
+        Array.from({ length: cfg.trials }, (_, t) => {
           const key = trialKey(ds.name, n, kappa, t, cfg.recommend);
           const rec = own.get(key);
           if (rec === undefined) throw new UserError(`results store: ${recordName(facts, key)} is missing; run again to compute it`);
-          trials.push({ key, rec });
-        }
+          return { key, rec };
+        });
+      if (hooks.baselines) rows.push(...hooks.baselines(cfg, cells.get(exactKeyOf(cfg, ds.name, n)), ds.name, n, (kappa) => trialsOf(kappa).map((t) => t.rec)));
+      for (const kappa of cfg.kappa) {
+        const trials = trialsOf(kappa);
         for (const k of ks) {
           for (const { entry, xi, spec } of expansion) {
             const mi = info(entry.name);
@@ -214,7 +218,8 @@ export function evaluationCsv(facts: EvaluationFacts, rows: readonly WalkedRow[]
         case 'kappa':
           return csvNumber(r.kappa);
         case 'k':
-          return csvNumber(r.k);
+          // an axis of the rows, or (attribute inference) one setting of the block
+          return r.k !== null ? csvNumber(r.k) : csvExtra(r.extra.k);
         case 'accountant':
           return r.accountant ?? '';
         case 'xi':

@@ -4,7 +4,7 @@
  * cells run on the executor, most expensive first. Every finished cell is stored at once, so a
  * killed run keeps all but the cells in flight.
  */
-import type { UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
 import type { Progress } from '../util/progress.js';
 import { formatCount } from '../util/format.js';
@@ -75,12 +75,18 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   const first = group[0];
   const vectors = ctx.data.loaded.get(first.dataset)!.vectors.get(first.n)!;
   const users = vectors.rowPtr.length - 1;
-  const recData = ctx.data.loaded.get(first.dataset)!.recommend?.get(first.n);
-  const groupData: GroupData = { vectors, ...(recData ? { recommend: recData } : {}) };
+  // what the group carries beside its vectors (a recommendation split's items, item sets)
+  const loaded = ctx.data.loaded.get(first.dataset)!;
+  const extras: GroupExtras = {};
+  const recommend = loaded.recommend?.get(first.n);
+  if (recommend) extras.recommend = recommend;
+  const items = loaded.items?.get(first.n);
+  if (items) extras.items = items;
+  const groupData: GroupData = { vectors, ...extras };
   let queries = engine.sampleQueries(users, cfg.queries, cfg.seed, first.dataset, first.n);
   // what the evaluations ask of the data (a recommendation split: the users with a held-out item)
   for (const e of evaluationsIn(cfg)) if (e.queries) queries = e.queries(groupData, queries, first);
-  executor.setData(gk, vectors, queries, recData);
+  executor.setData(gk, vectors, queries, extras);
   const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users);
   const exactCell = group.find((c) => c.kind === 'exact');
   if (exactCell) {

@@ -5,7 +5,7 @@
  * other modules.
  */
 import type { DatasetSpec } from '../data/spec.js';
-import type { LoadedDataset, RecommendData, RecommendSplit, UserVectors } from '../data/types.js';
+import type { GroupExtras, LoadedDataset, RecommendSplit, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import type { Progress } from '../util/progress.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
@@ -32,7 +32,7 @@ export interface Engine {
   exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
   /** `setup`: where the cell's setup is kept between runs (src/machinery/setupCache.ts); `recommend`: the split's items, for results asked with `top` */
-  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, recommend?: RecommendData): TrialResult[];
+  runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, extras?: GroupExtras): TrialResult[];
   mechanism(name: string): MechanismInfo;
   /** budgets.csv's rows: one per (accountant, d, kappa, xi) */
   budgetRows(args: { accountants: readonly string[]; d: number[]; kappa: number[]; xi: number[]; delta: number; disagreement?: (d: number) => number }): BudgetRecord[];
@@ -46,7 +46,7 @@ export async function loadComputeEngine(): Promise<ComputeEngine> {
   return {
     exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
-    runTrialCell: (v, q, t, spec, setup, recommend) => thread.runTrialCellInThread(v, q, t, spec, setup, recommend),
+    runTrialCell: (v, q, t, spec, setup, extras) => thread.runTrialCellInThread(v, q, t, spec, setup, extras),
   };
 }
 

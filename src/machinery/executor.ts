@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { InterruptedError, UserError } from '../util/errors.js';
 import type { CellRow, TrialCellSpec, TrialResult } from '../experiment/trial.js';
@@ -33,8 +33,8 @@ export interface TaskOutput {
 
 export interface Executor {
   readonly threads: number;
-  /** `recommend`: with a recommendation split, the items beside the training vectors (trial cells score from them) */
-  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void;
+  /** `extras`: what the group carries beside its vectors (a recommendation split's items, item sets), for the evaluations that read it */
+  setData(key: string, vectors: UserVectors, queries: Int32Array, extras?: GroupExtras): void;
   setTruth(key: string, truth: ExactKnn): void;
   drop(key: string): void;
   run(task: Task): Promise<TaskOutput>;
@@ -60,12 +60,13 @@ export interface GroupData {
   vectors: UserVectors;
   queries: Int32Array;
   truth?: ExactKnn;
-  recommend?: RecommendData;
+  extras: GroupExtras;
 }
 
-/** A recommendation split's arrays in shared memory (posted once to every worker, as the vectors). */
-export function shareRecommend(r: RecommendData): RecommendData {
-  return { trainPtr: shareArray(r.trainPtr), trainCol: shareArray(r.trainCol), heldPtr: shareArray(r.heldPtr), heldCol: shareArray(r.heldCol) };
+/** A group's extras with every typed array in shared memory (posted once to every worker, as the vectors). */
+export function shareExtras(extras: GroupExtras): GroupExtras {
+  const share = (part: object) => Object.fromEntries(Object.entries(part).map(([k, v]) => [k, v instanceof Int32Array || v instanceof Float64Array ? shareArray(v) : v]));
+  return Object.fromEntries(Object.entries(extras).map(([k, part]) => [k, share(part as object)])) as GroupExtras;
 }
 
 /** Compute one task against the data of its group (shared by both executors and the worker). */
@@ -82,8 +83,10 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);
   const setup = task.setup ? fileSetupStore(task.setup) : undefined;
-  // (called with five arguments without a split: engines written before it keep working)
-  return data.recommend ? engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup, data.recommend) : engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup);
+  // (called with five arguments without extras: engines written before them keep working)
+  return Object.keys(data.extras).length > 0
+    ? engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup, data.extras)
+    : engine.runTrialCell(data.vectors, data.queries, data.truth, task.spec, setup);
 }
 
 export class InProcessExecutor implements Executor {
@@ -91,8 +94,8 @@ export class InProcessExecutor implements Executor {
   private readonly data = new Map<string, GroupData>();
   private aborted: Error | null = null;
   constructor(private readonly engine: ComputeEngine) {}
-  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void {
-    this.data.set(key, { vectors, queries, ...(recommend ? { recommend } : {}) });
+  setData(key: string, vectors: UserVectors, queries: Int32Array, extras: GroupExtras = {}): void {
+    this.data.set(key, { vectors, queries, extras });
   }
   setTruth(key: string, truth: ExactKnn): void {
     const d = this.data.get(key);
@@ -202,8 +205,8 @@ export class WorkerPool implements Executor {
     for (const w of this.workers) w.postMessage(msg);
   }
 
-  setData(key: string, vectors: UserVectors, queries: Int32Array, recommend?: RecommendData): void {
-    this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries), ...(recommend ? { recommend: shareRecommend(recommend) } : {}) });
+  setData(key: string, vectors: UserVectors, queries: Int32Array, extras: GroupExtras = {}): void {
+    this.broadcast({ type: 'data', key, vectors: shareVectors(vectors), queries: shareArray(queries), extras: shareExtras(extras) });
   }
   setTruth(key: string, truth: ExactKnn): void {
     const shared: ExactKnn = { k: truth.k, indices: shareArray(truth.indices), distances: shareArray(truth.distances) };

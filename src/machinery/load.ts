@@ -11,6 +11,8 @@ import type { SignalGuard } from '../util/signals.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { RunSetup } from './setup.js';
+import { evaluationsIn } from '../evaluations/index.js';
+import { itemSetsOf } from '../data/itemSets.js';
 
 export interface LoadedData {
   loaded: Map<string, LoadedDataset>;
@@ -35,6 +37,16 @@ export async function loadDataSets(setup: RunSetup, configFile: string, engine: 
       const lines = (ds.summary.skippedLines ?? []).join(', ');
       const many = ds.summary.rowsSkipped > 1;
       log(`${spec.name}: skipped ${ds.summary.rowsSkipped} malformed row${many ? 's' : ''}${lines ? ` (${many ? 'first at lines' : 'line'} ${lines})` : ''}`);
+    }
+    // the item sets, where an evaluation of the config reads them (attribute inference)
+    if (evaluationsIn(cfg).some((e) => e.readsItems)) {
+      const centred = ds.summary.center !== 'none';
+      const uncentred =
+        centred && !ds.recommend
+          ? await engine.loadDataset({ ...spec, center: 'none' }, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true })
+          : undefined;
+      progress.stop();
+      ds.items = new Map(cfg.dims.map((n) => [n, itemSetsOf(ds.vectors.get(n)!, { centred, recommend: ds.recommend?.get(n), uncentred: uncentred?.vectors.get(n) })]));
     }
     loaded.set(spec.name, ds);
   }

@@ -4,7 +4,7 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import { exactHash, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
 import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import type { CellRecord } from '../experiment/records.js';
@@ -117,7 +117,7 @@ export function planRun(
   const own = new Map<string, OwnPlan>();
   for (const e of evaluationsIn(cfg)) {
     if (e.store?.where !== 'own') continue;
-    const hashes = e.store.hashes(cfg, trialCells, results, resultHashes, usersOf);
+    const hashes = e.store.hashes(cfg, trialCells, results, resultHashes, usersOf, (c) => exactHashes.get(exactKey(c.dataset, c.n, cfg.recommend))!);
     const folder = opts.ownStores?.get(e.facts.store);
     own.set(
       e.facts.store,

@@ -5,7 +5,7 @@
  * science (src/experiment/trial.ts runTrialCell) gives the same numbers without any of it: this
  * only saves a cell the work an earlier cell of the thread did.
  */
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import { ALL_DISTANCES_MAX, type ExactKnn } from '../knn/angular.js';
 import { getFamily, type MetricName } from '../lsh/families/index.js';
 import { registerPlugins } from '../mechanisms/plugin.js';
@@ -14,10 +14,10 @@ import { distanceMemo, type DistanceMemo } from '../experiment/utility.js';
 import { BufferPool } from '../util/bufferPool.js';
 
 /** runTrialCell with the thread's plugins, buffers and distance memos. */
-export function runTrialCellInThread(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, recommend?: RecommendData): TrialResult[] {
+export function runTrialCellInThread(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, extras?: GroupExtras): TrialResult[] {
   if (spec.results.length > 0 && spec.plugins?.length) registerPlugins(spec.plugins, getFamily(spec.metric ?? 'angular').disagreement);
   try {
-    return runTrialCell(vectors, queries, truth, spec, setup, THREAD, recommend);
+    return runTrialCell(vectors, queries, truth, spec, setup, THREAD, extras);
   } finally {
     // the cell's big arrays go back to the pool once its results are plain numbers
     cellPool.reclaim();

@@ -3,7 +3,7 @@
  * current (dataset, n) groups and computes the cells the pool sends, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RecommendData, UserVectors } from '../data/types.js';
+import type { GroupExtras, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { loadComputeEngine, type ComputeEngine } from './engine.js';
 import { computeTask, groupKeyOfTask, type GroupData, type Task } from './executor.js';
@@ -11,7 +11,7 @@ import { computeTask, groupKeyOfTask, type GroupData, type Task } from './execut
 type Group = GroupData;
 
 type Message =
-  | { type: 'data'; key: string; vectors: UserVectors; queries: Int32Array; recommend?: RecommendData }
+  | { type: 'data'; key: string; vectors: UserVectors; queries: Int32Array; extras: GroupExtras }
   | { type: 'truth'; key: string; truth: ExactKnn }
   | { type: 'drop'; key: string }
   | { type: 'task'; id: number; task: Task }
@@ -37,7 +37,7 @@ port.on('message', (msg: Message) => {
 async function handle(msg: Message): Promise<void> {
   switch (msg.type) {
     case 'data':
-      groups.set(msg.key, { vectors: msg.vectors, queries: msg.queries, ...(msg.recommend ? { recommend: msg.recommend } : {}) });
+      groups.set(msg.key, { vectors: msg.vectors, queries: msg.queries, extras: msg.extras });
       return;
     case 'truth': {
       const g = groups.get(msg.key);

@@ -41,8 +41,8 @@ function evaluationsSection(): string {
 }
 
 describe('evaluation names in code outside the evaluations’ own files', () => {
-  it('counts the names, blocks and files of recommendations and the linkage attack', () => {
-    expect([...NAMES].sort()).toEqual(['attack', 'attack.csv', 'recommend', 'recommend.csv']);
+  it('counts the names, blocks and files of recommendations, the linkage attack and attribute inference', () => {
+    expect([...NAMES].sort()).toEqual(['attack', 'attack.csv', 'infer', 'infer.csv', 'recommend', 'recommend.csv']);
   });
 
   it(`are at most ${CAP}, each file listed in docs/ARCHITECTURE.md with why`, () => {

@@ -21,6 +21,7 @@
  * `prior` baseline is the same ranking with every score 0 (the popularity order alone): what the
  * adversary knows without any code.
  */
+import type { ItemSets } from '../../data/types.js';
 import type { CodeSet } from '../../lsh/codes.js';
 import { popcount32 } from '../../lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
@@ -33,13 +34,8 @@ export const INFER_VERSION = '1';
 /** The rank its precision is taken at (prec10). */
 export const PREC_AT = 10;
 
-/** Each user's item set: the columns (ascending) of row u in colIdx[rowPtr[u] .. rowPtr[u + 1]). */
-export interface ItemSets {
-  rowPtr: Int32Array;
-  colIdx: Int32Array;
-  /** the number of items (columns) */
-  n: number;
-}
+/** Each user's item set (src/data/types.ts): the columns of row u in colIdx[rowPtr[u] .. rowPtr[u + 1]). */
+export type { ItemSets };
 
 /** A uniformly random permutation of 0..users-1 (Fisher–Yates on the `infer` seed of the trial). */
 export function inferPermutation(users: number, runSeed: number | string, dataset: string, n: number, trial: number): Int32Array {
@@ -88,24 +84,35 @@ export function priorOrder(pop: Int32Array): Int32Array {
 
 /**
  * The k users of `group` whose codes in `clean` are nearest in Hamming distance to code `row` of
- * `released`, nearest first; ties by the tie key of (tieSeed, target, candidate).
+ * `released`, nearest first; ties by the tie key of (tieSeed, target, candidate). The distances
+ * are counted into a histogram first, so only the users at the k-th distance are ordered by key
+ * (a full sort of the group per target would cost more than the whole attack).
  */
 export function nearestInGroup(released: CodeSet, row: number, clean: CodeSet, group: Int32Array, k: number, tie: { seed: number; target: number }): Int32Array {
   const { words } = released;
   if (clean.words !== words) throw new RangeError(`released codes have ${words} words, the clean ones ${clean.words}`);
-  const base = queryKeyBase(tie.seed, tie.target);
-  const target = row;
-  const dist = new Int32Array(group.length);
-  const key = new Float64Array(group.length);
-  for (let g = 0; g < group.length; g++) {
+  const m = group.length;
+  const take = Math.min(k, m);
+  const dist = new Int32Array(m);
+  const counts = new Int32Array(words * 32 + 1);
+  for (let g = 0; g < m; g++) {
     const a = group[g]!;
     let d = 0;
-    for (let w = 0; w < words; w++) d += popcount32(released.codes[target * words + w]! ^ clean.codes[a * words + w]!);
+    for (let w = 0; w < words; w++) d += popcount32(released.codes[row * words + w]! ^ clean.codes[a * words + w]!);
     dist[g] = d;
-    key[g] = tieKey(base, a);
+    counts[d]!++;
   }
-  const order = Int32Array.from(group.keys()).sort((x, y) => dist[x]! - dist[y]! || key[x]! - key[y]!);
-  return Int32Array.from(order.subarray(0, Math.min(k, order.length)), (g) => group[g]!);
+  // the distance of the take-th nearest: every user below it is in, those at it compete by key
+  let threshold = 0;
+  for (let seen = 0; threshold < counts.length; threshold++) {
+    seen += counts[threshold]!;
+    if (seen >= take) break;
+  }
+  const base = queryKeyBase(tie.seed, tie.target);
+  const chosen: { user: number; d: number; key: number }[] = [];
+  for (let g = 0; g < m; g++) if (dist[g]! <= threshold) chosen.push({ user: group[g]!, d: dist[g]!, key: tieKey(base, group[g]!) });
+  chosen.sort((x, y) => x.d - y.d || x.key - y.key);
+  return Int32Array.from(chosen.slice(0, take), (c) => c.user);
 }
 
 /** Scratch of one trial's targets: per column a score and a membership mark, reset after each target. */

@@ -11,9 +11,11 @@ import type { OptionSpec } from '../../mechanisms/types.js';
 import { evaluationBlocks } from '../../evaluations/blocks.js';
 import type { RECOMMEND_BLOCK, RecommendConfig } from '../../evaluations/recommend/config.js';
 import type { ATTACK_BLOCK, AttackConfig } from '../../evaluations/attack/config.js';
+import type { INFER_BLOCK, InferConfig } from '../../evaluations/infer/config.js';
 
 export type { RecommendConfig } from '../../evaluations/recommend/config.js';
 export type { AttackConfig } from '../../evaluations/attack/config.js';
+export type { InferConfig } from '../../evaluations/infer/config.js';
 
 /** Every registered mechanism (src/mechanisms/registry.ts): a mechanism plugged in there is usable in configs. */
 export const MECHANISM_NAMES = listMechanisms().map((m) => m.name) as [string, ...string[]];
@@ -52,6 +54,8 @@ export interface ExperimentConfig {
   recommend?: RecommendConfig;
   /** evaluate a linkage attack on the released codes (docs/ATTACKS.md); absent: no attack */
   attack?: AttackConfig;
+  /** evaluate attribute inference from the released codes (docs/ATTACKS.md); absent: none */
+  infer?: InferConfig;
 }
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
@@ -132,7 +136,11 @@ export function configSchema(): ReturnType<typeof buildConfigSchema> {
 
 /** The evaluations' config blocks as optional keys of the top level, in the list's order. */
 function blockShape() {
-  return Object.fromEntries(evaluationBlocks().map((b) => [b.facts.block, b.schema.optional()])) as { recommend: z.ZodOptional<typeof RECOMMEND_BLOCK>; attack: z.ZodOptional<typeof ATTACK_BLOCK> };
+  return Object.fromEntries(evaluationBlocks().map((b) => [b.facts.block, b.schema.optional()])) as {
+    recommend: z.ZodOptional<typeof RECOMMEND_BLOCK>;
+    attack: z.ZodOptional<typeof ATTACK_BLOCK>;
+    infer: z.ZodOptional<typeof INFER_BLOCK>;
+  };
 }
 
 /** Known keys per object, for "did you mean" on unknown keys: the top level's, privacy's, a data set's, a mechanism's and each evaluation block's. */
