@@ -122,6 +122,30 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
 }
 
 /**
+ * The k nearest of the `m` codes of `candidates` (gathered, one after another) to each of the
+ * `probes.length / words` codes of `probes`, best first, into `out` (probes x k): hammingKnn's
+ * answer for queries placed after the candidates (query i at index m + i, so never one of them),
+ * ties by the tie key of (m + i, candidate index). Returns false when this kernel does not apply
+ * (no WebAssembly, codes longer than 64 bits, or k not below m: every candidate is then an answer).
+ */
+export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32Array, bits: number, k: number, tieSeed: number, out: Int32Array): boolean {
+  const wasm = instance();
+  const words = Math.ceil(bits / 32);
+  if (!wasm || bits > WASM_MAX_BITS || words > 2 || k >= m) return false;
+  const np = probes.length / words;
+  const set: CodeSet = { codes: candidates, bits, words };
+  const at = layout(wasm, set, m + np, np, k);
+  const buf = wasm.memory.buffer;
+  new Uint32Array(buf, at.codes, m * words).set(candidates.subarray(0, m * words));
+  new Uint32Array(buf, at.codes + m * words * 4, np * words).set(probes);
+  const queries = new Int32Array(buf, at.queries, np);
+  for (let i = 0; i < np; i++) queries[i] = m + i;
+  wasm.knnCount(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1);
+  out.set(new Int32Array(wasm.memory.buffer, at.out, np * k));
+  return true;
+}
+
+/**
  * The linkage attack's counts (src/evaluations/attack/linkage.ts): for each probe row r (a code of
  * `probes`), out[2r] = the users of `set` strictly closer to it than user targets[r] and
  * out[2r + 1] = the users at that user's distance (it included), exactly as the JS loop counts

@@ -10,7 +10,9 @@
  *   `infer-targets` seed, ascending);
  * - the adversary knows the auxiliary users' item sets and their clean codes; for a target it takes
  *   the k auxiliary users whose clean codes are nearest (Hamming) to the target's released code,
- *   ties broken by the project's seeded tie key (src/lsh/tieKey.ts, query = the target), and scores
+ *   ties broken by the project's seeded tie key (src/lsh/tieKey.ts) of the target's place (after
+ *   the group's m users: m + its index among the targets) and the candidate's place in the group
+ *   (the k-NN kernel's keys for queries appended to the candidates), and scores
  *   each item by how many of them hold it; items are ranked by score, then by popularity in the
  *   auxiliary group (more first), then by column;
  * - per target (skipped when S is empty or holds all n items): auc = the share of pairs (i in S,
@@ -27,12 +29,13 @@ import { popcount32 } from '../../lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
+import { auxView, PREC_AT, rankScratch, targetMetrics, type AuxView } from './ranking.js';
+import { hammingKernelName, wasmNearestOf } from '../../kernels/kernel.js';
+
+export { PREC_AT };
 
 /** The version of the attack's algorithm (its draws and its ranking). */
 export const INFER_VERSION = '1';
-
-/** The rank its precision is taken at (prec10). */
-export const PREC_AT = 10;
 
 /** Each user's item set (src/data/types.ts): the columns of row u in colIdx[rowPtr[u] .. rowPtr[u + 1]). */
 export type { ItemSets };
@@ -84,35 +87,86 @@ export function priorOrder(pop: Int32Array): Int32Array {
 
 /**
  * The k users of `group` whose codes in `clean` are nearest in Hamming distance to code `row` of
- * `released`, nearest first; ties by the tie key of (tieSeed, target, candidate). The distances
- * are counted into a histogram first, so only the users at the k-th distance are ordered by key
- * (a full sort of the group per target would cost more than the whole attack).
+ * `released`, nearest first; ties by the project's seeded tie key (src/lsh/tieKey.ts) of the
+ * query's place `query` and the candidate's place in the group (inferMeans puts target i at
+ * m + i, after the group's m users, as the k-NN kernel sees queries appended to the candidates).
  */
-export function nearestInGroup(released: CodeSet, row: number, clean: CodeSet, group: Int32Array, k: number, tie: { seed: number; target: number }): Int32Array {
-  const { words } = released;
-  if (clean.words !== words) throw new RangeError(`released codes have ${words} words, the clean ones ${clean.words}`);
-  const m = group.length;
+export function nearestInGroup(released: CodeSet, row: number, clean: CodeSet, group: Int32Array, k: number, tie: { seed: number; query: number }): Int32Array {
+  if (clean.words !== released.words) throw new RangeError(`released codes have ${released.words} words, the clean ones ${clean.words}`);
+  const near = nearScratch(group.length, released.words);
+  const packed = gather(clean, group);
+  const count = nearestPacked(near, released.codes.subarray(row * released.words, (row + 1) * released.words), packed, group.length, k, tie);
+  return Int32Array.from(near.idx.subarray(0, count), (g) => group[g]!);
+}
+
+/** Scratch of the nearest-k search over a group of m users. */
+interface NearScratch {
+  dist: Int32Array;
+  counts: Int32Array;
+  idx: Int32Array;
+  keys: Float64Array;
+}
+
+const nearScratch = (m: number, words: number): NearScratch => ({ dist: new Int32Array(m), counts: new Int32Array(words * 32 + 1), idx: new Int32Array(m), keys: new Float64Array(m) });
+
+/** The codes of `group`'s users, one after another (words per code as in `clean`). */
+function gather(clean: CodeSet, group: Int32Array): Uint32Array {
+  const { words } = clean;
+  const out = new Uint32Array(group.length * words);
+  group.forEach((u, g) => out.set(clean.codes.subarray(u * words, (u + 1) * words), g * words));
+  return out;
+}
+
+/**
+ * The JavaScript search: leaves in near.idx[0 .. count) the group places of the nearest to the
+ * code `probe` among the m gathered codes `packed`, nearest first, and returns count = min(k, m).
+ * The distances are counted into a histogram first, so only the users up to the k-th distance are
+ * ordered by key.
+ */
+function nearestPacked(near: NearScratch, probe: Uint32Array, packed: Uint32Array, m: number, k: number, tie: { seed: number; query: number }): number {
+  const words = probe.length;
+  const { dist, counts, idx, keys } = near;
   const take = Math.min(k, m);
-  const dist = new Int32Array(m);
-  const counts = new Int32Array(words * 32 + 1);
-  for (let g = 0; g < m; g++) {
-    const a = group[g]!;
+  counts.fill(0);
+  for (let g = 0, o = 0; g < m; g++, o += words) {
     let d = 0;
-    for (let w = 0; w < words; w++) d += popcount32(released.codes[row * words + w]! ^ clean.codes[a * words + w]!);
+    for (let w = 0; w < words; w++) d += popcount32(probe[w]! ^ packed[o + w]!);
     dist[g] = d;
     counts[d]!++;
   }
-  // the distance of the take-th nearest: every user below it is in, those at it compete by key
+  // the distance of the take-th nearest: every user at or below it is a candidate
   let threshold = 0;
   for (let seen = 0; threshold < counts.length; threshold++) {
     seen += counts[threshold]!;
     if (seen >= take) break;
   }
-  const base = queryKeyBase(tie.seed, tie.target);
-  const chosen: { user: number; d: number; key: number }[] = [];
-  for (let g = 0; g < m; g++) if (dist[g]! <= threshold) chosen.push({ user: group[g]!, d: dist[g]!, key: tieKey(base, group[g]!) });
-  chosen.sort((x, y) => x.d - y.d || x.key - y.key);
-  return Int32Array.from(chosen.slice(0, take), (c) => c.user);
+  const base = queryKeyBase(tie.seed, tie.query);
+  let c = 0;
+  for (let g = 0; g < m; g++) if (dist[g]! <= threshold) idx[c++] = g;
+  const cand = idx.subarray(0, c);
+  for (const g of cand) keys[g] = tieKey(base, g);
+  cand.sort((x, y) => dist[x]! - dist[y]! || keys[x]! - keys[y]!);
+  return take;
+}
+
+/**
+ * Every target's k nearest auxiliary users (group places, targets x min(k, m), nearest first): one
+ * pass of the WebAssembly k-NN kernel over the gathered codes with the targets' codes appended,
+ * or the same search in JavaScript where the kernel does not apply (the same answers).
+ */
+function nearestOfTargets(released: CodeSet, rows: Int32Array, packed: Uint32Array, m: number, k: number, seed: number): Int32Array {
+  const { words, bits } = released;
+  const take = Math.min(k, m);
+  const out = new Int32Array(rows.length * take);
+  const probes = new Uint32Array(rows.length * words);
+  rows.forEach((r, i) => probes.set(released.codes.subarray(r * words, (r + 1) * words), i * words));
+  if (hammingKernelName() !== 'js' && wasmNearestOf(packed, m, probes, bits, take, seed, out)) return out;
+  const near = nearScratch(m, words);
+  for (let i = 0; i < rows.length; i++) {
+    nearestPacked(near, probes.subarray(i * words, (i + 1) * words), packed, m, take, { seed, query: m + i });
+    out.set(near.idx.subarray(0, take), i * take);
+  }
+  return out;
 }
 
 /** Scratch of one trial's targets: per column a score and a membership mark, reset after each target. */
@@ -125,26 +179,6 @@ interface Scratch {
 
 export function scratchFor(n: number): Scratch {
   return { score: new Int32Array(n), inSet: new Uint8Array(n), ranking: new Int32Array(n) };
-}
-
-/**
- * The ranking of the n items for one target: the items the neighbours hold, by score descending
- * then in the prior order, then every other item in the prior order. `rankOf[c]` is column c's place
- * in the prior order. Leaves s.score set for the touched columns (the caller clears them).
- */
-function rankItems(s: Scratch, sets: ItemSets, neighbours: Int32Array, prior: Int32Array, rankOf: Int32Array): void {
-  const touched: number[] = [];
-  for (const v of neighbours) {
-    for (let p = sets.rowPtr[v]!; p < sets.rowPtr[v + 1]!; p++) {
-      const c = sets.colIdx[p]!;
-      if (s.score[c] === 0) touched.push(c);
-      s.score[c]!++;
-    }
-  }
-  touched.sort((a, b) => s.score[b]! - s.score[a]! || rankOf[a]! - rankOf[b]!);
-  let at = 0;
-  for (const c of touched) s.ranking[at++] = c;
-  for (const c of prior) if (s.score[c] === 0) s.ranking[at++] = c;
 }
 
 /** auc and prec10 of one ranking against the item set of `target`, or null when its set is empty or holds every item. */
@@ -180,8 +214,9 @@ export interface InferMeans {
 /**
  * The attack on `released` (the code of every user, row = user index) with the auxiliary group's
  * clean codes `clean` (row = user index): each target's k nearest auxiliary users, its ranking and
- * its metrics, averaged over the targets. `released` may be a code per target instead (`row` maps
- * a target to its row: the null baseline's random codes).
+ * its metrics (src/evaluations/infer/ranking.ts), averaged over the targets. `released` may be a
+ * code per target instead (`row` maps a target to its row: the null baseline's random codes).
+ * `view`: the targets' prior view when the caller keeps it (the same for every result of a trial).
  */
 export function inferMeans(args: {
   sets: ItemSets;
@@ -192,20 +227,20 @@ export function inferMeans(args: {
   k: number;
   tieSeed: number;
   row?: (target: number, index: number) => number;
+  view?: AuxView;
 }): InferMeans {
   const { sets, released, clean, aux, targets, k, tieSeed } = args;
-  const prior = priorOrder(popularity(sets, aux));
-  const rankOf = new Int32Array(sets.n);
-  prior.forEach((c, r) => {
-    rankOf[c] = r;
-  });
-  const s = scratchFor(sets.n);
+  if (clean.words !== released.words) throw new RangeError(`released codes have ${released.words} words, the clean ones ${clean.words}`);
+  const view = args.view ?? auxView(sets, priorOrder(popularity(sets, aux)), targets);
+  const m = aux.length;
+  const take = Math.min(k, m);
+  const rows = Int32Array.from(targets, (t, i) => (args.row ? args.row(t, i) : t));
+  const nearest = nearestOfTargets(released, rows, gather(clean, aux), m, take, tieSeed);
+  const s = rankScratch(sets.n, take);
+  const voters = new Int32Array(take);
   return meansOver(targets, (t, i) => {
-    // the tie key is the target's, whatever row its code sits in
-    const neighbours = nearestInGroup(released, args.row ? args.row(t, i) : t, clean, aux, k, { seed: tieSeed, target: t });
-    rankItems(s, sets, neighbours, prior, rankOf);
-    for (const v of neighbours) for (let p = sets.rowPtr[v]!; p < sets.rowPtr[v + 1]!; p++) s.score[sets.colIdx[p]!] = 0;
-    return metricsOf(s, sets, t);
+    for (let q = 0; q < take; q++) voters[q] = aux[nearest[i * take + q]!]!;
+    return targetMetrics(s, sets, view, t, i, voters, take);
   });
 }
 

@@ -15,7 +15,8 @@ import { tieSeed } from '../../lsh/tieKey.js';
 import type { EpsilonInfo } from '../../privacy/types.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import type { GroupData, MeasureCell, Measurement, Release, TrialPlace } from '../measure.js';
-import { inferGroups, inferMeans, inferPermutation, priorMeans, type InferMeans } from './inference.js';
+import { inferGroups, inferMeans, inferPermutation, popularity, priorMeans, priorOrder, type InferMeans } from './inference.js';
+import { auxView, type AuxView } from './ranking.js';
 
 /** What the attack is asked of a result: the aux shares, the voters k and at most how many targets. */
 export interface InferAsk {
@@ -43,14 +44,22 @@ const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infini
 
 /** A trial's groups per (aux, targets), each with its `prior` means: made once per trial. */
 export interface InferSetup {
-  groups(aux: number, maxTargets: number): { aux: Int32Array; targets: Int32Array; prior: InferMeans };
+  groups(aux: number, maxTargets: number): InferGroup;
+}
+
+/** One aux share's group and targets, their prior view (src/evaluations/infer/ranking.ts) and the `prior` means. */
+interface InferGroup {
+  aux: Int32Array;
+  targets: Int32Array;
+  view: AuxView;
+  prior: InferMeans;
 }
 
 function inferSetup(data: GroupData, at: TrialPlace): InferSetup {
   const items = itemsOf(data);
   const users = data.vectors.rowPtr.length - 1;
   let perm: Int32Array | null = null;
-  const made = new Map<string, { aux: Int32Array; targets: Int32Array; prior: InferMeans }>();
+  const made = new Map<string, InferGroup>();
   return {
     groups(aux, maxTargets) {
       const key = `${aux}|${maxTargets}`;
@@ -58,7 +67,7 @@ function inferSetup(data: GroupData, at: TrialPlace): InferSetup {
       if (!g) {
         perm ??= inferPermutation(users, at.runSeed, at.dataset, at.n, at.trial);
         const { aux: group, targets } = inferGroups(perm, aux, maxTargets, at);
-        g = { aux: group, targets, prior: priorMeans(items, group, targets) };
+        g = { aux: group, targets, view: auxView(items, priorOrder(popularity(items, group)), targets), prior: priorMeans(items, group, targets) };
         made.set(key, g);
       }
       return g;
@@ -110,11 +119,11 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
     const clean = releaseClean(release, cell, hashing);
     const byAux = asked.aux.map((aux): InferAuxValue => {
       const g = state.setup().groups(aux, asked.targets);
-      const means = inferMeans({ sets: items, released: release.codes, clean, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties });
+      const means = inferMeans({ sets: items, released: release.codes, clean, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, view: g.view });
       let nul = state.nulls.get(aux);
       if (!nul) {
         const codes = nullCodes(g.targets.length, hashing.codes.bits, deriveSeed(cell.runSeed, 'infer-null', cell.dataset, cell.n, cell.kappa, cell.trial, aux));
-        nul = inferMeans({ sets: items, released: codes, clean: hashing.codes, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, row: (_t, i) => i });
+        nul = inferMeans({ sets: items, released: codes, clean: hashing.codes, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, row: (_t, i) => i, view: g.view });
         state.nulls.set(aux, nul);
       }
       return { aux, means, prior: g.prior, null: nul };
