@@ -2,33 +2,33 @@
  * The recommendations' measurement (src/evaluations/measure.ts): what they ask of the data (the
  * queries are the sampled users with a held-out item among the n items; the vectors are the
  * training vectors, which the data side's split gives), the `exact` and `pop` baselines on the
- * exact record, and per trial cell the lists of every k from each result's one k-NN answer, scored
- * with one memo per cell (RecommendMemo: the results of a cell share many answers). Its values
- * are the `rec` field of each result of the trial cell records: per k, per N, [HR, NDCG, item recall].
+ * exact record, and per trial cell the lists of every k from each result's one k-NN answer. Its
+ * values are the `rec` field of each result of the trial cell records: per k, per N, [HR, NDCG,
+ * item recall]. No memo of a cell's answers (RecommendMemo): on the shared MovieLens grid only 7%
+ * of a cell's (query, answer row) pairs repeat, and keying them cost more than it saved (docs/SPEED.md).
  */
 import { UserError } from '../../util/errors.js';
 import type { ExactValues, GroupData, InRecord, MeasureCell, Measurement } from '../measure.js';
-import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop, type RecommendBaselines, type RecommendByK, type RecommendMemo } from './lists.js';
+import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop, type RecommendBaselines, type RecommendByK } from './lists.js';
 import { RECOMMEND_FACTS } from './facts.js';
 import { splitSuffix } from '../../experiment/grid.js';
 import type { RecommendConfig } from './config.js';
 
 interface RecommendState {
   cell: MeasureCell;
-  memo: RecommendMemo;
   out: Map<string, RecommendByK>;
 }
 
 /** Asked with the list lengths N (ascending). */
 export const RECOMMEND_MEASURE: Measurement<number[], RecommendState, RecommendByK> = {
-  begin: (cell) => ({ cell, memo: new Map(), out: new Map() }),
-  take({ cell, memo, out }, release, top) {
+  begin: (cell) => ({ cell, out: new Map() }),
+  take({ cell, out }, release, top) {
     // a result asked without k (its other evaluations read only the codes) has no lists
     if (!release.knn) return;
     if (!cell.recommend) throw new RangeError('results asked with top need the recommendation data of the cell');
     const { answers, width, ks } = release.knn;
     // the recommendations of every k from the one answer (each k's neighbours are a prefix of it)
-    out.set(release.id, recommendByK(recommendMeans(cell.vectors, cell.recommend, cell.queries, answers, width, ks, top, memo)));
+    out.set(release.id, recommendByK(recommendMeans(cell.vectors, cell.recommend, cell.queries, answers, width, ks, top)));
   },
   finish: ({ out }) => out,
 };

@@ -203,4 +203,39 @@ describe('recommendation scoring against a dense brute force', () => {
     // another top is another key, never a value of the first
     expect(recommendMeans(vectors, rec, queries, answers, width, ks, [2, 3], memo)).toEqual(recommendMeans(vectors, rec, queries, answers, width, ks, [2, 3]));
   });
+
+  it('is bit for bit the full recompute per k: dense and sparse rows, lists shorter than N, repeated neighbours', () => {
+    // the scores are accumulated once over the answer, k after k, and each k's list is one pass of
+    // selection; the brute force sums every k afresh over a dense row and sorts all candidates: equal
+    // bits, not only close values (recommend.csv is byte-identical across speed changes)
+    const rng = makeRng('recommend-touched');
+    for (const { n, users, density, width, ks, top } of [
+      { n: 40, users: 50, density: 0.1, width: 8, ks: [0, 1, 4, 8], top: [1, 3, 20] },
+      // wide rows: most columns trained, lists shorter than N
+      { n: 24, users: 40, density: 0.7, width: 6, ks: [1, 2, 6], top: [5, 10, 30] },
+      { n: 200, users: 80, density: 0.05, width: 10, ks: [1, 5, 10], top: [10, 20] },
+    ]) {
+      const rows: [number, number][][] = [];
+      const train: number[][] = [];
+      const held: number[][] = [];
+      for (let u = 0; u < users; u++) {
+        const cols = Array.from({ length: n }, (_, c) => c).filter(() => rng() < density);
+        // eighths: exact sums, ties and zero sums; some rows with a value of 0 (a column trained, not scored)
+        rows.push(cols.map((c) => [c, Math.round(rng() * 16 - 8) / 8] as [number, number]));
+        train.push(cols);
+        held.push(Array.from({ length: n }, (_, c) => c).filter((c) => !cols.includes(c) && rng() < 0.2));
+      }
+      const vectors = vectorsOf(n, rows);
+      const rec = recOf(train, held);
+      const queries = recommendQueries(
+        rec,
+        Int32Array.from({ length: users }, (_, i) => i),
+      );
+      const answers = new Int32Array(queries.length * width);
+      // neighbours drawn with repeats, sometimes the query user itself
+      for (let i = 0; i < answers.length; i++) answers[i] = rng() < 0.05 ? queries[Math.floor(i / width)] : Math.floor(rng() * users);
+      const got = recommendByK(recommendMeans(vectors, rec, queries, answers, width, ks, top));
+      for (const k of ks) for (const N of top) expect(got[String(k)][String(N)]).toEqual(bruteForce(vectors, rec, queries, answers, width, k, N));
+    }
+  });
 });
