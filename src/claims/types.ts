@@ -32,12 +32,18 @@ export const CLAIM_IDS = [
 export const ATTACK_CLAIM_IDS = ['clean-lsh-reidentifies', 'reid-rises-with-xi', 'lshrr-frontier-dominates-laplsh'] as const;
 
 /**
+ * lshdp's claims on attribute inference (config `infer`, docs/ATTACKS.md), reported after the
+ * linkage attack's, and only for a folder that has inference values.
+ */
+export const INFER_CLAIM_IDS = ['clean-lsh-leaks-items', 'inference-rises-with-xi'] as const;
+
+/**
  * lshdp's claims on recommendations (config `recommend`, docs/RECOMMEND.md), reported after the
  * others, and only for a folder that has recommendation values.
  */
 export const RECOMMEND_CLAIM_IDS = ['recommend-lshrr-beats-laplsh', 'recommend-converges-to-lsh', 'recommend-beats-pop'] as const;
 
-export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof ATTACK_CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
+export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof ATTACK_CLAIM_IDS)[number] | (typeof INFER_CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
 
 /** One claim on one data set; field names are the JSON output's. */
 export interface ClaimResult {

@@ -18,6 +18,7 @@ interface PlotFlags extends FilterFlags {
   out?: string;
   known?: string;
   top?: string;
+  aux?: string;
 }
 
 /** A flag's one number, checked (a one-line error naming the flag and what it got). */
@@ -36,6 +37,7 @@ export function registerPlot(program: Command): void {
     .option('--no-png', 'the same as --format vl,svg')
     .option('--known <share>', "the attack figures' known share of a target's entries (default: 0.5; the grid's nearest)")
     .option('--top <N>', "the frontier's list length N with recommendations (default: 10; the grid's nearest)")
+    .option('--aux <share>', "the frontier's auxiliary share of attribute inference, with infer.csv (default: 0.5; the grid's nearest)")
     .addOption(outOption('folder for the figures (default: RESULTS_DIR/figures)'))
     .addOption(quietOption('no progress lines'))
     .action(async (dir: string, o: PlotFlags) => {
@@ -57,6 +59,7 @@ export function registerPlot(program: Command): void {
         slice: {
           ...(o.known !== undefined ? { known: oneNumber('--known', o.known, (x) => x > 0 && x <= 1, 'a share in (0, 1]') } : {}),
           ...(o.top !== undefined ? { top: oneNumber('--top', o.top, (x) => Number.isInteger(x) && x >= 1, 'a positive integer') } : {}),
+          ...(o.aux !== undefined ? { aux: oneNumber('--aux', o.aux, (x) => x > 0 && x < 1, 'a share in (0, 1)') } : {}),
         },
       });
     });

@@ -93,15 +93,27 @@ function registerEvaluationTable(table: Command, facts: EvaluationFacts): void {
     .command(facts.name)
     .description(`${facts.title} (${facts.metrics.map((m) => m.label).join(', ')}: mean ± se over trials) of a results folder, in ${facts.file}'s column names`)
     .argument('<results-dir>', `a results folder (with ${facts.file})`);
-  addFilterOptions(cmd)
-    .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (dir: string, opts: FilterFlags & { format: string }) => {
-      const format = parseFormat(opts.format);
-      refuseShardFolder(dir);
-      const [{ readEvaluationOf }, { filterUtility }, { evaluationTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/evaluationTable.js')]);
-      const { file, rows: all } = readEvaluationOf<Record<string, unknown>>(facts, dir);
-      const filterable = all.map((r, i) => ({ mechanism: r.mechanism as string, kappa: (r.kappa ?? null) as number | null, k: (r.k ?? null) as number | null, n: r.n as number, i }));
-      const rows = filterUtility(filterable, parseFilter(opts), file).map((w) => all[w.i]!);
-      cliIo().out(evaluationTable(facts, rows, format));
-    });
+  // the evaluation's own axes beside k (infer: aux) filter like --kappa: `--aux 0.5`
+  const axes = facts.axes.filter((a) => a !== 'k' && a in facts.columns);
+  addFilterOptions(cmd);
+  for (const a of axes) cmd.option(`--${a} <values...>`, `only these ${a} (${facts.file}'s ${a} column)`);
+  cmd.option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md').action(async (dir: string, opts: FilterFlags & { format: string } & Record<string, string[] | undefined>) => {
+    const format = parseFormat(opts.format);
+    refuseShardFolder(dir);
+    const [{ readEvaluationOf }, { filterUtility }, { evaluationTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/evaluationTable.js')]);
+    const { file, rows: all } = readEvaluationOf<Record<string, unknown>>(facts, dir);
+    const filterable = all.map((r, i) => ({ mechanism: r.mechanism as string, kappa: (r.kappa ?? null) as number | null, k: (r.k ?? null) as number | null, n: r.n as number, i }));
+    let rows = filterUtility(filterable, parseFilter(opts), file).map((w) => all[w.i]!);
+    for (const a of axes) rows = byAxis(rows, all, a, numberList(`--${a}`, opts[a], []), file);
+    cliIo().out(evaluationTable(facts, rows, format));
+  });
+}
+
+/** The rows whose axis `a` is one of `wanted` (none wanted: all); a value the file lacks is a one-line error naming those it has. */
+function byAxis(rows: Record<string, unknown>[], all: readonly Record<string, unknown>[], a: string, wanted: number[], file: string): Record<string, unknown>[] {
+  if (wanted.length === 0) return rows;
+  const have = [...new Set(all.map((r) => r[a]))];
+  const missing = wanted.filter((w) => !have.includes(w));
+  if (missing.length) throw new UserError(`--${a}: ${missing.join(', ')} not in ${file} (it has ${have.join(', ') || 'none'})`);
+  return rows.filter((r) => wanted.includes(r[a] as number));
 }

@@ -6,12 +6,15 @@
  * it has in Fig. 2.
  */
 import { nearest } from '../util/nearest.js';
+import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { uniqueInOrder, type ResultsFolder } from './read.js';
 import { fig2Series } from './utilityFigure.js';
 import type { FigureEntry } from './markup.js';
 import { FRONTIER_K, FRONTIER_KNOWN, FRONTIER_TOP } from './attackPanels.js';
 import { reidSpec } from './reidFigure.js';
-import { frontierAxes, frontierRows, frontierSpec, frontierYTitle, type FrontierSlice } from './frontierFigure.js';
+import { frontierAxes, frontierRows, frontierSpec, frontierYTitle, type FrontierAxes, type FrontierRow, type FrontierSlice } from './frontierFigure.js';
+import { advantageConstant, inferAux, inferFrontierRows, inferRowsOf, twoRowFrontierSpec } from './inferFrontier.js';
+import type { VlSpec } from './specs.js';
 
 /** The figure ids' prefixes: the report's attack section shows the figures whose id starts so. */
 export const ATTACK_FIGURE_PREFIXES = ['reid-', 'frontier-'] as const;
@@ -29,7 +32,11 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
   const out: FigureEntry[] = [];
   for (const ds of uniqueInOrder(attack.map((r) => r.dataset))) {
     // Fig. 2's series first, so a mechanism keeps its colour and marker; then any the attack adds
-    const allSeries = uniqueInOrder([...fig2Series(ds, utility), ...attack.filter((r) => r.dataset === ds).map((r) => r.mechanism)]);
+    const allSeries = uniqueInOrder([
+      ...fig2Series(ds, utility),
+      ...attack.filter((r) => r.dataset === ds).map((r) => r.mechanism),
+      ...(inferRowsOf(res) ?? []).filter((r) => r.dataset === ds && r.base !== null).map((r) => r.mechanism),
+    ]);
     const wantKnown = slice.known ?? FRONTIER_KNOWN;
     const known = nearest(
       attack.filter((r) => r.dataset === ds).map((r) => r.known),
@@ -54,13 +61,39 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
       ...(axes.top === null || axes.top === (slice.top ?? FRONTIER_TOP) ? [] : [`NDCG@${axes.top} is the grid's nearest list length to ${slice.top ?? FRONTIER_TOP}`]),
       ...(missing > 0 ? [`${missing} attacked point${missing === 1 ? '' : 's'} without a utility value left out`] : []),
     ];
+    const second = inferRow(res, ds, rows, axes, allSeries, slice);
+    const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`;
     out.push({
       id,
       title: `Privacy–utility frontier: ${ds}`,
-      caption: `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`,
-      spec: frontierSpec(ds, rows, axes, allSeries),
+      caption: second ? `${caption} ${second.caption}` : caption,
+      spec: second ? second.spec : frontierSpec(ds, rows, axes, allSeries),
       svgPath: `figures/${id}.svg`,
     });
   }
   return out;
+}
+
+/**
+ * The frontier's second row of panels when the folder has infer.csv rows of the data set (else
+ * null: the one-row figure as before): the spec of both rows and the caption's sentence on the
+ * second.
+ */
+function inferRow(res: ResultsFolder, ds: string, reid: FrontierRow[], axes: FrontierAxes, allSeries: string[], slice: FrontierSlice): { spec: VlSpec; caption: string } | null {
+  const infer = inferRowsOf(res);
+  if (!infer) return null;
+  const want = slice.aux ?? INFER_FACTS.headline.aux;
+  const aux = inferAux(ds, infer, want);
+  if (aux === undefined) return null;
+  const { rows, missing } = inferFrontierRows(ds, infer, res.utility ?? [], res.recommend, axes, aux);
+  if (!rows.some((r) => r.kind === 'point')) return null;
+  const constant = advantageConstant(ds, infer, aux);
+  const notes = [
+    ...(aux === want ? [] : [`aux = ${aux} is the grid's nearest to ${want}`]),
+    ...(missing > 0 ? [`${missing} inferred point${missing === 1 ? '' : 's'} without a utility value or a null row left out`] : []),
+  ];
+  return {
+    spec: twoRowFrontierSpec(ds, { reid, infer: rows, aux, constant }, axes, allSeries),
+    caption: `Second row: x = attribute inference's auc minus the null baseline's (a random code in place of the release) at the same n, κ and aux = ${aux} (symmetric-log, linear within ±${Number(constant.toPrecision(2))}, null's smallest standard error), y as above; dotted grey: null (0), dashed grey: prior, the auxiliary group's popularity alone; bars: ±1 se of the mechanism's and null's auc combined as if independent${notes.length ? ` (${notes.join('; ')})` : ''}.`,
+  };
 }

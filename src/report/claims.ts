@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileError } from '../util/errors.js';
 import type { ClaimResult, Verdict } from '../claims/types.js';
-import { VERDICTS } from '../claims/types.js';
+import { INFER_CLAIM_IDS, VERDICTS } from '../claims/types.js';
+import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { claimShare } from '../claims/format.js';
 import { escapeHtml, type FigureEntry } from './markup.js';
 import type { ResultsFolder } from './read.js';
@@ -60,6 +61,8 @@ const ATTACK_CLAIM_FIGURES: Partial<Record<ClaimResult['id'], string>> = {
 /** The anchor a claim's badge links to: its data set's figure, or the budgets section. */
 function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   if (r.id === 'flip-probability-example' || r.id === 'ldp-equivalent') return '#budgets';
+  // the attribute inference's claims: its section (the evaluation's name is the section's id)
+  if ((INFER_CLAIM_IDS as readonly string[]).includes(r.id)) return `#${INFER_FACTS.name}`;
   // the recommendation claims: the data set's NDCG figure ("NDCG@10: <data set>, k = 10")
   if (r.id.startsWith('recommend-')) {
     const f = figures.find((x) => /^NDCG@\d+: /.test(x.title) && x.title.replace(/^NDCG@\d+: /, '').replace(/, k = \d+$/, '') === r.dataset);

@@ -7,6 +7,7 @@ import type { RecommendRow, ResultsFolder } from './read.js';
 import { escapeHtml, figuresSection, section, type FigureEntry, type FigureView } from './markup.js';
 import { formatMeanSe } from './tables.js';
 import { interactiveTable, numCell, type Cell, type Column, type TableFile } from './htmlTables.js';
+import { evaluationCoordinates } from './evaluationTable.js';
 import { isAttackFigure } from './attackFigures.js';
 import { optionalEvaluations } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
@@ -190,9 +191,10 @@ const OWN_SECTIONS: Readonly<Record<string, (res: ResultsFolder, figures: Figure
 function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
   const rows = (res as unknown as Record<string, Record<string, unknown>[] | null | undefined>)[facts.name];
   if (!rows) return [];
-  const coordinates = ['dataset', 'n', 'kappa', 'k', 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
+  // the columns of `lshdp table <name>`: k only where it is an axis (else one setting of every row)
+  const coordinates = evaluationCoordinates(facts);
   const columns: Column[] = [
-    ...coordinates.map((c): Column => ({ title: c, type: typeof rows[0]?.[c] === 'string' ? 'text' : 'num', choice: true })),
+    ...coordinates.map((c): Column => ({ title: c, type: rows.some((r) => typeof r[c] === 'string') ? 'text' : 'num', choice: true })),
     ...facts.metrics.map((m): Column => ({ title: `${m.label} (mean ± se)`, type: 'num' })),
   ];
   const cells = rows.map((r): Cell[] => [

@@ -10,13 +10,21 @@ import { escapeLatex, formatMeanSe, latexTabular, markdownTable, type TableForma
 
 const shown = (v: unknown): string => (v === null || v === undefined ? '–' : String(v));
 
+/** The coordinate columns an evaluation's table shows, in order: data set, n, κ, k (when an axis), mechanism, ξ, then its other axes (the HTML section's too). */
+export function evaluationCoordinates(facts: EvaluationFacts): string[] {
+  return ['dataset', 'n', 'kappa', ...facts.axes.filter((a) => a === 'k'), 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
+}
+
+/** The columns that hold text (left-aligned in LaTeX): the str and optStr columns of the file. */
+const isText = (facts: EvaluationFacts, c: string) => /str/i.test((facts.columns as Record<string, string>)[c] ?? '');
+
 export function evaluationTable(facts: EvaluationFacts, rows: readonly Record<string, unknown>[], format: TableFormat): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
     const columns = columnsOf(facts);
     return Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? '' : (r[c] as string | number)))) }, { newline: '\n' }) + '\n';
   }
-  const coordinates = ['dataset', 'n', 'kappa', ...facts.axes.filter((a) => a === 'k'), 'mechanism', 'xi', ...facts.axes.filter((a) => a !== 'k')].filter((c) => c in facts.columns);
+  const coordinates = evaluationCoordinates(facts);
   const header = [...coordinates, ...facts.metrics.map((m) => `${m.label} (mean ± se)`), 'trials'];
   const cells = rows.map((r) => [
     ...coordinates.map((c) => shown(r[c])),
@@ -27,7 +35,7 @@ export function evaluationTable(facts: EvaluationFacts, rows: readonly Record<st
     ? latexTabular(
         header.map(escapeLatex),
         cells.map((row) => row.map(escapeLatex)),
-        header.map((_, i) => (i < coordinates.length && i !== 1 && i !== 2 ? 'l' : 'r')).join(''),
+        header.map((_, i) => (i < coordinates.length && isText(facts, coordinates[i]!) ? 'l' : 'r')).join(''),
       )
     : markdownTable(header, cells);
 }

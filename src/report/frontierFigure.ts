@@ -38,10 +38,12 @@ export interface FrontierRow {
   users: number;
 }
 
-/** The slice a user asks the frontier for (`lshdp plot --known --top`); absent: the headline slices. */
+/** The slice a user asks the frontier for (`lshdp plot --known --top --aux`); absent: the headline slices. */
 export interface FrontierSlice {
   known?: number;
   top?: number;
+  /** the attribute inference's auxiliary share (the second row of panels) */
+  aux?: number;
 }
 
 /** The axes of a data set's frontier: known ≈ 0.5; NDCG@10 at k ≈ 10 with recommendations, else the loss at k ≈ 10 (the grid's nearest to what `slice` asks). */
@@ -79,7 +81,19 @@ export function frontierAxes(
   return k === undefined ? null : { known, metric: 'loss', k, top: null };
 }
 
-const joinKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
+/** The key a point's utility value is found under: (n, κ, mechanism label, ξ). */
+export const joinKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
+
+/** The frontier's y value (and its se) of every (n, κ, mechanism label, ξ) of the data set, by `joinKey`. */
+export function utilityYs(dataset: string, utility: readonly UtilityRow[], recommend: readonly RecommendRow[] | null | undefined, axes: FrontierAxes): Map<string, { y: number; se: number | null }> {
+  const ys = new Map<string, { y: number; se: number | null }>();
+  if (axes.metric === 'ndcg') {
+    for (const r of recommend ?? []) if (r.dataset === dataset && r.k === axes.k && r.top === axes.top) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.ndcg_mean, se: r.ndcg_se });
+  } else {
+    for (const r of utility) if (r.dataset === dataset && r.k === axes.k) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.utility_loss_mean, se: r.utility_loss_se });
+  }
+  return ys;
+}
 
 /** One point per (mechanism, ξ) of the data set with both axes, and a chance row per panel. */
 export function frontierRows(
@@ -89,12 +103,7 @@ export function frontierRows(
   recommend: readonly RecommendRow[] | null | undefined,
   axes: FrontierAxes,
 ): { rows: FrontierRow[]; missing: number } {
-  const ys = new Map<string, { y: number; se: number | null }>();
-  if (axes.metric === 'ndcg') {
-    for (const r of recommend ?? []) if (r.dataset === dataset && r.k === axes.k && r.top === axes.top) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.ndcg_mean, se: r.ndcg_se });
-  } else {
-    for (const r of utility) if (r.dataset === dataset && r.k === axes.k) ys.set(joinKey(r.n, r.kappa, r.mechanism, r.xi), { y: r.utility_loss_mean, se: r.utility_loss_se });
-  }
+  const ys = utilityYs(dataset, utility, recommend, axes);
   const sub = attack.filter((r) => r.dataset === dataset && r.known === axes.known);
   const rows: FrontierRow[] = [];
   let missing = 0;
@@ -156,22 +165,61 @@ export function frontierYTitle(axes: FrontierAxes): string {
   return axes.metric === 'ndcg' ? `NDCG@${axes.top} (k = ${axes.k})` : `utility loss (k = ${axes.k})`;
 }
 
-/**
- * The privacy–utility frontier of one data set: one point per (mechanism, ξ) with x = reid@1 and
- * y = utility loss (or NDCG), ±1 se bars on both, a mechanism's points joined in ξ order; one
- * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule.
- */
-export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[]): VlSpec {
-  const drawn = rows.filter((r) => r.kind === 'point');
+/** The legend scales of a frontier: every mechanism drawn in any of its rows of panels, in `allSeries` order. */
+export function frontierLegend(allSeries: string[], drawn: readonly { mechanism: string }[]) {
   const shown = allSeries.filter((m) => drawn.some((r) => r.mechanism === m));
-  const { color, shape } = legendScales(allSeries, shown, []);
-  const layout = panels(drawn);
+  return legendScales(allSeries, shown, []);
+}
+
+/** A frontier row of panels' look: the grid of panels, the colour and marker scales, the y axis. */
+export interface FrontierLook {
+  layout: { panels: string[]; columns: number };
+  color: unknown;
+  shape: unknown;
+  y: Record<string, unknown>;
+  yTitle: string;
+}
+
+/** The look of a frontier whose rows of panels draw `drawn` (their panels aligned, one legend). */
+export function frontierLook(axes: FrontierAxes, allSeries: string[], drawn: readonly { mechanism: string; kappa: number; n: number }[]): FrontierLook {
+  const { color, shape } = frontierLegend(allSeries, drawn);
   const yTitle = frontierYTitle(axes);
-  // x: logarithmic from chance (symlog, linear below its constant, the smallest chance 1/N), so the
-  // low-ξ points that sit near chance spread out; y: fitted to the points, not from 0
+  return { layout: panels(drawn), color, shape, yTitle, y: { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: false } } };
+}
+
+/** Error bars on both axes, the ξ-ordered line, the points and their ξ labels of a row of panels. */
+export function pointLayers(x: Record<string, unknown>, look: FrontierLook, tooltip: unknown[]): unknown[] {
+  const { y, color, shape } = look;
+  const points = { filter: "datum.kind === 'point'" };
+  return [
+    { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x: { field: 'xlo', type: 'quantitative' }, x2: { field: 'xhi' }, y, color } },
+    { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x, y: { field: 'ylo', type: 'quantitative' }, y2: { field: 'yhi' }, color } },
+    { transform: [points], mark: { type: 'line', strokeWidth: 1.6 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' }, order: { field: 'order', type: 'quantitative' } } },
+    { transform: [points], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
+    // every point says its ξ (vanilla LSH, without one, says "no noise")
+    {
+      transform: [points, { calculate: "datum.xi === null ? 'no noise' : 'ξ ' + datum.xi", as: 'label' }],
+      mark: { type: 'text', fontSize: 9, dx: 5, dy: -6, align: 'left', baseline: 'bottom' },
+      encoding: { x, y, text: { field: 'label', type: 'nominal' }, color },
+    },
+  ];
+}
+
+/** One row of panels: `rows` faceted by panel (κ down, n across), each panel with its own scales. */
+export function facetBlock(rows: readonly unknown[], look: FrontierLook, layer: unknown[]): VlSpec {
+  return {
+    data: { values: rows },
+    facet: { field: 'panel', type: 'nominal', title: null, sort: look.layout.panels, header: { labelFontSize: 13, labelFontWeight: 'bold' } },
+    columns: look.layout.columns,
+    spec: { width: 220, height: 180, layer },
+    resolve: { scale: { x: 'independent', y: 'independent' } },
+  };
+}
+
+/** The reid@1 row of panels: x logarithmic from chance (symlog, linear below its constant, the smallest chance 1/N), so the low-ξ points that sit near chance spread out; y fitted to the points, not from 0. */
+export function reidBlock(rows: readonly FrontierRow[], axes: FrontierAxes, look: FrontierLook): VlSpec {
   const chance = Math.min(...rows.filter((r) => r.kind === 'chance').map((r) => r.x), 1);
   const x = { field: 'x', type: 'quantitative', title: `reid@1 (${knownWords(axes.known)}; logarithmic from chance)`, scale: { type: 'symlog', constant: chance, zero: false, nice: false } };
-  const y = { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: false } };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },
     { field: 'accountant', type: 'nominal' },
@@ -179,43 +227,45 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
     { field: 'xi', type: 'quantitative', title: 'ξ' },
     { field: 'x', type: 'quantitative', title: 'reid@1', format: '.4f' },
     { field: 'xse', type: 'quantitative', title: 'se', format: '.4f' },
-    { field: 'y', type: 'quantitative', title: yTitle, format: '.4f' },
+    { field: 'y', type: 'quantitative', title: look.yTitle, format: '.4f' },
     { field: 'yse', type: 'quantitative', title: 'se', format: '.4f' },
   ];
-  const points = { filter: "datum.kind === 'point'" };
-  const better = axes.metric === 'ndcg' ? 'up and to the left is better' : 'down and to the left is better';
+  const chanceLayer = { transform: [{ filter: "datum.kind === 'chance'" }], mark: CHANCE_RULE, encoding: { x: { field: 'x', type: 'quantitative' } } };
+  return facetBlock(rows, look, [chanceLayer, ...pointLayers(x, look, tooltip)]);
+}
+
+/** The frontier's title lines for a y axis: what y is, which way is better. */
+export function frontierYWords(axes: FrontierAxes): { y: string; better: string } {
+  return {
+    y: `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points)`,
+    better: axes.metric === 'ndcg' ? 'up and to the left is better' : 'down and to the left is better',
+  };
+}
+
+/**
+ * The privacy–utility frontier of one data set: one point per (mechanism, ξ) with x = reid@1 and
+ * y = utility loss (or NDCG), ±1 se bars on both, a mechanism's points joined in ξ order; one
+ * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule.
+ */
+export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[]): VlSpec {
+  const look = frontierLook(
+    axes,
+    allSeries,
+    rows.filter((r) => r.kind === 'point'),
+  );
+  const words = frontierYWords(axes);
   return {
     $schema: VL_SCHEMA,
     title: {
       text: `${dataset}: privacy–utility frontier`,
       subtitle: [
         `one point per (mechanism, ξ), labelled with its ξ: x = reid@1 of the linkage attack (${knownWords(axes.known)}, logarithmic from chance),`,
-        `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points); ${better}`,
+        `${words.y}; ${words.better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
         'one panel per κ (rows) and n (columns), each with its own scales',
       ],
     },
-    data: { values: rows },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: layout.panels, header: { labelFontSize: 13, labelFontWeight: 'bold' } },
-    columns: layout.columns,
-    spec: {
-      width: 220,
-      height: 180,
-      layer: [
-        { transform: [{ filter: "datum.kind === 'chance'" }], mark: CHANCE_RULE, encoding: { x: { field: 'x', type: 'quantitative' } } },
-        { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x: { field: 'xlo', type: 'quantitative' }, x2: { field: 'xhi' }, y, color } },
-        { transform: [points], mark: { type: 'rule', strokeWidth: 1 }, encoding: { x, y: { field: 'ylo', type: 'quantitative' }, y2: { field: 'yhi' }, color } },
-        { transform: [points], mark: { type: 'line', strokeWidth: 1.6 }, encoding: { x, y, color, detail: { field: 'mechanism', type: 'nominal' }, order: { field: 'order', type: 'quantitative' } } },
-        { transform: [points], mark: { type: 'point', filled: true, size: 45, opacity: 1 }, encoding: { x, y, color, shape, tooltip } },
-        // every point says its ξ (vanilla LSH, without one, says "no noise")
-        {
-          transform: [points, { calculate: "datum.xi === null ? 'no noise' : 'ξ ' + datum.xi", as: 'label' }],
-          mark: { type: 'text', fontSize: 9, dx: 5, dy: -6, align: 'left', baseline: 'bottom' },
-          encoding: { x, y, text: { field: 'label', type: 'nominal' }, color },
-        },
-      ],
-    },
-    resolve: { scale: { x: 'independent', y: 'independent' } },
+    ...reidBlock(rows, axes, look),
     config: baseConfig(),
   };
 }

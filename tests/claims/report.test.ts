@@ -58,6 +58,14 @@ describe('Claims section', () => {
     expect(html).not.toContain('href="#fig2-ml"');
   });
 
+  it("links the attribute inference's claims to its section", () => {
+    const base = { dataset: 'ml', verdict: 'supported', statement: 's', cells_tested: 2, cells_for: 1, cells_against: 0, detail: 'd' };
+    const claims = ['clean-lsh-leaks-items', 'inference-rises-with-xi'].map((id) => ({ ...base, id }));
+    const html = claimsSectionBody(folder(JSON.stringify({ claims })), [fig('fig2-ml', 'Fig. 2: ml')]);
+    expect(html.match(/href="#infer"/g)).toHaveLength(2);
+    expect(html).not.toContain('href="#fig2-ml"');
+  });
+
   it("prints the share of cells beside every badge, from claims.json's counts", () => {
     const one = { id: 'lshrr-beats-random-at-xi-2', dataset: 'x', verdict: 'supported', statement: 's', cells_tested: 36, cells_for: 1, cells_against: 0, detail: 'd' };
     const html = claimsSectionBody(

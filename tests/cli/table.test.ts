@@ -298,3 +298,31 @@ describe('lshdp table attack', () => {
     expect(r.stderr).toMatch(/^lshdp: error: .*attack\.csv: not found \(a run writes it when its config has an attack block; docs\/ATTACKS\.md\)\n$/);
   });
 });
+
+describe('lshdp table infer (the generic view of an evaluation, with its own axis aux)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lshdp-table-infer-'));
+  for (const f of ['utility.csv', 'nn_distances.csv', 'manifest.json']) writeFileSync(join(dir, f), readFileSync(join(ROOT, 'tests/fixtures/results/small', f)));
+  const head = 'dataset,n,kappa,mechanism,base,accountant,xi,aux,k,auc_mean,auc_se,prec10_mean,prec10_se,trials,targets';
+  const rows = [
+    'ml,100,,prior,,,,0.25,10,0.7,0.001,0.5,0.01,10,500',
+    'ml,100,,prior,,,,0.5,10,0.71,0.001,0.5,0.01,10,500',
+    'ml,100,20,null,,,,0.25,10,0.66,0.001,0.5,0.01,10,500',
+    'ml,100,20,null,,,,0.5,10,0.67,0.001,0.5,0.01,10,500',
+    'ml,100,20,lsh,lsh,,,0.25,10,0.69,0.001,0.5,0.01,10,500',
+    'ml,100,20,lsh,lsh,,,0.5,10,0.7,0.001,0.5,0.01,10,500',
+  ];
+  writeFileSync(join(dir, 'infer.csv'), [head, ...rows].join('\n') + '\n');
+
+  it('--aux keeps the rows of those shares; without it every row; a share the file lacks is a one-line error', async () => {
+    const all = await lshdpIn(['table', 'infer', dir]);
+    expect(all.status).toBe(0);
+    expect(all.stdout.trim().split('\n')).toHaveLength(2 + 6);
+    const half = await lshdpIn(['table', 'infer', dir, '--aux', '0.5']);
+    const body = half.stdout.trim().split('\n').slice(2);
+    expect(body.map((l) => l.split(' | ')[5])).toEqual(['0.5', '0.5', '0.5']);
+    expect(body[0]).toBe('| ml | 100 | – | prior | – | 0.5 | 0.7100 ± 0.0010 | 0.500 ± 0.010 | 10 |');
+    const bad = await lshdpIn(['table', 'infer', dir, '--aux', '0.3']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--aux: 0\.3 not in .*infer\.csv \(it has 0\.25, 0\.5\)/);
+  });
+});
