@@ -27,6 +27,7 @@ export const SET_KEYS: readonly string[] = [
   'metric',
   'recommend',
   'attack',
+  'infer',
   'privacy.d',
   'privacy.delta',
   'privacy.xi',
@@ -35,4 +36,7 @@ export const SET_KEYS: readonly string[] = [
   'recommend.top',
   'attack.known',
   'attack.targets',
+  'infer.aux',
+  'infer.k',
+  'infer.targets',
 ];

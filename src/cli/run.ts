@@ -39,6 +39,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 const RUN_HELP_AFTER = [
   "Recommendations: a config block recommend: {split: last|random, holdout: 1, top: [10, 20]} holds out each user's last (or random) items, builds the vectors from the rest and scores the top-N lists each mechanism's neighbours recommend: recommend.csv (HR@N, NDCG@N, item recall@N, with the exact and pop baselines) beside utility.csv, which is then on the training vectors; e.g. --set recommend.top=[5,10]. docs/RECOMMEND.md; configs/shared-movielens-small-recommend.yaml.",
   'Linkage attack (docs/ATTACKS.md): a top-level block attack: {known: [0.5, 1], targets: 5000} also ranks every released code by Hamming distance to the clean code of a partial profile (a share "known" of a target\'s non-zero entries) of up to "targets" users per trial, and writes attack.csv; added to a finished grid, it computes only the attack.',
+  'Attribute inference (docs/ATTACKS.md): a top-level block infer: {aux: [0.5], k: 10, targets: 5000} gives an adversary the item sets of a share "aux" of the users and the public hash functions, ranks each other user\'s items by the votes of the k users whose clean codes are nearest to its released code, and writes infer.csv (auc, prec10, with the prior and null baselines); added to a finished grid, it computes only itself.',
 ];
 
 export function registerRun(program: Command): void {

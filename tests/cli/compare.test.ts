@@ -366,8 +366,8 @@ describe('lshdp compare with recommend.csv and attack.csv', () => {
     expect(j.agree).toBe(true);
     const csv = await lshdpIn(['compare', FULL, noAttack, '--format', 'csv', '--all']);
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split('\n')[0]).toBe('dataset,n,kappa,k,mechanism,xi,metric,a_mean,a_se,b_mean,b_se,diff,z,status,note,top,known');
-    expect(csv.stdout).toContain('\ntoy,50,,,pop,,hr,0.24,,0.24,,0,,same,,10,\n');
+    expect(csv.stdout.split('\n')[0]).toBe('dataset,n,kappa,k,mechanism,xi,metric,a_mean,a_se,b_mean,b_se,diff,z,status,note,top,known,aux');
+    expect(csv.stdout).toContain('\ntoy,50,,,pop,,hr,0.24,,0.24,,0,,same,,10,,\n');
     expect(csv.stderr).toBe('lshdp: attack.csv: in run A only; not compared\n');
     // the utility rows' own output, when only they are asked for, is the old one
     const onlyUtility = await lshdpIn(['compare', FULL, noAttack, '--format', 'csv', '--metric', 'utility,recall']);

@@ -155,9 +155,9 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
   });
 
-  it('compare with recommend.csv and attack.csv prints the documented columns and then top, known', async () => {
-    const doc = [...tableAfter('`lshdp compare DIR_A DIR_B`'), ...tableAfter('`lshdp compare`: with recommend.csv or attack.csv')];
-    expect(doc.slice(-2)).toEqual(['top', 'known']);
+  it('compare with recommend.csv and attack.csv prints the documented columns and then top, known, aux', async () => {
+    const doc = [...tableAfter('`lshdp compare DIR_A DIR_B`'), ...tableAfter('`lshdp compare`: with recommend.csv, attack.csv or infer.csv')];
+    expect(doc.slice(-3)).toEqual(['top', 'known', 'aux']);
     const full = join(ROOT, 'tests/fixtures/compare/full');
     const csv = await runInProc(dir, ['compare', full, full, '--format', 'csv', '--all']);
     expect(csv.status).toBe(0);
