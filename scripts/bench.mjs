@@ -15,7 +15,8 @@
 // (the shared MovieLens grid grown by one xi in its folder vs. at once, and in a `run --watch`
 // process; skipped without the data), grow-small (the same on a 3-second synthetic grid), attack
 // (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
-// the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without).
+// the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without),
+// infer (the shared MovieLens grid with attribute inference against it without; skipped without the data).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -53,6 +54,7 @@ const ALL = [
   'grid-25m',
   'attack',
   'attack-25m',
+  'infer',
 ];
 // --quick leaves out grow-xi and recommend (runs of the whole shared MovieLens grid)
 const stages = option('stages', ALL.filter((s) => !(quick && (s === 'grow-xi' || s === 'recommend'))).join(',')).split(',');
@@ -536,6 +538,25 @@ for (const stage of stages) {
       const off = repeat(runs, () => gridOnce(plain, 2));
       const on = repeat(runs, () => gridOnce(attacked, 2));
       record('shared MovieLens grid with the attack (known 0.5, 1; every user a target)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
+    }
+  } else if (stage === 'infer') {
+    // attribute inference (docs/ATTACKS.md) on the shared MovieLens grid, against the same grid without
+    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
+    const cfg = parse(readFileSync(config, 'utf8'));
+    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
+    if (!existsSync(dataPath)) {
+      process.stderr.write(`bench: infer skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
+    } else {
+      const datasets = cfg.datasets.map((d) => ({ ...d, path: dataPath }));
+      const plain = join(BENCH, 'bench-infer-off.yaml');
+      const inferred = join(BENCH, 'bench-infer-on.yaml');
+      writeFileSync(plain, stringify({ ...cfg, name: 'bench-infer-off', datasets }));
+      writeFileSync(inferred, stringify({ ...cfg, name: 'bench-infer-on', datasets, infer: { aux: [0.5], k: 10, targets: 5000 } }));
+      gridOnce(plain, 2); // warm the vector and neighbour caches
+      gridOnce(inferred, 2); // and the uncentred view the item sets come from
+      const off = repeat(runs, () => gridOnce(plain, 2));
+      const on = repeat(runs, () => gridOnce(inferred, 2));
+      record('shared MovieLens grid with attribute inference (aux 0.5, k 10)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
     }
   } else if (stage === 'attack-25m') {
     const plain = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
