@@ -127,6 +127,31 @@ function dropSetups(dir) {
 }
 
 /** A whole `lshdp run` under /usr/bin/time: wall seconds and peak RSS of the process (all threads). */
+/**
+ * The shared MovieLens grid with an evaluation's block against the same grid without it (both
+ * warm: vectors and neighbours cached; the block's own data, such as item sets, cached by a first
+ * run), recorded as one row; skipped without the shared data.
+ */
+function sharedGridWith(name, block, label) {
+  const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
+  const cfg = parse(readFileSync(config, 'utf8'));
+  const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
+  if (!existsSync(dataPath)) {
+    process.stderr.write(`bench: ${name} skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
+    return;
+  }
+  const datasets = cfg.datasets.map((d) => ({ ...d, path: dataPath }));
+  const plain = join(BENCH, `bench-${name}-off.yaml`);
+  const withIt = join(BENCH, `bench-${name}-on.yaml`);
+  writeFileSync(plain, stringify({ ...cfg, name: `bench-${name}-off`, datasets }));
+  writeFileSync(withIt, stringify({ ...cfg, name: `bench-${name}-on`, datasets, ...block }));
+  gridOnce(plain, 2);
+  gridOnce(withIt, 2);
+  const off = repeat(runs, () => gridOnce(plain, 2));
+  const on = repeat(runs, () => gridOnce(withIt, 2));
+  record(label, on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
+}
+
 function gridOnce(config, threads, { cold = false } = {}) {
   const out = join(BENCH, 'results', `${config.replace(/.*\//, '').replace('.yaml', '')}-t${threads ?? 'default'}`);
   rmSync(out, { recursive: true, force: true });
@@ -523,50 +548,10 @@ for (const stage of stages) {
     );
   } else if (stage === 'attack') {
     // the linkage attack (docs/ATTACKS.md) on the shared MovieLens grid: every user a target
-    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
-    const cfg = parse(readFileSync(config, 'utf8'));
-    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
-    if (!existsSync(dataPath)) {
-      process.stderr.write(`bench: attack skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
-    } else {
-      const datasets = cfg.datasets.map((d) => ({ ...d, path: dataPath }));
-      const plain = join(BENCH, 'bench-attack-off.yaml');
-      const attacked = join(BENCH, 'bench-attack-on.yaml');
-      writeFileSync(plain, stringify({ ...cfg, name: 'bench-attack-off', datasets }));
-      writeFileSync(attacked, stringify({ ...cfg, name: 'bench-attack-on', datasets, attack: { known: [0.5, 1] } }));
-      gridOnce(plain, 2); // warm the vector and neighbour caches
-      const off = repeat(runs, () => gridOnce(plain, 2));
-      const on = repeat(runs, () => gridOnce(attacked, 2));
-      record('shared MovieLens grid with the attack (known 0.5, 1; every user a target)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
-    }
+    sharedGridWith('attack', { attack: { known: [0.5, 1] } }, 'shared MovieLens grid with the attack (known 0.5, 1; every user a target)');
   } else if (stage === 'infer') {
-    // attribute inference (docs/ATTACKS.md) on the shared MovieLens grid, against the same grid without
-    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
-    const cfg = parse(readFileSync(config, 'utf8'));
-    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
-    if (!existsSync(dataPath)) {
-      process.stderr.write(`bench: infer skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
-    } else {
-      const datasets = cfg.datasets.map((d) => ({ ...d, path: dataPath }));
-      const plain = join(BENCH, 'bench-infer-off.yaml');
-      const inferred = join(BENCH, 'bench-infer-on.yaml');
-      writeFileSync(plain, stringify({ ...cfg, name: 'bench-infer-off', datasets }));
-      writeFileSync(inferred, stringify({ ...cfg, name: 'bench-infer-on', datasets, infer: { aux: [0.5], k: 10, targets: 5000 } }));
-      gridOnce(plain, 2); // warm the vector and neighbour caches
-      gridOnce(inferred, 2); // and the uncentred view the item sets come from
-      const off = repeat(runs, () => gridOnce(plain, 2));
-      const on = repeat(runs, () => gridOnce(inferred, 2));
-      record('shared MovieLens grid with attribute inference (aux 0.5, k 10)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
-    }
-  } else if (stage === 'attack-25m') {
-    const plain = benchConfig('bench-25m.yaml', mlSpec, 'bench-25m');
-    const cfg = parse(readFileSync(plain, 'utf8'));
-    const attacked = join(BENCH, 'bench-25m-attack.yaml');
-    writeFileSync(attacked, stringify({ ...cfg, name: 'bench-25m-attack', attack: { known: [0.5, 1], targets: 5000 } }));
-    gridOnce(plain, 2); // warm the vector and neighbour caches
-    const off = repeat(gridRuns, () => gridOnce(plain, 2));
-    const on = repeat(gridRuns, () => gridOnce(attacked, 2));
-    record('full grid, MovieLens-25M-shaped, with the attack (known 0.5, 1; 5,000 targets)', on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
+    // attribute inference (docs/ATTACKS.md) on the shared MovieLens grid
+    sharedGridWith('infer', { infer: { aux: [0.5], k: 10, targets: 5000 } }, 'shared MovieLens grid with attribute inference (aux 0.5, k 10)');
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }

@@ -35,6 +35,8 @@ export function itemSetsOf(vectors: UserVectors, how: { centred: boolean; recomm
     rowPtr[u + 1] = rowPtr[u]! + (raw.rowPtr[r + 1]! - raw.rowPtr[r]!);
   });
   const colIdx = new Int32Array(rowPtr[users]!);
-  rows.forEach((r, u) => colIdx.set(raw.colIdx.subarray(raw.rowPtr[r]!, raw.rowPtr[r + 1]!), rowPtr[u]!));
+  rows.forEach((r, u) => {
+    colIdx.set(raw.colIdx.subarray(raw.rowPtr[r]!, raw.rowPtr[r + 1]!), rowPtr[u]!);
+  });
   return { rowPtr, colIdx, n };
 }

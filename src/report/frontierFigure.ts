@@ -95,6 +95,30 @@ export function utilityYs(dataset: string, utility: readonly UtilityRow[], recom
   return ys;
 }
 
+/** A frontier point's fields shared by both rows of panels: its panel, mechanism and ξ, x ± its se, y ± its se (in that key order). */
+export function pointFields(r: { n: number; kappa: number; mechanism: string; accountant: string | null; xi: number | null }, u: { y: number; se: number | null }, x: number, xse: number | null) {
+  const dx = xse ?? 0;
+  const dy = u.se ?? 0;
+  return {
+    panel: panelOf(r.kappa, r.n),
+    kappa: r.kappa,
+    n: r.n,
+    mechanism: r.mechanism,
+    accountant: r.accountant,
+    kind: 'point' as const,
+    xi: r.xi,
+    order: r.xi ?? -1,
+    x,
+    xlo: x - dx,
+    xhi: x + dx,
+    xse,
+    y: u.y,
+    ylo: u.y - dy,
+    yhi: u.y + dy,
+    yse: u.se,
+  };
+}
+
 /** One point per (mechanism, ξ) of the data set with both axes, and a chance row per panel. */
 export function frontierRows(
   dataset: string,
@@ -113,27 +137,7 @@ export function frontierRows(
       missing++;
       continue;
     }
-    const xse = r.reid1_se ?? 0;
-    const yse = u.se ?? 0;
-    rows.push({
-      panel: panelOf(r.kappa, r.n),
-      kappa: r.kappa,
-      n: r.n,
-      mechanism: r.mechanism,
-      accountant: r.accountant,
-      kind: 'point',
-      xi: r.xi,
-      order: r.xi ?? -1,
-      x: r.reid1_mean,
-      xlo: r.reid1_mean - xse,
-      xhi: r.reid1_mean + xse,
-      xse: r.reid1_se,
-      y: u.y,
-      ylo: u.y - yse,
-      yhi: u.y + yse,
-      yse: u.se,
-      users: r.users,
-    });
+    rows.push({ ...pointFields(r, u, r.reid1_mean, r.reid1_se), users: r.users });
   }
   for (const panel of uniqueInOrder(rows.map((r) => r.panel))) {
     const { users, kappa, n } = rows.find((r) => r.panel === panel)!;

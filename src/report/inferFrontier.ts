@@ -11,19 +11,12 @@ import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { NULL_BASELINE, PRIOR_BASELINE } from '../evaluations/infer/store.js';
 import type { RecommendRow, ResultsFolder, UtilityRow } from './read.js';
 import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
-import { CHANCE_RULE, knownWords, panelOf } from './attackPanels.js';
-import { facetBlock, frontierLook, frontierYWords, joinKey, pointLayers, reidBlock, utilityYs, type FrontierAxes, type FrontierLook, type FrontierRow } from './frontierFigure.js';
+import { CHANCE_RULE, knownWords } from './attackPanels.js';
+import type { InferCoordinates } from '../experiment/trialValues.js';
+import { facetBlock, frontierLook, frontierYWords, joinKey, pointFields, pointLayers, reidBlock, utilityYs, type FrontierAxes, type FrontierLook, type FrontierRow } from './frontierFigure.js';
 
 /** infer.csv's rows as the report reads them (src/evaluations/infer/facts.ts columns). */
-export interface InferRow {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  mechanism: string;
-  base: string | null;
-  accountant: string | null;
-  xi: number | null;
-  aux: number;
+export interface InferRow extends InferCoordinates {
   k: number;
   auc_mean: number;
   auc_se: number | null;
@@ -94,27 +87,7 @@ export function inferFrontierRows(
     }
     const x = r.auc_mean - nul.auc_mean;
     const xse = r.auc_se === null && nul.auc_se === null ? null : seOf(r.auc_se, nul.auc_se);
-    const yse = u.se ?? 0;
-    rows.push({
-      panel: panelOf(r.kappa, r.n),
-      kappa: r.kappa,
-      n: r.n,
-      mechanism: r.mechanism,
-      accountant: r.accountant,
-      kind: 'point',
-      xi: r.xi,
-      order: r.xi ?? -1,
-      x,
-      xlo: x - (xse ?? 0),
-      xhi: x + (xse ?? 0),
-      xse,
-      y: u.y,
-      ylo: u.y - yse,
-      yhi: u.y + yse,
-      yse: u.se,
-      auc: r.auc_mean,
-      nullAuc: nul.auc_mean,
-    });
+    rows.push({ ...pointFields({ ...r, kappa: r.kappa }, u, x, xse), auc: r.auc_mean, nullAuc: nul.auc_mean });
   }
   const points = rows.slice();
   for (const p of points.filter((r, i) => points.findIndex((q) => q.panel === r.panel) === i)) {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { readEvaluationValues } from '../../src/machinery/readFolder.js';
 import type { AttackTrialValue } from '../../src/experiment/trialValues.js';
 import { folderStatus } from '../../src/machinery/status.js';
 import { ATTACK_HEADER } from '../../src/experiment/columns.js';
+import { filesOf, runQuiet, scratchConfig } from '../helpers/pipeline.js';
 
 /** A small real grid (synthetic data, in this thread): 2 trial cells per κ, every kind of release. */
 const GRID = `name: att
@@ -23,25 +22,9 @@ privacy: { d: 0.1, delta: 0.01, xi: [0, 5] }
 mechanisms: [exact, lsh, lshrr, rappor, rappor-vector, vmf]
 `;
 
-function scratch(text: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'lshdp-attack-'));
-  writeFileSync(join(dir, 'att.yaml'), text);
-  return { dir, config: join(dir, 'att.yaml') };
-}
-
-const run = (config: string, out: string, extra: Partial<Parameters<typeof runExperiment>[0]> = {}) =>
-  runExperiment({ config, out, report: false, quiet: true, cacheDir: null, workerUrl: null, log: () => undefined, ...extra });
-
-/** Every file of a folder (relative path → bytes), recursively. */
-function files(dir: string, sub = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const f of readdirSync(join(dir, sub), { withFileTypes: true })) {
-    const rel = join(sub, f.name);
-    if (f.isDirectory()) for (const [k, v] of files(dir, rel)) out.set(k, v);
-    else out.set(rel, readFileSync(join(dir, rel), 'utf8'));
-  }
-  return out;
-}
+const scratch = (text: string) => scratchConfig(text, 'att.yaml');
+const run = runQuiet;
+const files = filesOf;
 
 describe('the attack in a run', () => {
   it('added to a finished grid computes only the attack, leaving cells/ and utility.csv as they are; grows by known and xi', async () => {

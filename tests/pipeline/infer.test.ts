@@ -4,16 +4,15 @@
  * two worker threads; `status` counts it; its baselines come first in infer.csv.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runExperiment } from '../../src/pipeline/run.js';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { readEvaluationValues } from '../../src/machinery/readFolder.js';
 import type { InferTrialValue } from '../../src/experiment/trialValues.js';
 import { folderStatus } from '../../src/machinery/status.js';
 import { ROOT } from '../helpers/cli.js';
+import { filesOf, runQuiet, scratchConfig, withoutTimes } from '../helpers/pipeline.js';
 
 const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
 
@@ -31,18 +30,10 @@ privacy: { d: 0.1, delta: 0.01, xi: [0, 5] }
 mechanisms: [exact, lsh, lshrr, rappor]
 `;
 
-function scratch(text: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'lshdp-infer-'));
-  writeFileSync(join(dir, 'inf.yaml'), text);
-  return { dir, config: join(dir, 'inf.yaml') };
-}
-
-const run = (config: string, out: string, extra: Partial<Parameters<typeof runExperiment>[0]> = {}) =>
-  runExperiment({ config, out, report: false, quiet: true, cacheDir: null, workerUrl: null, log: () => undefined, ...extra });
-
-function files(dir: string): Map<string, string> {
-  return new Map(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8').replace(/"ms":\d+/g, '"ms":0')]));
-}
+const scratch = (text: string) => scratchConfig(text, 'inf.yaml');
+const run = runQuiet;
+/** The files of one folder (not recursive), compute times aside. */
+const files = (dir: string) => withoutTimes(new Map([...filesOf(dir)].filter(([k]) => !k.includes('/'))));
 
 describe('attribute inference in a run', () => {
   it('added to a finished grid computes only itself (cells/ and utility.csv unchanged), grows by aux, and is counted by status', async () => {

@@ -113,7 +113,9 @@ const nearScratch = (m: number, words: number): NearScratch => ({ dist: new Int3
 function gather(clean: CodeSet, group: Int32Array): Uint32Array {
   const { words } = clean;
   const out = new Uint32Array(group.length * words);
-  group.forEach((u, g) => out.set(clean.codes.subarray(u * words, (u + 1) * words), g * words));
+  group.forEach((u, g) => {
+    out.set(clean.codes.subarray(u * words, (u + 1) * words), g * words);
+  });
   return out;
 }
 
@@ -159,7 +161,9 @@ function nearestOfTargets(released: CodeSet, rows: Int32Array, packed: Uint32Arr
   const take = Math.min(k, m);
   const out = new Int32Array(rows.length * take);
   const probes = new Uint32Array(rows.length * words);
-  rows.forEach((r, i) => probes.set(released.codes.subarray(r * words, (r + 1) * words), i * words));
+  rows.forEach((r, i) => {
+    probes.set(released.codes.subarray(r * words, (r + 1) * words), i * words);
+  });
   if (hammingKernelName() !== 'js' && wasmNearestOf(packed, m, probes, bits, take, seed, out)) return out;
   const near = nearScratch(m, words);
   for (let i = 0; i < rows.length; i++) {
