@@ -143,4 +143,21 @@ infer: { aux: [0.5], k: 10, targets: 200 }
     const clean = paired(of('lsh'));
     expect(clean.mean).toBeGreaterThan(3 * clean.se);
   });
+
+  it('a release of another width than the family code (a unary-encoding plugin) is attacked through its own release at ε = ∞, by both attacks', async () => {
+    const plugin = join(ROOT, 'examples', 'mechanisms', 'lsh-oue.mjs');
+    const { dir, config } = scratch(
+      GRID.replace('mechanisms: [exact, lsh, lshrr, rappor]', `mechanisms: [exact, lsh, { module: ${plugin}, label: oue, block: 4 }]`) + 'attack: { known: [1] }\ninfer: { aux: [0.5], k: 3 }\n',
+    );
+    await run(config, join(dir, 'out'));
+    for (const file of ['infer.csv', 'attack.csv']) {
+      const rows = readFileSync(join(dir, 'out', file), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1);
+      const oue = rows.filter((l) => l.split(',')[3] === 'oue');
+      expect(oue.length, file).toBe(2 * 2); // κ 8 and 12 × ξ 0 and 5
+      for (const l of oue) expect(Number(l.split(',')[file === 'infer.csv' ? 9 : 8])).toBeGreaterThanOrEqual(0);
+    }
+  });
 });

@@ -4,26 +4,21 @@
  * released codes (the ones the cell computes for its k-NN, same seeds) are ranked against the
  * probes of the partial profiles.
  *
- * The probe is what the release would be for the partial vector without noise, as the mechanism's
- * facts say (never its name):
- * - hash functions public (every mechanism without `hashesFromNoise`: lsh, LSHRR, LapLSH, VMF,
- *   Purkayastha, plugins): the clean code of the partial vector under the trial's hash functions
- *   (the family's `hash` with the cell's `planes` seed, so the same hyperplanes or MinHash tables);
- * - hash functions drawn from the secret noise (`hashesFromNoise`: RAPPOR's Bloom positions and
- *   salts): the adversary is also given them, stronger than what a release shows. The probe is the
- *   mechanism's own release of the partial vector at ε = ∞ on a fresh stream of the result's noise
- *   seed, whose first draws are those positions (as the audit replays a release's noise).
+ * The probe is what the release would be for the partial vector without noise
+ * (src/evaluations/clean.ts, as the mechanism's facts and its release's width say, never its name):
+ * the clean code of the partial vector under the trial's hash functions (the family's `hash` with
+ * the cell's `planes` seed), or, for hash functions drawn from the secret noise (RAPPOR) and for a
+ * release of another width, the mechanism's own release of the partial vector at ε = ∞ on a fresh
+ * stream of the result's noise seed, whose first draws are its positions (as the audit replays a
+ * release's noise).
  */
 import type { UserVectors } from '../../data/types.js';
 import type { CodeSet } from '../../lsh/codes.js';
 import type { LshFamily } from '../../lsh/families/types.js';
 import type { Mechanism } from '../../mechanisms/types.js';
-import type { EpsilonInfo } from '../../privacy/types.js';
-import { deriveSeed, makeRng } from '../../random/rng.js';
+import { deriveSeed } from '../../random/rng.js';
+import { cleanCodes } from '../clean.js';
 import { attackMeans, attackTargets, partialProfiles, subsetSeed, type AttackValue } from './linkage.js';
-
-/** The release of a mechanism without noise (as the audit asks for it). */
-const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
 
 /** What every cell of a trial shares (made once per trial by the thread): the targets and their partial profiles per `known`. */
 export interface TrialProfiles {
@@ -106,7 +101,7 @@ export function cellAttacker(
   return (release, known) =>
     known.map((k) => {
       const p = partialAt(k);
-      const probes = release.mech.hashesFromNoise ? release.mech.encode!({ vectors: p.vectors, hashing: p.hashing, rng: makeRng(release.noiseSeed), options: release.options }, CLEAN) : p.clean;
+      const probes = cleanCodes(release, release.codes.bits, p.vectors, p.hashing);
       const { reid1, reid10 } = attackMeans(release.codes, probes, targets);
       return { known: k, reid1, reid10, users, targets: targets.length };
     });

@@ -12,9 +12,9 @@ import type { CodeSet } from '../../lsh/codes.js';
 import { emptyCodes } from '../../lsh/codes.js';
 import type { LshFamily } from '../../lsh/families/types.js';
 import { tieSeed } from '../../lsh/tieKey.js';
-import type { EpsilonInfo } from '../../privacy/types.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
-import type { GroupData, MeasureCell, Measurement, Release, TrialPlace } from '../measure.js';
+import type { GroupData, MeasureCell, Measurement, TrialPlace } from '../measure.js';
+import { cleanCodes } from '../clean.js';
 import { inferGroups, inferMeans, inferPermutation, popularity, priorMeans, priorOrder, type InferMeans } from './inference.js';
 import { auxView, type AuxView } from './ranking.js';
 
@@ -38,9 +38,6 @@ export interface InferValue {
   k: number;
   byAux: InferAuxValue[];
 }
-
-/** The release of a mechanism without noise (as the linkage attack's probe). */
-const CLEAN: EpsilonInfo = Object.freeze({ epsilon: Infinity, ldpEpsilon: Infinity, fallback: false });
 
 /** A trial's groups per (aux, targets), each with its `prior` means: made once per trial. */
 export interface InferSetup {
@@ -114,9 +111,9 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
     state.hashing ??= cell.family.hash(cell.vectors, cell.kappa, deriveSeed(cell.runSeed, 'planes', cell.dataset, cell.n, cell.kappa, cell.trial));
     const hashing = state.hashing;
     const ties = tieSeed(cell.runSeed, cell.dataset, cell.n, cell.kappa, cell.trial);
-    // the auxiliary users' clean codes: the family's hash, or (hash functions drawn from the
-    // noise, RAPPOR) the release's own encoding at ε = ∞ with its positions
-    const clean = releaseClean(release, cell, hashing);
+    // the auxiliary users' clean codes: the family's hash, or the release's own encoding at ε = ∞
+    // (hash functions drawn from the noise, RAPPOR; a release of another width)
+    const clean = cleanCodes(release, release.codes.bits, cell.vectors, hashing);
     const byAux = asked.aux.map((aux): InferAuxValue => {
       const g = state.setup().groups(aux, asked.targets);
       const means = inferMeans({ sets: items, released: release.codes, clean, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, view: g.view });
@@ -132,8 +129,3 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
   },
   finish: ({ out }) => out,
 };
-
-function releaseClean(release: Release, cell: MeasureCell, hashing: ReturnType<LshFamily['hash']>): CodeSet {
-  if (!release.mech.hashesFromNoise) return hashing.codes;
-  return release.mech.encode!({ vectors: cell.vectors, hashing, rng: makeRng(release.noiseSeed), options: release.options }, CLEAN);
-}
