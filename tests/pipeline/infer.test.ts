@@ -160,4 +160,10 @@ infer: { aux: [0.5], k: 10, targets: 200 }
       for (const l of oue) expect(Number(l.split(',')[file === 'infer.csv' ? 9 : 8])).toBeGreaterThanOrEqual(0);
     }
   });
+
+  it('a grid where no target holds some but not all items (n = 1) is a one-line error naming the block, not NaN in infer.csv', async () => {
+    const { dir, config } = scratch(`${GRID.replace('dims: [30]', 'dims: [1]').replace('k: [1, 5]', 'k: [1]')}infer: { aux: [0.5] }\n`);
+    await expect(run(config, join(dir, 'out'))).rejects.toThrow(/^infer: no target of data set "a" at n=1 \(trial 0, aux 0.5\) holds some but not all of the n items/);
+    expect(existsSync(join(dir, 'out', 'infer.csv'))).toBe(false);
+  });
 });

@@ -15,6 +15,8 @@ import { tieSeed } from '../../lsh/tieKey.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import type { GroupData, MeasureCell, Measurement, TrialPlace } from '../measure.js';
 import { cleanCodes } from '../clean.js';
+import { UserError } from '../../util/errors.js';
+import { INFER_FACTS } from './facts.js';
 import { inferGroups, inferMeans, inferPermutation, popularity, priorMeans, priorOrder, type InferMeans } from './inference.js';
 import { auxView, type AuxView } from './ranking.js';
 
@@ -116,6 +118,8 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
     const clean = cleanCodes(release, release.codes.bits, cell.vectors, hashing);
     const byAux = asked.aux.map((aux): InferAuxValue => {
       const g = state.setup().groups(aux, asked.targets);
+      // a trial whose targets all hold no item or every item has nothing to guess: say so, not NaN
+      if (g.prior.targets === 0) throw new UserError(`${INFER_FACTS.block}: no target of data set "${cell.dataset}" at n=${cell.n} (trial ${cell.trial}, aux ${aux}) holds some but not all of the n items; attribute inference has nothing to guess there (a larger n, or a larger share of targets: a smaller aux)`);
       const means = inferMeans({ sets: items, released: release.codes, clean, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, view: g.view });
       let nul = state.nulls.get(aux);
       if (!nul) {
