@@ -119,7 +119,10 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
     const byAux = asked.aux.map((aux): InferAuxValue => {
       const g = state.setup().groups(aux, asked.targets);
       // a trial whose targets all hold no item or every item has nothing to guess: say so, not NaN
-      if (g.prior.targets === 0) throw new UserError(`${INFER_FACTS.block}: no target of data set "${cell.dataset}" at n=${cell.n} (trial ${cell.trial}, aux ${aux}) holds some but not all of the n items; attribute inference has nothing to guess there (a larger n, or a larger share of targets: a smaller aux)`);
+      if (g.prior.targets === 0)
+        throw new UserError(
+          `${INFER_FACTS.block}: no target of data set "${cell.dataset}" at n=${cell.n} (trial ${cell.trial}, aux ${aux}) holds some but not all of the n items; attribute inference has nothing to guess there (a larger n, or a larger share of targets: a smaller aux)`,
+        );
       const means = inferMeans({ sets: items, released: release.codes, clean, aux: g.aux, targets: g.targets, k: asked.k, tieSeed: ties, view: g.view });
       let nul = state.nulls.get(aux);
       if (!nul) {
