@@ -71,8 +71,10 @@ export function targetMetrics(s: RankScratch, sets: ItemSets, view: AuxView, t: 
   for (let q = 0; q < count; q++) {
     const v = neighbours[q]!;
     for (let p = rowPtr[v]!; p < rowPtr[v + 1]!; p++) {
+      // without a branch (a place is touched at random): written always, kept when first touched
       const r = places[p]!;
-      if (score[r] === 0) touched[nT++] = r;
+      touched[nT] = r;
+      nT += +(score[r] === 0);
       score[r]!++;
     }
   }
@@ -90,19 +92,19 @@ export function targetMetrics(s: RankScratch, sets: ItemSets, view: AuxView, t: 
   let hits = 0;
   let tPassed = 0;
   // along the prior order, up to the last item of S (no later place changes a sum)
+  // without branches: whether a place is in T, or in S, is a coin flip to the processor (seen[0]
+  // and greater[0] are scratch the places outside T write and never read)
   for (let r = 0, left = m; left > 0; r++) {
     const sc = score[r]!;
-    let pos: number;
-    if (sc > 0) {
-      pos = greater[sc]! + seen[sc]!;
-      seen[sc]!++;
-      tPassed++;
-    } else pos = nT + r - tPassed;
-    if (inSet[r] === 1) {
-      sumPos += pos;
-      if (pos < PREC_AT) hits++;
-      left--;
-    }
+    const inT = +(sc !== 0);
+    const outside = nT + r - tPassed;
+    const pos = outside + inT * (greater[sc]! + seen[sc]! - outside);
+    seen[sc]! += inT;
+    tPassed += inT;
+    const mine = inSet[r]!;
+    sumPos += mine * pos;
+    hits += mine & +(pos < PREC_AT);
+    left -= mine;
   }
   for (let i = 0; i < nT; i++) score[touched[i]!] = 0;
   for (let p = rowPtr[t]!; p < rowPtr[t + 1]!; p++) inSet[places[p]!] = 0;
