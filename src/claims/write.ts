@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { readEvaluationValues, readResultsConfig, readTrialValues, trialValuesOf } from '../machinery/readFolder.js';
-import { evaluationValues } from '../experiment/values.js';
+import { evaluationValues, type WalkedRows } from '../experiment/values.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import { CELLS_FOLDER } from '../machinery/store.js';
@@ -66,15 +66,17 @@ export function claimsInputOf(
   dir: string,
   /** the records of the config's own store folders (attack/), by folder */
   own: OwnRecords = new Map(),
+  /** the rows of these records' walk by evaluation, when the caller walked them (writeResultFiles) */
+  walked?: WalkedRows,
 ): ClaimsInput {
-  const { values, nn } = trialValuesOf(config, records, dir);
+  const { values, nn } = trialValuesOf(config, records, dir, walked);
   const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
   return {
     config: claimsConfigOf(config),
     values,
     nn,
     population: populationOf(manifest),
-    ...Object.fromEntries(optionalIn(config).map((e) => [e.name, evaluationValues(e.name, config, stores)])),
+    ...Object.fromEntries(optionalIn(config).map((e) => [e.name, evaluationValues(e.name, config, stores, walked)])),
   };
 }
 

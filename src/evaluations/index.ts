@@ -6,7 +6,7 @@
  */
 import type { RowHooks, WalkedRow } from '../experiment/walk.js';
 import { registerEvaluation as registerFacts } from './catalog.js';
-import { registerBlock } from './blocks.js';
+import { registerBlock } from './blockRegistry.js';
 import type { z } from 'zod';
 import type { EvaluationFacts } from './types.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -15,14 +15,14 @@ import { UTILITY_ROWS, utilityTrialValues } from './utility/rows.js';
 import { UTILITY_MEASURE, UTILITY_RECORD } from './utility/measure.js';
 import { RECOMMEND_ROWS, recommendTrialValues } from './recommend/rows.js';
 import { RECOMMEND_EXACT, RECOMMEND_MEASURE, RECOMMEND_RECORD, describeRecommend, recommendGroupQueries } from './recommend/measure.js';
-import { describeAttack } from './attack/config.js';
+import { describeAttack } from './attack/describe.js';
 import { ATTACK_ROWS, attackTrialValues } from './attack/rows.js';
 import { ATTACK_MEASURE } from './attack/measure.js';
 import { ATTACK_STORE } from './attack/store.js';
 import { INFER_ROWS, inferTrialValues } from './infer/rows.js';
 import { INFER_MEASURE } from './infer/measure.js';
 import { INFER_STORE } from './infer/store.js';
-import { describeInfer } from './infer/config.js';
+import { describeInfer } from './infer/describe.js';
 
 export interface Evaluation<V = unknown> {
   facts: EvaluationFacts;

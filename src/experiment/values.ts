@@ -10,15 +10,22 @@ import type { ExperimentConfig } from './config/schema.js';
 import { exactKey } from './grid.js';
 import type { NnDistance, TrialValue } from './trialValues.js';
 import type { CellRecord } from './records.js';
-import { walkRows, type StoredRecords } from './walk.js';
+import { walkRows, type StoredRecords, type WalkedRow } from './walk.js';
 import { evaluation } from '../evaluations/index.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 
-/** The per-trial values of the evaluation `name` over a grid's records by store folder, in its file's order. */
-export function evaluationValues<V>(name: string, config: ExperimentConfig, stores: StoredRecords): V[] {
+/**
+ * The per-trial values of the evaluation `name` over a grid's records by store folder, in its file's
+ * order. `walked`: the rows of the same records' walk by evaluation name, when the caller holds it
+ * (a run that just wrote the files: src/machinery/outputs.ts), so the grid is not walked twice.
+ */
+export function evaluationValues<V>(name: string, config: ExperimentConfig, stores: StoredRecords, walked?: WalkedRows): V[] {
   const e = evaluation(name);
-  return e.trialValues(walkRows(config, stores, e.rows, mechanismInfo)) as V[];
+  return e.trialValues(walked?.get(name) ?? walkRows(config, stores, e.rows, mechanismInfo)) as V[];
 }
+
+/** The walked rows of a grid's records, by evaluation name. */
+export type WalkedRows = ReadonlyMap<string, readonly WalkedRow[]>;
 
 const cellsOnly = (records: ReadonlyMap<string, CellRecord>): StoredRecords => new Map([[UTILITY_FACTS.store, records]]);
 
@@ -26,7 +33,7 @@ const cellsOnly = (records: ReadonlyMap<string, CellRecord>): StoredRecords => n
  * The per-trial values and true 1-NN distances of a whole grid's records (a folder's, or a run's
  * in memory: the same records give the same values). `dir` names the folder in errors.
  */
-export function trialValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>, dir: string): { values: TrialValue[]; nn: NnDistance[] } {
+export function trialValuesOf(config: ExperimentConfig, records: Map<string, CellRecord>, dir: string, walked?: WalkedRows): { values: TrialValue[]; nn: NnDistance[] } {
   const nn: NnDistance[] = [];
   for (const ds of config.datasets) {
     for (const n of config.dims) {
@@ -37,5 +44,5 @@ export function trialValuesOf(config: ExperimentConfig, records: Map<string, Cel
       });
     }
   }
-  return { values: evaluationValues<TrialValue>(UTILITY_FACTS.name, config, cellsOnly(records)), nn };
+  return { values: evaluationValues<TrialValue>(UTILITY_FACTS.name, config, cellsOnly(records), walked), nn };
 }

@@ -17,11 +17,16 @@ import type { Engine } from './engine.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { OwnRecords } from './ownStores.js';
 import { CELLS_FOLDER } from './store.js';
-import { evaluationFile } from '../experiment/walk.js';
+import { evaluationCsv, hasDirectional, walkRows } from '../experiment/walk.js';
+import type { WalkedRows } from '../experiment/values.js';
 import { evaluations, evaluationsIn } from '../evaluations/index.js';
 import type { Manifest } from './manifest.js';
 
-/** The CSVs, datasets.json, manifest.json and config.yaml of a finished (unsharded or merged) folder. */
+/**
+ * The CSVs, datasets.json, manifest.json and config.yaml of a finished (unsharded or merged)
+ * folder. Returns the rows of each evaluation's walk of the grid, by name: the claims read the
+ * same rows (src/claims/write.ts claimsInputOf), so a run walks the grid once.
+ */
 export function writeResultFiles(
   outDir: string,
   cfg: ExperimentConfig,
@@ -31,13 +36,15 @@ export function writeResultFiles(
   engine: Pick<Engine, 'mechanism' | 'budgetRows'>,
   /** the records of the config's own store folders (attack/: attack.csv), by folder */
   own: OwnRecords = new Map(),
-): void {
+): WalkedRows {
   const info = (name: string) => engine.mechanism(name);
   // build every text first, so a problem in the store writes nothing: each evaluation's file from
   // the one walk of the grid (utility.csv always; recommend.csv, attack.csv where the config has
   // their blocks; utility.csv is on the training vectors with `recommend`)
   const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
-  const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationFile(e.rows, cfg, stores, info) }));
+  const walked = new Map(evaluationsIn(cfg).map((e) => [e.facts.name, walkRows(cfg, stores, e.rows, info)]));
+  const directional = hasDirectional(cfg, info);
+  const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationCsv(e.facts, walked.get(e.facts.name)!, directional) }));
   const nn = nnDistancesCsv(cfg, records);
   // the accountants take the per-bit disagreement probability: d itself for angular, d/2 for
   // jaccard; the d column keeps the config's distance
@@ -53,6 +60,7 @@ export function writeResultFiles(
   writeShardFiles(outDir, summaries, manifest);
   // the effective config, runnable as is: `lshdp run results/<name>/config.yaml`
   writeFileAtomicSync(join(outDir, 'config.yaml'), `# the effective config of this results folder (overrides applied, input paths absolute)\n${stringifyYaml(manifest.config)}`);
+  return walked;
 }
 
 /** datasets.json and manifest.json: all a shard folder holds besides its cells. */

@@ -23,7 +23,8 @@ export async function writeRunReport(outDir: string, opts: ReportOptions): Promi
   if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
   if (opts.report !== false) {
     const report = await import('../report/index.js');
-    await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet });
+    // a run keeps the figures whose spec did not change (a grown grid: Fig. 1 of a new ξ)
+    await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet, reuse: true });
   }
 }
 

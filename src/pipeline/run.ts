@@ -217,10 +217,10 @@ async function outputsStage(
   }
   forgetOutputsKey(outDir);
   const manifest = run.manifest();
-  writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, ownRecords(plan));
+  const walked = writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, ownRecords(plan));
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
-  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan)) });
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan), walked) });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
 }

@@ -12,6 +12,7 @@ import { distanceWords, fig1Spec } from './nnFigure.js';
 import { fig2Spec, fig2Series, type Fig2Metric } from './utilityFigure.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
 import { renderSvg, svgToPng } from './render.js';
+import { RenderedFigures, specHash } from './rendered.js';
 import { utilityTable, budgetsTable } from './tables.js';
 import { buildHtml, copyAssets, type PageOptions } from './html.js';
 import type { FigureEntry } from './markup.js';
@@ -166,20 +167,41 @@ function log(opts: OutputOptions, msg: string): void {
 
 /**
  * The figures in the asked formats (default figures/<stem>.vl.json, .svg and, unless png is
- * false, .png) in `outDir` (default the folder's figures/).
+ * false, .png) in `outDir` (default the folder's figures/). With `reuse` (a run's report), a
+ * figure whose spec is the one its files there were rendered from keeps them, and the files written
+ * are recorded (src/report/rendered.ts); without it (lshdp plot, lshdp report) every figure is
+ * rendered, and a figure written drops out of that record.
  */
-export async function writeFigures(res: ResultsFolder, opts: OutputOptions & FigureOptions & { outDir?: string } = {}): Promise<FigureEntry[]> {
+export async function writeFigures(res: ResultsFolder, opts: OutputOptions & FigureOptions & { outDir?: string; reuse?: boolean } = {}): Promise<FigureEntry[]> {
   const figs = figureEntries(res, opts);
   const dir = opts.outDir ?? join(res.dir, 'figures');
   const formats = opts.formats ?? FIGURE_FORMATS.filter((f) => f !== 'png' || opts.png !== false);
+  const rendered = new RenderedFigures(dir);
   for (const f of figs) {
-    if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), JSON.stringify(f.spec as VlSpec, null, 2) + '\n');
+    const text = JSON.stringify(f.spec as VlSpec, null, 2) + '\n';
+    const hash = specHash(text);
+    const where = `${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`;
+    if (
+      opts.reuse &&
+      rendered.current(
+        f.id,
+        hash,
+        formats,
+        formats.map((x) => `${f.id}.${EXTENSION[x]}`),
+      )
+    ) {
+      log(opts, `lshdp: kept ${where} (the same spec)`);
+      continue;
+    }
+    await rendered.forget(f.id);
+    if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), text);
     if (formats.includes('svg') || formats.includes('png')) {
       const svg = await renderSvg(f.spec);
       if (formats.includes('svg')) await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
       if (formats.includes('png')) await writeFileAtomic(join(dir, `${f.id}.png`), svgToPng(svg));
     }
-    log(opts, `lshdp: wrote ${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`);
+    if (opts.reuse) await rendered.record(f.id, hash, formats);
+    log(opts, `lshdp: wrote ${where}`);
   }
   if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
   removeRetired(dir, retiredFigureFiles(res, dir, figs));
@@ -269,8 +291,8 @@ export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts:
   log(opts, `lshdp: wrote index.html (open it in a browser; works offline${opts.singleFile ? '; a single file, figures and scripts inline' : ''})`);
 }
 
-/** Everything: figures, tables and the HTML report of a results folder. */
-export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean } = {}): Promise<void> {
+/** Everything: figures, tables and the HTML report of a results folder (`reuse`: a run's, which keeps the figures whose spec did not change: writeFigures). */
+export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean; reuse?: boolean } = {}): Promise<void> {
   const res = readResultsFolder(resultsDir);
   const figs = await writeFigures(res, opts);
   await writeTables(res, opts);

@@ -79,6 +79,17 @@ describe('start-up: what a light command loads', () => {
   });
 });
 
+describe('start-up: what a worker thread loads', () => {
+  // each of a run's workers loads the compute engine before its first cell, on the cores the cells
+  // share: a growth by one ξ waits for it (docs/SPEED.md)
+  it('the compute engine and the task code load no config schema (zod), YAML, renderer or statistics package', () => {
+    const url = (f: string) => JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'machinery', f)).href);
+    const modules = loaded(['--input-type=module', '-e', `await (await import(${url('engine.js')})).loadComputeEngine(); await import(${url('executor.js')});`]);
+    expect(modules).toContain('dist/experiment/trial.js');
+    expect(offenders(modules, [...SCHEMA, 'node_modules/yaml/', 'node_modules/@stdlib/', ...RENDERER])).toEqual([]);
+  });
+});
+
 describe('start-up: the commands’ entries stand for their modules', () => {
   it('lshdp --help from the entries is byte for byte the help of the whole tree', async () => {
     const light = await buildProgram(null);

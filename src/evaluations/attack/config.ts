@@ -1,14 +1,7 @@
 /** The `attack:` block of a config (docs/ATTACKS.md): its schema with its defaults, and its type. */
 import { z } from 'zod';
-import { formatCount } from '../../util/format.js';
 
-/** The `attack:` block: the fractions of a target's entries the adversary knows, and how many targets. */
-export interface AttackConfig {
-  /** fractions in (0, 1] of each target's non-zero entries known to the adversary, ascending */
-  known: number[];
-  /** at most this many target users per (data set, n) (a seeded sample above it) */
-  targets: number;
-}
+export type { AttackConfig } from './describe.js';
 
 export const ATTACK_BLOCK = z.strictObject({
   known: z
@@ -18,8 +11,3 @@ export const ATTACK_BLOCK = z.strictObject({
     .transform((a) => [...new Set(a)].sort((x, y) => x - y)),
   targets: z.number().int().min(1).default(5000),
 });
-
-/** The block's settings in words (`--dry-run`, `lshdp status`). */
-export function describeAttack(a: AttackConfig): { settings: string } {
-  return { settings: `known [${a.known.join(', ')}], targets ${formatCount(a.targets)}` };
-}

@@ -1,16 +1,7 @@
 /** The `infer:` block of a config (docs/ATTACKS.md, "Attribute inference"): its schema with its defaults, and its type. */
 import { z } from 'zod';
-import { formatCount } from '../../util/format.js';
 
-/** The `infer:` block: the auxiliary group's shares, how many neighbours vote, and how many targets. */
-export interface InferConfig {
-  /** shares in (0, 1) of the kept users in the auxiliary group (nested groups), ascending */
-  aux: number[];
-  /** the auxiliary users nearest to a target's release that vote for its items (one value, not an axis) */
-  k: number;
-  /** at most this many target users per (data set, n, trial) (a seeded sample above it) */
-  targets: number;
-}
+export type { InferConfig } from './describe.js';
 
 export const INFER_BLOCK = z.strictObject({
   aux: z
@@ -21,8 +12,3 @@ export const INFER_BLOCK = z.strictObject({
   k: z.number().int().min(1).default(10),
   targets: z.number().int().min(1).default(5000),
 });
-
-/** The block's settings in words (`--dry-run`, `lshdp status`). */
-export function describeInfer(b: InferConfig): { settings: string } {
-  return { settings: `aux [${b.aux.join(', ')}], k ${b.k}, targets ${formatCount(b.targets)}` };
-}
