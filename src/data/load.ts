@@ -8,6 +8,7 @@ import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary,
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
 import { buildVectors, rankItems } from './vectors.js';
+import { releaseArrays } from '../util/release.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
@@ -208,6 +209,9 @@ async function buildMissing(
       built.vectors.set(n, buildVectors(inter, ranking, n, plan.center, spec.name));
       store(n);
     }
+    // the vectors copy what they keep: the interactions' memory goes now, not at a collection
+    // that may come only after the whole computation (src/util/release.ts)
+    releaseArrays([inter.userPtr, inter.itemIdx, inter.values, inter.times]);
     return;
   }
   const parts = splitInteractions(inter, split, { seed: opts.seed ?? 0, dataset: spec.name });

@@ -1,4 +1,5 @@
 import { UserError } from '../util/errors.js';
+import { sharedFloat64, sharedInt32 } from '../util/shared.js';
 import type { Center } from './spec.js';
 import type { Interactions } from './interactions.js';
 import type { UserVectors } from './types.js';
@@ -77,9 +78,10 @@ export function buildVectors(inter: Interactions, ranking: Int32Array, n: number
     nnz += k;
     if (k > 0) kept++;
   }
-  const rowPtr = new Int32Array(kept + 1);
-  const colIdx = new Int32Array(nnz);
-  const vals = new Float64Array(nnz);
+  // on shared memory: the worker threads read them as they are (src/util/shared.ts)
+  const rowPtr = sharedInt32(kept + 1);
+  const colIdx = sharedInt32(nnz);
+  const vals = sharedFloat64(nnz);
   const userIds = new Array<string>(kept);
   const dense = new Float64Array(n);
   let row = 0;

@@ -175,3 +175,10 @@ describe('centring leaves no rounding residue', () => {
     expect(Array.from(v.values)).toEqual([-1]);
   });
 });
+
+describe('vectors on shared memory', () => {
+  it('are built on SharedArrayBuffers, so the worker threads read them without a copy', () => {
+    const v = buildFrom(randomRows(makeRng('vectors-shared'), 500, 40, 30), 20, 'user');
+    for (const a of [v.rowPtr, v.colIdx, v.values]) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
