@@ -17,16 +17,37 @@ import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 /** The files that hold a table in full, linked beside its summary (none in a single-file page: it travels alone). */
 const filesOf = (singleFile: boolean, files: TableFile[]): TableFile[] => (singleFile ? [] : files);
 
-export function utilitySection(res: ResultsFolder, singleFile = false): string {
-  if (!res.utility) return '<p>No utility.csv in this folder.</p>';
-  const columns: Column[] = [
+/** The coordinate columns every evaluation's table opens with: data set, n, κ, k (where the file has one), mechanism, accountant, ξ. */
+function coordinateColumns(withK: boolean): Column[] {
+  return [
     { title: 'data set', type: 'text', choice: true },
     { title: 'n', type: 'num', choice: true },
     { title: 'κ', type: 'num', choice: true },
-    { title: 'k', type: 'num', choice: true },
+    ...(withK ? [{ title: 'k', type: 'num', choice: true } as Column] : []),
     { title: 'mechanism', type: 'text', choice: true },
     { title: 'accountant', type: 'text' },
     { title: 'ξ', type: 'num', choice: true },
+  ];
+}
+
+/** Their cells ('–' where a row has no κ, k or ξ); `mechanism` is the mechanism's own cell (utility marks fallback rows). */
+function coordinateCells(r: { dataset: string; n: number; kappa: number | null; k?: number | null; accountant: string | null; xi: number | null }, mechanism: Cell, withK: boolean): Cell[] {
+  const optional = (x: number | null) => numCell(x, x === null ? '–' : String(x));
+  return [
+    { text: r.dataset },
+    numCell(r.n, String(r.n)),
+    optional(r.kappa),
+    ...(withK ? [optional(r.k ?? null)] : []),
+    mechanism,
+    { text: r.accountant ?? '–', v: r.accountant ?? '' },
+    optional(r.xi),
+  ];
+}
+
+export function utilitySection(res: ResultsFolder, singleFile = false): string {
+  if (!res.utility) return '<p>No utility.csv in this folder.</p>';
+  const columns: Column[] = [
+    ...coordinateColumns(true),
     { title: 'ε_LDP', type: 'num' },
     { title: 'ε_bit (LSHRR)', type: 'num' },
     { title: 'ε_Lap (LapLSH)', type: 'num' },
@@ -35,13 +56,7 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
     { title: 'recall (mean ± se)', type: 'num' },
   ];
   const rows = res.utility.map((r): Cell[] => [
-    { text: r.dataset },
-    numCell(r.n, String(r.n)),
-    numCell(r.kappa, r.kappa === null ? '–' : String(r.kappa)),
-    numCell(r.k, String(r.k)),
-    { text: r.mechanism + (r.fallback ? ' *' : ''), v: r.mechanism },
-    { text: r.accountant ?? '–', v: r.accountant ?? '' },
-    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    ...coordinateCells(r, { text: r.mechanism + (r.fallback ? ' *' : ''), v: r.mechanism }, true),
     numCell(r.epsilon_ldp),
     numCell(r.epsilon_bit),
     numCell(r.epsilon_lap),
@@ -70,13 +85,7 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
  */
 function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean, file: string): string {
   const columns: Column[] = [
-    { title: 'data set', type: 'text', choice: true },
-    { title: 'n', type: 'num', choice: true },
-    { title: 'κ', type: 'num', choice: true },
-    { title: 'k', type: 'num', choice: true },
-    { title: 'mechanism', type: 'text', choice: true },
-    { title: 'accountant', type: 'text' },
-    { title: 'ξ', type: 'num', choice: true },
+    ...coordinateColumns(true),
     { title: 'N', type: 'num', choice: true },
     { title: 'trials', type: 'num' },
     { title: 'queries', type: 'num' },
@@ -84,15 +93,8 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
     { title: 'NDCG@N (mean ± se)', type: 'num' },
     { title: 'item recall@N (mean ± se)', type: 'num' },
   ];
-  const optional = (x: number | null) => numCell(x, x === null ? '–' : String(x));
   const cells = rows.map((r): Cell[] => [
-    { text: r.dataset },
-    numCell(r.n, String(r.n)),
-    optional(r.kappa),
-    optional(r.k),
-    { text: r.mechanism },
-    { text: r.accountant ?? '–', v: r.accountant ?? '' },
-    optional(r.xi),
+    ...coordinateCells(r, { text: r.mechanism }, true),
     numCell(r.top, String(r.top)),
     numCell(r.trials, String(r.trials)),
     numCell(r.queries, String(r.queries)),
@@ -136,12 +138,7 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
   const figures = all.filter(isAttackFigure);
   if (!res.attack) return [];
   const columns: Column[] = [
-    { title: 'data set', type: 'text', choice: true },
-    { title: 'n', type: 'num', choice: true },
-    { title: 'κ', type: 'num', choice: true },
-    { title: 'mechanism', type: 'text', choice: true },
-    { title: 'accountant', type: 'text' },
-    { title: 'ξ', type: 'num', choice: true },
+    ...coordinateColumns(false),
     { title: 'known', type: 'num', choice: true },
     { title: 'reid@1 (mean ± se)', type: 'num' },
     { title: 'reid@10 (mean ± se)', type: 'num' },
@@ -150,12 +147,7 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
     { title: 'targets of N', type: 'num' },
   ];
   const rows = res.attack.map((r): Cell[] => [
-    { text: r.dataset },
-    numCell(r.n, String(r.n)),
-    numCell(r.kappa, String(r.kappa)),
-    { text: r.mechanism },
-    { text: r.accountant ?? '–', v: r.accountant ?? '' },
-    numCell(r.xi, r.xi === null ? '–' : String(r.xi)),
+    ...coordinateCells(r, { text: r.mechanism }, false),
     numCell(r.known, String(r.known)),
     { text: formatMeanSe(r.reid1_mean, r.reid1_se), v: r.reid1_mean },
     { text: formatMeanSe(r.reid10_mean, r.reid10_se), v: r.reid10_mean },
