@@ -25,7 +25,7 @@ export const COMMANDS = [
   },
   { name: 'plot', term: 'plot [options] <results-dir>', purpose: 'rebuild the figures of a results folder from its CSVs (no recomputation)' },
   { name: 'report', term: 'report [options] <results-dir>', purpose: 'write the HTML report of a results folder (with its figures and tables)' },
-  { name: 'table', term: 'table', purpose: 'print the privacy-budget table, a utility-loss table, the recommendations table or the linkage-attack table' },
+  { name: 'table', term: 'table', purpose: "print the privacy-budget table, a utility-loss table or an evaluation's table (recommendations, linkage attack, attribute inference)" },
   {
     name: 'audit',
     term: 'audit [options] <config>',
@@ -34,7 +34,7 @@ export const COMMANDS = [
   {
     name: 'compare',
     term: 'compare [options] <dir-a> <dir-b>',
-    purpose: 'where two runs differ: matched rows of utility.csv (and recommend.csv, attack.csv where both have them), B − A, its z-score, flags beyond a threshold (exit 3 when any)',
+    purpose: 'where two runs differ: matched rows of utility.csv (and recommend.csv, attack.csv, infer.csv where both have them), B − A, its z-score, flags beyond a threshold (exit 3 when any)',
   },
   {
     name: 'claims',
