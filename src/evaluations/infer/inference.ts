@@ -173,16 +173,10 @@ function nearestOfTargets(released: CodeSet, rows: Int32Array, packed: Uint32Arr
   return out;
 }
 
-/** Scratch of one trial's targets: per column a score and a membership mark, reset after each target. */
+/** The prior baseline's scratch: a ranking written out and a membership mark per column, reset after each target. */
 interface Scratch {
-  score: Int32Array;
   inSet: Uint8Array;
-  /** the ranking being built */
   ranking: Int32Array;
-}
-
-export function scratchFor(n: number): Scratch {
-  return { score: new Int32Array(n), inSet: new Uint8Array(n), ranking: new Int32Array(n) };
 }
 
 /** auc and prec10 of one ranking against the item set of `target`, or null when its set is empty or holds every item. */
@@ -263,10 +257,8 @@ function meansOver(targets: Int32Array, metrics: (target: number, index: number)
   return { auc: counted ? auc / counted : Number.NaN, prec10: counted ? prec10 / counted : Number.NaN, targets: counted };
 }
 
-/** The `prior` baseline: every target ranked by the auxiliary group's popularity alone. */
-export function priorMeans(sets: ItemSets, aux: Int32Array, targets: Int32Array): InferMeans {
-  const prior = priorOrder(popularity(sets, aux));
-  const s = scratchFor(sets.n);
-  s.ranking.set(prior);
+/** The `prior` baseline: every target ranked by the auxiliary group's popularity alone (`prior`: that order, when the caller has it). */
+export function priorMeans(sets: ItemSets, aux: Int32Array, targets: Int32Array, prior = priorOrder(popularity(sets, aux))): InferMeans {
+  const s: Scratch = { inSet: new Uint8Array(sets.n), ranking: Int32Array.from(prior) };
   return meansOver(targets, (t) => metricsOf(s, sets, t));
 }

@@ -66,7 +66,8 @@ function inferSetup(data: GroupData, at: TrialPlace): InferSetup {
       if (!g) {
         perm ??= inferPermutation(users, at.runSeed, at.dataset, at.n, at.trial);
         const { aux: group, targets } = inferGroups(perm, aux, maxTargets, at);
-        g = { aux: group, targets, view: auxView(items, priorOrder(popularity(items, group)), targets), prior: priorMeans(items, group, targets) };
+        const prior = priorOrder(popularity(items, group));
+        g = { aux: group, targets, view: auxView(items, prior, targets), prior: priorMeans(items, group, targets, prior) };
         made.set(key, g);
       }
       return g;
