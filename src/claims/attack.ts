@@ -11,7 +11,7 @@ import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 import type { AttackCoordinates, AttackTrialValue } from '../experiment/trialValues.js';
 import { oneSampleTTest, welchTTest } from '../stats/tTests.js';
 import { nearest } from '../util/nearest.js';
-import { directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, pairedSamples } from './grid.js';
+import { directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, pairedSamples, seriesOf } from './grid.js';
 import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
 import type { CellTest, FamilyOutcome } from './rule.js';
 
@@ -25,17 +25,12 @@ export interface AttackSeries extends AttackCoordinates {
 
 /** Group per-trial attack values into series, in first-seen order. */
 export function groupAttack(values: readonly AttackTrialValue[]): AttackSeries[] {
-  const map = new Map<string, AttackSeries>();
-  for (const v of values) {
-    const key = `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.known}`;
-    let s = map.get(key);
-    if (!s) {
-      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, known: v.known, users: v.users, byTrial: new Map() };
-      map.set(key, s);
-    }
-    s.byTrial.set(v.trial, v.reid1);
-  }
-  return [...map.values()];
+  return seriesOf(
+    values,
+    (v) => `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.known}`,
+    (v) => ({ dataset: v.dataset, n: v.n, kappa: v.kappa, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, known: v.known, users: v.users }),
+    (v) => v.reid1,
+  );
 }
 
 /** A series' trial values in trial order. */

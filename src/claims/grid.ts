@@ -50,19 +50,38 @@ export interface RecommendSeries extends RecommendCoordinates {
   byTrial: Map<number, number>;
 }
 
-/** Group per-trial recommendation values into series, in first-seen order (NDCG only: the claims' measure). */
-export function groupRecommendSeries(values: readonly RecommendTrialValue[]): RecommendSeries[] {
-  const map = new Map<string, RecommendSeries>();
+/**
+ * Per-trial values grouped into series of one number per trial, in first-seen order: `key` joins
+ * what makes two values one series (its coordinates), `fields` are the series' own fields (the
+ * coordinates and what it carries beside them), taken from its first value, `value` its measure.
+ */
+export function seriesOf<V extends { trial: number }, F extends object>(
+  values: readonly V[],
+  key: (v: V) => string,
+  fields: (v: V) => F,
+  value: (v: V) => number,
+): (F & { byTrial: Map<number, number> })[] {
+  const map = new Map<string, F & { byTrial: Map<number, number> }>();
   for (const v of values) {
-    const key = `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.k}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.top}`;
-    let s = map.get(key);
+    const k = key(v);
+    let s = map.get(k);
     if (!s) {
-      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, k: v.k, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, top: v.top, byTrial: new Map() };
-      map.set(key, s);
+      s = { ...fields(v), byTrial: new Map<number, number>() };
+      map.set(k, s);
     }
-    s.byTrial.set(v.trial, v.ndcg);
+    s.byTrial.set(v.trial, value(v));
   }
   return [...map.values()];
+}
+
+/** Group per-trial recommendation values into series, in first-seen order (NDCG only: the claims' measure). */
+export function groupRecommendSeries(values: readonly RecommendTrialValue[]): RecommendSeries[] {
+  return seriesOf(
+    values,
+    (v) => `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.k}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.top}`,
+    (v) => ({ dataset: v.dataset, n: v.n, kappa: v.kappa, k: v.k, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, top: v.top }),
+    (v) => v.ndcg,
+  );
 }
 
 // ------------------------------------------------------------------ which entries a claim means

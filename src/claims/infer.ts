@@ -10,7 +10,7 @@
 import type { InferCoordinates, InferTrialValue } from '../experiment/trialValues.js';
 import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { NULL_BASELINE } from '../evaluations/infer/store.js';
-import { directionalCell, distinct, isLsh, pairedSamples } from './grid.js';
+import { directionalCell, distinct, isLsh, pairedSamples, seriesOf } from './grid.js';
 import { decide, needs, notTested, type ClaimDefinition, type DatasetContext } from './family.js';
 import type { CellTest, FamilyOutcome } from './rule.js';
 
@@ -22,17 +22,12 @@ export interface InferSeries extends InferCoordinates {
 
 /** Group per-trial inference values into auc series, in first-seen order. */
 export function groupInfer(values: readonly InferTrialValue[]): InferSeries[] {
-  const map = new Map<string, InferSeries>();
-  for (const v of values) {
-    const key = `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.aux}`;
-    let s = map.get(key);
-    if (!s) {
-      s = { dataset: v.dataset, n: v.n, kappa: v.kappa, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, aux: v.aux, byTrial: new Map() };
-      map.set(key, s);
-    }
-    s.byTrial.set(v.trial, v.auc);
-  }
-  return [...map.values()];
+  return seriesOf(
+    values,
+    (v) => `${v.dataset}\u0000${v.n}\u0000${v.kappa}\u0000${v.mechanism}\u0000${v.xi}\u0000${v.aux}`,
+    (v) => ({ dataset: v.dataset, n: v.n, kappa: v.kappa, mechanism: v.mechanism, base: v.base, accountant: v.accountant, xi: v.xi, aux: v.aux }),
+    (v) => v.auc,
+  );
 }
 
 /** A baseline row of infer.csv (`prior`, `null`): no base mechanism. */
