@@ -41,6 +41,7 @@ export { jaccardKnn, jaccardDistance } from './knn/jaccard.js';
 export { drawHyperplanes, projectAll } from './lsh/hyperplanes.js';
 export { packSigns, getBit, hammingDistance, emptyCodes, codeCount, wordsFor } from './lsh/codes.js';
 export { hammingKnn, type HammingOptions } from './lsh/hammingKnn.js';
+export { releaseKnn, releaseKind, releaseRows, packSymbols, unpackSymbols, bitsOf, type ReleaseKind, type ReleaseSet, type SymbolSet, type RealSet } from './lsh/releases.js';
 export { tieSeed } from './lsh/tieKey.js';
 export {
   angularFamily,

@@ -15,6 +15,7 @@ import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
 import type { UserVectors } from '../data/types.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns, popcount32 } from '../lsh/codes.js';
+import { describeRelease, isBits } from '../lsh/releases.js';
 import { deriveSeed, type Rng } from '../random/rng.js';
 import type { LshFamily } from '../lsh/families/index.js';
 import { UserError } from '../util/errors.js';
@@ -70,14 +71,20 @@ function replaysNoise(m: Mechanism): boolean {
  */
 export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHashing, rng: Rng, options: Record<string, unknown>, eps: EpsilonInfo): [number, number, number, number, number] {
   const ctx = (r: Rng): MechanismContext => ({ vectors, hashing, rng: r, options });
+  // this statistic counts bits; releases of symbols or reals are tested on their own laws
+  const encode = (r: Rng, e: EpsilonInfo): CodeSet => {
+    const set = m.encode!(ctx(r), e);
+    if (!isBits(set)) throw new UserError(`audit: mechanism ${m.name} releases ${describeRelease(set)}; the bit-flip statistics do not apply to it`);
+    return set;
+  };
   let clean: CodeSet;
   let out: CodeSet;
   if (m.cleanIsLshCode) {
     clean = hashing.codes!;
-    out = m.encode!(ctx(rng), eps);
+    out = encode(rng, eps);
   } else if (!replaysNoise(m)) {
-    clean = m.encode!(ctx(rng), scaledEps(eps, Infinity));
-    out = m.encode!(ctx(rng), eps);
+    clean = encode(rng, scaledEps(eps, Infinity));
+    out = encode(rng, eps);
   } else {
     const tape: number[] = [];
     const recording: Rng = () => {
@@ -85,10 +92,10 @@ export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHa
       tape.push(v);
       return v;
     };
-    clean = m.encode!(ctx(recording), scaledEps(eps, Infinity));
+    clean = encode(recording, scaledEps(eps, Infinity));
     let at = 0;
     const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
-    out = m.encode!(ctx(replay), eps);
+    out = encode(replay, eps);
   }
   if (out.bits !== clean.bits)
     throw new UserError(

@@ -18,6 +18,7 @@ import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
 import { ENCODE_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
 import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
+import { describeRelease } from '../lsh/releases.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
 import { readerSpec, requireInputFlags, type ReaderFlags } from './readerFlags.js';
 import { rememberFolderOption } from '../util/folders.js';
@@ -155,7 +156,7 @@ export async function encodeCommand(file: string | undefined, o: EncodeFlags): P
   writeFileAtomicSync(outs[1], JSON.stringify(hashing, null, 2) + '\n');
   const { mechanism: mech, xi } = plan;
   log(
-    `lshdp: encoded ${hashing.users} users (${codes.bits}-bit codes, ${plan.family.name} family, mechanism ${mech.name}${xi !== null && mech.usesXi ? `, xi ${xi}` : ''}) into ${outs[0]} and ${outs[1]}`,
+    `lshdp: encoded ${hashing.users} users (${describeRelease(codes)}, ${plan.family.name} family, mechanism ${mech.name}${xi !== null && mech.usesXi ? `, xi ${xi}` : ''}) into ${outs[0]} and ${outs[1]}`,
   );
   if (hashing.items_source === 'data') log('lshdp: note: the item list was chosen from the data; the privacy guarantee does not cover it (see hashing.json items_note)');
 }

@@ -1,5 +1,5 @@
 import type { UserVectors } from '../data/types.js';
-import type { CodeSet } from '../lsh/codes.js';
+import type { ReleaseSet } from '../lsh/releases.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { Mechanism } from '../mechanisms/types.js';
@@ -38,8 +38,8 @@ export interface EncodeRequest {
 }
 
 export interface EncodedUsers {
-  /** the released (noisy) codes, one row per user of `data` */
-  codes: CodeSet;
+  /** the released (noisy) rows, one per user of `data`: bits, symbols or reals (the mechanism's `release`) */
+  codes: ReleaseSet;
   /** what xi means for the mechanism (per-bit eps, LDP eps, fallback, accountant) */
   eps: EpsilonInfo;
   /** the public hashing (hyperplanes for angular; clean codes) */

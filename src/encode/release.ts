@@ -6,7 +6,7 @@
 import type { DatasetSpec } from '../data/spec.js';
 import { planRead, readInteractions } from '../data/load.js';
 import { formatUnits, readerKeys as formatReaderKeys } from '../data/formats/index.js';
-import type { CodeSet } from '../lsh/codes.js';
+import type { ReleaseSet } from '../lsh/releases.js';
 import type { LshFamily } from '../lsh/families/types.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { realizedFlipProbability } from '../privacy/rr.js';
@@ -16,7 +16,7 @@ import { LSHDP_VERSION } from '../experiment/version.js';
 import { encodeUsers, releaseHashSeed } from './encode.js';
 import { topItems, vectorsForItems } from './items.js';
 import { cryptoRng } from './noise.js';
-import { HASHING_FORMAT, type HashingFile } from './releaseFiles.js';
+import { HASHING_FORMAT, releaseFields, type HashingFile } from './releaseFiles.js';
 
 /** Everything a release is made from (the CLI builds it from the flags, or from an earlier release). */
 export interface ReleasePlan {
@@ -49,7 +49,7 @@ export interface ReleasePlan {
 
 export interface Release {
   hashing: HashingFile;
-  codes: CodeSet;
+  codes: ReleaseSet;
   userIds: string[];
 }
 
@@ -105,8 +105,7 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
     },
     noise: plan.noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',
     users,
-    code_bits: codes.bits,
-    code_encoding: 'codes.csv `code`: ceil(code_bits/4) hex digits of the number sum_j bit_j * 2^j (bit 0 is the lowest bit of the last digit)',
+    ...releaseFields(codes),
   };
   return { hashing, codes, userIds: data.userIds };
 }

@@ -5,6 +5,7 @@
 import { csvField } from '../util/csv.js';
 import { readFileSync } from 'node:fs';
 import type { CodeSet } from '../lsh/codes.js';
+import { isBits, releaseRows, symbolAt, type ReleaseSet, type SymbolSet } from '../lsh/releases.js';
 import { UserError } from '../util/errors.js';
 
 /** Version tag of hashing.json (bump on an incompatible change). */
@@ -52,8 +53,42 @@ export interface HashingFile {
   };
   noise: string;
   users: number;
-  code_bits: number;
+  /** a bit release: the code's length in bits */
+  code_bits?: number;
+  /** a release of symbols or reals (absent for bits): its kind, positions and alphabet */
+  release?: { kind: 'symbols' | 'reals'; length: number; alphabet?: number };
   code_encoding: string;
+}
+
+/** hashing.json's fields that say what a release is and how codes.csv writes it (bits: as they always were). */
+export function releaseFields(set: ReleaseSet): Pick<HashingFile, 'code_bits' | 'release' | 'code_encoding'> {
+  if (isBits(set)) return { code_bits: set.bits, code_encoding: 'codes.csv `code`: ceil(code_bits/4) hex digits of the number sum_j bit_j * 2^j (bit 0 is the lowest bit of the last digit)' };
+  if (set.kind === 'symbols')
+    return {
+      release: { kind: 'symbols', length: set.positions, alphabet: set.alphabet },
+      code_encoding: `codes.csv \`code\`: the ${set.positions} symbols (0 to ${set.alphabet - 1}), position 0 first, ${symbolDigits(set)} hex digit${symbolDigits(set) > 1 ? 's' : ''} each; distance = the number of unequal positions`,
+    };
+  return {
+    release: { kind: 'reals', length: set.dims },
+    code_encoding: `codes.csv \`code\`: the ${set.dims} coordinates, coordinate 0 first, separated by spaces, each the shortest decimal that reads back as the same double; distance = Euclidean`,
+  };
+}
+
+/** Hex digits a symbol takes in codes.csv: 1 for alphabets of at most 16 letters, else 2. */
+function symbolDigits(set: SymbolSet): number {
+  return set.alphabet <= 16 ? 1 : 2;
+}
+
+/** Row i of a release as codes.csv's `code` (releaseFields says how). */
+export function releaseText(set: ReleaseSet, i: number): string {
+  if (isBits(set)) return codeToHex(set, i);
+  if (set.kind === 'symbols') {
+    const digits = symbolDigits(set);
+    let s = '';
+    for (let j = 0; j < set.positions; j++) s += symbolAt(set, i, j).toString(16).padStart(digits, '0');
+    return s;
+  }
+  return Array.from(set.values.subarray(i * set.dims, (i + 1) * set.dims), (v) => String(v)).join(' ');
 }
 
 /** The code of user i as ceil(bits/4) hex digits of Σ_j bit_j·2^j (bit 0 = lowest bit of the last digit). */
@@ -81,11 +116,12 @@ export function hexToBits(hex: string, bits: number): Uint32Array {
   return out;
 }
 
-/** codes.csv: `user,code` then one line per user (ids as in the input, codes as hex). */
-export function codesCsv(userIds: readonly string[], set: CodeSet): string {
+/** codes.csv: `user,code` then one line per user (ids as in the input, codes as releaseText writes them). */
+export function codesCsv(userIds: readonly string[], set: ReleaseSet): string {
+  if (releaseRows(set) !== userIds.length) throw new RangeError(`${userIds.length} user ids for ${releaseRows(set)} released rows`);
   const lines = ['user,code'];
   userIds.forEach((id, i) => {
-    lines.push(`${csvField(id)},${codeToHex(set, i)}`);
+    lines.push(`${csvField(id)},${releaseText(set, i)}`);
   });
   return lines.join('\n') + '\n';
 }

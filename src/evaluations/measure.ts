@@ -17,7 +17,7 @@
  */
 import type { GroupExtras, UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
-import type { CodeSet } from '../lsh/codes.js';
+import type { ReleaseSet } from '../lsh/releases.js';
 import type { LshFamily, MetricName } from '../lsh/families/index.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
@@ -50,15 +50,15 @@ export interface MeasureCell extends GroupData, TrialPlace {
   memo?(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, metric: MetricName): DistanceMemo | undefined;
 }
 
-/** One result's release in a trial cell: its mechanism, noise seed, what its ξ meant, its codes and its k-NN answer. */
+/** One result's release in a trial cell: its mechanism, noise seed, what its ξ meant, its released rows (bits, symbols or reals) and its k-NN answer. */
 export interface Release {
   id: string;
   mech: Mechanism;
   options: Record<string, unknown>;
   noiseSeed: string;
   eps: EpsilonInfo;
-  codes: CodeSet;
-  /** the Hamming k-NN of the queries (every k a prefix of the answer), or null when no k was asked of the result */
+  codes: ReleaseSet;
+  /** the k-NN in the release's distance of the queries (every k a prefix of the answer), or null when no k was asked of the result */
   knn: AnswerSet | null;
 }
 

@@ -51,11 +51,8 @@ function autoBucket(bits: number, users: number, kernel: HammingKernel): boolean
   return (1 << bits) * BUCKET_USERS_PER_CODE <= users;
 }
 
-/** 2^32: the composite sort key of a candidate is distance * 2^32 + tie key (exact in a double). */
-const TWO32 = 4294967296;
-
-export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed: number, opts: HammingOptions = {}): Int32Array {
-  const users = codeCount(set);
+/** The checks every k-NN of released rows makes of its arguments (src/lsh/releases.ts too). */
+export function checkKnnArgs(users: number, queries: Int32Array, k: number, tieSeed: number): void {
   if (!Number.isInteger(k) || k < 0) throw new UserError(`k must be a non-negative integer, got ${k}`);
   if (k > users - 1) {
     throw new UserError(`k = ${k} needs at least ${k + 1} users (a query is never its own neighbour), the data have ${users}`);
@@ -67,6 +64,14 @@ export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed
     const q = queries[i];
     if (q < 0 || q >= users) throw new RangeError(`query ${q} is not a user index (0..${users - 1})`);
   }
+}
+
+/** 2^32: the composite sort key of a candidate is distance * 2^32 + tie key (exact in a double). */
+const TWO32 = 4294967296;
+
+export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed: number, opts: HammingOptions = {}): Int32Array {
+  const users = codeCount(set);
+  checkKnnArgs(users, queries, k, tieSeed);
   const out = new Int32Array(queries.length * k);
   if (k === 0 || queries.length === 0) return out;
   if (set.bits + 1 > 0xffff) throw new RangeError(`codes of ${set.bits} bits are longer than supported (65534)`);

@@ -71,3 +71,23 @@ export function projectDirectDraws(hashing: TrialHashing, users: number, out: Fl
   }
   return out;
 }
+
+/** A plugin's EpsilonInfo carries its raw answer, which its `encode` reads (src/mechanisms/plugin.ts). */
+type WithPlugin = EpsilonInfo & { plugin?: Record<string, unknown> };
+
+/**
+ * The accounting `eps` with every ε a release reads multiplied by `factor` (Infinity: the clean
+ * release): the mechanism's own ε and its LDP ε and, for a plugin, the `epsilon_bit` and
+ * `epsilon_ldp` its `encode` receives. Other keys are kept. A plugin whose encode reads neither
+ * cannot be inflated this way: its release does not change, which the audit then reports.
+ */
+export function scaledEps(eps: EpsilonInfo, factor: number): EpsilonInfo {
+  const scale = (e: unknown): unknown => (typeof e !== 'number' ? e : factor === Infinity ? Infinity : e * factor);
+  const out: WithPlugin = { ...eps, epsilon: scale(eps.epsilon) as number | null, ldpEpsilon: scale(eps.ldpEpsilon) as number | null };
+  const plugin = (eps as WithPlugin).plugin;
+  if (plugin) {
+    out.plugin = { ...plugin };
+    for (const key of ['epsilon_bit', 'epsilon_ldp']) if (key in plugin) out.plugin[key] = scale(plugin[key]);
+  }
+  return out;
+}

@@ -29,6 +29,10 @@
  * - `encode` must return a fresh CodeSet `{ codes: Uint32Array, bits, words }` with one row per
  *   user: `words = ceil(bits / 32)`, `codes.length = users * words`, unused high bits 0. `bits`
  *   may differ from kappa (an encoding may expand the code) but must be the same for every user.
+ *   A plugin that declares `release: 'symbols'` returns `{ alphabet, symbols }` instead (b-ary
+ *   values, 2 ≤ alphabet ≤ 256, a Uint8Array of users × positions, each below alphabet; distance =
+ *   unequal positions), and one that declares `release: 'reals'` returns `{ reals }` (a
+ *   Float64Array of users × dims, finite; Euclidean distance): src/lsh/releases.ts.
  * - `input.codes` is read-only (a copy is passed: writing to it changes nothing).
  * - All randomness must come from `input.rng` (uniform on [0, 1)): it is seeded per (cell,
  *   mechanism, xi) in experiments, so results are reproducible and independent of threads, and it
@@ -51,6 +55,7 @@ import { UserError } from '../util/errors.js';
 import { cleanCodes } from './common.js';
 import { registerMechanism } from './registry.js';
 import { lastWordMask, wordsFor } from '../lsh/codes.js';
+import { packSymbols, RELEASE_KINDS, type ReleaseSet } from '../lsh/releases.js';
 
 /** What `epsilon` receives: the budget axis of the paper in the family's own metric. */
 export interface PluginEpsilonInput {
@@ -108,7 +113,19 @@ export interface MechanismPlugin extends DeclaredFacts {
   /** config keys the entry may carry (others are an error) */
   optionKeys?: readonly string[];
   epsilon?(input: PluginEpsilonInput): PluginEpsilon;
-  encode(input: PluginEncodeInput): CodeSet;
+  /** bit codes, or (with `release`) symbols or reals: the module comment says which shape */
+  encode(input: PluginEncodeInput): CodeSet | PluginSymbols | PluginReals;
+}
+
+/** What `encode` returns when the plugin declares `release: 'symbols'`: users × positions values below `alphabet`. */
+export interface PluginSymbols {
+  alphabet: number;
+  symbols: Uint8Array;
+}
+
+/** What `encode` returns when the plugin declares `release: 'reals'`: users × dims doubles. */
+export interface PluginReals {
+  reals: Float64Array;
 }
 
 /** A validated plugin, where it came from and the SHA-256 of its file (part of result identities). */
@@ -158,6 +175,8 @@ function checkDeclaredFacts(p: Record<string, unknown>, w: string): void {
   for (const key of ['cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise'] as const) {
     if (p[key] !== undefined && typeof p[key] !== 'boolean') throw new UserError(`${w}: ${key} must be true or false, got ${JSON.stringify(p[key])}`);
   }
+  if (p.release !== undefined && !(RELEASE_KINDS as readonly unknown[]).includes(p.release))
+    throw new UserError(`${w}: release must be one of ${RELEASE_KINDS.join(', ')}; got ${JSON.stringify(p.release)}`);
   const roles = p.roles;
   if (roles === undefined) return;
   const known = MECHANISM_ROLES as readonly unknown[];
@@ -249,6 +268,29 @@ export function registerPlugins(refs: readonly PluginRef[], disagreement: (d: nu
 /** The option key that carries a plugin's file hash in config entries (part of result identities). */
 export const MODULE_HASH_OPTION = 'module_sha256';
 
+/** Checks what a plugin's encode returned against its declared release kind; returns the release. */
+export function checkPluginRelease(out: unknown, users: number, path: string, kind: MechanismPlugin['release'] = 'bits'): ReleaseSet {
+  if (kind === 'bits') return checkPluginCodes(out, users, path);
+  const w = `${where(path)}: encode returned`;
+  const shape = kind === 'symbols' ? '{ alphabet, symbols: Uint8Array }' : '{ reals: Float64Array }';
+  if (out === null || typeof out !== 'object') throw new UserError(`${w} ${out === undefined ? 'nothing' : typeof out}, expected ${shape} (it declares release: ${kind})`);
+  if (kind === 'symbols') {
+    const { alphabet, symbols } = out as Partial<PluginSymbols>;
+    if (!Number.isInteger(alphabet) || alphabet! < 2 || alphabet! > 256) throw new UserError(`${w} alphabet = ${JSON.stringify(alphabet)}, expected an integer from 2 to 256`);
+    if (!(symbols instanceof Uint8Array)) throw new UserError(`${w} symbols that are not a Uint8Array`);
+    if (users === 0 || symbols.length % users !== 0 || symbols.length === 0) throw new UserError(`${w} ${symbols.length} symbols, expected users * positions (${users} users)`);
+    const bad = symbols.findIndex((v) => v >= alphabet!);
+    if (bad >= 0) throw new UserError(`${w} symbol ${symbols[bad]} (user ${Math.floor(bad / (symbols.length / users))}), not below the alphabet's ${alphabet}`);
+    return packSymbols(symbols, users, symbols.length / users, alphabet!);
+  }
+  const { reals } = out as Partial<PluginReals>;
+  if (!(reals instanceof Float64Array)) throw new UserError(`${w} reals that are not a Float64Array`);
+  if (users === 0 || reals.length % users !== 0 || reals.length === 0) throw new UserError(`${w} ${reals.length} reals, expected users * dims (${users} users)`);
+  const bad = reals.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) throw new UserError(`${w} a value that is not finite (${reals[bad]}, user ${Math.floor(bad / (reals.length / users))})`);
+  return { kind: 'reals', dims: reals.length / users, values: reals.slice() };
+}
+
 /** Checks the codes a plugin returned (shape, rows, unused bits). */
 export function checkPluginCodes(out: unknown, users: number, path: string): CodeSet {
   const w = `${where(path)}: encode returned`;
@@ -301,7 +343,7 @@ function pluginOptions(options: Record<string, unknown>): Record<string, unknown
 /** The facts the plugin declares, as its registry entry carries them (absent keys stay absent, so
  *  a plugin that declares none has the entry, and the result hashes, it had before). */
 function declaredFacts(plugin: MechanismPlugin): DeclaredFacts {
-  const keys = ['roles', 'algorithm', 'ldpNote', 'cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise'] as const;
+  const keys = ['roles', 'algorithm', 'ldpNote', 'cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise', 'release'] as const;
   return Object.fromEntries(keys.filter((k) => plugin[k] !== undefined).map((k) => [k, plugin[k]])) as DeclaredFacts;
 }
 
@@ -343,7 +385,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
       );
       return { epsilon: raw.epsilon_bit ?? null, ldpEpsilon: raw.epsilon_ldp ?? null, fallback: raw.fallback ?? false, plugin: raw, privacy: stated };
     },
-    encode(ctx: MechanismContext, eps: PluginEpsilonInfo): CodeSet {
+    encode(ctx: MechanismContext, eps: PluginEpsilonInfo): ReleaseSet {
       checkOptions(ctx.options);
       const clean = cleanCodes(ctx.hashing);
       const users = clean.words === 0 ? 0 : clean.codes.length / clean.words;
@@ -360,7 +402,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
       const out = call(path, 'encode', () => plugin.encode(input));
       if (out && typeof (out as unknown as Promise<unknown>).then === 'function') throw new UserError(`${where(path)}: encode returned a Promise; it must return the codes synchronously`);
       // returning input.codes itself is fine: it is already a copy
-      return checkPluginCodes(out, users, path);
+      return checkPluginRelease(out, users, path, plugin.release);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { UserVectors } from '../data/types.js';
 import type { Rng } from '../random/rng.js';
 import type { Float64Alloc } from '../util/bufferPool.js';
-import type { CodeSet } from '../lsh/codes.js';
+import type { ReleaseKind, ReleaseSet } from '../lsh/releases.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 
@@ -43,7 +43,8 @@ export type OptionSpec =
 
 /**
  * One mechanism of the comparison. `exact` is the reference (true neighbours, no code); every other
- * mechanism releases a bit code per user and neighbours are found by Hamming distance.
+ * mechanism releases a row per user (a bit code, symbols or reals: `release`) and neighbours are
+ * found by its distance.
  */
 export interface Mechanism {
   readonly name: string;
@@ -115,8 +116,14 @@ export interface Mechanism {
   angleLogDensity?(theta: number, n: number, c: number): number;
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
-  /** the released codes of all users for one trial (kind 'code' only) */
-  encode?(ctx: MechanismContext, eps: EpsilonInfo): CodeSet;
+  /**
+   * What `encode` releases (src/lsh/releases.ts): `bits` (a bit code, Hamming distance; absent
+   * means bits), `symbols` (b-ary values, the number of unequal positions) or `reals` (κ doubles,
+   * Euclidean distance). The k-NN, the attacks, `lshdp encode` and the audit ask it.
+   */
+  readonly release?: ReleaseKind;
+  /** the released rows of all users for one trial (kind 'code' only), of the kind `release` says */
+  encode?(ctx: MechanismContext, eps: EpsilonInfo): ReleaseSet;
 }
 
 /** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
@@ -133,7 +140,7 @@ export const declareFacts = <T extends Omit<MechanismFacts, 'optionKeys'>>(f: T)
  * contract: a plugin sees the clean codes only (`noisesVector` is false), its `epsilon_bit` and
  * `fallback` fill the columns of those names, and its options are its `optionKeys`.
  */
-export type DeclaredFacts = Partial<Pick<Mechanism, 'roles' | 'algorithm' | 'ldpNote' | 'cleanIsLshCode' | 'bloomFilter' | 'flipsBits' | 'hashesFromNoise'>>;
+export type DeclaredFacts = Partial<Pick<Mechanism, 'roles' | 'algorithm' | 'ldpNote' | 'cleanIsLshCode' | 'bloomFilter' | 'flipsBits' | 'hashesFromNoise' | 'release'>>;
 
 /** What the grid, the store and the tables need to know of a mechanism (plain data: workers and
  *  result readers get it without the mechanism's code). */

@@ -8,6 +8,7 @@ import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
 import { makeRng } from '../../src/random/rng.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { audit, entry, scaledEntry } from '../helpers/auditor.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 const lshrr = (accountant: string, label = `lshrr-${accountant}`): AuditEntry => ({ label, name: 'lshrr', options: { accountant } });
 
@@ -76,7 +77,7 @@ describe('LSHRR: the exact check and the score law', () => {
       mechanism: {
         ...m,
         encode: (ctx, eps) => {
-          const out = m.encode!(ctx, eps);
+          const out = bitsOf(m.encode!(ctx, eps));
           // undo every flip on the bits where the two users' clean codes differ
           const clean = ctx.hashing.codes!;
           for (let w = 0; w < out.words; w++) {

@@ -279,6 +279,44 @@ describe('lshdp encode', () => {
   });
 });
 
+describe('lshdp encode: releases that are not bits', () => {
+  const encodeWith = (plugin: string, out: string, xi: string) =>
+    run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '9', '--mechanism', join(process.cwd(), 'tests', 'fixtures', 'plugins', plugin), '--xi', xi, '--seed', '7', '--noise-seed', '1', '--out', out, '--quiet']);
+
+  it('symbols: one hex digit each, position 0 first; at xi = infinity-like budgets the pairs of the clean bits', async () => {
+    const r = await encodeWith('pairs-rr.mjs', 'pairs', '100000');
+    expect(r.status).toBe(0);
+    const h = JSON.parse(readFileSync(join(dir, 'pairs', 'hashing.json'), 'utf8'));
+    expect(h.release).toEqual({ kind: 'symbols', length: 5, alphabet: 4 });
+    expect(h.code_bits).toBeUndefined();
+    expect(h.code_encoding).toMatch(/the 5 symbols \(0 to 3\), position 0 first, 1 hex digit each/);
+    // the same users' clean bits (lsh with the same seed): letter j = bit 2j + 2·bit 2j+1
+    expect((await run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '9', '--mechanism', 'lsh', '--seed', '7', '--out', 'lsh9', '--quiet'])).status).toBe(0);
+    const bits = readCodes(join(dir, 'lsh9', 'codes.csv'));
+    const letters = readCodes(join(dir, 'pairs', 'codes.csv'));
+    expect(letters.size).toBe(bits.size);
+    for (const [user, code] of letters) {
+      const b = hexToBits(bits.get(user)!, 9)[0]!;
+      const want = Array.from({ length: 5 }, (_, j) => ((b >>> (2 * j)) & 1) + 2 * ((b >>> (2 * j + 1)) & 1)).join('');
+      expect(code).toBe(want);
+    }
+  });
+
+  it('reals: the coordinates separated by spaces, read back as the same doubles', async () => {
+    const r = await encodeWith('noisy-signs.mjs', 'signs', '2');
+    expect(r.status).toBe(0);
+    const h = JSON.parse(readFileSync(join(dir, 'signs', 'hashing.json'), 'utf8'));
+    expect(h.release).toEqual({ kind: 'reals', length: 9 });
+    expect(h.code_encoding).toMatch(/coordinates, coordinate 0 first, separated by spaces/);
+    for (const code of readCodes(join(dir, 'signs', 'codes.csv')).values()) {
+      const values = code.split(' ').map(Number);
+      expect(values).toHaveLength(9);
+      expect(values.every(Number.isFinite)).toBe(true);
+      expect(values.map(String).join(' ')).toBe(code);
+    }
+  });
+});
+
 describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
   const base = ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--dims', '20'];
   const cases: [string, string[], RegExp][] = [

@@ -9,11 +9,12 @@ import { hashingFor, replicated } from '../helpers/mechanisms.js';
 import { euclideanFromAngular } from '../../src/privacy/distance.js';
 import { chiSquareCritical, homogeneity, Z } from '../lsh/stats.js';
 import { quadrature } from '../helpers/distributions.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
 
 function encode(name: string, sampler: string, vectors: UserVectors, hashing: TrialHashing, c: number, seed: string): CodeSet {
-  return getMechanism(name).encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: c, ldpEpsilon: null, fallback: false });
+  return bitsOf(getMechanism(name).encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: c, ldpEpsilon: null, fallback: false }));
 }
 
 function inputs(n: number, seed: string): number[][] {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashingFor, replicated } from '../helpers/mechanisms.js';
 import { makeRng } from '../../src/random/rng.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 /** Distinct sparse-ish unit-free rows (vectorsFromDense normalizes them). */
 function rows(n: number, count: number, seed: string): number[][] {
@@ -29,7 +30,7 @@ async function codesOfEveryCase(): Promise<number[][]> {
   return CASES.map(({ name, n, kappa, c }) => {
     const vectors = replicated(rows(n, 7, `fallback-${name}-${n}`), 43);
     const hashing = hashingFor(vectors, kappa, `fallback-planes-${n}-${kappa}`);
-    const set = getMechanism(name).encode!({ vectors, hashing, rng: freshRng(`fallback-noise-${name}-${n}`), options: {} }, { epsilon: c, ldpEpsilon: null, fallback: false });
+    const set = bitsOf(getMechanism(name).encode!({ vectors, hashing, rng: freshRng(`fallback-noise-${name}-${n}`), options: {} }, { epsilon: c, ldpEpsilon: null, fallback: false }));
     return Array.from(set.codes);
   });
 }

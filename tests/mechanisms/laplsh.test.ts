@@ -10,12 +10,13 @@ import { makeRng } from '../../src/random/rng.js';
 import { hashingFor, replicated } from '../helpers/mechanisms.js';
 import { binomialSe, chiSquareCritical, homogeneity, Z } from '../lsh/stats.js';
 import { clusteredVectors } from '../lsh/synthetic.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
 const laplsh = getMechanism('laplsh');
 
 function encodeWith(sampler: string, vectors: UserVectors, hashing: TrialHashing, eps: number, seed: string): CodeSet {
-  return laplsh.encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: eps, ldpEpsilon: 2 * eps, fallback: false });
+  return bitsOf(laplsh.encode!({ vectors, hashing, rng: makeRng(seed), options: { sampler } }, { epsilon: eps, ldpEpsilon: 2 * eps, fallback: false }));
 }
 
 describe('laplsh noise', () => {
@@ -174,7 +175,7 @@ describe('laplsh samplers', () => {
     const hashing = hashingFor(vectors, kappa, 'lap-limits');
     const info0 = laplsh.epsilon(0, kappa, PRIVACY);
     expect(info0.epsilon).toBe(0);
-    const fair = laplsh.encode!({ vectors, hashing, rng: makeRng('l0'), options: {} }, info0);
+    const fair = bitsOf(laplsh.encode!({ vectors, hashing, rng: makeRng('l0'), options: {} }, info0));
     let ones = 0;
     for (let i = 0; i < 2000; i++) for (let j = 0; j < kappa; j++) ones += getBit(fair, i, j);
     expect(Math.abs(ones / 20_000 - 0.5)).toBeLessThan(Z * binomialSe(0.5, 20_000));

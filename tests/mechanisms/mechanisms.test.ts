@@ -14,6 +14,7 @@ import { UserError } from '../../src/util/errors.js';
 import { transitionRates } from '../lsh/stats.js';
 import { binomialSe, Z } from '../lsh/stats.js';
 import { clusteredVectors } from '../lsh/synthetic.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
 
@@ -53,10 +54,10 @@ describe('registry', () => {
     const v = clusteredVectors({ users: 10, n: 20, clusters: 2 });
     const h = hashingFor(v, 8, 'opt');
     const lap = getMechanism('laplsh');
-    expect(() => lap.encode!(ctxFor(v, h, 'x', { sampler: 'fast' }), lap.epsilon(1, 8, PRIVACY))).toThrow(/laplsh: option sampler must be one of projected, direct/);
+    expect(() => bitsOf(lap.encode!(ctxFor(v, h, 'x', { sampler: 'fast' }), lap.epsilon(1, 8, PRIVACY)))).toThrow(/laplsh: option sampler must be one of projected, direct/);
     const rap = getMechanism('rappor');
-    expect(() => rap.encode!(ctxFor(v, h, 'x', { hashes: 0 }), rap.epsilon(1, 8, PRIVACY))).toThrow(UserError);
-    expect(() => rap.encode!(ctxFor(v, h, 'x', { bloom: 3 }), rap.epsilon(1, 8, PRIVACY))).toThrow(/unknown option "bloom"/);
+    expect(() => bitsOf(rap.encode!(ctxFor(v, h, 'x', { hashes: 0 }), rap.epsilon(1, 8, PRIVACY)))).toThrow(UserError);
+    expect(() => bitsOf(rap.encode!(ctxFor(v, h, 'x', { bloom: 3 }), rap.epsilon(1, 8, PRIVACY)))).toThrow(/unknown option "bloom"/);
   });
 });
 
@@ -102,7 +103,7 @@ describe('lshrr', () => {
   it('flips every clean LSH bit in both directions with probability flipProbability(eps)', () => {
     for (const xi of [2, 10]) {
       const info = lshrr.epsilon(xi, kappa, PRIVACY);
-      const noisy = lshrr.encode!(ctxFor(vectors, hashing, `rr-${xi}`), info);
+      const noisy = bitsOf(lshrr.encode!(ctxFor(vectors, hashing, `rr-${xi}`), info));
       const r = transitionRates(hashing.codes!, noisy);
       const p = flipProbability(info.epsilon!);
       expectRate(r.up, p, r.zeros);
@@ -113,7 +114,7 @@ describe('lshrr', () => {
   it('at xi = 0 releases fair coins whatever the input', () => {
     const info = lshrr.epsilon(0, kappa, PRIVACY);
     expect(info.epsilon).toBe(0);
-    const noisy = lshrr.encode!(ctxFor(vectors, hashing, 'rr-0'), info);
+    const noisy = bitsOf(lshrr.encode!(ctxFor(vectors, hashing, 'rr-0'), info));
     const r = transitionRates(hashing.codes!, noisy);
     // P(out = 1 | in = 0) = P(out = 1 | in = 1) = 1/2: the output does not depend on the input
     expectRate(r.up, 0.5, r.zeros);
@@ -123,9 +124,9 @@ describe('lshrr', () => {
 
   it('tends to LSH as xi grows (identical codes at xi = 1e4) and never alters the shared clean codes', () => {
     const before = hashing.codes!.codes.slice();
-    const noisy = lshrr.encode!(ctxFor(vectors, hashing, 'rr-big'), lshrr.epsilon(1e4, kappa, PRIVACY));
+    const noisy = bitsOf(lshrr.encode!(ctxFor(vectors, hashing, 'rr-big'), lshrr.epsilon(1e4, kappa, PRIVACY)));
     expect(noisy.codes).toEqual(hashing.codes!.codes);
-    lshrr.encode!(ctxFor(vectors, hashing, 'rr-1'), lshrr.epsilon(1, kappa, PRIVACY));
+    bitsOf(lshrr.encode!(ctxFor(vectors, hashing, 'rr-1'), lshrr.epsilon(1, kappa, PRIVACY)));
     expect(hashing.codes!.codes).toEqual(before);
   });
 });

@@ -16,6 +16,7 @@ import { makeRng } from '../../src/random/rng.js';
 import { klBernoulli, lshrrEpsilon } from '../../src/privacy/index.js';
 import { UserError } from '../../src/util/errors.js';
 import { ROOT } from '../helpers/cli.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 const EXAMPLES = join(ROOT, 'examples', 'mechanisms');
 let dir = '';
@@ -61,7 +62,7 @@ async function encodeWith(file: string, users = 5, bits = 20) {
   const mech = pluginMechanism(loaded, angularFamily.disagreement);
   const eps = mech.epsilon(0, bits, { d: 0.1, delta: 0.01 }, {});
   const clean = randomCodes(users, bits, file);
-  return mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, bits), rng: makeRng('x'), options: {} }, eps);
+  return bitsOf(mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, bits), rng: makeRng('x'), options: {} }, eps));
 }
 
 describe('loadPlugin: one-line errors naming the module', () => {
@@ -98,7 +99,7 @@ describe('loadPlugin: one-line errors naming the module', () => {
     const clean = randomCodes(7, 40, 'copy');
     const before = clean.codes.slice();
     const mech = pluginMechanism(loaded, angularFamily.disagreement);
-    const out = mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: {} }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }));
+    const out = bitsOf(mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: {} }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 })));
     expect(out.codes).toEqual(clean.codes);
     expect(out.codes).not.toBe(clean.codes);
     out.codes[0] ^= 1;
@@ -169,9 +170,9 @@ describe('examples/mechanisms/zeroed-bits.mjs', () => {
     const loaded = await loadPlugin(join(EXAMPLES, 'zeroed-bits.mjs'));
     const mech = pluginMechanism(loaded, angularFamily.disagreement);
     const clean = randomCodes(50, 40, 'zero');
-    const out = mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 0.25 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }));
+    const out = bitsOf(mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 0.25 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 })));
     for (let i = 0; i < 50; i++) for (let j = 0; j < 40; j++) expect(getBit(out, i, j)).toBe(j < 10 ? 0 : getBit(clean, i, j));
-    expect(() => mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 2 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 }))).toThrow(
+    expect(() => bitsOf(mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, 40), rng: makeRng('x'), options: { share: 2 } }, mech.epsilon(0, 40, { d: 0.1, delta: 0.01 })))).toThrow(
       /encode failed: option share must be a number in \[0, 1\]/,
     );
   });
@@ -237,7 +238,7 @@ describe('examples/mechanisms/lsh-oue.mjs (LSH + OUE, Wang et al. 2017)', () => 
     const users = 3000;
     const clean = randomCodes(users, kappa, 'oue');
     const info = mech.epsilon(10, kappa, { d: 0.1, delta: 0.01 }, { block: 4 });
-    const out = mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, kappa), rng: makeRng('oue-noise'), options: { block: 4 } }, info);
+    const out = bitsOf(mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, kappa), rng: makeRng('oue-noise'), options: { block: 4 } }, info));
     expect(out.bits).toBe(5 * 16);
     let hot = 0;
     let hotOnes = 0;
@@ -263,7 +264,9 @@ describe('examples/mechanisms/lsh-oue.mjs (LSH + OUE, Wang et al. 2017)', () => 
     expect(Math.abs(hotOnes / hot - 0.5)).toBeLessThan(4.5 * Math.sqrt(0.25 / hot));
     expect(Math.abs(coldOnes / cold - q)).toBeLessThan(4.5 * Math.sqrt((q * (1 - q)) / cold));
     // and the 1 -> 0 direction of the cold bits never happens at eps = Infinity
-    const inf = mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, kappa), rng: makeRng('oue-inf'), options: { block: 4 } }, { ...info, plugin: { epsilon_bit: Infinity } } as never);
+    const inf = bitsOf(
+      mech.encode!({ vectors: NO_VECTORS, hashing: hashingOf(clean, kappa), rng: makeRng('oue-inf'), options: { block: 4 } }, { ...info, plugin: { epsilon_bit: Infinity } } as never),
+    );
     for (let i = 0; i < 50; i++) {
       for (let b = 0; b < 5; b++) {
         let v = 0;

@@ -9,6 +9,7 @@ import { makeRng } from '../../src/random/rng.js';
 import { flipProbability } from '../../src/privacy/index.js';
 import { binomialSe, transitionRates, Z } from '../lsh/stats.js';
 import { vectorsFromDense } from '../lsh/synthetic.js';
+import { bitsOf as asBits } from '../../src/lsh/releases.js';
 
 const PRIVACY = { d: 0.1, delta: 0.01 };
 const rappor = getMechanism('rappor');
@@ -53,7 +54,7 @@ describe('rappor', () => {
 
   it('without noise is a Bloom filter of the item set (same set → same bits, subset → subset, ≤ h bits per item)', () => {
     for (const h of [1, 2, 3]) {
-      const clean = rappor.encode!(ctx(vectors, kappa, 'bloom', { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY));
+      const clean = asBits(rappor.encode!(ctx(vectors, kappa, 'bloom', { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY)));
       const byKey = new Map<string, number>();
       sets.forEach((s, u) => {
         const n = bitsOf(clean, u);
@@ -80,8 +81,8 @@ describe('rappor', () => {
     ]) {
       const info = rappor.epsilon(xi, kappa, PRIVACY);
       // same noise seed: the hash positions are drawn first, so the filter is the same; eps = 1e9 adds no flips
-      const clean = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY));
-      const noisy = rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), info);
+      const clean = asBits(rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), rappor.epsilon(1e9, kappa, PRIVACY)));
+      const noisy = asBits(rappor.encode!(ctx(vectors, kappa, `seed-${xi}`, { hashes: h }), info));
       const p = flipProbability(xi / (2 * h));
       const { up, down, zeros, ones } = transitionRates(clean, noisy);
       expect(Math.abs(up - p)).toBeLessThan(Z * binomialSe(p, zeros));
@@ -98,7 +99,7 @@ describe('rappor-vector (the whole vector is the one value)', () => {
 
   it('without noise sets at most h bits; equal vectors get equal filters', () => {
     for (const h of [1, 2, 4]) {
-      const clean = rv.encode!(ctx(vectors, kappa, 'vec', { hashes: h }), noNoise);
+      const clean = asBits(rv.encode!(ctx(vectors, kappa, 'vec', { hashes: h }), noNoise));
       for (let u = 0; u < sets.length; u++) {
         expect(bitsOf(clean, u)).toBeGreaterThanOrEqual(1);
         expect(bitsOf(clean, u)).toBeLessThanOrEqual(h);
@@ -109,7 +110,7 @@ describe('rappor-vector (the whole vector is the one value)', () => {
       [0, 1, 2, 0],
       [0, 1, 2.0000001, 0],
     ]);
-    const c = rv.encode!(ctx(twins, kappa, 'twins', { hashes: 3 }), noNoise);
+    const c = asBits(rv.encode!(ctx(twins, kappa, 'twins', { hashes: 3 }), noNoise));
     expect(Array.from(c.codes.subarray(0, c.words))).toEqual(Array.from(c.codes.subarray(c.words, 2 * c.words)));
   });
 
@@ -122,7 +123,7 @@ describe('rappor-vector (the whole vector is the one value)', () => {
     const T = 4000;
     let same = 0;
     for (let t = 0; t < T; t++) {
-      const c = rv.encode!(ctx(pair, kappa, `pair-${t}`, { hashes: 1 }), noNoise);
+      const c = asBits(rv.encode!(ctx(pair, kappa, `pair-${t}`, { hashes: 1 }), noNoise));
       if (c.codes[0] === c.codes[c.words] && c.codes[1] === c.codes[c.words + 1]) same++;
     }
     const p = 1 / kappa;
@@ -133,8 +134,8 @@ describe('rappor-vector (the whole vector is the one value)', () => {
     const h = 2;
     const eps = rv.epsilon(3, kappa, PRIVACY);
     const p = flipProbability(3 / (2 * h));
-    const clean = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), noNoise);
-    const noisy = rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), eps);
+    const clean = asBits(rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), noNoise));
+    const noisy = asBits(rv.encode!(ctx(vectors, kappa, 'flip', { hashes: h }), eps));
     const { up, down, zeros, ones } = transitionRates(clean, noisy);
     expect(Math.abs(down - p)).toBeLessThan(Z * binomialSe(p, ones));
     expect(Math.abs(up - p)).toBeLessThan(Z * binomialSe(p, zeros));

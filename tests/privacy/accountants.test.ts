@@ -14,6 +14,7 @@ import { lshrrMechanism } from '../../src/mechanisms/lshrr/mechanism.js';
 import { syntheticPair } from '../../src/audit/pairs.js';
 import { packSigns } from '../../src/lsh/codes.js';
 import { projectAll } from '../../src/lsh/hyperplanes.js';
+import { bitsOf } from '../../src/lsh/releases.js';
 
 /**
  * Pr[eps(2A − D) > xi] straight from the definition, in plain probabilities (independent of the
@@ -251,7 +252,7 @@ describe('lshrr mechanism accounting', () => {
     const planes = drawHyperplanes(makeRng('unbounded'), 40, 2);
     const projections = projectAll(vectors, planes, 40);
     const hashing = { kappa: 40, n: 2, planes, projections };
-    const out = lshrrMechanism.encode!({ vectors, hashing, rng: makeRng('u2'), options: { accountant: 'exact' } }, unb);
+    const out = bitsOf(lshrrMechanism.encode!({ vectors, hashing, rng: makeRng('u2'), options: { accountant: 'exact' } }, unb));
     expect(Array.from(out.codes)).toEqual(Array.from(packSigns(projections, 2, 40).codes));
   });
 

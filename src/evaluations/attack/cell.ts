@@ -14,10 +14,10 @@
  */
 import type { UserVectors } from '../../data/types.js';
 import type { CodeSet } from '../../lsh/codes.js';
+import type { ReleaseSet } from '../../lsh/releases.js';
 import type { LshFamily } from '../../lsh/families/types.js';
-import type { Mechanism } from '../../mechanisms/types.js';
 import { deriveSeed } from '../../random/rng.js';
-import { cleanCodes } from '../clean.js';
+import { cleanCodes, type CleanedRelease } from '../clean.js';
 import { attackMeans, attackTargets, partialProfiles, subsetSeed, type AttackValue } from './linkage.js';
 
 /** What every cell of a trial shares (made once per trial by the thread): the targets and their partial profiles per `known`. */
@@ -60,12 +60,9 @@ export function trialProfiles(vectors: UserVectors, at: { runSeed: number | stri
   };
 }
 
-/** What one result's attack needs beyond its codes: the mechanism, its options and its noise seed. */
-export interface AttackedRelease {
-  mech: Mechanism;
-  options: Record<string, unknown>;
-  noiseSeed: string;
-  codes: CodeSet;
+/** What one result's attack needs: what its clean release is made from, and its release. */
+export interface AttackedRelease extends CleanedRelease {
+  codes: ReleaseSet;
 }
 
 /** The attacker of one trial cell: call it with a result's release and the `known` values to attack it at. */
@@ -101,7 +98,7 @@ export function cellAttacker(
   return (release, known) =>
     known.map((k) => {
       const p = partialAt(k);
-      const probes = cleanCodes(release, release.codes.bits, p.vectors, p.hashing);
+      const probes = cleanCodes(release, release.codes, p.vectors, p.hashing);
       const { reid1, reid10 } = attackMeans(release.codes, probes, targets);
       return { known: k, reid1, reid10, users, targets: targets.length };
     });

@@ -15,6 +15,7 @@
  */
 import type { UserVectors } from '../../data/types.js';
 import { popcount32, type CodeSet } from '../../lsh/codes.js';
+import { describeRelease, distancesTo, isBits, releaseRows, sameShape, type ReleaseSet } from '../../lsh/releases.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
 import { xoshiroUniform } from '../../random/ziggurat.js';
@@ -189,22 +190,11 @@ function countFrom(released: CodeSet, users: number, probes: CodeSet, probeRow: 
  * early); without it (`kernel: 'js'`, or codes longer than 64 bits) in JavaScript. The same counts
  * either way.
  */
-export function attackMeans(released: CodeSet, probes: CodeSet, targets: Int32Array, opts: { kernel?: 'auto' | 'js' } = {}): { reid1: number; reid10: number } {
-  if (released.words !== probes.words) throw new RangeError(`released codes have ${released.words} words, the probes ${probes.words}`);
-  const users = released.codes.length / released.words;
-  const kernel = opts.kernel !== 'js' && released.bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd';
+export function attackMeans(released: ReleaseSet, probes: ReleaseSet, targets: Int32Array, opts: { kernel?: 'auto' | 'js' } = {}): { reid1: number; reid10: number } {
+  if (!sameShape(released, probes)) throw new RangeError(`released ${describeRelease(released)}, the probes are ${describeRelease(probes)}`);
   const out = new Int32Array(2 * targets.length);
-  // probe row r is target r's (a plain loop: Int32Array.from with a callback cost more than the counts)
-  const rows = new Int32Array(targets.length);
-  for (let r = 0; r < rows.length; r++) rows[r] = r;
-  if (!kernel || !wasmRankCounts(released, probes, rows, targets, REID_AT, out)) {
-    const at = new Int32Array(2);
-    for (let r = 0; r < targets.length; r++) {
-      countFrom(released, users, probes, r, distanceTo(released, probes, r, targets[r]!), REID_AT, at);
-      out[2 * r] = at[0]!;
-      out[2 * r + 1] = at[1]!;
-    }
-  }
+  if (isBits(released)) bitCounts(released, probes as CodeSet, targets, out, opts.kernel === 'js');
+  else releaseCounts(released, probes, targets, out);
   let s1 = 0;
   let s10 = 0;
   // the sums of reidOf over the targets, without its pair per target (millions per grid): a
@@ -217,6 +207,47 @@ export function attackMeans(released: CodeSet, probes: CodeSet, targets: Int32Ar
     s10 += Math.min(1, (REID_AT - a) / t);
   }
   return { reid1: s1 / targets.length, reid10: s10 / targets.length };
+}
+
+/** a and t of every target (into out[2r], out[2r + 1]) over bit codes: the WebAssembly kernel, else JavaScript. */
+function bitCounts(released: CodeSet, probes: CodeSet, targets: Int32Array, out: Int32Array, js: boolean): void {
+  const users = released.codes.length / released.words;
+  const kernel = !js && released.bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd';
+  // probe row r is target r's (a plain loop: Int32Array.from with a callback cost more than the counts)
+  const rows = new Int32Array(targets.length);
+  for (let r = 0; r < rows.length; r++) rows[r] = r;
+  if (kernel && wasmRankCounts(released, probes, rows, targets, REID_AT, out)) return;
+  const at = new Int32Array(2);
+  for (let r = 0; r < targets.length; r++) {
+    countFrom(released, users, probes, r, distanceTo(released, probes, r, targets[r]!), REID_AT, at);
+    out[2 * r] = at[0]!;
+    out[2 * r + 1] = at[1]!;
+  }
+}
+
+/**
+ * a and t of every target over a release of symbols or reals, in the release's own distance
+ * (src/lsh/releases.ts: unequal symbols, or the squared Euclidean distance in one fixed order, so a
+ * target's own distance and every other are the same doubles whatever the thread): a counted up
+ * to REID_AT, where both reid values are 0 whatever the ties.
+ */
+function releaseCounts(released: ReleaseSet, probes: ReleaseSet, targets: Int32Array, out: Int32Array): void {
+  const users = releaseRows(released);
+  const dist = new Float64Array(users);
+  for (let r = 0; r < targets.length; r++) {
+    distancesTo(released, probes, r, dist);
+    const d0 = dist[targets[r]!]!;
+    let a = 0;
+    let t = 0;
+    for (let v = 0; v < users; v++) {
+      const d = dist[v]!;
+      if (d < d0) {
+        if (++a >= REID_AT) break;
+      } else if (d === d0) t++;
+    }
+    out[2 * r] = a;
+    out[2 * r + 1] = t;
+  }
 }
 
 /**

@@ -26,6 +26,7 @@
 import type { ItemSets } from '../../data/types.js';
 import type { CodeSet } from '../../lsh/codes.js';
 import { popcount32 } from '../../lsh/codes.js';
+import { describeRelease, distancesTo, isBits, nearestByDistance, sameShape, selectRows, type ReleaseSet } from '../../lsh/releases.js';
 import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
@@ -152,6 +153,22 @@ function nearestPacked(near: NearScratch, probe: Uint32Array, packed: Uint32Arra
 }
 
 /**
+ * Every target's k nearest auxiliary users (group places, targets x min(k, m), nearest first) for a
+ * release of symbols or reals, in its own distance (src/lsh/releases.ts), with the bit path's tie
+ * rule: the query's place m + i, the candidate's place in the group.
+ */
+function nearestOfTargetsIn(released: ReleaseSet, rows: Int32Array, group: ReleaseSet, m: number, k: number, seed: number): Int32Array {
+  const take = Math.min(k, m);
+  const out = new Int32Array(rows.length * take);
+  const dist = new Float64Array(m);
+  for (let i = 0; i < rows.length; i++) {
+    distancesTo(group, released, rows[i]!, dist);
+    nearestByDistance(dist, m, take, -1, queryKeyBase(seed, m + i), out, i * take);
+  }
+  return out;
+}
+
+/**
  * Every target's k nearest auxiliary users (group places, targets x min(k, m), nearest first): one
  * pass of the WebAssembly k-NN kernel over the gathered codes with the targets' codes appended,
  * or the same search in JavaScript where the kernel does not apply (the same answers).
@@ -218,8 +235,8 @@ export interface InferMeans {
  */
 export function inferMeans(args: {
   sets: ItemSets;
-  released: CodeSet;
-  clean: CodeSet;
+  released: ReleaseSet;
+  clean: ReleaseSet;
   aux: Int32Array;
   targets: Int32Array;
   k: number;
@@ -228,12 +245,13 @@ export function inferMeans(args: {
   view?: AuxView;
 }): InferMeans {
   const { sets, released, clean, aux, targets, k, tieSeed } = args;
-  if (clean.words !== released.words) throw new RangeError(`released codes have ${released.words} words, the clean ones ${clean.words}`);
+  if (!sameShape(clean, released)) throw new RangeError(`released ${describeRelease(released)}, the clean ones are ${describeRelease(clean)}`);
   const view = args.view ?? auxView(sets, priorOrder(popularity(sets, aux)), targets);
   const m = aux.length;
   const take = Math.min(k, m);
   const rows = Int32Array.from(targets, (t, i) => (args.row ? args.row(t, i) : t));
-  const nearest = nearestOfTargets(released, rows, gather(clean, aux), m, take, tieSeed);
+  const nearest =
+    isBits(released) && isBits(clean) ? nearestOfTargets(released, rows, gather(clean, aux), m, take, tieSeed) : nearestOfTargetsIn(released, rows, selectRows(clean, aux), m, take, tieSeed);
   const s = rankScratch(sets.n, take);
   const voters = new Int32Array(take);
   return meansOver(targets, (t, i) => {

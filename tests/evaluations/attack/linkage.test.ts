@@ -4,6 +4,7 @@ import { attackMeans, attackTargets, partialProfiles, rankCounts, reidOf, subset
 import { runTrialCell, type TrialCellSpec, type TrialResult } from '../../../src/experiment/trial.js';
 import { getFamily } from '../../../src/lsh/families/index.js';
 import { emptyCodes, type CodeSet } from '../../../src/lsh/codes.js';
+import { packSymbols, type RealSet, type SymbolSet } from '../../../src/lsh/releases.js';
 import { deriveSeed, makeRng } from '../../../src/random/rng.js';
 import { clusteredVectors } from '../../lsh/synthetic.js';
 import type { ExactKnn } from '../../../src/knn/angular.js';
@@ -198,6 +199,52 @@ describe('the ranking over many codes (the WebAssembly count, and the JavaScript
       expect(got.reid10).toBeCloseTo(want.reid10, 12);
       expect(js).toEqual(got);
     }
+  });
+});
+
+describe('the ranking over releases of symbols and reals', () => {
+  it("gives the means of a brute force in the release's own distance (many ties), and of the bits for a two-letter alphabet", () => {
+    const rng = makeRng('attack-kinds');
+    const users = 400;
+    const targets = Int32Array.from({ length: 60 }, () => Math.floor(rng() * users));
+    // reals of few distinct values (ties), probes half near their target's row, half anywhere
+    const dims = 4;
+    const released: RealSet = { kind: 'reals', dims, values: Float64Array.from({ length: users * dims }, () => Math.floor(rng() * 3)) };
+    const probes: RealSet = { kind: 'reals', dims, values: new Float64Array(60 * dims) };
+    targets.forEach((t, r) => {
+      for (let j = 0; j < dims; j++) probes.values[r * dims + j] = r % 2 === 0 ? released.values[t * dims + j]! + (j === 0 ? 1 : 0) : Math.floor(rng() * 3);
+    });
+    const dist = (r: number, u: number) => {
+      let d = 0;
+      for (let j = 0; j < dims; j++) d += (released.values[u * dims + j]! - probes.values[r * dims + j]!) ** 2;
+      return d;
+    };
+    let s1 = 0;
+    let s10 = 0;
+    targets.forEach((t, r) => {
+      const d0 = dist(r, t);
+      let a = 0;
+      let tied = 0;
+      for (let u = 0; u < users; u++) {
+        if (dist(r, u) < d0) a++;
+        else if (dist(r, u) === d0) tied++;
+      }
+      const [x, y] = reidOf(a, tied);
+      s1 += x;
+      s10 += y;
+    });
+    const got = attackMeans(released, probes, targets);
+    expect(got.reid10).toBeGreaterThan(0.05);
+    expect(got.reid1).toBeCloseTo(s1 / 60, 12);
+    expect(got.reid10).toBeCloseTo(s10 / 60, 12);
+    // symbols of two letters are packed as bits: the same means as the bit path's
+    const letters = Uint8Array.from({ length: users * 12 }, () => (rng() < 0.5 ? 1 : 0));
+    const probeLetters = Uint8Array.from({ length: 60 * 12 }, (_, i) => (i % 24 < 12 ? letters[targets[Math.floor(i / 12)]! * 12 + (i % 12)]! : rng() < 0.5 ? 1 : 0));
+    const sym = packSymbols(letters, users, 12, 2);
+    const symProbes = packSymbols(probeLetters, 60, 12, 2);
+    const asBits = (s: SymbolSet): CodeSet => ({ codes: s.packed, bits: 12, words: s.words });
+    expect(attackMeans(sym, symProbes, targets)).toEqual(attackMeans(asBits(sym), asBits(symProbes), targets));
+    expect(() => attackMeans(sym, probes, targets)).toThrow(/released 12 symbols of 2, the probes are 4 reals/);
   });
 });
 

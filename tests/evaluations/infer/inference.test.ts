@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { auxSize, inferGroups, inferMeans, inferPermutation, nearestInGroup, popularity, priorMeans, priorOrder, type ItemSets } from '../../../src/evaluations/infer/inference.js';
 import type { CodeSet } from '../../../src/lsh/codes.js';
+import type { RealSet } from '../../../src/lsh/releases.js';
 import { makeRng } from '../../../src/random/rng.js';
 import { queryKeyBase, tieKey } from '../../../src/lsh/tieKey.js';
 
@@ -90,6 +91,42 @@ describe('attribute inference: the metrics', () => {
         expect(got.prec10).toBeCloseTo(prec / counted, 12);
       }
     }
+  });
+
+  it('over releases of reals equal the pairwise definitions with neighbours by Euclidean distance, ties by the tie key', () => {
+    const rng = makeRng('infer-reals');
+    const n = 20;
+    const users = 40;
+    const sets = setsOf(
+      Array.from({ length: users }, () => [...Array(n).keys()].filter(() => rng() < 0.3)),
+      n,
+    );
+    const { aux, targets } = inferGroups(inferPermutation(users, 4, 'r', n, 0), 0.5, 1000, { runSeed: 4, dataset: 'r', n, trial: 0 });
+    // two coordinates of three values: many ties
+    const real = (): RealSet => ({ kind: 'reals', dims: 2, values: Float64Array.from({ length: users * 2 }, () => Math.floor(rng() * 3)) });
+    const released = real();
+    const clean = real();
+    const k = 4;
+    let auc = 0;
+    let counted = 0;
+    for (const [i, t] of targets.entries()) {
+      const base = queryKeyBase(11, aux.length + i);
+      const d = (g: number) => (clean.values[aux[g]! * 2]! - released.values[t * 2]!) ** 2 + (clean.values[aux[g]! * 2 + 1]! - released.values[t * 2 + 1]!) ** 2;
+      const nb = [...aux.keys()].sort((x, y) => d(x) - d(y) || tieKey(base, x) - tieKey(base, y)).slice(0, k);
+      const m = bruteForce(
+        sets,
+        nb.map((g) => aux[g]!),
+        Array.from(aux),
+        t,
+      );
+      if (!m) continue;
+      auc += m.auc;
+      counted++;
+    }
+    const got = inferMeans({ sets, released, clean, aux, targets, k, tieSeed: 11 });
+    expect(got.targets).toBe(counted);
+    expect(got.auc).toBeCloseTo(auc / counted, 12);
+    expect(() => inferMeans({ sets, released, clean: codesOf([0]), aux, targets, k, tieSeed: 11 })).toThrow(/released 2 reals, the clean ones are 8-bit codes/);
   });
 
   it('a target whose twin is in the auxiliary group gets its own set at k = 1 from a clean code', () => {
