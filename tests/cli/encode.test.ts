@@ -281,7 +281,27 @@ describe('lshdp encode', () => {
 
 describe('lshdp encode: releases that are not bits', () => {
   const encodeWith = (plugin: string, out: string, xi: string) =>
-    run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--kappa', '9', '--mechanism', join(process.cwd(), 'tests', 'fixtures', 'plugins', plugin), '--xi', xi, '--seed', '7', '--noise-seed', '1', '--out', out, '--quiet']);
+    run([
+      'encode',
+      '--format',
+      'movielens-csv',
+      'ratings.csv',
+      '--dims',
+      '50',
+      '--kappa',
+      '9',
+      '--mechanism',
+      join(process.cwd(), 'tests', 'fixtures', 'plugins', plugin),
+      '--xi',
+      xi,
+      '--seed',
+      '7',
+      '--noise-seed',
+      '1',
+      '--out',
+      out,
+      '--quiet',
+    ]);
 
   it('symbols: one hex digit each, position 0 first; at xi = infinity-like budgets the pairs of the clean bits', async () => {
     const r = await encodeWith('pairs-rr.mjs', 'pairs', '100000');
