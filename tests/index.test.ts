@@ -70,7 +70,7 @@ describe("import … from 'lshdp'", () => {
     const codes = { codes: Uint32Array.from([0xffffffff, 0x0f0f0f0f]), bits: 32, words: 1 };
     const hashing = { kappa: 32, n: 1, planes: new Float64Array(0), projections: new Float64Array(0), codes };
     const out = mech.encode!({ vectors: { rowPtr: new Int32Array(3) } as never, hashing, rng: lib.makeRng('x'), options: { share: 0.5 } }, mech.epsilon(0, 32, { d: 0.1, delta: 0.01 }));
-    expect(Array.from(out.codes)).toEqual([0xffff0000, 0x0f0f0000]);
+    expect(Array.from(lib.bitsOf(out).codes)).toEqual([0xffff0000, 0x0f0f0000]);
     lib.unregisterMechanism(key);
   });
 });
