@@ -25,3 +25,15 @@ export {
   type AccountArgs,
 } from './accountants.js';
 export { exactEpsilon, exactTail, hockeyStickDelta, tailLimit } from './exactLoss.js';
+export {
+  JL_GAUSSIAN_GUARANTEES,
+  type JlGaussianGuarantee,
+  type JlGaussianAccount,
+  jlGaussianTail,
+  jlGaussianSigma,
+  jlGaussianLdpEpsilon,
+  jlGaussianAccount,
+  gaussianSigmaForSensitivity,
+  gaussianXiForSensitivity,
+  spectralNorm,
+} from './gaussian.js';
