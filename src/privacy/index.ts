@@ -25,3 +25,22 @@ export {
   type AccountArgs,
 } from './accountants.js';
 export { exactEpsilon, exactTail, hockeyStickDelta, tailLimit } from './exactLoss.js';
+export {
+  bucketKeepProbability,
+  bucketOtherProbability,
+  realizedOtherCount,
+  realizedOtherProbability,
+  realizedBucketEpsilon,
+  bucketExactTail,
+  bucketExactEpsilon,
+} from './bucketRr.js';
+export {
+  MINHASH_BUCKET_ACCOUNTANTS,
+  MINHASH_NOISY_ACCOUNTANTS,
+  DEFAULT_BUCKETS,
+  minhashBucketEpsilon,
+  minhashNoisyEpsilon,
+  bucketDisagreement,
+  noisyDisagreement,
+  type MinHashPrivacy,
+} from './minhash.js';
