@@ -4,6 +4,7 @@ import { fillNormal } from '../random/samplers.js';
 import { wasmProject } from '../kernels/kernel.js';
 import type { CodeSet } from './codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
+import type { TrialMinHash } from './minHash.js';
 
 /** Hyperplanes of one (data set, n, kappa, trial), shared by lsh, lshrr and laplsh. */
 export interface TrialHashing {
@@ -16,6 +17,11 @@ export interface TrialHashing {
   /** the clean LSH codes (packSigns of projections), computed once per trial and shared; read-only
    *  for mechanisms (they copy before adding noise). Computed on demand when absent. */
   codes?: CodeSet;
+  /** MinHash families only (jaccard): the public tables and every user's argmin item per position,
+   *  from the same AES stream as `codes`, for the private MinHash mechanisms (src/lsh/minHash.ts).
+   *  Absent for other families and for a hashing read back from a trial's kept setup (only the
+   *  fields above are kept there): a mechanism that needs it must then say so, not guess. */
+  minHash?: TrialMinHash;
 }
 
 /**

@@ -2,3 +2,10 @@
 export const ACCOUNTANT_NAMES = ['paper', 'exact', 'theorem', 'naive'] as const;
 export type AccountantName = (typeof ACCOUNTANT_NAMES)[number];
 export const DEFAULT_ACCOUNTANT: AccountantName = 'paper';
+
+/** The accountants of bucket MinHash (minhash-bucket; src/privacy/minhash.ts), the default first. */
+export const MINHASH_BUCKET_ACCOUNTANTS = ['paper', 'exact', 'ldp'] as const;
+export type MinHashBucketAccountant = (typeof MINHASH_BUCKET_ACCOUNTANTS)[number];
+/** The accountants of noisy MinHash (minhash-noisy), the default first: no exact accountant of its Laplace loss. */
+export const MINHASH_NOISY_ACCOUNTANTS = ['paper', 'ldp'] as const;
+export type MinHashNoisyAccountant = (typeof MINHASH_NOISY_ACCOUNTANTS)[number];

@@ -199,9 +199,21 @@ export function exactEpsilon(xi: number, kappa: number, p: number, delta: number
   checkBitProbability(p);
   const limit = tailLimit(kappa, p);
   if (limit <= delta) return { epsilon: Infinity, unbounded: true, tail: limit };
+  return largestPassingEpsilon(xi, kappa, delta, (eps, sMin) => scoreTail(kappa, p, eps, sMin));
+}
+
+/**
+ * The search of exactEpsilon for any loss ε·S with an integer score S ≤ kappa whose tail
+ * `scoreTailAt(eps, sMin)` = Pr[S >= sMin] at per-position ε has the shape described there: for
+ * each sMin non-decreasing and continuous in ε, Pr[S >= 1] tending to a limit > delta as ε grows
+ * (the caller checks the unbounded case first), and the score tail non-increasing in sMin. LSHRR's
+ * S = 2A − D (scoreTail) and bucket MinHash's S = N₊ − N₋ (src/privacy/bucketRr.ts) both have it.
+ * Returns the largest ε with Pr[ε·S > xi] <= delta (never above the true answer; xi = 0 gives 0).
+ */
+export function largestPassingEpsilon(xi: number, kappa: number, delta: number, scoreTailAt: (eps: number, sMin: number) => number): ExactEpsilon {
   if (xi === 0) return { epsilon: 0, unbounded: false, tail: 0 };
   // right limit at jump point j (j = 1..kappa): event {score >= j}, q at xi/j
-  const rightLimit = (j: number): number => scoreTail(kappa, p, jumpPoint(xi, j), j);
+  const rightLimit = (j: number): number => scoreTailAt(jumpPoint(xi, j), j);
   // largest j in 1..kappa with rightLimit(j) > delta (the set is a prefix 1..jStar), or 0
   let lo = 0; // rightLimit(lo) > delta holds for lo >= 1 (invariant), lo = 0 is "none"
   let hi = kappa + 1; // rightLimit(hi) <= delta (hi = kappa + 1: empty event)
@@ -217,7 +229,7 @@ export function exactEpsilon(xi: number, kappa: number, p: number, delta: number
   }
   const jStar = lo;
   const sMin = jStar + 1; // the event on the interval (xi/(jStar+1), xi/jStar]
-  const tailAt = (eps: number) => scoreTail(kappa, p, eps, sMin);
+  const tailAt = (eps: number) => scoreTailAt(eps, sMin);
   let a = sMin > kappa ? 0 : jumpPoint(xi, sMin); // passes (right limit at sMin <= delta, or empty)
   let b: number;
   if (jStar >= 1) {

@@ -37,3 +37,21 @@ export {
   gaussianXiForSensitivity,
   spectralNorm,
 } from './gaussian.js';
+  bucketKeepProbability,
+  bucketOtherProbability,
+  realizedOtherCount,
+  realizedOtherProbability,
+  realizedBucketEpsilon,
+  bucketExactTail,
+  bucketExactEpsilon,
+} from './bucketRr.js';
+export {
+  MINHASH_BUCKET_ACCOUNTANTS,
+  MINHASH_NOISY_ACCOUNTANTS,
+  DEFAULT_BUCKETS,
+  minhashBucketEpsilon,
+  minhashNoisyEpsilon,
+  bucketDisagreement,
+  noisyDisagreement,
+  type MinHashPrivacy,
+} from './minhash.js';

@@ -25,3 +25,14 @@ export function makeRng(seed: string): Rng {
   seedrandomModule ??= require('seedrandom') as typeof import('seedrandom');
   return seedrandomModule.xor4096(seed);
 }
+
+/**
+ * The uniform 32-bit word k of one draw U = k/2^32. Exact for makeRng's sources: seedrandom's
+ * xor4096 returns (int32 >>> 0)/2^32, a multiple of 2^-32 (tests/random/symbols.test.ts checks it),
+ * so the word is the generator's own output and samplers built on it realize laws on the 2^-32
+ * grid exactly. (The same expression as randomWord in src/mechanisms/flips.ts, which this layer
+ * may not import.)
+ */
+export function uniformWord(rng: Rng): number {
+  return (rng() * 4294967296) >>> 0;
+}

@@ -5,7 +5,7 @@ import { jaccardFamily } from './jaccard.js';
 
 export { METRICS, type LshFamily, type MetricName, type QueryDistance } from './types.js';
 export { angularFamily } from './angular.js';
-export { jaccardFamily, minHashTables, minHashCodes, itemSetVectors, type MinHashTables } from './jaccard.js';
+export { jaccardFamily, minHashTables, minHashCodes, minHashMinima, codesFromMinima, itemSetVectors, type MinHashTables, type TrialMinHash } from './jaccard.js';
 
 /** Every family, the paper's (angular) first. */
 export const FAMILIES: readonly LshFamily[] = [angularFamily, jaccardFamily];

@@ -4,32 +4,23 @@ import type { UserVectors } from '../../data/types.js';
 import type { CodeSet } from '../codes.js';
 import { emptyCodes } from '../codes.js';
 import { jaccardDistance, jaccardFromCounts, jaccardKnn } from '../../knn/jaccard.js';
+import type { MinHashTables, TrialMinHash } from '../minHash.js';
 
-/**
- * The public MinHash tables of kappa 1-bit MinHash functions over n items (columns).
- * `rank[j*n + c]` is item c's uniform value for bit j (53 random bits, as a double in [0, 1)) and
- * `coin[j*n + c]` its fair bit b_j(c).
- *
- * Both come from a keyed pseudo-random function of (seed, bit, item): AES-128 in counter mode,
- * keyed per bit with the first 16 bytes of SHA-256("lshdp-minhash-v1", seed, j), block c of the
- * key stream for item c (bytes 0–6: the value; byte 8, lowest bit: the coin). A PRF makes the
- * values of distinct items independent and uniform for all practical purposes, hence min-wise
- * independent — unlike (a·x + b) mod p, which is not.
- */
-export interface MinHashTables {
-  kappa: number;
-  n: number;
-  rank: Float64Array;
-  coin: Uint8Array;
-}
+export type { MinHashTables, TrialMinHash } from '../minHash.js';
 
 const TWO_32 = 4294967296;
 
+/**
+ * The public MinHash tables of `kappa` positions over `n` items from `seed` (layout and PRF in
+ * MinHashTables, src/lsh/minHash.ts): ranks, coins and bucket words, from one AES-CTR stream per
+ * position.
+ */
 export function minHashTables(seed: string, kappa: number, n: number): MinHashTables {
   if (!Number.isInteger(kappa) || kappa < 1) throw new RangeError(`kappa must be a positive integer, got ${kappa}`);
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
   const rank = new Float64Array(kappa * n);
   const coin = new Uint8Array(kappa * n);
+  const bucketWord = new Uint32Array(kappa * n);
   const zeros = Buffer.alloc(16 * n);
   for (let j = 0; j < kappa; j++) {
     const key = createHash('sha256')
@@ -43,21 +34,24 @@ export function minHashTables(seed: string, kappa: number, n: number): MinHashTa
       // 32 + 21 = 53 random bits: a uniform double on [0, 1) on the full 2^-53 grid
       rank[j * n + c] = (stream.readUInt32BE(o) * 2097152 + (stream.readUInt32BE(o + 4) >>> 11)) / (TWO_32 * 2097152);
       coin[j * n + c] = stream[o + 8]! & 1;
+      // bytes 12–15, unused before: the public bucket map of the bucket mechanism (bucketOf)
+      bucketWord[j * n + c] = stream.readUInt32BE(o + 12);
     }
   }
-  return { kappa, n, rank, coin };
+  return { kappa, n, rank, coin, bucketWord };
 }
 
 /**
- * 1-bit MinHash codes: bit j of user S is coin_j(argmin_{c in S} rank_j(c)) (ties of the 53-bit
- * values, probability ~ n²·2^-54, go to the smaller column). Only the support of each row is read.
+ * Every user's MinHash: `minima[i*kappa + j]` = argmin_{c in S_i} rank_j(c), the item (column) of
+ * user i's smallest rank at position j (users × kappa, row-major). Ties of the 53-bit values,
+ * probability ~ n²·2^-54, go to the smaller column (the first in the row's ascending columns).
+ * Only the support of each row is read.
  */
-export function minHashCodes(data: UserVectors, tables: MinHashTables): CodeSet {
-  const { kappa, n, rank, coin } = tables;
+export function minHashMinima(data: UserVectors, tables: MinHashTables): Int32Array {
+  const { kappa, n, rank } = tables;
   if (data.n !== n) throw new RangeError(`tables are for n = ${n}, the data have n = ${data.n}`);
   const users = data.rowPtr.length - 1;
-  const set = emptyCodes(users, kappa);
-  const { codes, words } = set;
+  const minima = new Int32Array(users * kappa);
   const { rowPtr, colIdx } = data;
   for (let i = 0; i < users; i++) {
     const a = rowPtr[i]!;
@@ -75,10 +69,33 @@ export function minHashCodes(data: UserVectors, tables: MinHashTables): CodeSet 
           best = c;
         }
       }
-      if (coin[base + best]) codes[i * words + (j >>> 5)] |= 1 << (j & 31);
+      minima[i * kappa + j] = best;
+    }
+  }
+  return minima;
+}
+
+/** The 1-bit MinHash codes of given minima (users × kappa): bit j of user i is coin_j(minima[i*kappa + j]). */
+export function codesFromMinima(minima: Int32Array, tables: MinHashTables): CodeSet {
+  const { kappa, n, coin } = tables;
+  const users = minima.length / kappa;
+  if (!Number.isInteger(users)) throw new RangeError(`minima has ${minima.length} entries, not a multiple of kappa = ${kappa}`);
+  const set = emptyCodes(users, kappa);
+  const { codes, words } = set;
+  for (let i = 0; i < users; i++) {
+    for (let j = 0; j < kappa; j++) {
+      if (coin[j * n + minima[i * kappa + j]!]) codes[i * words + (j >>> 5)] |= 1 << (j & 31);
     }
   }
   return set;
+}
+
+/**
+ * 1-bit MinHash codes: bit j of user S is coin_j(argmin_{c in S} rank_j(c)) (minHashMinima, its
+ * tie rule), the codes of codesFromMinima.
+ */
+export function minHashCodes(data: UserVectors, tables: MinHashTables): CodeSet {
+  return codesFromMinima(minHashMinima(data, tables), tables);
 }
 
 /**
@@ -109,9 +126,14 @@ export const jaccardFamily: LshFamily = {
   dataSpec: (spec) => ({ ...spec, center: 'none' }),
   prepare: itemSetVectors,
   hash(data, kappa, seed) {
-    const codes = minHashCodes(data, minHashTables(seed, kappa, data.n));
+    // one AES stream and one scan of the item sets per trial: the private MinHash mechanisms read
+    // the tables and minima (TrialHashing.minHash) instead of hashing again
+    const tables = minHashTables(seed, kappa, data.n);
+    const minima = minHashMinima(data, tables);
+    const codes = codesFromMinima(minima, tables);
+    const minHash: TrialMinHash = { tables, minima };
     // no planes or projections: mechanisms that need them (laplsh) are refused on this family
-    return { kappa, n: data.n, planes: new Float64Array(0), projections: new Float64Array(0), codes };
+    return { kappa, n: data.n, planes: new Float64Array(0), projections: new Float64Array(0), codes, minHash };
   },
   disagreement: (d) => d / 2,
   distance: jaccardDistance,
