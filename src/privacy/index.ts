@@ -37,6 +37,7 @@ export {
   gaussianXiForSensitivity,
   spectralNorm,
 } from './gaussian.js';
+export {
   bucketKeepProbability,
   bucketOtherProbability,
   realizedOtherCount,
