@@ -97,7 +97,7 @@ export interface Mechanism {
    *  accountant, alpha, epsilon_bit, flip, fallback, unbounded, delta_hockey) or `concentration`
    *  (the directional ones: their rows add mechanism, concentration, concentration_metric); absent:
    *  no rows (`lshdp table budgets --mechanism` offers the mechanisms that have some) */
-  readonly budgetRows?: 'accountant' | 'concentration';
+  readonly budgetRows?: 'accountant' | 'concentration' | 'own';
   /** `lshdp encode`'s hashing.json: each bit is flipped with realizedFlipProbability(ε), which the
    *  file states as `flip` (LSHRR) */
   readonly flipsBits?: boolean;
@@ -114,6 +114,12 @@ export interface Mechanism {
    *  input and the released direction on S^{n−1} at concentration c; the audit tests its codes
    *  against this law */
   angleLogDensity?(theta: number, n: number, c: number): number;
+  /**
+   * The budget tables' row of a mechanism whose parameter is neither LSHRR's per-bit ε nor a
+   * concentration (`budgetRows: 'own'`: jl-gaussian's σ, private MinHash's ε per position): what ξ
+   * means at one (κ, d, δ) for an entry's options, with the same `privacy` as `epsilon` takes.
+   */
+  budgetRow?(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): OwnBudgetRow;
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /**
@@ -126,8 +132,27 @@ export interface Mechanism {
   encode?(ctx: MechanismContext, eps: EpsilonInfo): ReleaseSet;
 }
 
-/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity'>;
+/**
+ * One row of a mechanism's own budget (Mechanism.budgetRow; budgets.csv's own section and `lshdp
+ * table budgets`): its parameter's name and value at one grid point and its LDP equivalent.
+ */
+export interface OwnBudgetRow {
+  /** what `value` is: `sigma` (the Gaussian noise's standard deviation), `sigma_per_sigma_max` (σ in units of the trial's σ_max(W), a guarantee computed per trial), `epsilon_position` (ε per released position) */
+  parameter: string;
+  /** null where no finite value exists (σ = ∞ at ξ = 0 is written as Infinity, not null) */
+  value: number | null;
+  /** the LDP-equivalent ε (any two inputs), or null where none is stated */
+  epsilon_ldp: number | null;
+  /** the δ that LDP equivalent holds with (0: pure LDP), or null */
+  ldp_delta: number | null;
+  /** the accountant or guarantee that turned ξ into the value */
+  accountant: string | null;
+  /** the pure-LDP bound was used (as LSHRR's `fallback`), or null where it does not apply */
+  fallback: boolean | null;
+}
+
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow'>;
 
 /** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
  *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */
