@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseOptions } from './mechanismOptions.js';
 import { UserError } from '../util/errors.js';
 import { intArg } from './options.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
@@ -75,25 +75,6 @@ function number(flag: string, v: string, check: (x: number) => boolean, what: st
   const x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
   if (!Number.isFinite(x) || !check(x)) throw new UserError(`${flag}: expected ${what}, got "${v}"`);
   return x;
-}
-
-/** `--option key=value`: mechanism options, values read as YAML scalars (4 → number, true → boolean). */
-function parseOptions(words: readonly string[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const w of words ?? []) {
-    const m = /^([A-Za-z_][A-Za-z0-9_-]*)=(.*)$/.exec(w);
-    if (!m) throw new UserError(`--option: expected KEY=VALUE, got "${w}"`);
-    if (m[1] === 'accountant') throw new UserError('--option: use --accountant to choose the accountant');
-    if (m[1]! in out) throw new UserError(`--option: ${m[1]} given twice`);
-    let v: unknown;
-    try {
-      v = parseYaml(m[2]!);
-    } catch {
-      throw new UserError(`--option: ${m[1]}: cannot read the value "${m[2]}"`);
-    }
-    out[m[1]!] = v;
-  }
-  return out;
 }
 
 /** A public item list: one id per line, blank lines ignored. */

@@ -16,9 +16,33 @@ import { FORMATS, parseFormat } from './tableOptions.js';
 // budget rows: LSHRR, one row per accountant, and the directional ones) and LSHRR's name
 import { ACCOUNTANT_ROWS_MECHANISM as RR, BUDGET_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
 import { purpose } from './commands.js';
+import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 
 /** The appendix's grid (Table "Total privacy budgets in extended DP and LDP"). */
 export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 10, 20], delta: 0.01 };
+
+/**
+ * The rows of the mechanisms with a parameter of their own (jl-gaussian, private MinHash) at their
+ * default options and `--option` (each applied to the mechanisms that take its key; a key none takes
+ * is an error), with d in each unit's own terms as a run states it (the angular family's: d itself).
+ */
+async function ownRows(names: readonly string[], words: string[] | undefined, grid: { d: number[]; kappa: number[]; xi: number[]; delta: number }): Promise<OwnBudgetRecord[]> {
+  const [{ parseOptions }, { getMechanism }, { ownBudgetRows }] = await Promise.all([import('./mechanismOptions.js'), import('../mechanisms/registry.js'), import('../mechanisms/ownBudget.js')]);
+  const options = parseOptions(words, false);
+  if (Object.keys(options).length > 0 && names.length === 0)
+    throw new UserError(
+      `--option: applies to the mechanisms with a parameter of their own (${BUDGET_MECHANISMS.filter((m) => builtInFacts(m)?.budgetRows === 'own').join(', ')}); add one to --mechanism`,
+    );
+  const entries = names.map((name) => {
+    const mechanism = getMechanism(name);
+    const keys = mechanism.optionKeys ?? [];
+    return { label: name, mechanism, options: Object.fromEntries(Object.entries(options).filter(([k]) => keys.includes(k))) };
+  });
+  for (const key of Object.keys(options)) {
+    if (!entries.some((e) => key in e.options)) throw new UserError(`--option: ${key}: none of ${names.join(', ')} takes it`);
+  }
+  return ownBudgetRows(entries, grid);
+}
 
 export function registerTable(program: Command): void {
   const table = program.command('table').description(purpose('table'));
@@ -32,8 +56,9 @@ export function registerTable(program: Command): void {
     .option('--delta <value>', 'δ of the tighter bound', '0.01')
     .option('--accountant <names...>', 'LSHRR accountants: paper|exact|theorem|naive (comma or space separated)', undefined)
     .option('--mechanism <names...>', `mechanisms: ${BUDGET_MECHANISMS.join('|')} (default: ${RR}; comma or space separated)`, undefined)
+    .option('--option <key=value...>', `options of the mechanisms with a parameter of their own (e.g. --option guarantee=every-w)`)
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
-    .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; mechanism?: string[]; format: string }) => {
+    .action(async (opts: { d?: string[]; kappa?: string[]; xi?: string[]; delta: string; accountant?: string[]; mechanism?: string[]; option?: string[]; format: string }) => {
       const format = parseFormat(opts.format);
       const d = numberList('--d', opts.d, APPENDIX_GRID.d);
       const kappa = numberList('--kappa', opts.kappa, APPENDIX_GRID.kappa);
@@ -52,14 +77,20 @@ export function registerTable(program: Command): void {
       if (opts.accountant && !mechanisms.includes(RR)) throw new UserError(`--accountant: applies to ${RR} only; add ${RR} to --mechanism`);
       if (mechanisms.includes(RR) && accountants.includes('naive')) process.stderr.write(naiveAccountantWarning('--accountant') + '\n');
       const rows = mechanisms.includes(RR) ? budgetRows({ accountants: [...new Set(accountants)], d, kappa, xi, delta }) : [];
+      const kindOf = (name: string) => builtInFacts(name)?.budgetRows;
       const directional = directionalBudgetRows({
-        mechanisms: [...new Set(mechanisms)].filter((m) => m !== RR).map((name) => ({ name, metric: metricOf(name) })),
+        mechanisms: [...new Set(mechanisms)].filter((m) => kindOf(m) === 'concentration').map((name) => ({ name, metric: metricOf(name) })),
         d,
         kappa,
         xi,
         delta,
       });
-      process.stdout.write(budgetsTable(rows, format, directional));
+      const own = await ownRows(
+        [...new Set(mechanisms)].filter((m) => kindOf(m) === 'own'),
+        opts.option,
+        { d, kappa, xi, delta },
+      );
+      process.stdout.write(budgetsTable(rows, format, directional, own));
     });
 
   const utility = table

@@ -15,7 +15,8 @@ import { NN_HEADER } from './columns.js';
 import { accountantOf, csvNumber } from './walk.js';
 
 export { meanSe, accountantOf } from './walk.js';
-import { ACCOUNTANT_ROWS_MECHANISM } from '../mechanisms/catalog.js';
+import { ACCOUNTANT_ROWS_MECHANISM, builtInFacts } from '../mechanisms/catalog.js';
+import { OWN_BUDGET_COLUMNS, type OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 
 export { UTILITY_COLUMNS, UTILITY_HEADER, CONCENTRATION_COLUMNS, NN_COLUMNS, NN_HEADER } from './columns.js';
 export const BUDGETS_HEADER = BUDGET_RECORD_COLUMNS.join(',');
@@ -50,16 +51,43 @@ export function nnDistancesCsv(cfg: ExperimentConfig, records: Map<string, CellR
  * do not apply to them (accountant, alpha, epsilon_bit, flip, fallback, unbounded, delta_hockey)
  * are empty. A run without them keeps the file's bytes.
  */
-export function budgetsCsv(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[] = []): string {
-  const extra = directional.length > 0;
-  const lines = [extra ? `${BUDGETS_HEADER},${DIRECTIONAL_BUDGET_COLUMNS.join(',')}` : BUDGETS_HEADER];
+export function budgetsCsv(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[] = [], own: readonly OwnBudgetRecord[] = []): string {
+  // the columns after LSHRR's: `mechanism` when other rows follow, then each kind's own (a run
+  // without them keeps the file's bytes)
+  const extra = directional.length > 0 || own.length > 0;
+  const dirCols = directional.length > 0 ? DIRECTIONAL_BUDGET_COLUMNS.length : 0;
+  const ownCols = own.length > 0 ? OWN_BUDGET_COLUMNS.length : 0;
+  const blank = (m: number) => Array.from({ length: m }, () => '');
+  const header = [BUDGETS_HEADER, ...(extra ? ['mechanism'] : []), ...(dirCols ? DIRECTIONAL_BUDGET_COLUMNS.slice(1) : []), ...(ownCols ? OWN_BUDGET_COLUMNS : [])];
+  const lines = [header.join(',')];
   for (const r of rows) {
     const cells = BUDGET_RECORD_COLUMNS.map((c) => (typeof r[c] === 'boolean' ? bool(r[c] as boolean) : typeof r[c] === 'number' ? num(r[c] as number) : r[c] === null ? '' : String(r[c])));
-    lines.push((extra ? [...cells, ACCOUNTANT_ROWS_MECHANISM, '', ''] : cells).join(','));
+    lines.push((extra ? [...cells, ACCOUNTANT_ROWS_MECHANISM, ...blank(dirCols ? dirCols - 1 : 0), ...blank(ownCols)] : cells).join(','));
   }
   for (const r of directional) {
-    const own: Partial<Record<(typeof BUDGET_RECORD_COLUMNS)[number], string>> = { d: num(r.d), delta: num(r.delta), kappa: num(r.kappa), xi: num(r.xi), epsilon_ldp: num(r.epsilon_ldp) };
-    lines.push([...BUDGET_RECORD_COLUMNS.map((c) => own[c] ?? ''), csvField(r.mechanism), num(r.concentration), r.concentration_metric].join(','));
+    const fields: Partial<Record<(typeof BUDGET_RECORD_COLUMNS)[number], string>> = { d: num(r.d), delta: num(r.delta), kappa: num(r.kappa), xi: num(r.xi), epsilon_ldp: num(r.epsilon_ldp) };
+    lines.push([...BUDGET_RECORD_COLUMNS.map((c) => fields[c] ?? ''), csvField(r.mechanism), num(r.concentration), r.concentration_metric, ...blank(ownCols)].join(','));
+  }
+  for (const r of own) {
+    const fields: Partial<Record<(typeof BUDGET_RECORD_COLUMNS)[number], string>> = {
+      accountant: r.accountant === null ? '' : csvField(r.accountant),
+      d: num(r.d),
+      delta: num(r.delta),
+      kappa: num(r.kappa),
+      xi: num(r.xi),
+      epsilon_ldp: r.epsilon_ldp === null ? '' : num(r.epsilon_ldp),
+      fallback: r.fallback === null ? '' : bool(r.fallback),
+    };
+    lines.push(
+      [
+        ...BUDGET_RECORD_COLUMNS.map((c) => fields[c] ?? ''),
+        csvField(r.mechanism),
+        ...blank(dirCols ? dirCols - 1 : 0),
+        r.parameter,
+        r.value === null ? '' : num(r.value),
+        r.ldp_delta === null ? '' : num(r.ldp_delta),
+      ].join(','),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -74,8 +102,9 @@ export function directionalMechanismsOf(cfg: ExperimentConfig, info: (name: stri
   return [...out].map(([name, metric]) => ({ name, metric }));
 }
 
-/** The accountants of a config's entries, in config order; the paper's when none says (the paper's table). */
+/** The accountants of a config's LSHRR-like entries (built-ins with accountant rows, and plugins), in config order; the paper's when none says (the paper's table). */
 export function accountantsOf(cfg: ExperimentConfig): string[] {
-  const used = [...new Set(cfg.mechanisms.map(accountantOf).filter((a): a is string => a !== null))];
+  const rows = cfg.mechanisms.filter((m) => (builtInFacts(m.name)?.budgetRows ?? 'accountant') === 'accountant');
+  const used = [...new Set(rows.map(accountantOf).filter((a): a is string => a !== null))];
   return used.length > 0 ? used : ['paper'];
 }

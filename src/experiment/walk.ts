@@ -90,9 +90,14 @@ export function meanSe(values: readonly number[]): { mean: number; se: number | 
   return { mean, se: Math.sqrt(ss / (m - 1)) / Math.sqrt(m) };
 }
 
-/** The accountant column of an entry: its `accountant` option where the mechanism has accountants. */
+/**
+ * The accountant column of an entry: its `accountant` option where the mechanism has accountants,
+ * or its `guarantee` (jl-gaussian's choice of the statement σ is solved for plays the accountant's
+ * part); empty for the default.
+ */
 export function accountantOf(m: MechanismEntry): string | null {
-  return typeof m.options.accountant === 'string' ? m.options.accountant : null;
+  for (const key of ['accountant', 'guarantee']) if (typeof m.options[key] === 'string') return m.options[key] as string;
+  return null;
 }
 
 /** The values of the other axes of an evaluation (its config block's list of the same name), every combination in order. */

@@ -12,6 +12,8 @@ import { writeFileAtomicSync } from '../util/atomic.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv } from '../experiment/aggregate.js';
 import { directionalBudgetRows } from '../privacy/budget.js';
+import { ownBudgetRows } from '../mechanisms/ownBudget.js';
+import { getMechanism } from '../mechanisms/registry.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { Engine } from './engine.js';
 import type { CellRecord } from '../experiment/records.js';
@@ -35,13 +37,13 @@ export function writeResultFiles(
   manifest: Manifest,
   engine: Pick<Engine, 'mechanism' | 'budgetRows'>,
   /** the records of the config's own store folders (attack/: attack.csv), by folder */
-  own: OwnRecords = new Map(),
+  ownRecords: OwnRecords = new Map(),
 ): WalkedRows {
   const info = (name: string) => engine.mechanism(name);
   // build every text first, so a problem in the store writes nothing: each evaluation's file from
   // the one walk of the grid (utility.csv always; recommend.csv, attack.csv where the config has
   // their blocks; utility.csv is on the training vectors with `recommend`)
-  const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
+  const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...ownRecords]);
   const walked = new Map(evaluationsIn(cfg).map((e) => [e.facts.name, walkRows(cfg, stores, e.rows, info)]));
   const directional = hasDirectional(cfg, info);
   const files = evaluationsIn(cfg).map((e) => ({ file: e.facts.file, text: evaluationCsv(e.facts, walked.get(e.facts.name)!, directional) }));
@@ -50,7 +52,15 @@ export function writeResultFiles(
   // jaccard; the d column keeps the config's distance
   const disagreement = cfg.metric === 'jaccard' ? (d: number) => d / 2 : undefined;
   const grid = { d: [cfg.privacy.d], kappa: cfg.kappa, xi: cfg.privacy.xi, delta: cfg.privacy.delta };
-  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), ...grid, disagreement }), directionalBudgetRows({ mechanisms: directionalMechanismsOf(cfg, info), ...grid }));
+  const own = ownBudgetRows(
+    cfg.mechanisms.flatMap((m) => {
+      const mechanism = getMechanism(m.name);
+      return mechanism.budgetRows === 'own' ? [{ label: m.label, mechanism, options: m.options }] : [];
+    }),
+    grid,
+    disagreement,
+  );
+  const budgets = budgetsCsv(engine.budgetRows({ accountants: accountantsOf(cfg), ...grid, disagreement }), directionalBudgetRows({ mechanisms: directionalMechanismsOf(cfg, info), ...grid }), own);
   for (const { file, text } of files) writeFileAtomicSync(join(outDir, file), text);
   writeFileAtomicSync(join(outDir, 'nn_distances.csv'), nn);
   writeFileAtomicSync(join(outDir, 'budgets.csv'), budgets);

@@ -6,10 +6,21 @@ import { lshrrMechanism } from './lshrr/mechanism.js';
 import { laplshMechanism } from './laplsh/mechanism.js';
 import { rapporMechanism, rapporVectorMechanism } from './rappor/mechanism.js';
 import { purkayasthaMechanism, vmfMechanism } from './directional/mechanism.js';
+import { jlGaussianMechanism } from './jl/mechanism.js';
 
-const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism, vmfMechanism, purkayasthaMechanism];
+const MECHANISMS: readonly Mechanism[] = [
+  exactMechanism,
+  lshMechanism,
+  lshrrMechanism,
+  laplshMechanism,
+  rapporMechanism,
+  rapporVectorMechanism,
+  vmfMechanism,
+  purkayasthaMechanism,
+  jlGaussianMechanism,
+];
 
-/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha. */
+/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian. */
 export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }

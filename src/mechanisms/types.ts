@@ -30,9 +30,11 @@ export interface MechanismContext {
  * - `bloom-whole-vector`: the whole vector as one value in a Bloom filter, then per-bit randomized
  *   response (RAPPOR on the vector);
  * - `directional-euclidean` / `directional-angular`: a direction drawn around the vector, private
- *   for the Euclidean distance (von Mises–Fisher) / the angle (Purkayastha), then LSH.
+ *   for the Euclidean distance (von Mises–Fisher) / the angle (Purkayastha), then LSH;
+ * - `gaussian-projection`: the random projection W·x of the vector with Gaussian noise, released as
+ *   reals (JL + Gaussian, jl-gaussian).
  */
-export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular'] as const;
+export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular', 'gaussian-projection'] as const;
 export type MechanismRole = (typeof MECHANISM_ROLES)[number];
 
 /** One option of a mechanism's config entry, as plain data. `noun` is how the config check names

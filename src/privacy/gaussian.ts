@@ -20,19 +20,36 @@
  * decreases in ξ and in δ and increases in d.
  */
 import { createRequire } from 'node:module';
-import erfcinv from '@stdlib/math-base-special-erfcinv';
-import chisquareLogpdf from '@stdlib/stats-base-dists-chisquare-logpdf';
-import normalLogcdf from '@stdlib/stats-base-dists-normal-logcdf';
 import { UserError } from '../util/errors.js';
 import { euclideanFromAngular } from './distance.js';
 import { checkKappa } from './kl.js';
 import type { PrivacyParams } from './types.js';
 
-/** The three guarantees of the mechanism's option `guarantee` (`expected` is the default). */
-export const JL_GAUSSIAN_GUARANTEES = ['expected', 'every-w', 'ldp'] as const;
-/** `expected`: δ over the hyperplanes and the noise (as the paper's LSHRR accountants); `every-w`:
- *  δ over the noise for every W and every pair at distance d; `ldp`: the same for any two unit vectors. */
-export type JlGaussianGuarantee = (typeof JL_GAUSSIAN_GUARANTEES)[number];
+// the special functions are loaded at the first σ solved, so that a worker thread (which loads every
+// mechanism's code) and the commands that solve nothing do not pay for them
+const require = createRequire(import.meta.url);
+let special:
+  | {
+      erfcinv: typeof import('@stdlib/math-base-special-erfcinv');
+      chisquareLogpdf: typeof import('@stdlib/stats-base-dists-chisquare-logpdf');
+      normalLogcdf: typeof import('@stdlib/stats-base-dists-normal-logcdf');
+    }
+  | undefined;
+function lib(): NonNullable<typeof special> {
+  special ??= {
+    erfcinv: require('@stdlib/math-base-special-erfcinv'),
+    chisquareLogpdf: require('@stdlib/stats-base-dists-chisquare-logpdf'),
+    normalLogcdf: require('@stdlib/stats-base-dists-normal-logcdf'),
+  };
+  return special;
+}
+const erfcinv = (x: number): number => lib().erfcinv(x);
+const chisquareLogpdf = (x: number, k: number): number => lib().chisquareLogpdf(x, k);
+const normalLogcdf = (x: number, mu: number, sigma: number): number => lib().normalLogcdf(x, mu, sigma);
+
+import { JL_GAUSSIAN_GUARANTEES, type JlGaussianGuarantee } from './accountantNames.js';
+
+export { JL_GAUSSIAN_GUARANTEES, type JlGaussianGuarantee };
 
 function checkXi(xi: number): void {
   if (!(Number.isFinite(xi) && xi >= 0)) throw new UserError(`privacy: xi must be a finite number >= 0, got ${xi}`);
@@ -273,7 +290,7 @@ export function jlGaussianLdpEpsilon(sigma: number, kappa: number, delta: number
 }
 
 // ml-matrix is loaded on first use, so importing the accountants does not pay for it
-const require = createRequire(import.meta.url);
+
 let mlMatrix: typeof import('ml-matrix') | undefined;
 
 /**

@@ -270,8 +270,8 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     log(opts, `lshdp: wrote tables/${TABLE_FILES.recommendMd}, ${TABLE_FILES.recommendTex}, ${TABLE_FILES.recommendCsv}`);
   }
   if (res.budgets) {
-    await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? []));
-    await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex', res.directionalBudgets ?? []));
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsMd), budgetsTable(res.budgets, 'md', res.directionalBudgets ?? [], res.ownBudgets ?? []));
+    await writeFileAtomic(join(dir, TABLE_FILES.budgetsTex), budgetsTable(res.budgets, 'latex', res.directionalBudgets ?? [], res.ownBudgets ?? []));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
   }
   if (res.attack) {

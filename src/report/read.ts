@@ -19,6 +19,7 @@ import { UserError, fileError } from '../util/errors.js';
 import type { DatasetSummary } from '../data/types.js';
 import { BUDGET_RECORD_COLUMNS, type BudgetRecord, type DirectionalBudgetRecord } from '../privacy/budget.js';
 import { ACCOUNTANT_ROWS_MECHANISM, builtInFacts } from '../mechanisms/catalog.js';
+import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 
 /**
  * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
@@ -110,6 +111,8 @@ export interface ResultsFolder {
   budgets: BudgetRecord[] | null;
   /** budgets.csv's rows of the directional mechanisms (vmf, purkayastha); null without budgets.csv */
   directionalBudgets?: DirectionalBudgetRecord[] | null;
+  /** budgets.csv's rows of the mechanisms with a parameter of their own (jl-gaussian's σ, …); null without budgets.csv */
+  ownBudgets?: OwnBudgetRecord[] | null;
   datasets: DatasetSummary[] | null;
   /** recommend.csv's rows; null (or absent) for a folder without recommendations */
   /** attack.csv (config `attack`); null or absent without one */
@@ -390,9 +393,10 @@ export function readBudgetsCsv(file: string): BudgetRecord[] {
       };
     });
   }
-  // a run with directional mechanisms appends their rows (mechanism column ≠ lshrr): read apart
+  // a run with directional mechanisms or mechanisms with a parameter of their own appends their
+  // rows (mechanism column ≠ lshrr): read apart
   return t.rows
-    .filter((r) => !isDirectionalRow(r))
+    .filter((r) => !isDirectionalRow(r) && !isOwnRow(r))
     .map((r) => ({
       accountant: str(t, r, 'accountant'),
       d: num(t, r, 'd'),
@@ -409,7 +413,28 @@ export function readBudgetsCsv(file: string): BudgetRecord[] {
     }));
 }
 
-const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== ACCOUNTANT_ROWS_MECHANISM;
+/** A row of a mechanism with its own parameter: its `parameter` cell names it (absent before such rows existed). */
+const isOwnRow = (r: Row): boolean => r.cell('parameter') !== '';
+const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== ACCOUNTANT_ROWS_MECHANISM && !isOwnRow(r);
+
+/** The rows of budgets.csv's mechanisms with a parameter of their own (src/mechanisms/ownBudget.ts); [] for a file without them. */
+export function readOwnBudgetsCsv(file: string): OwnBudgetRecord[] {
+  const { table: t } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
+  if (!t.header.has('parameter')) return [];
+  return t.rows.filter(isOwnRow).map((r) => ({
+    mechanism: str(t, r, 'mechanism'),
+    d: num(t, r, 'd'),
+    delta: num(t, r, 'delta'),
+    kappa: num(t, r, 'kappa'),
+    xi: num(t, r, 'xi'),
+    parameter: str(t, r, 'parameter'),
+    value: optNum(t, r, 'value'),
+    epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
+    ldp_delta: optNum(t, r, 'ldp_delta'),
+    accountant: r.cell('accountant') === '' ? null : str(t, r, 'accountant'),
+    fallback: optBool(t, r, 'fallback'),
+  }));
+}
 
 /** The directional mechanisms' rows of budgets.csv (vmf, purkayastha); [] for a file without them. */
 export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord[] {
@@ -489,6 +514,7 @@ export function readResultsFolder(dir: string): ResultsFolder {
     nnDistances: nnFile ? readNnDistancesCsv(nnFile) : null,
     budgets: budgetsFile ? readBudgetsCsv(budgetsFile) : null,
     directionalBudgets: budgetsFile ? readDirectionalBudgetsCsv(budgetsFile) : null,
+    ownBudgets: budgetsFile ? readOwnBudgetsCsv(budgetsFile) : null,
     datasets: datasetsFile ? readDatasetsJson(datasetsFile) : null,
     ...optionalCsvs(at),
     manifest,

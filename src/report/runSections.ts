@@ -3,6 +3,7 @@
  * (datasets.json), the privacy budgets (budgets.csv, with the directional mechanisms') and the
  * privacy audit when the folder holds one.
  */
+import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 import type { DirectionalBudgetRecord, ResultsFolder } from './read.js';
 import { escapeHtml, section } from './markup.js';
 import { budgetCells, budgetCellsHeader, formatNumber } from './tables.js';
@@ -51,7 +52,7 @@ export function budgetsSection(res: ResultsFolder): string {
   const hasHockey = res.budgets.some((r) => r.delta_hockey !== null);
   const rows = res.budgets.map((r) => budgetCells(r, hasHockey, 4));
   const header = budgetCellsHeader(hasHockey).map((h) => (h === 'ε_LDP' ? 'ε_LDP = κε' : h));
-  return table(header, rows, 1) + directionalBudgetsHtml(res.directionalBudgets ?? []);
+  return table(header, rows, 1) + directionalBudgetsHtml(res.directionalBudgets ?? []) + ownBudgetsHtml(res.ownBudgets ?? []);
 }
 
 /** What "equal ξ" means when the directional mechanisms stand beside LSHRR (docs/PRIVACY.md). */
@@ -73,6 +74,23 @@ function directionalBudgetsHtml(rows: readonly DirectionalBudgetRecord[]): strin
     cells.push([r.mechanism, String(r.d), String(r.xi), r.concentration_metric === 'euclidean' ? 'c·d₂' : 'c·θ', formatNumber(r.concentration, 6), formatNumber(r.epsilon_ldp, 6)]);
   }
   return `<h3>Directional mechanisms</h3>\n` + table(['mechanism', 'd_θ', 'ξ', 'private for', 'c', 'ε_LDP'], cells, 1) + `<p class="note">${escapeHtml(DIRECTIONAL_EQUAL_XI)}</p>`;
+}
+
+/** The budgets of the mechanisms with a parameter of their own (jl-gaussian's σ, private MinHash's ε per position): one row per entry, κ and ξ. */
+function ownBudgetsHtml(rows: readonly OwnBudgetRecord[]): string {
+  if (rows.length === 0) return '';
+  const cells = rows.map((r) => [
+    r.mechanism,
+    r.accountant ?? '',
+    String(r.d),
+    String(r.kappa),
+    String(r.xi),
+    r.parameter,
+    r.value === null ? '–' : formatNumber(r.value, 6),
+    r.epsilon_ldp === null ? '–' : formatNumber(r.epsilon_ldp, 6),
+    r.ldp_delta === null ? '–' : String(r.ldp_delta),
+  ]);
+  return '<h3>Mechanisms with a parameter of their own</h3>\n' + table(['mechanism', 'accountant / guarantee', 'd', 'κ', 'ξ', 'parameter', 'value', 'ε_LDP', 'δ of ε_LDP'], cells, 1);
 }
 
 /** The privacy-audit section when the folder holds audit/audit.json (src/report/audit.ts). */

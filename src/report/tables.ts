@@ -8,6 +8,7 @@ import { UTILITY_COLUMNS } from '../experiment/columns.js';
 import { BUDGET_RECORD_COLUMNS as BUDGET_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
 import { uniqueInOrder } from '../util/unique.js';
 import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog.js';
+import { OWN_BUDGET_COLUMNS, type OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 
 // papaparse writes the CSV tables only: loaded on first use, so `table budgets` in markdown does not pay for it
 const require = createRequire(import.meta.url);
@@ -210,11 +211,14 @@ export function budgetCells(r: BudgetRecord, hasHockey: boolean, flipDigits: num
  * mechanisms' with `mechanism`, `concentration` and `concentration_metric` (null where a column
  * does not apply), the file's layout.
  */
-function flatBudgetRecords(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[]): Record<string, string | number | boolean | null>[] {
-  if (directional.length === 0) return rows.map((r) => ({ ...r }));
+function flatBudgetRecords(rows: readonly BudgetRecord[], directional: readonly DirectionalBudgetRecord[], own: readonly OwnBudgetRecord[] = []): Record<string, string | number | boolean | null>[] {
+  if (directional.length === 0 && own.length === 0) return rows.map((r) => ({ ...r }));
   const none = Object.fromEntries(BUDGET_COLUMNS.map((c) => [c, null])) as Record<string, null>;
+  type Cells = Record<string, null>;
+  const dir: Cells = directional.length > 0 ? { concentration: null, concentration_metric: null } : {};
+  const ownNone: Cells = own.length > 0 ? { parameter: null, value: null, ldp_delta: null } : {};
   return [
-    ...rows.map((r) => ({ ...r, mechanism: ACCOUNTANT_ROWS_MECHANISM, concentration: null, concentration_metric: null })),
+    ...rows.map((r) => ({ ...r, mechanism: ACCOUNTANT_ROWS_MECHANISM, ...dir, ...ownNone })),
     ...directional.map((r) => ({
       ...none,
       d: r.d,
@@ -225,8 +229,68 @@ function flatBudgetRecords(rows: readonly BudgetRecord[], directional: readonly 
       mechanism: r.mechanism,
       concentration: r.concentration,
       concentration_metric: r.concentration_metric,
+      ...ownNone,
+    })),
+    ...own.map((r) => ({
+      ...none,
+      accountant: r.accountant,
+      d: r.d,
+      delta: r.delta,
+      kappa: r.kappa,
+      xi: r.xi,
+      epsilon_ldp: r.epsilon_ldp,
+      fallback: r.fallback,
+      mechanism: r.mechanism,
+      ...dir,
+      parameter: r.parameter,
+      value: r.value,
+      ldp_delta: r.ldp_delta,
     })),
   ];
+}
+
+/** What an own row's parameter is, as the tables name it. */
+const OWN_PARAMETER_WORDS: Record<string, string> = {
+  sigma: 'σ (Gaussian noise)',
+  sigma_per_sigma_max: 'σ / σ_max(W) (per trial)',
+  epsilon_position: 'ε per position',
+};
+
+/**
+ * The own rows' sections (src/mechanisms/ownBudget.ts): per entry and d, the parameter and the LDP
+ * equivalent (with its δ) against ξ, one line per κ.
+ */
+function ownBudgetSections(rows: readonly OwnBudgetRecord[], format: 'md' | 'latex'): string[] {
+  const sections: string[] = [];
+  for (const m of uniqueInOrder(rows.map((r) => r.mechanism))) {
+    for (const d of uniqueInOrder(rows.filter((r) => r.mechanism === m).map((r) => r.d))) {
+      const sub = rows.filter((r) => r.mechanism === m && r.d === d);
+      const xis = uniqueInOrder(sub.map((r) => r.xi));
+      const at = (kappa: number, xi: number) => sub.find((r) => r.kappa === kappa && r.xi === xi);
+      const first = sub[0]!;
+      const words = OWN_PARAMETER_WORDS[first.parameter] ?? first.parameter;
+      const body: string[][] = [];
+      for (const kappa of uniqueInOrder(sub.map((r) => r.kappa))) {
+        body.push([`κ=${kappa}: ${words}`, ...xis.map((xi) => formatNumber(at(kappa, xi)?.value ?? NaN))]);
+        body.push([`κ=${kappa}: ε_LDP`, ...xis.map((xi) => formatNumber(at(kappa, xi)?.epsilon_ldp ?? NaN))]);
+      }
+      const ldpDelta = uniqueInOrder(sub.map((r) => r.ldp_delta));
+      const title = `${m}${first.accountant ? ` (${first.accountant})` : ''}, d = ${d}, δ = ${first.delta}; ε_LDP with δ = ${ldpDelta.map((x) => (x === null ? '–' : String(x))).join(', ')}`;
+      if (format === 'md') {
+        sections.push(`**${title}**\n\n` + markdownTable(['ξ (extended DP)', ...xis.map(String)], body, ['l', ...xis.map(() => 'r' as const)]));
+      } else {
+        sections.push(
+          `% ${title.replace(/δ/g, 'delta').replace(/ε/g, 'eps').replace(/κ/g, 'kappa')}\n` +
+            latexTabular(
+              ['Total privacy budget $\\xi$ in XDP', ...xis.map(String)],
+              body.map((r) => r.map((c, i) => (i === 0 ? escapeLatex(c) : c.replace(/∞/g, '$\\infty$')))),
+              'l||' + xis.map(() => 'c').join('|'),
+            ),
+        );
+      }
+    }
+  }
+  return sections;
 }
 
 /** The LDP diameter factor and the distance a directional mechanism's concentration is private for, as tables print them. */
@@ -271,13 +335,19 @@ function directionalBudgetSections(rows: readonly DirectionalBudgetRecord[], for
   return sections;
 }
 
-export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directional: readonly DirectionalBudgetRecord[] = []): string {
-  if (format === 'json') return JSON.stringify(flatBudgetRecords(rows, directional), null, 2) + '\n';
+export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directional: readonly DirectionalBudgetRecord[] = [], own: readonly OwnBudgetRecord[] = []): string {
+  if (format === 'json') return JSON.stringify(flatBudgetRecords(rows, directional, own), null, 2) + '\n';
   if (format === 'csv') {
-    const fields = directional.length > 0 ? [...BUDGET_COLUMNS, ...DIRECTIONAL_BUDGET_COLUMNS] : [...BUDGET_COLUMNS];
-    return papa().unparse({ fields, data: flatBudgetRecords(rows, directional).map((r) => fields.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n';
+    const fields = [
+      ...BUDGET_COLUMNS,
+      ...(directional.length > 0 || own.length > 0 ? ['mechanism'] : []),
+      ...(directional.length > 0 ? DIRECTIONAL_BUDGET_COLUMNS.slice(1) : []),
+      ...(own.length > 0 ? OWN_BUDGET_COLUMNS : []),
+    ];
+    return papa().unparse({ fields, data: flatBudgetRecords(rows, directional, own).map((r) => fields.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n';
   }
-  if (rows.length === 0) return directionalBudgetSections(directional, format).join('\n');
+  const others = [...directionalBudgetSections(directional, format), ...ownBudgetSections(own, format)];
+  if (rows.length === 0) return others.join('\n');
   const sections: string[] = [];
   const anyFallback = rows.some((r) => r.fallback);
   const anyUnbounded = rows.some((r) => r.unbounded);
@@ -328,7 +398,7 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directio
         markdownTable(budgetCellsHeader(hasHockey), long, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r']),
     );
     if (notes.length) sections.push(notes.map(escapeMdNote).join('  \n') + '\n');
-    return [...sections, ...directionalBudgetSections(directional, format)].join('\n');
+    return [...sections, ...others].join('\n');
   }
   sections.push(
     latexTabular(
@@ -352,5 +422,5 @@ export function budgetsTable(rows: BudgetRecord[], format: TableFormat, directio
       notes.map((n) => `% ${n}`).join('\n') +
       (notes.length ? '\n' : ''),
   );
-  return [...sections, ...directionalBudgetSections(directional, format)].join('\n');
+  return [...sections, ...others].join('\n');
 }

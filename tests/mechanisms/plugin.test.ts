@@ -161,6 +161,7 @@ describe('a plugin declares the plain facts a built-in unit does', () => {
       'bloom-whole-vector': ['rappor-vector'],
       'directional-euclidean': ['vmf'],
       'directional-angular': ['purkayastha'],
+      'gaussian-projection': ['jl-gaussian'],
     });
   });
 });
