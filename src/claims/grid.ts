@@ -103,6 +103,9 @@ export const isLsh = playing('clean-lsh');
 export const isRapporVector = playing('bloom-whole-vector');
 export const isVmf = playing('directional-euclidean');
 export const isPurkayastha = playing('directional-angular');
+export const isGaussianProjection = playing('gaussian-projection');
+/** ... at the default guarantee (an entry without one is the default's: claims compare there only) */
+export const isGaussianExpected = (s: Pick<Series, 'base' | 'accountant'>): boolean => isGaussianProjection(s) && (s.accountant ?? 'expected') === 'expected';
 
 /** Sorted distinct values. */
 export function distinct<T extends number>(xs: Iterable<T | null>): T[] {

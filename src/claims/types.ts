@@ -23,6 +23,7 @@ export const CLAIM_IDS = [
   'ldp-equivalent',
   'exact-accountant-gain',
   'lshrr-beats-directional',
+  'lshrr-beats-jl-gaussian',
 ] as const;
 
 /**

@@ -11,7 +11,7 @@ import { familyVerdict, verdictNotes, zeroVarianceNote, type CellTest, type Fami
 import { decide, needs, notTested, type ClaimDefinition } from './family.js';
 import { cellKey, cellKeyNoKappa, cellKeyNoXi, comparison, labelled, match } from './utilityComparison.js';
 import { flipExample, ldpEquivalent } from './utilityBudgets.js';
-import { exactGain, lshrrBeatsDirectional } from './utilityOwn.js';
+import { exactGain, lshrrBeatsDirectional, lshrrBeatsJlGaussian } from './utilityOwn.js';
 
 // ------------------------------------------------------------------ the paper's numbers
 
@@ -313,4 +313,5 @@ export const UTILITY_CLAIMS: readonly ClaimDefinition[] = [
   ldpEquivalent,
   exactGain,
   lshrrBeatsDirectional,
+  lshrrBeatsJlGaussian,
 ];

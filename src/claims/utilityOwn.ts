@@ -2,7 +2,7 @@
  * lshdp's own utility claims (not the paper's): the exact accountant's gain over the paper's, and
  * LSHRR against the directional-privacy mechanisms at equal ξ.
  */
-import { isLshrr, isLshrrExact, isLshrrPaper, isPurkayastha, isVmf, pairedSamples, directionalCell, where, type Series } from './grid.js';
+import { isGaussianExpected, isLshrr, isLshrrExact, isLshrrPaper, isPurkayastha, isVmf, pairedSamples, directionalCell, where, type Series } from './grid.js';
 import type { CellTest } from './rule.js';
 import { decide, needs, notTested, type ClaimDefinition } from './family.js';
 import { cellKey, comparison } from './utilityComparison.js';
@@ -102,5 +102,38 @@ export const lshrrBeatsDirectional: ClaimDefinition = {
         ];
       },
     );
+  },
+};
+
+/**
+ * lshdp's own claim (not the paper's): JL + Gaussian noise (Kenthapadi et al. 2013; issue 42) at
+ * equal ξ, the most direct rival of LSHRR: the same projection, reals instead of signs, Gaussian
+ * noise instead of flips, and the same kind of statement (the loss at distance d at most ξ with
+ * probability 1 − δ over the hyperplanes and the noise). One cell per (LSHRR entry, n, κ, k, ξ > 0)
+ * with a jl-gaussian series at its default guarantee (`expected`; the others are stricter
+ * statements, not the same ξ): a one-sided paired t-test (both use the trial's hyperplanes), Holm
+ * over the cells in each direction.
+ */
+export const lshrrBeatsJlGaussian: ClaimDefinition = {
+  id: 'lshrr-beats-jl-gaussian',
+  statement:
+    "lshdp's own: at equal ξ > 0, LSHRR (each accountant in the grid) has lower utility loss than JL + Gaussian noise (Kenthapadi, Korolova, Mironov, Mishra 2013) at its default guarantee, at every n, κ and k. Both state the loss at distance d with probability 1 − δ over the hyperplanes and the noise; JL + Gaussian releases κ reals, LSHRR κ bits.",
+  evaluation: 'utility',
+  angular: true,
+  evaluate(ctx) {
+    const rr = ctx.series.filter(isLshrr);
+    const jl = ctx.series.filter(isGaussianExpected);
+    return comparison(ctx, {
+      needs: [
+        [rr.length > 0, 'an lshrr entry'],
+        [jl.length > 0, 'a jl-gaussian entry at its default guarantee'],
+      ],
+      a: rr.filter((s) => s.xi !== null && s.xi > 0),
+      b: jl,
+      key: cellKey,
+      paired: true,
+      words: { forWord: 'LSHRR lower', againstWord: 'higher', tests: 'one-sided paired t-tests over trials' },
+      whenEmpty: 'needs lshrr and jl-gaussian at the same n, κ, k and ξ > 0',
+    });
   },
 };

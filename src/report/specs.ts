@@ -18,9 +18,11 @@ export const FONT = 'DejaVu Sans';
  * Okabe–Ito colours (colour-blind safe), most distinct first; yellow left out (unreadable on
  * white), sky blue next to last (beside the blue it is the weakest contrast), and the grey of the
  * usual colour-blind-safe extension last: 8 colours, so the shared configs' 8 drawn mechanisms
- * each have their own.
+ * each have their own. Then Paul Tol's muted colours (also colour-blind safe; his wine and indigo
+ * are the baselines'), so that the rivals from outside the paper (jl-gaussian, the private MinHash
+ * sketches) do not share a colour with a mechanism of the paper.
  */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#000000', '#56B4E9', '#999999'];
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#000000', '#56B4E9', '#999999', '#AA4499', '#999933', '#44AA99', '#117733', '#88CCEE', '#DDCC77'];
 /** Angular distance at which the budget is stated and Fig. 1 draws its threshold. */
 export const DEFAULT_THRESHOLD = 0.1;
 
@@ -57,7 +59,7 @@ const FIXED_LABELS: readonly string[] = BUILT_IN_FACTS.filter((f) => f.kind === 
  */
 const BASELINE_COLORS: Readonly<Record<string, string>> = { exact: '#882255', pop: '#332288' };
 
-/** Colour and shape of slot s: the palette in order, the shape shifting by one per round (64 distinct pairs). */
+/** Colour and shape of slot s: the palette in order, the shape shifting by one per round (112 distinct pairs). */
 const slotStyle = (s: number) => ({ color: PALETTE[s % PALETTE.length]!, shape: SHAPES[(s + Math.floor(s / PALETTE.length)) % SHAPES.length]! });
 
 /**
@@ -66,7 +68,7 @@ const slotStyle = (s: number) => ({ color: PALETTE[s % PALETTE.length]!, shape: 
  * plugin's, an entry's own) takes, in the order of `allSeries` (the data set's series), the first
  * slot that no fixed label of `allSeries` holds and no earlier such label took: it keeps its look
  * across the figures of one data set, and within a figure every series has its own colour while
- * there are at most 8 (its own pair of colour and marker up to 64). Every series of a figure
+ * there are at most 14 (its own pair of colour and marker up to 112). Every series of a figure
  * shares its axes: however many there are, none is moved to another figure.
  */
 export function seriesStyle(allSeries: string[], shown: string[]): { colors: string[]; shapes: string[] } {

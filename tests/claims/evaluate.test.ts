@@ -199,6 +199,20 @@ describe('the other comparative claims', () => {
     const none = claim(evaluateClaims(inputOf({ ...GRID, entries: [lshrr(() => 0.1)] })), 'exact-accountant-gain');
     expect(none.detail).toBe('needs an lshrr entry with accountant: exact');
   });
+
+  it('lshrr-beats-jl-gaussian pairs LSHRR with jl-gaussian at its default guarantee only, cell by cell', () => {
+    const jl = (level: EntrySpec['level'], accountant: string | null = null, label = 'jl-gaussian'): EntrySpec => ({ label, base: 'jl-gaussian', accountant, level });
+    const win = claim(evaluateClaims(inputOf({ ...GRID, entries: [lshrr(() => 0.1), jl(() => 0.12)] })), 'lshrr-beats-jl-gaussian');
+    expect(win.verdict).toBe('supported');
+    expect(win.cells_tested).toBe(16);
+    expect(claim(evaluateClaims(inputOf({ ...GRID, entries: [lshrr(() => 0.12), jl(() => 0.1)] })), 'lshrr-beats-jl-gaussian').verdict).toBe('contradicted');
+    // an every-w entry is a stricter statement, not the same ξ: it takes no part, even when it loses
+    const strict = claim(evaluateClaims(inputOf({ ...GRID, entries: [lshrr(() => 0.12), jl(() => 0.1), jl(() => 0.2, 'every-w', 'jl-w')] })), 'lshrr-beats-jl-gaussian');
+    expect(strict.verdict).toBe('contradicted');
+    expect(strict.cells_tested).toBe(16);
+    const only = claim(evaluateClaims(inputOf({ ...GRID, entries: [lshrr(() => 0.1), jl(() => 0.2, 'every-w', 'jl-w')] })), 'lshrr-beats-jl-gaussian');
+    expect(only.detail).toBe('needs a jl-gaussian entry at its default guarantee');
+  });
 });
 
 describe('nn-share', () => {
