@@ -69,7 +69,10 @@ export function registerTable(program: Command): void {
         const near = didYouMean(m, BUDGET_MECHANISMS, '"');
         throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
       });
-      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([import('../privacy/index.js'), import('../report/tables.js')]);
+      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([
+        import('../privacy/index.js'),
+        import('../report/budgetTables.js'),
+      ]);
       // the metric each directional mechanism's concentration is private for, from its own facts
       const metricOf = (name: string) => builtInFacts(name)?.concentrationMetric as 'euclidean' | 'angle';
       if (xi.some((x) => x < 0)) throw new UserError('--xi: budgets must be >= 0');

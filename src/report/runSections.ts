@@ -6,7 +6,8 @@
 import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 import type { DirectionalBudgetRecord, ResultsFolder } from './read.js';
 import { escapeHtml, section } from './markup.js';
-import { budgetCells, budgetCellsHeader, formatNumber } from './tables.js';
+import { formatNumber } from './tables.js';
+import { budgetCells, budgetCellsHeader } from './budgetTables.js';
 import { auditBodyOf } from './audit.js';
 import { table } from './htmlTables.js';
 

@@ -195,7 +195,7 @@ describe('vmf and purkayastha on a run (in-process CLI)', () => {
     // the report's budgets section and tables/budgets.md show them, with what equal ξ means
     const { readResultsFolder } = await import('../../src/report/read.js');
     const { buildHtml } = await import('../../src/report/html.js');
-    const { budgetsTable } = await import('../../src/report/tables.js');
+    const { budgetsTable } = await import('../../src/report/budgetTables.js');
     const res = readResultsFolder(join(dir, 'out'));
     const html = buildHtml(res, []);
     expect(html).toContain('<h3>Directional mechanisms</h3>');

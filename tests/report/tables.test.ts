@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { budgetsTable, utilityTable, formatMeanSe, escapeLatex, UTILITY_DISPLAY_COLUMNS } from '../../src/report/tables.js';
+import { utilityTable, formatMeanSe, escapeLatex, UTILITY_DISPLAY_COLUMNS } from '../../src/report/tables.js';
+import { budgetsTable } from '../../src/report/budgetTables.js';
 import type { BudgetRecord } from '../../src/report/read.js';
 import { readUtilityCsv, UTILITY_COLUMNS, BUDGET_COLUMNS } from '../../src/report/read.js';
 import { join } from 'node:path';
