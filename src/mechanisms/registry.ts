@@ -6,10 +6,22 @@ import { lshrrMechanism } from './lshrr/mechanism.js';
 import { laplshMechanism } from './laplsh/mechanism.js';
 import { rapporMechanism, rapporVectorMechanism } from './rappor/mechanism.js';
 import { purkayasthaMechanism, vmfMechanism } from './directional/mechanism.js';
+import { minhashBucketMechanism, minhashNoisyMechanism } from './minhash/mechanism.js';
 
-const MECHANISMS: readonly Mechanism[] = [exactMechanism, lshMechanism, lshrrMechanism, laplshMechanism, rapporMechanism, rapporVectorMechanism, vmfMechanism, purkayasthaMechanism];
+const MECHANISMS: readonly Mechanism[] = [
+  exactMechanism,
+  lshMechanism,
+  lshrrMechanism,
+  laplshMechanism,
+  rapporMechanism,
+  rapporVectorMechanism,
+  vmfMechanism,
+  purkayasthaMechanism,
+  minhashBucketMechanism,
+  minhashNoisyMechanism,
+];
 
-/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha. */
+/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, minhash-bucket, minhash-noisy. */
 export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }

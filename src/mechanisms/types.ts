@@ -4,6 +4,7 @@ import type { Float64Alloc } from '../util/bufferPool.js';
 import type { ReleaseKind, ReleaseSet } from '../lsh/releases.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
+import type { MetricName } from '../lsh/families/types.js';
 
 export interface MechanismContext {
   vectors: UserVectors;
@@ -29,10 +30,13 @@ export interface MechanismContext {
  * - `laplace-vector`: multivariate Laplace noise on the vector, then LSH (LapLSH);
  * - `bloom-whole-vector`: the whole vector as one value in a Bloom filter, then per-bit randomized
  *   response (RAPPOR on the vector);
+ * - `bucket-minhash`: each MinHash's item mapped to one of b public buckets, then b-ary randomized
+ *   response (minhash-bucket; its `buckets` option says b);
+ * - `noisy-minhash`: each 1-bit MinHash value plus Laplace noise, released as a real;
  * - `directional-euclidean` / `directional-angular`: a direction drawn around the vector, private
  *   for the Euclidean distance (von Mises–Fisher) / the angle (Purkayastha), then LSH.
  */
-export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular'] as const;
+export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular', 'bucket-minhash', 'noisy-minhash'] as const;
 export type MechanismRole = (typeof MECHANISM_ROLES)[number];
 
 /** One option of a mechanism's config entry, as plain data. `noun` is how the config check names
@@ -88,6 +92,11 @@ export interface Mechanism {
    *  encodeUsers ask this), and the audit's pairs keep every coordinate (no restriction to the
    *  pair's support) */
   readonly noisesVector?: boolean;
+  /** the one LSH family (config `metric`) the mechanism runs on, whose own hashing it reads (the
+   *  private MinHash ones: jaccard, TrialHashing.minHash); the config check, `lshdp encode` and
+   *  encodeUsers refuse it on another family, and a trial cell set up from a kept setup (which keeps
+   *  the codes only) hashes again for it. Absent: any family (noisesVector aside). */
+  readonly metric?: MetricName;
   /** the audit: at ε = ∞ the released code is the clean LSH code of the trial's hashing */
   readonly cleanIsLshCode?: boolean;
   /** the audit: a Bloom filter of the input's items or value (RAPPOR), private per changed item or

@@ -161,6 +161,8 @@ describe('a plugin declares the plain facts a built-in unit does', () => {
       'bloom-whole-vector': ['rappor-vector'],
       'directional-euclidean': ['vmf'],
       'directional-angular': ['purkayastha'],
+      'bucket-minhash': ['minhash-bucket'],
+      'noisy-minhash': ['minhash-noisy'],
     });
   });
 });
