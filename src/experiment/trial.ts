@@ -136,9 +136,14 @@ function evaluateCell(
   // the setup kept by an earlier run of this cell, and what this run adds to it
   const saved = setup?.read() ?? null;
   const fresh: SetupArrays = new Map();
+  const planesSeed = deriveSeed(runSeed, 'planes', dataset, n, kappa, trial);
   let hashing = saved ? hashingFrom(saved, kappa, n, users) : null;
+  // a kept hashing has the codes but not a family's own state (the jaccard family's MinHash tables
+  // and minima): hashed again, once, for the first mechanism that reads it (Mechanism.metric); the
+  // same seed gives the same codes, so no other result changes
+  let whole = !hashing;
   if (!hashing) {
-    hashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
+    hashing = family.hash(vectors, kappa, planesSeed, alloc);
     if (setup) addHashing(fresh, hashing);
   }
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
@@ -196,6 +201,10 @@ function evaluateCell(
     const mech = getMechanism(r.base);
     if (mech.kind !== 'code' || !mech.encode) {
       throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
+    }
+    if (mech.metric !== undefined && !whole) {
+      hashing = family.hash(vectors, kappa, planesSeed, alloc);
+      whole = true;
     }
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
