@@ -12,6 +12,7 @@ import { decide, needs, notTested, type ClaimDefinition } from './family.js';
 import { cellKey, cellKeyNoKappa, cellKeyNoXi, comparison, labelled, match } from './utilityComparison.js';
 import { flipExample, ldpEquivalent } from './utilityBudgets.js';
 import { exactGain, lshrrBeatsDirectional } from './utilityOwn.js';
+import { bucketTwoMatchesLshrr, lshrrBeatsMinhashBucket } from './utilityMinhash.js';
 
 // ------------------------------------------------------------------ the paper's numbers
 
@@ -313,4 +314,6 @@ export const UTILITY_CLAIMS: readonly ClaimDefinition[] = [
   ldpEquivalent,
   exactGain,
   lshrrBeatsDirectional,
+  lshrrBeatsMinhashBucket,
+  bucketTwoMatchesLshrr,
 ];
