@@ -97,6 +97,9 @@ export interface Mechanism {
    *  encodeUsers refuse it on another family, and a trial cell set up from a kept setup (which keeps
    *  the codes only) hashes again for it. Absent: any family (noisesVector aside). */
   readonly metric?: MetricName;
+  /** what the release is beyond the family's hash rule, in words (private MinHash: the bucket map),
+   *  for `lshdp encode`'s hashing.json `hash_rule`; absent: the family's code itself */
+  readonly releaseRule?: string;
   /** the audit: at ε = ∞ the released code is the clean LSH code of the trial's hashing */
   readonly cleanIsLshCode?: boolean;
   /** the audit: a Bloom filter of the input's items or value (RAPPOR), private per changed item or
@@ -129,6 +132,10 @@ export interface Mechanism {
    * means at one (κ, d, δ) for an entry's options, with the same `privacy` as `epsilon` takes.
    */
   budgetRow?(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): OwnBudgetRow;
+  /** the per-position disagreement probability its accountants take at distance d in the family's
+   *  metric (bucket MinHash: d(1 − 1/b)), for `lshdp encode`'s hashing.json; absent: the family's
+   *  `disagreement(d)` */
+  positionDisagreement?(d: number, options?: Record<string, unknown>): number;
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /**
@@ -160,8 +167,8 @@ export interface OwnBudgetRow {
   fallback: boolean | null;
 }
 
-/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow'>;
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement'>;
 
 /** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
  *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */

@@ -5,7 +5,7 @@ import { checkOptionKeys } from '../options.js';
 import { userCount } from '../common.js';
 import { bucketSymbols, minHashBits } from '../../lsh/minHash.js';
 import { packSymbols, type RealSet } from '../../lsh/releases.js';
-import { minhashBucketEpsilon, minhashNoisyEpsilon } from '../../privacy/minhash.js';
+import { bucketDisagreement, minhashBucketEpsilon, minhashNoisyEpsilon, noisyDisagreement } from '../../privacy/minhash.js';
 import { realizedOtherCount } from '../../privacy/bucketRr.js';
 import { randomizeSymbols } from '../../random/symbols.js';
 import { laplaceNoisyValues } from '../../random/laplace.js';
@@ -91,6 +91,8 @@ export const minhashBucketMechanism: Mechanism = {
   budgetRow(xi, kappa, privacy, options) {
     return ownRow(minhashBucketMechanism.epsilon(xi, kappa, privacy, options));
   },
+  /** d(1 − 1/b) at Jaccard distance d: the minima differ (d), then their buckets (1 − 1/b) */
+  positionDisagreement: (d, options) => bucketDisagreement(d, bucketsOption(options)),
   encode(ctx, eps) {
     const name = MINHASH_BUCKET_FACTS.name;
     checkOptionKeys(name, ctx.options, [...MINHASH_BUCKET_FACTS.optionKeys, 'accountant']);
@@ -115,6 +117,8 @@ export const minhashNoisyMechanism: Mechanism = {
   budgetRow(xi, kappa, privacy, options) {
     return ownRow(minhashNoisyMechanism.epsilon(xi, kappa, privacy, options));
   },
+  /** d/2 at Jaccard distance d: the minima differ, then their fair coins */
+  positionDisagreement: (d) => noisyDisagreement(d),
   encode(ctx, eps): RealSet {
     const name = MINHASH_NOISY_FACTS.name;
     checkOptionKeys(name, ctx.options, [...MINHASH_NOISY_FACTS.optionKeys, 'accountant']);
