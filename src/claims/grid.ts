@@ -6,9 +6,10 @@
 import type { RecommendCoordinates, RecommendTrialValue, ResultCoordinates, TrialValue } from '../experiment/trialValues.js';
 import { pairedTTest, welchTTest, tost, type TTest } from '../stats/tTests.js';
 import type { CellTest } from './rule.js';
-import { hasRole } from '../mechanisms/registry.js';
+import { findMechanism, hasRole } from '../mechanisms/registry.js';
 import type { MechanismRole } from '../mechanisms/types.js';
 import { DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
+import type { ClaimsConfig } from './types.js';
 
 /** The per-trial values of one (data set, n, κ, k, mechanism label, ξ). */
 export interface Series extends ResultCoordinates {
@@ -92,6 +93,18 @@ const playing =
   (role: MechanismRole) =>
   (s: Pick<Series, 'base'>): boolean =>
     hasRole(s.base, role);
+
+/** Whether a series' mechanism plays `role` (for the claims in files of their own). */
+export const playingRole = playing;
+
+/**
+ * An option of a series' config entry (`ClaimsConfig.options`, by label), else the default its
+ * mechanism's unit declares (optionSchema), else undefined: how a claim reads e.g. bucket
+ * MinHash's b without naming the mechanism.
+ */
+export function optionOf(config: Pick<ClaimsConfig, 'options'>, s: Pick<Series, 'base' | 'mechanism'>, key: string): unknown {
+  return config.options?.[s.mechanism]?.[key] ?? findMechanism(s.base)?.optionSchema?.[key]?.default;
+}
 
 /** LSH then per-bit randomized response, whichever the accountant */
 export const isLshrr = playing('bitwise-rr');

@@ -24,6 +24,8 @@ export const CLAIM_IDS = [
   'exact-accountant-gain',
   'lshrr-beats-directional',
   'lshrr-beats-jl-gaussian',
+  'lshrr-beats-minhash-bucket',
+  'minhash-bucket-2-matches-lshrr',
 ] as const;
 
 /**
@@ -78,6 +80,8 @@ export interface ClaimsConfig {
   queries?: number;
   /** data set → metric; missing means angular (the paper's experiments) */
   metric?: Record<string, string>;
+  /** entry label → the entry's options (bucket MinHash's `buckets`…); missing: each unit's defaults */
+  options?: Record<string, Record<string, unknown>>;
 }
 
 /** Number of users of a (data set, n) after loading, to tell whether every user was a query. */

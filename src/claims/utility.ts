@@ -12,6 +12,7 @@ import { decide, needs, notTested, type ClaimDefinition } from './family.js';
 import { cellKey, cellKeyNoKappa, cellKeyNoXi, comparison, labelled, match } from './utilityComparison.js';
 import { flipExample, ldpEquivalent } from './utilityBudgets.js';
 import { exactGain, lshrrBeatsDirectional, lshrrBeatsJlGaussian } from './utilityOwn.js';
+import { bucketTwoMatchesLshrr, lshrrBeatsMinhashBucket } from './utilityMinhash.js';
 
 // ------------------------------------------------------------------ the paper's numbers
 
@@ -314,4 +315,6 @@ export const UTILITY_CLAIMS: readonly ClaimDefinition[] = [
   exactGain,
   lshrrBeatsDirectional,
   lshrrBeatsJlGaussian,
+  lshrrBeatsMinhashBucket,
+  bucketTwoMatchesLshrr,
 ];

@@ -33,6 +33,7 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
     trials: cfg.trials,
     queries: cfg.queries,
     metric,
+    options: Object.fromEntries(cfg.mechanisms.map((m) => [m.label, m.options])),
   };
 }
 

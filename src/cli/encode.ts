@@ -15,8 +15,15 @@ import { METRICS } from '../lsh/families/types.js';
 import { ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT } from '../privacy/accountantNames.js';
 import { addReaderOptions } from './readerFlags.js';
 import type { EncodeFlags } from './encodeCommand.js';
-import { ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
+import { BUILT_IN_FACTS, ENCODE_MECHANISMS } from '../mechanisms/catalog.js';
 import { purpose } from './commands.js';
+
+/** The other built-ins' accountants, as "; name: a, b" each (those with their own list; each one's first, the default, is LSHRR's). */
+function accountantsBeside(lshrrs: readonly string[]): string {
+  return BUILT_IN_FACTS.filter((m) => ENCODE_MECHANISMS.includes(m.name) && m.accountants && m.accountants.length > 0 && m.accountants !== lshrrs)
+    .map((m) => `; ${m.name}: ${m.accountants!.join(', ')}`)
+    .join('');
+}
 
 export function registerEncode(program: Command): void {
   const encode = program
@@ -30,7 +37,7 @@ export function registerEncode(program: Command): void {
     .option('--mechanism <m>', `${ENCODE_MECHANISMS.join(', ')}, or a plugin module path such as ./my-mechanism.mjs (default: lshrr)`)
     .option('--option <key=value...>', 'mechanism options (e.g. --option block=4 for a plugin)')
     .option('--xi <xi>', 'total privacy budget at distance d (mechanisms with a budget)')
-    .option('--accountant <a>', `lshrr: ${ACCOUNTANT_NAMES.join(', ')} (default: ${DEFAULT_ACCOUNTANT})`)
+    .option('--accountant <a>', `lshrr: ${ACCOUNTANT_NAMES.join(', ')}${accountantsBeside(ACCOUNTANT_NAMES)} (default: ${DEFAULT_ACCOUNTANT})`)
     .option('--d <d>', 'the distance the budget is stated at, in the metric (default: 0.1)')
     .option('--delta <delta>', 'failure probability of the guarantee (default: 0.01)')
     .option('--seed <s>', 'public seed of the hash functions (required; see hashing.json seed_derivation)')

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseOptions } from './mechanismOptions.js';
 import { UserError } from '../util/errors.js';
+import { didYouMean } from '../util/didYouMean.js';
 import { intArg } from './options.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import type { Center, DatasetSpec } from '../data/spec.js';
@@ -16,7 +17,7 @@ import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
 import { ENCODE_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
-import { ACCOUNTANT_NAMES, parseAccountant } from '../privacy/accountants.js';
+import { ACCOUNTANT_NAMES } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { describeRelease } from '../lsh/releases.js';
 import { buildRelease, type ReleasePlan } from '../encode/release.js';
@@ -169,6 +170,7 @@ async function releasePlan(file: string | undefined, o: EncodeFlags, release: Ha
     throw new UserError(`--query: mechanism module ${module.path} has changed since the release (SHA-256 differs)`);
   }
   if (!family.vectorMechanisms && mech.noisesVector) throw new UserError(`--mechanism: ${mech.name} adds noise to vectors and cannot run with --metric ${family.name}`);
+  if (mech.metric !== undefined && mech.metric !== family.name) throw new UserError(`--mechanism: ${mech.name} runs with --metric ${mech.metric} only, not ${family.name}`);
   const options: Record<string, unknown> = release ? { ...release.mechanism.options } : mechanismOptions(o, mech);
   const xi = release ? release.privacy.xi : budget(o, mech);
   const seedText = release ? release.seed : o.seed;
@@ -195,12 +197,20 @@ function releasedReader(release: HashingFile, dataset: string, file: string | un
   return spec;
 }
 
+/** `name` if the mechanism's accountants have it, else a one-line error with a did-you-mean (parseAccountant's wording). */
+function ownAccountant(name: string, accountants: readonly string[]): string {
+  if (accountants.includes(name)) return name;
+  const guess = didYouMean(name, accountants, '"');
+  throw new UserError(`--accountant: unknown accountant ${JSON.stringify(name)}${guess ? ` (did you mean ${guess}?)` : ''}; known: ${accountants.join(', ')}`);
+}
+
 /** The mechanism's options from --option and --accountant, each one it knows. */
 function mechanismOptions(o: EncodeFlags, mech: Mechanism): Record<string, unknown> {
   const options = parseOptions(o.option);
   const accountants = mech.accountants ?? [];
   if (o.accountant !== undefined && accountants.length === 0) throw new UserError(`--accountant: mechanism ${mech.name} has no accountants (lshrr has: ${ACCOUNTANT_NAMES.join(', ')})`);
-  if (accountants.length > 0) options.accountant = parseAccountant(o.accountant ?? accountants[0], '--accountant');
+  // checked against the mechanism's own accountants (private MinHash has ldp, lshrr theorem and naive)
+  if (accountants.length > 0) options.accountant = ownAccountant(o.accountant ?? accountants[0]!, accountants);
   for (const key of Object.keys(options)) {
     if (key !== 'accountant' && !(mech.optionKeys ?? []).includes(key)) {
       throw new UserError(`--option: mechanism ${mech.name} has no option "${key}"${mech.optionKeys?.length ? ` (known: ${mech.optionKeys.join(', ')})` : ''}`);

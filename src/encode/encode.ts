@@ -51,6 +51,7 @@ export function encodeUsers(req: EncodeRequest): EncodedUsers {
   const { data, family, kappa, mechanism } = req;
   if (mechanism.kind !== 'code' || !mechanism.encode) throw new UserError(`mechanism ${mechanism.name} releases no codes`);
   if (!family.vectorMechanisms && mechanism.noisesVector) throw new UserError(`mechanism ${mechanism.name} needs vectors and cannot run on the ${family.name} family`);
+  if (mechanism.metric !== undefined && mechanism.metric !== family.name) throw new UserError(`mechanism ${mechanism.name} runs on the ${mechanism.metric} family only, not ${family.name}`);
   const options = req.options ?? {};
   const xi = mechanism.usesXi ? req.xi : null;
   if (mechanism.usesXi && (xi === null || !(xi >= 0))) throw new UserError(`mechanism ${mechanism.name} needs a budget xi >= 0`);

@@ -69,14 +69,15 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
   const rng = plan.noiseSeed !== null ? makeRng(deriveSeed(plan.noiseSeed, 'encode-noise')) : cryptoRng();
   const hashSeed = release ? release.hash_seed : releaseHashSeed(plan.seed, dataset, items.length, kappa);
   const { codes, eps } = encodeUsers({ data, family, kappa, hashSeed, mechanism: mech, options, xi, privacy: { d, delta }, rng });
-  const p = family.disagreement(d);
+  // the disagreement the mechanism's accountant took (bucket MinHash: d(1 − 1/b)), else the family's
+  const p = mech.positionDisagreement ? mech.positionDisagreement(d, options) : family.disagreement(d);
   const itemsSource = release ? release.items_source : plan.listed ? 'list' : 'data';
   const budgeted = mech.usesXi ? xi : null;
   const hashing: HashingFile = {
     format: HASHING_FORMAT,
     lshdp_version: LSHDP_VERSION,
     family: family.name,
-    hash_rule: HASH_RULES[family.name],
+    hash_rule: mech.releaseRule ? `${HASH_RULES[family.name]}; ${mech.releaseRule}` : HASH_RULES[family.name],
     seed: String(plan.seed),
     dataset,
     hash_seed: hashSeed,
@@ -145,5 +146,5 @@ function statement(metric: string, mech: Mechanism, xi: number | null, d: number
     return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
   const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
   const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
-  return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-bit disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
+  return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-${mech.positionDisagreement ? 'position' : 'bit'} disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
 }

@@ -41,7 +41,7 @@ export interface HashingFile {
     xi: number | null;
     d: number;
     delta: number;
-    /** per-bit disagreement probability at d (angular: d; jaccard: d/2) */
+    /** per-bit disagreement probability at d (angular: d; jaccard: d/2), or per position where the mechanism's accountant takes its own (bucket MinHash: d(1 − 1/b)) */
     disagreement: number;
     accountant: string | null;
     /** "Infinity" (a string: JSON has no Infinity) when no noise is needed */

@@ -136,11 +136,7 @@ function evaluateCell(
   // the setup kept by an earlier run of this cell, and what this run adds to it
   const saved = setup?.read() ?? null;
   const fresh: SetupArrays = new Map();
-  let hashing = saved ? hashingFrom(saved, kappa, n, users) : null;
-  if (!hashing) {
-    hashing = family.hash(vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc);
-    if (setup) addHashing(fresh, hashing);
-  }
+  const hashings = cellHashing(family, vectors, kappa, deriveSeed(runSeed, 'planes', dataset, n, kappa, trial), alloc, saved, setup ? fresh : undefined);
   const ties = tieSeed(runSeed, dataset, n, kappa, trial);
 
   // the draws mechanisms share across the xi of this trial (MechanismContext.perTrial)
@@ -197,6 +193,8 @@ function evaluateCell(
     if (mech.kind !== 'code' || !mech.encode) {
       throw new RangeError(`runTrialCell evaluates code mechanisms; "${r.base}" is evaluated by exactRows`);
     }
+    // a mechanism bound to its family reads the family's own hashing state, which a kept setup lacks
+    const hashing = mech.metric !== undefined ? hashings.whole() : hashings.hashing;
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const noiseSeed = deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI);
@@ -219,6 +217,32 @@ function evaluateCell(
     }
     return out;
   });
+}
+
+/**
+ * The hashing of a cell: the kept one when the setup holds it, else the family's (then kept in
+ * `keep`); `whole()` the family's whole hashing, with the state of its own that a setup does not
+ * keep (the jaccard family's MinHash tables and minima, read by the mechanisms bound to it:
+ * Mechanism.metric), hashed again once when the kept one lacks it. The same seed gives the same
+ * codes, so no other result changes and the setup files stay as they are.
+ */
+function cellHashing(
+  family: LshFamily,
+  vectors: UserVectors,
+  kappa: number,
+  seed: string,
+  alloc: Float64Alloc,
+  saved: SetupArrays | null,
+  keep?: SetupArrays,
+): { hashing: TrialHashing; whole(): TrialHashing } {
+  const kept = saved ? hashingFrom(saved, kappa, vectors.n, vectors.rowPtr.length - 1) : null;
+  if (kept) {
+    let again: TrialHashing | undefined;
+    return { hashing: kept, whole: () => (again ??= family.hash(vectors, kappa, seed, alloc)) };
+  }
+  const hashing = family.hash(vectors, kappa, seed, alloc);
+  if (keep) addHashing(keep, hashing);
+  return { hashing, whole: () => hashing };
 }
 
 /** The kept hashing of a cell, or null when absent or not of this cell's shape. */

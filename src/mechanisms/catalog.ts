@@ -13,11 +13,24 @@ import { LAPLSH_FACTS } from './laplsh/facts.js';
 import { RAPPOR_FACTS, RAPPOR_VECTOR_FACTS } from './rappor/facts.js';
 import { PURKAYASTHA_FACTS, VMF_FACTS } from './directional/facts.js';
 import { JL_GAUSSIAN_FACTS } from './jl/facts.js';
+import { MINHASH_BUCKET_FACTS, MINHASH_NOISY_FACTS } from './minhash/facts.js';
 
 export type { MechanismFacts } from './types.js';
 
 /** The built-ins in the canonical order (the registry's). */
-export const BUILT_IN_FACTS: readonly MechanismFacts[] = [EXACT_FACTS, LSH_FACTS, LSHRR_FACTS, LAPLSH_FACTS, RAPPOR_FACTS, RAPPOR_VECTOR_FACTS, VMF_FACTS, PURKAYASTHA_FACTS, JL_GAUSSIAN_FACTS];
+export const BUILT_IN_FACTS: readonly MechanismFacts[] = [
+  EXACT_FACTS,
+  LSH_FACTS,
+  LSHRR_FACTS,
+  LAPLSH_FACTS,
+  RAPPOR_FACTS,
+  RAPPOR_VECTOR_FACTS,
+  VMF_FACTS,
+  PURKAYASTHA_FACTS,
+  JL_GAUSSIAN_FACTS,
+  MINHASH_BUCKET_FACTS,
+  MINHASH_NOISY_FACTS,
+];
 
 /**
  * Every option a built-in's config entry may carry (the units' optionSchema, in the catalog's

@@ -7,6 +7,7 @@ import { laplshMechanism } from './laplsh/mechanism.js';
 import { rapporMechanism, rapporVectorMechanism } from './rappor/mechanism.js';
 import { purkayasthaMechanism, vmfMechanism } from './directional/mechanism.js';
 import { jlGaussianMechanism } from './jl/mechanism.js';
+import { minhashBucketMechanism, minhashNoisyMechanism } from './minhash/mechanism.js';
 
 const MECHANISMS: readonly Mechanism[] = [
   exactMechanism,
@@ -18,9 +19,11 @@ const MECHANISMS: readonly Mechanism[] = [
   vmfMechanism,
   purkayasthaMechanism,
   jlGaussianMechanism,
+  minhashBucketMechanism,
+  minhashNoisyMechanism,
 ];
 
-/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian. */
+/** Every mechanism, in the canonical order exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian, minhash-bucket, minhash-noisy. */
 export function listMechanisms(): readonly Mechanism[] {
   return MECHANISMS;
 }

@@ -4,6 +4,7 @@ import type { Float64Alloc } from '../util/bufferPool.js';
 import type { ReleaseKind, ReleaseSet } from '../lsh/releases.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
+import type { MetricName } from '../lsh/families/types.js';
 
 export interface MechanismContext {
   vectors: UserVectors;
@@ -29,12 +30,25 @@ export interface MechanismContext {
  * - `laplace-vector`: multivariate Laplace noise on the vector, then LSH (LapLSH);
  * - `bloom-whole-vector`: the whole vector as one value in a Bloom filter, then per-bit randomized
  *   response (RAPPOR on the vector);
+ * - `bucket-minhash`: each MinHash's item mapped to one of b public buckets, then b-ary randomized
+ *   response (minhash-bucket; its `buckets` option says b);
+ * - `noisy-minhash`: each 1-bit MinHash value plus Laplace noise, released as a real;
  * - `directional-euclidean` / `directional-angular`: a direction drawn around the vector, private
  *   for the Euclidean distance (von Mises–Fisher) / the angle (Purkayastha), then LSH;
  * - `gaussian-projection`: the random projection W·x of the vector with Gaussian noise, released as
  *   reals (JL + Gaussian, jl-gaussian).
  */
-export const MECHANISM_ROLES = ['clean-lsh', 'bitwise-rr', 'laplace-vector', 'bloom-whole-vector', 'directional-euclidean', 'directional-angular', 'gaussian-projection'] as const;
+export const MECHANISM_ROLES = [
+  'clean-lsh',
+  'bitwise-rr',
+  'laplace-vector',
+  'bloom-whole-vector',
+  'directional-euclidean',
+  'directional-angular',
+  'gaussian-projection',
+  'bucket-minhash',
+  'noisy-minhash',
+] as const;
 export type MechanismRole = (typeof MECHANISM_ROLES)[number];
 
 /** One option of a mechanism's config entry, as plain data. `noun` is how the config check names
@@ -90,6 +104,14 @@ export interface Mechanism {
    *  encodeUsers ask this), and the audit's pairs keep every coordinate (no restriction to the
    *  pair's support) */
   readonly noisesVector?: boolean;
+  /** the one LSH family (config `metric`) the mechanism runs on, whose own hashing it reads (the
+   *  private MinHash ones: jaccard, TrialHashing.minHash); the config check, `lshdp encode` and
+   *  encodeUsers refuse it on another family, and a trial cell set up from a kept setup (which keeps
+   *  the codes only) hashes again for it. Absent: any family (noisesVector aside). */
+  readonly metric?: MetricName;
+  /** what the release is beyond the family's hash rule, in words (private MinHash: the bucket map),
+   *  for `lshdp encode`'s hashing.json `hash_rule`; absent: the family's code itself */
+  readonly releaseRule?: string;
   /** the audit: at ε = ∞ the released code is the clean LSH code of the trial's hashing */
   readonly cleanIsLshCode?: boolean;
   /** the audit: a Bloom filter of the input's items or value (RAPPOR), private per changed item or
@@ -122,6 +144,10 @@ export interface Mechanism {
    * means at one (κ, d, δ) for an entry's options, with the same `privacy` as `epsilon` takes.
    */
   budgetRow?(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): OwnBudgetRow;
+  /** the per-position disagreement probability its accountants take at distance d in the family's
+   *  metric (bucket MinHash: d(1 − 1/b)), for `lshdp encode`'s hashing.json; absent: the family's
+   *  `disagreement(d)` */
+  positionDisagreement?(d: number, options?: Record<string, unknown>): number;
   /** `options` is the config entry's options (e.g. `accountant`); mechanisms ignore keys they do not use */
   epsilon(xi: number, kappa: number, privacy: PrivacyParams, options?: Record<string, unknown>): EpsilonInfo;
   /**
@@ -153,8 +179,8 @@ export interface OwnBudgetRow {
   fallback: boolean | null;
 }
 
-/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow'>;
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement'>;
 
 /** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
  *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */

@@ -104,12 +104,15 @@ function utilityDisplay(rows: UtilityRow[]) {
 
 /** The notes under the md/tex utility table: what each ε is, n/a, the fallback mark. */
 function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): string[] {
-  // each unit's own wording (Mechanism.ldpNote): those of an ε column when the column is shown,
-  // the others' when one of their rows is
-  const shown = BUILT_IN_FACTS.filter((f) => (f.epsilonKind === 'bit' ? hasBit : f.epsilonKind === 'lap' ? hasLap : rows.some((r) => r.base === f.name)));
+  // each unit's own wording (Mechanism.ldpNote): LSHRR's and LapLSH's when their ε column is shown
+  // (a plugin's rows fill ε_bit in LSHRR's sense), the others' when one of their rows is
+  const ofRows = (name: string) => rows.some((r) => r.base === name);
+  const shown = BUILT_IN_FACTS.filter((f) => (f.name === ACCOUNTANT_ROWS_MECHANISM ? hasBit : f.epsilonKind === 'lap' ? hasLap : ofRows(f.name)));
   const how = [...new Set(shown.flatMap((f) => (f.ldpNote ? [f.ldpNote] : [])))];
   const notes = [`ε_LDP: the LDP-equivalent budget, comparable across mechanisms${how.length ? ` (${how.join(', ')})` : ''}.`];
-  if (hasBit) notes.push("ε_bit: LSHRR's per-bit randomized-response ε.");
+  // the other units whose own ε fills ε_bit (private MinHash's ε′ per position)
+  const perPosition = BUILT_IN_FACTS.filter((f) => f.epsilonKind === 'bit' && f.name !== ACCOUNTANT_ROWS_MECHANISM && ofRows(f.name)).map((f) => f.name);
+  if (hasBit) notes.push(`ε_bit: LSHRR's per-bit randomized-response ε${perPosition.length ? `; ε′ per position for ${perPosition.join(', ')}` : ''}.`);
   if (hasLap) notes.push("ε_Lap: LapLSH's Laplace ε.");
   if (rows.some((r) => r.utility_loss_se === null)) notes.push(`${NO_SE}: standard error unknown (one trial).`);
   if (rows.some((r) => r.fallback)) notes.push('* fallback: no α exists (d^κ ≥ δ), ξ = κε (pure LDP bound).');

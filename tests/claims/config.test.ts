@@ -20,7 +20,13 @@ ${metric}`;
 describe('claimsConfigOf', () => {
   it('takes the grid, d, δ, queries and trials from the config; metric defaults to angular', () => {
     const c = claimsConfigOf(parseConfig(YAML(''), 't.yaml'));
-    expect(c).toEqual({ datasets: ['a', 'b'], dims: [50, 100], kappa: [10, 20], k: [1, 5], xi: [0, 2], d: 0.05, delta: 0.02, trials: 4, queries: 0, metric: { a: 'angular', b: 'angular' } });
+    const options = { exact: {}, lsh: {}, lshrr: { accountant: 'paper' } };
+    expect(c).toEqual({ datasets: ['a', 'b'], dims: [50, 100], kappa: [10, 20], k: [1, 5], xi: [0, 2], d: 0.05, delta: 0.02, trials: 4, queries: 0, metric: { a: 'angular', b: 'angular' }, options });
+  });
+
+  it("keeps each entry's options by its label (bucket MinHash's b for the claims)", () => {
+    const text = YAML('metric: jaccard').replace('mechanisms: [exact, lsh, lshrr]', 'mechanisms: [lshrr, {name: minhash-bucket, buckets: 16, label: mb16}, minhash-bucket]');
+    expect(claimsConfigOf(parseConfig(text, 't.yaml')).options).toEqual({ lshrr: { accountant: 'paper' }, mb16: { buckets: 16, accountant: 'paper' }, 'minhash-bucket': { accountant: 'paper' } });
   });
 
   it("gives every data set the run's metric", () => {

@@ -66,7 +66,7 @@ const CASES: Case[] = [
   {
     name: 'unknown mechanism',
     config: SYNTH.replace('lshrr]', 'lshr]'),
-    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lshrr" or "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian$/,
+    says: /^c\.yaml: mechanisms\[2\]: unknown mechanism "lshr" \(did you mean "lshrr" or "lsh"\?\); known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian, minhash-bucket, minhash-noisy$/,
   },
   {
     name: 'option for the wrong mechanism',

@@ -53,7 +53,9 @@ describe('config schema', () => {
       { name: 'lshrr', label: 'lshrr-exact', options: { accountant: 'exact' } },
     ]);
     expect(() => parseConfig(withMechs('[lshrr, {name: lshrr, accountant: exact}]'), 'c.yaml')).toThrow(/c\.yaml: mechanisms: two entries are labelled "lshrr"/);
-    expect(() => parseConfig(withMechs('[{name: lsh, accountant: exact}]'), 'c.yaml')).toThrow(/c\.yaml: mechanisms\[0\]\.accountant: lsh has no accountant \(only lshrr take one\)/);
+    expect(() => parseConfig(withMechs('[{name: lsh, accountant: exact}]'), 'c.yaml')).toThrow(
+      /c\.yaml: mechanisms\[0\]\.accountant: lsh has no accountant \(only lshrr, minhash-bucket, minhash-noisy take one\)/,
+    );
     expect(() => parseConfig(withMechs('[{name: lshrr, accountant: exakt}]'), 'c.yaml')).toThrow(/mechanisms\[0\]\.accountant: unknown accountant "exakt" \(did you mean "exact"\?\)/);
   });
 

@@ -27,7 +27,7 @@ const units = readdirSync(MECHANISMS).filter((f) => statSync(join(MECHANISMS, f)
 
 describe('the units of src/mechanisms/', () => {
   it('each is a folder with its facts and its code', () => {
-    expect(units.sort()).toEqual(['directional', 'exact', 'jl', 'laplsh', 'lsh', 'lshrr', 'rappor']);
+    expect(units.sort()).toEqual(['directional', 'exact', 'jl', 'laplsh', 'lsh', 'lshrr', 'minhash', 'rappor']);
     for (const u of units) expect(readdirSync(join(MECHANISMS, u)).sort(), u).toEqual(['facts.ts', 'mechanism.ts']);
   });
 
@@ -58,7 +58,7 @@ describe('the units of src/mechanisms/', () => {
   });
 
   it('the config’s mechanism options are the units’ declared ones; units sharing a key share its spec', () => {
-    expect(Object.keys(BUILT_IN_OPTIONS)).toEqual(['sampler', 'hashes', 'guarantee']);
+    expect(Object.keys(BUILT_IN_OPTIONS)).toEqual(['sampler', 'hashes', 'guarantee', 'buckets']);
     for (const f of BUILT_IN_FACTS) {
       expect(f.optionKeys, f.name).toEqual(Object.keys(f.optionSchema ?? {}));
       for (const [key, spec] of Object.entries(f.optionSchema ?? {})) expect(spec, `${f.name}.${key}`).toBe(BUILT_IN_OPTIONS[key]);
@@ -80,6 +80,6 @@ describe('the units of src/mechanisms/', () => {
   });
 
   it('the algorithm versions the stored results were hashed with (bumping one recomputes that mechanism only)', () => {
-    expect(MECHANISM_ALGORITHMS).toEqual({ lshrr: '2', laplsh: '4', vmf: '4', purkayastha: '4', 'jl-gaussian': '1' });
+    expect(MECHANISM_ALGORITHMS).toEqual({ lshrr: '2', laplsh: '4', vmf: '4', purkayastha: '4', 'jl-gaussian': '1', 'minhash-bucket': '1', 'minhash-noisy': '1' });
   });
 });

@@ -41,11 +41,11 @@ function highBitsClear(set: CodeSet): boolean {
 }
 
 describe('registry', () => {
-  it('lists the nine mechanisms and names the known ones on a typo', () => {
-    expect(listMechanisms().map((m) => m.name)).toEqual(['exact', 'lsh', 'lshrr', 'laplsh', 'rappor', 'rappor-vector', 'vmf', 'purkayastha', 'jl-gaussian']);
+  it('lists the built-in mechanisms and names the known ones on a typo', () => {
+    expect(listMechanisms().map((m) => m.name)).toEqual(['exact', 'lsh', 'lshrr', 'laplsh', 'rappor', 'rappor-vector', 'vmf', 'purkayastha', 'jl-gaussian', 'minhash-bucket', 'minhash-noisy']);
     expect(getMechanism('lshrr').usesXi).toBe(true);
     expect(() => getMechanism('lshr')).toThrow(UserError);
-    expect(() => getMechanism('lshr')).toThrow('unknown mechanism "lshr" (known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian)');
+    expect(() => getMechanism('lshr')).toThrow('unknown mechanism "lshr" (known: exact, lsh, lshrr, laplsh, rappor, rappor-vector, vmf, purkayastha, jl-gaussian, minhash-bucket, minhash-noisy)');
     expect(getMechanism('exact').kind).toBe('exact');
     expect(getMechanism('lsh').usesXi).toBe(false);
   });
@@ -136,7 +136,7 @@ describe('the catalog of built-in mechanisms', () => {
     const ms = listMechanisms();
     expect(BUILT_IN_FACTS.map((f) => f.name)).toEqual(ms.map((m) => m.name));
     for (const m of ms) {
-      const { epsilon: _e, encode: _c, angleLogDensity: _a, budgetRow: _b, ...plain } = m;
+      const { epsilon: _e, encode: _c, angleLogDensity: _a, budgetRow: _b, positionDisagreement: _p, ...plain } = m;
       expect(BUILT_IN_FACTS.find((f) => f.name === m.name)).toEqual(plain);
     }
   });

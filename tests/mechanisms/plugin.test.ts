@@ -162,6 +162,8 @@ describe('a plugin declares the plain facts a built-in unit does', () => {
       'directional-euclidean': ['vmf'],
       'directional-angular': ['purkayastha'],
       'gaussian-projection': ['jl-gaussian'],
+      'bucket-minhash': ['minhash-bucket'],
+      'noisy-minhash': ['minhash-noisy'],
     });
   });
 });

@@ -34,6 +34,26 @@ describe('the trial setup cache in a run (real engine, in this thread)', () => {
     }
   });
 
+  it('on Jaccard, mechanisms that read the MinHash (not kept in a setup) added to a grid from kept setups give the bytes of the whole grid at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-setups-'));
+    const cache = join(dir, 'cache');
+    const config = join(dir, 'setups.yaml');
+    const run = (out: string, cacheDir: string | null) => runExperiment({ config, out: join(dir, out), report: false, quiet: true, cacheDir, workerUrl: null, log: () => undefined });
+    const jaccard = (mechanisms: string[]) => (xi: number[]) => `${smallGrid('setups', 5, mechanisms)(xi)}metric: jaccard\n`;
+    writeFileSync(config, jaccard(['exact', 'lsh', 'lshrr'])([1, 4]));
+    await run('grown', cache);
+    const kept = readdirSync(cache).filter((f) => f.startsWith('setup-'));
+    expect(kept).toHaveLength(2);
+    // the private MinHash results of the grown grid start from the kept codes, without the minima
+    const grown = jaccard(['exact', 'lsh', 'lshrr', '{name: minhash-bucket, buckets: 16, label: mb16}', 'minhash-noisy'])([1, 4, 9]);
+    writeFileSync(config, grown);
+    expect((await run('grown', cache)).computed).toBe(2 * (3 + 3 + 1));
+    await run('once', null);
+    for (const file of ['utility.csv', 'claims.json']) {
+      expect(readFileSync(join(dir, 'grown', file), 'utf8'), file).toBe(readFileSync(join(dir, 'once', file), 'utf8'));
+    }
+  });
+
   it('keeps the setups within LSHDP_SETUP_CACHE_MB: the least recently used of other runs go, its own stay; a bad value stops the run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-setups-'));
     const cache = join(dir, 'cache');

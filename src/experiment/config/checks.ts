@@ -21,10 +21,10 @@ function duplicates<T>(values: readonly T[]): T[] {
   return [...dup];
 }
 
-/** The built-ins that release codes without noising the vector: they run on every family. */
-const codesOnly = (): string =>
+/** The built-ins that release codes without noising the vector and run on the family `metric` (those bound to none run on every family). */
+const codesOnly = (metric: string): string =>
   listMechanisms()
-    .filter((m) => m.kind === 'code' && !m.noisesVector)
+    .filter((m) => m.kind === 'code' && !m.noisesVector && (m.metric === undefined || m.metric === metric))
     .map((m) => m.name)
     .join(', ');
 
@@ -45,7 +45,11 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   cfg.mechanisms.forEach((m, i) => {
     const base = typeof m === 'string' ? m : 'module' in m ? null : m.name;
     if (base !== null && findMechanism(base)?.noisesVector && !getFamily(cfg.metric ?? 'angular').vectorMechanisms)
-      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (${codesOnly()} and plugins can)`);
+      problems.push(`mechanisms[${i}]: ${base} adds noise to vectors and cannot run with metric ${cfg.metric} (${codesOnly(cfg.metric ?? 'angular')} and plugins can)`);
+    // a mechanism bound to one family (it reads that family's own hashing: Mechanism.metric)
+    const bound = base === null ? undefined : findMechanism(base)?.metric;
+    if (bound !== undefined && bound !== (cfg.metric ?? 'angular'))
+      problems.push(`mechanisms[${i}]: ${base} runs with metric ${bound} only, not ${cfg.metric ?? 'angular'} (set metric: ${bound}, or use ${codesOnly(cfg.metric ?? 'angular')} or a plugin)`);
     if (typeof m === 'string' || 'module' in m) return;
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
