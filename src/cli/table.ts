@@ -35,8 +35,13 @@ async function ownRows(names: readonly string[], words: string[] | undefined, gr
     );
   const entries = names.map((name) => {
     const mechanism = getMechanism(name);
-    const keys = mechanism.optionKeys ?? [];
-    return { label: name, mechanism, options: Object.fromEntries(Object.entries(options).filter(([k]) => keys.includes(k))) };
+    // its options, and `accountant` where it has accountants of its own (private MinHash)
+    const keys = [...(mechanism.optionKeys ?? []), ...((mechanism.accountants ?? []).length > 0 ? ['accountant'] : [])];
+    const own = Object.fromEntries(Object.entries(options).filter(([k]) => keys.includes(k)));
+    // the label says which options it was printed with (the accountant is in the row)
+    const shown = Object.entries(own).filter(([k]) => k !== 'accountant');
+    const label = shown.length > 0 ? `${name} (${shown.map(([k, v]) => `${k} ${String(v)}`).join(', ')})` : name;
+    return { label, mechanism, options: own };
   });
   for (const key of Object.keys(options)) {
     if (!entries.some((e) => key in e.options)) throw new UserError(`--option: ${key}: none of ${names.join(', ')} takes it`);

@@ -13,6 +13,7 @@ import { optionalEvaluations } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
 import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
+import { builtInFacts } from '../mechanisms/catalog.js';
 
 /** The files that hold a table in full, linked beside its summary (none in a single-file page: it travels alone). */
 const filesOf = (singleFile: boolean, files: TableFile[]): TableFile[] => (singleFile ? [] : files);
@@ -46,10 +47,15 @@ function coordinateCells(r: { dataset: string; n: number; kappa: number | null; 
 
 export function utilitySection(res: ResultsFolder, singleFile = false): string {
   if (!res.utility) return '<p>No utility.csv in this folder.</p>';
+  // a mechanism that releases symbols or reals puts its ε per position in the ε_bit column (private MinHash)
+  const perPosition = res.utility.some((r) => {
+    const f = builtInFacts(r.base);
+    return f?.epsilonKind === 'bit' && (f.release ?? 'bits') !== 'bits';
+  });
   const columns: Column[] = [
     ...coordinateColumns(true),
     { title: 'ε_LDP', type: 'num' },
-    { title: 'ε_bit (LSHRR)', type: 'num' },
+    { title: perPosition ? 'ε_bit (LSHRR) / ε per position' : 'ε_bit (LSHRR)', type: 'num' },
     { title: 'ε_Lap (LapLSH)', type: 'num' },
     { title: 'trials', type: 'num' },
     { title: 'utility loss (mean ± se)', type: 'num' },
@@ -66,7 +72,7 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
   ]);
   const notes = [
     'Choose rows with the drop-downs or the search box; click a column title to sort (again to reverse).',
-    'ε_LDP: the LDP-equivalent budget, comparable across mechanisms (κ·ε_bit for LSHRR, 2·ε_Lap for LapLSH, ε for RAPPOR); ε_bit: the per-bit randomized-response ε; ε_Lap: the Laplace ε.',
+    `ε_LDP: the LDP-equivalent budget, comparable across mechanisms (κ·ε_bit for LSHRR, 2·ε_Lap for LapLSH, ε for RAPPOR); ε_bit: the per-bit randomized-response ε${perPosition ? ' (for private MinHash: the ε per released position)' : ''}; ε_Lap: the Laplace ε.`,
     ...(res.utility.some((r) => r.utility_loss_se === null) ? ['n/a: standard error unknown (one trial).'] : []),
     ...(res.utility.some((r) => r.fallback) ? ['* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.'] : []),
   ];

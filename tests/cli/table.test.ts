@@ -134,6 +134,43 @@ describe('lshdp table budgets', () => {
       expect(r.stderr).not.toMatch(STACK_RE);
     }
   });
+
+  it('the mechanisms with a parameter of their own: their accountant and options through --option, each applied where it is taken', async () => {
+    const { minhashBucketEpsilon } = await import('../../src/privacy/minhash.js');
+    const r = await lshdpIn([
+      'table',
+      'budgets',
+      '--mechanism',
+      'minhash-bucket,jl-gaussian',
+      '--option',
+      'accountant=exact',
+      'buckets=16',
+      'guarantee=every-w',
+      '--kappa',
+      '10',
+      '--xi',
+      '5',
+      '--d',
+      '0.1',
+      '--format',
+      'csv',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
+    const col = (name: string) => rows[0]!.indexOf(name);
+    const bucket = rows.find((x) => x[col('mechanism')] === 'minhash-bucket (buckets 16)')!;
+    expect(bucket[col('accountant')]).toBe('exact');
+    expect(bucket[col('parameter')]).toBe('epsilon_position');
+    expect(Number(bucket[col('value')])).toBe(minhashBucketEpsilon(5, 10, { jaccardDistance: 0.1, delta: 0.01 }, 16, 'exact').epsilon);
+    const jl = rows.find((x) => x[col('mechanism')] === 'jl-gaussian (guarantee every-w)')!;
+    expect(jl[col('parameter')]).toBe('sigma_per_sigma_max');
+    const bad = await lshdpIn(['table', 'budgets', '--mechanism', 'minhash-noisy', '--option', 'buckets=4']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--option: buckets: none of minhash-noisy takes it/);
+  });
 });
 
 describe('lshdp table utility', () => {
