@@ -21,7 +21,8 @@ import type { CodeSet } from './codes.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
 import { TopK } from '../util/topK.js';
-import { checkKnnArgs, hammingKnn } from './hammingKnn.js';
+import { checkKnnArgs, hammingKnn, type HammingKernel } from './hammingKnn.js';
+import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../kernels/kernel.js';
 
 /** What a mechanism releases per user (its facts' `release`; absent: bits). */
 export type ReleaseKind = 'bits' | 'symbols' | 'reals';
@@ -214,17 +215,37 @@ export function nearestByDistance(dist: Float64Array, m: number, k: number, skip
   for (let i = 0; i < k; i++) out[offset + i] = cand[i]!;
 }
 
+/** Options of `releaseKnn`: which implementation runs (tests and measurements; the answers are the same). */
+export interface ReleaseKnnOptions {
+  kernel?: HammingKernel;
+}
+
 /**
  * The k nearest rows of every query row (the query excluded), nearest first: the smallest
  * (distance, tieKey(queryKeyBase(tieSeed, query), candidate)). Bits go to hammingKnn (its
- * kernels, src/lsh/hammingKnn.ts); symbols and reals are scanned here, with the same rule.
+ * kernels, src/lsh/hammingKnn.ts), and so do symbols of two letters (packed as the bits are, the
+ * same distances). Symbols and reals run in the WebAssembly kernel where it applies
+ * (src/kernels/kernel.ts wasmSymbolKnn, wasmRealKnn: the same answers), else in the JS loop here:
+ * one distance pass per query, then nearestByDistance.
  */
-export function releaseKnn(set: ReleaseSet, queries: Int32Array, k: number, tieSeed: number): Int32Array {
-  if (isBits(set)) return hammingKnn(set, queries, k, tieSeed);
+export function releaseKnn(set: ReleaseSet, queries: Int32Array, k: number, tieSeed: number, opts: ReleaseKnnOptions = {}): Int32Array {
+  const kernel = opts.kernel ?? 'auto';
+  if (isBits(set)) return hammingKnn(set, queries, k, tieSeed, { kernel });
+  if (set.kind === 'symbols' && set.width === 1) {
+    return hammingKnn({ codes: set.packed, bits: set.positions, words: set.words }, queries, k, tieSeed, { kernel: kernel === 'js' ? 'js' : 'auto' });
+  }
   const users = releaseRows(set);
   checkKnnArgs(users, queries, k, tieSeed);
   const out = new Int32Array(queries.length * k);
-  if (k === 0) return out;
+  if (k === 0 || queries.length === 0) return out;
+  if (kernel !== 'js') {
+    const done = set.kind === 'symbols' ? wasmSymbolKnn(set, users, queries, k, tieSeed, out) : wasmRealKnn(set.values, set.dims, users, queries, k, tieSeed, out);
+    if (done) return out;
+    if (kernel === 'wasm') {
+      const limit = set.kind === 'symbols' ? `at most ${WASM_MAX_POSITIONS} positions` : 'finite reals';
+      throw new RangeError(`the WebAssembly kernel does not apply (kernel ${hammingKernelName()}, ${describeRelease(set)}; it takes ${limit})`);
+    }
+  }
   const dist = new Float64Array(users);
   const heap = new TopK(k);
   for (let qi = 0; qi < queries.length; qi++) {
