@@ -6,12 +6,13 @@
  * - `symbols`: κ values of an alphabet of b ≤ 256 symbols (bucket MinHash), distance = the number
  *   of unequal positions. Packed `width` bits a symbol (1, 2, 4 or 8: the smallest with 2^width ≥ b),
  *   32/width symbols a word and none across two words, so two rows' distance is a popcount of their
- *   XOR with each symbol's bits folded into its lowest one: four more operations a word than the
- *   bit path;
+ *   XOR with each symbol's bits folded into its lowest one (the JS loop; the WebAssembly kernel
+ *   counts unequal nibbles or bytes instead: the same numbers);
  * - `reals`: κ doubles (JL projections with Gaussian noise, noisy MinHash), ranked by the squared
  *   Euclidean distance Σ_j (a_j − b_j)², summed in float64 in coordinate order from 0: one fixed
  *   order, so every thread, shard and path gets the same doubles (the squared distance orders the
  *   rows as the distance does, and cannot merge two distances that a square root would round alike).
+ *   The WebAssembly kernel keeps it: its vector lanes are users, each summing in that order.
  *
  * Every kind breaks ties as the bit path does (protocol §3, src/lsh/tieKey.ts): among rows at equal
  * distance from a query the smaller tie key of (trial tie seed, query, candidate) comes first, so
