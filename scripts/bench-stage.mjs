@@ -9,6 +9,7 @@ import { getMechanism } from '../dist/mechanisms/index.js';
 import { laplshEpsilon } from '../dist/privacy/index.js';
 import { makeRng } from '../dist/random/rng.js';
 import { sampleWithoutReplacement } from '../dist/random/samplers.js';
+import { packSymbols, releaseKnn } from '../dist/lsh/releases.js';
 
 const [stage, argJson] = process.argv.slice(2);
 const args = JSON.parse(argJson ?? '{}');
@@ -238,6 +239,61 @@ async function main() {
         const rest = timed(() => evaluateAnswers(v, queries, truth, hammingKnn(enc.value, queries, 10, tieSeed(1, 'bench', args.n, kappa, 0)), 10, [1, 5, 10]));
         r[`kappa${kappa}_${name}Seconds`] = enc.seconds;
         r[`kappa${kappa}_${name}ResultSeconds`] = enc.seconds + rest.seconds;
+      }
+    }
+  } else if (stage === 'releases') {
+    // The k-NN of one trial cell (every user a query, k = 10) over the three kinds of release, at
+    // each kappa: bits (LSH's signs of the projections), reals (jl-gaussian's release at xi = 5)
+    // and symbols (each projection's quantile bucket among b = 4 and 16: symbols with the
+    // projections' structure), timed in turns (bits, reals, symbols, bits, ...) so that the ratios
+    // survive a busy machine; medians of `reps`, after 3 warm-up calls each (V8 swaps optimized
+    // code in for the WebAssembly kernels' later calls).
+    const ds = await load([args.n]);
+    const v = ds.vectors.get(args.n);
+    const users = v.userIds.length;
+    const queries = Int32Array.from({ length: users }, (_, i) => i);
+    const jl = getMechanism('jl-gaussian');
+    const privacy = { d: 0.1, delta: 0.01 };
+    r.users = users;
+    r.kernel = hammingKernelName();
+    r.load = (await import('node:os')).loadavg()[0];
+    for (const kappa of args.kappa) {
+      const planes = drawHyperplanes(makeRng(`planes${kappa}`), kappa, args.n);
+      const projections = projectAll(v, planes, kappa);
+      const codes = packSigns(projections, users, kappa);
+      const hashing = { kappa, n: args.n, planes, projections, codes };
+      const reals = jl.encode({ vectors: v, hashing, rng: makeRng(`noise${kappa}`), options: {} }, jl.epsilon(5, kappa, privacy, {}));
+      const symbolsOf = (b) => {
+        const s = new Uint8Array(users * kappa);
+        const col = new Float64Array(users);
+        for (let j = 0; j < kappa; j++) {
+          for (let u = 0; u < users; u++) col[u] = projections[u * kappa + j];
+          const sorted = Float64Array.from(col).sort();
+          const cuts = Array.from({ length: b - 1 }, (_, m) => sorted[Math.floor(((m + 1) * users) / b)]);
+          for (let u = 0; u < users; u++) s[u * kappa + j] = cuts.filter((c) => c <= col[u]).length;
+        }
+        return packSymbols(s, users, kappa, b);
+      };
+      const ties = tieSeed(1, 'bench', args.n, kappa, 0);
+      const kinds = {
+        bits: () => hammingKnn(codes, queries, 10, ties),
+        reals: () => releaseKnn(reals, queries, 10, ties),
+        symbols4: (
+          (set) => () =>
+            releaseKnn(set, queries, 10, ties)
+        )(symbolsOf(4)),
+        symbols16: (
+          (set) => () =>
+            releaseKnn(set, queries, 10, ties)
+        )(symbolsOf(16)),
+      };
+      const times = Object.fromEntries(Object.keys(kinds).map((name) => [name, []]));
+      for (const f of Object.values(kinds)) for (let i = 0; i < 3; i++) f();
+      for (let i = 0; i < args.reps; i++) for (const [name, f] of Object.entries(kinds)) times[name].push(timed(f).seconds);
+      for (const [name, xs] of Object.entries(times)) {
+        const sorted = [...xs].sort((a, b) => a - b);
+        r[`kappa${kappa}_${name}Seconds`] = sorted[sorted.length >> 1];
+        r[`kappa${kappa}_${name}Min`] = sorted[0];
       }
     }
   } else {

@@ -16,7 +16,10 @@
 // process; skipped without the data), grow-small (the same on a 3-second synthetic grid), attack
 // (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
 // the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without),
-// infer (the shared MovieLens grid with attribute inference against it without; skipped without the data).
+// infer (the shared MovieLens grid with attribute inference against it without; skipped without the data),
+// releases (the k-NN of a trial cell over reals and symbols against bits, every user a query: on the
+// shared MovieLens data, or a synthetic set of its shape without it, and on the 4,000-user
+// Foursquare-shaped set).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -55,6 +58,7 @@ const ALL = [
   'attack',
   'attack-25m',
   'infer',
+  'releases',
 ];
 // --quick leaves out grow-xi and recommend (runs of the whole shared MovieLens grid)
 const stages = option('stages', ALL.filter((s) => !(quick && (s === 'grow-xi' || s === 'recommend'))).join(',')).split(',');
@@ -284,7 +288,7 @@ const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).to
 const needsMl = stages.some((s) => ['ingest', 'cache', 'knn', 'hamming', 'laplsh', 'directional', 'cell', 'grid-25m', 'attack-25m'].includes(s));
 if (needsMl) ensureSynth(mlDir, ML);
 if (stages.some((s) => s === 'grid-fsq' || s === 'threads')) ensureSynth(fsqDir, FSQ);
-if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell')) ensureSynth(fsq4kDir, FSQ4K);
+if (stages.some((s) => s === 'grid-fsq4k' || s === 'cell' || s === 'releases')) ensureSynth(fsq4kDir, FSQ4K);
 const cacheDir = join(BENCH, 'cache');
 const dims = [100, 500, 1000];
 
@@ -552,6 +556,43 @@ for (const stage of stages) {
   } else if (stage === 'infer') {
     // attribute inference (docs/ATTACKS.md) on the shared MovieLens grid
     sharedGridWith('infer', { infer: { aux: [0.5], k: 10, targets: 5000 } }, 'shared MovieLens grid with attribute inference (aux 0.5, k 10)');
+  } else if (stage === 'releases') {
+    // issue 42's targets: reals within 3x the bit kernel's time, symbols within 1.5x
+    const shared = parse(readFileSync(join(ROOT, 'configs', 'shared-movielens-small.yaml'), 'utf8')).datasets[0];
+    const sharedPath = join(ROOT, 'configs', shared.path);
+    let small = { ...shared, path: sharedPath };
+    let smallLabel = 'shared MovieLens (610 users)';
+    if (!existsSync(sharedPath)) {
+      const dir = join(BENCH, 'movielens-small');
+      ensureSynth(dir, { preset: 'movielens-25m', users: 610, items: 9724, ratings: 100836 });
+      small = { name: 'ml-small', format: 'movielens-csv', path: join(dir, 'ratings.csv'), center: 'user' };
+      smallLabel = 'MovieLens-small-shaped synthetic (610 users; the shared data absent)';
+    }
+    const reps = Math.max(7, runs);
+    for (const [label, spec] of [
+      [smallLabel, small],
+      ['Foursquare-shaped 4k users', fsq4kSpec],
+    ]) {
+      const kappa = [10, 20, 50];
+      const r = stageOnce('releases', { spec, cacheDir, n: 1000, kappa, reps });
+      const ms = (x) => `${(1000 * x).toFixed(2)} ms`;
+      for (const kp of kappa) {
+        const bits = r[`kappa${kp}_bitsSeconds`];
+        for (const [name, what, target] of [
+          ['reals', 'reals (jl-gaussian, ξ 5)', 3],
+          ['symbols4', 'symbols b=4', 1.5],
+          ['symbols16', 'symbols b=16', 1.5],
+        ]) {
+          const sec = r[`kappa${kp}_${name}Seconds`];
+          record(
+            `k-NN of ${what} κ=${kp}, ${label}, every user a query, k=10 (${r.kernel})`,
+            { seconds: sec, peakRssMB: r.peakRssMB },
+            `${(sec / bits).toFixed(2)}× bits (${ms(bits)} vs ${ms(sec)}; min ${ms(r[`kappa${kp}_bitsMin`])} vs ${ms(r[`kappa${kp}_${name}Min`])}); medians of ${reps} in turns, load ${r.load.toFixed(1)}`,
+            `≤ ${target}× bits`,
+          );
+        }
+      }
+    }
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }

@@ -847,4 +847,403 @@
         (br $qloop)))
     (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
              (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+
+  ;; ---- Releases that are not bits (src/lsh/releases.ts), driven by src/kernels/kernel.ts ----
+
+  ;; Symbols: the distance bytes of every user from user q, the unequal positions of their packed
+  ;; words (src/lsh/releases.ts). Codes come in groups of 16 users: word w of user 16g + l at
+  ;; codes + g*W*64 + w*64 + l*4 (W words a row). 16 users per iteration, 4 per v128, counted per
+  ;; byte over the words, then per user by the dot product of knn32, narrowed to bytes:
+  ;; - width 2 (`mode` 0): each nibble of the XOR looked up in `tab`, the unequal 2-bit symbols of
+  ;;   a nibble: two swizzles a vector and no popcount (what i8x16.popcnt costs on x64 anyway,
+  ;;   with a counting table of our own);
+  ;; - width 8 (`mode` 1): i8x16.eq counts the equal bytes, and the distance is 4W minus them;
+  ;; - width 4 (`mode` 2): the low and the high nibbles compared apart (masked, i8x16.eq), the
+  ;;   distance 8W minus the equal ones.
+  ;; (The unused symbols of a row are 0 in every row: equal.) A byte counts at most 4 a word and
+  ;; its count stays below 255 for <= 254 positions: no wrap. The bytes of the
+  ;; users after the last (to a multiple of 16) are 255, never within a bound.
+  (func $distSym (param $codes i32) (param $users i32) (param $W i32) (param $q i32) (param $dist i32)
+                 (param $tab v128) (param $mode i32)
+    (local $gBytes i32) (local $gp i32) (local $qp i32) (local $p i32) (local $pEnd i32) (local $qq i32) (local $o i32) (local $end i32)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $qv v128) (local $x v128)
+    (local $lo v128) (local $hi v128) (local $ones v128) (local $all v128) (local $qhi v128)
+    (local.set $lo (i8x16.splat (i32.const 15)))
+    (local.set $hi (i8x16.splat (i32.const 0xf0)))
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    ;; the symbol slots of a row: 4 a word of bytes, 8 of nibbles
+    (local.set $all (i32x4.splat (i32.shl (local.get $W) (if (result i32) (i32.eq (local.get $mode) (i32.const 2)) (then (i32.const 3)) (else (i32.const 2))))))
+    (local.set $gBytes (i32.shl (local.get $W) (i32.const 6)))
+    (local.set $qp (i32.add (local.get $codes)
+      (i32.add (i32.mul (i32.shr_u (local.get $q) (i32.const 4)) (local.get $gBytes))
+               (i32.shl (i32.and (local.get $q) (i32.const 15)) (i32.const 2)))))
+    (local.set $gp (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $dist) (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16))))
+    (block $gdone
+      (loop $groups
+        (br_if $gdone (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $c0 (v128.const i32x4 0 0 0 0))
+        (local.set $c1 (v128.const i32x4 0 0 0 0))
+        (local.set $c2 (v128.const i32x4 0 0 0 0))
+        (local.set $c3 (v128.const i32x4 0 0 0 0))
+        (local.set $p (local.get $gp))
+        (local.set $qq (local.get $qp))
+        (local.set $pEnd (i32.add (local.get $gp) (local.get $gBytes)))
+        (if (local.get $mode)
+          (then
+            (if (i32.eq (local.get $mode) (i32.const 1))
+              (then
+                (loop $bytes
+                  (local.set $qv (v128.load32_splat (local.get $qq)))
+                  (local.set $c0 (i8x16.sub (local.get $c0) (i8x16.eq (v128.load (local.get $p)) (local.get $qv))))
+                  (local.set $c1 (i8x16.sub (local.get $c1) (i8x16.eq (v128.load offset=16 (local.get $p)) (local.get $qv))))
+                  (local.set $c2 (i8x16.sub (local.get $c2) (i8x16.eq (v128.load offset=32 (local.get $p)) (local.get $qv))))
+                  (local.set $c3 (i8x16.sub (local.get $c3) (i8x16.eq (v128.load offset=48 (local.get $p)) (local.get $qv))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                  (local.set $qq (i32.add (local.get $qq) (i32.const 64)))
+                  (br_if $bytes (i32.lt_u (local.get $p) (local.get $pEnd)))))
+              (else
+                (loop $halves
+                  (local.set $qv (v128.load32_splat (local.get $qq)))
+                  (local.set $qhi (v128.and (local.get $qv) (local.get $hi)))
+                  (local.set $qv (v128.and (local.get $qv) (local.get $lo)))
+                  (local.set $x (v128.load (local.get $p)))
+                  (local.set $c0 (i8x16.sub (i8x16.sub (local.get $c0)
+                    (i8x16.eq (v128.and (local.get $x) (local.get $lo)) (local.get $qv)))
+                    (i8x16.eq (v128.and (local.get $x) (local.get $hi)) (local.get $qhi))))
+                  (local.set $x (v128.load offset=16 (local.get $p)))
+                  (local.set $c1 (i8x16.sub (i8x16.sub (local.get $c1)
+                    (i8x16.eq (v128.and (local.get $x) (local.get $lo)) (local.get $qv)))
+                    (i8x16.eq (v128.and (local.get $x) (local.get $hi)) (local.get $qhi))))
+                  (local.set $x (v128.load offset=32 (local.get $p)))
+                  (local.set $c2 (i8x16.sub (i8x16.sub (local.get $c2)
+                    (i8x16.eq (v128.and (local.get $x) (local.get $lo)) (local.get $qv)))
+                    (i8x16.eq (v128.and (local.get $x) (local.get $hi)) (local.get $qhi))))
+                  (local.set $x (v128.load offset=48 (local.get $p)))
+                  (local.set $c3 (i8x16.sub (i8x16.sub (local.get $c3)
+                    (i8x16.eq (v128.and (local.get $x) (local.get $lo)) (local.get $qv)))
+                    (i8x16.eq (v128.and (local.get $x) (local.get $hi)) (local.get $qhi))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                  (local.set $qq (i32.add (local.get $qq) (i32.const 64)))
+                  (br_if $halves (i32.lt_u (local.get $p) (local.get $pEnd))))))
+            (v128.store (local.get $o)
+              (i8x16.narrow_i16x8_u
+                (i16x8.narrow_i32x4_u
+                  (i32x4.sub (local.get $all) (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c0)) (local.get $ones)))
+                  (i32x4.sub (local.get $all) (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c1)) (local.get $ones))))
+                (i16x8.narrow_i32x4_u
+                  (i32x4.sub (local.get $all) (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c2)) (local.get $ones)))
+                  (i32x4.sub (local.get $all) (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c3)) (local.get $ones)))))))
+          (else
+            (loop $nibbles
+              (local.set $qv (v128.load32_splat (local.get $qq)))
+              (local.set $x (v128.xor (v128.load (local.get $p)) (local.get $qv)))
+              (local.set $c0 (i8x16.add (local.get $c0) (i8x16.add
+                (i8x16.swizzle (local.get $tab) (v128.and (local.get $x) (local.get $lo)))
+                (i8x16.swizzle (local.get $tab) (i8x16.shr_u (local.get $x) (i32.const 4))))))
+              (local.set $x (v128.xor (v128.load offset=16 (local.get $p)) (local.get $qv)))
+              (local.set $c1 (i8x16.add (local.get $c1) (i8x16.add
+                (i8x16.swizzle (local.get $tab) (v128.and (local.get $x) (local.get $lo)))
+                (i8x16.swizzle (local.get $tab) (i8x16.shr_u (local.get $x) (i32.const 4))))))
+              (local.set $x (v128.xor (v128.load offset=32 (local.get $p)) (local.get $qv)))
+              (local.set $c2 (i8x16.add (local.get $c2) (i8x16.add
+                (i8x16.swizzle (local.get $tab) (v128.and (local.get $x) (local.get $lo)))
+                (i8x16.swizzle (local.get $tab) (i8x16.shr_u (local.get $x) (i32.const 4))))))
+              (local.set $x (v128.xor (v128.load offset=48 (local.get $p)) (local.get $qv)))
+              (local.set $c3 (i8x16.add (local.get $c3) (i8x16.add
+                (i8x16.swizzle (local.get $tab) (v128.and (local.get $x) (local.get $lo)))
+                (i8x16.swizzle (local.get $tab) (i8x16.shr_u (local.get $x) (i32.const 4))))))
+              (local.set $p (i32.add (local.get $p) (i32.const 64)))
+              (local.set $qq (i32.add (local.get $qq) (i32.const 64)))
+              (br_if $nibbles (i32.lt_u (local.get $p) (local.get $pEnd))))
+            (v128.store (local.get $o)
+              (i8x16.narrow_i16x8_u
+                (i16x8.narrow_i32x4_u
+                  (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c0)) (local.get $ones))
+                  (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c1)) (local.get $ones)))
+                (i16x8.narrow_i32x4_u
+                  (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c2)) (local.get $ones))
+                  (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (local.get $c3)) (local.get $ones)))))))
+        (local.set $gp (local.get $pEnd))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $groups)))
+    (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
+
+  ;; k-NN of symbols: per query, the distance bytes ($distSym), then the two-pass selection of
+  ;; knnCount (the boundary by counting, keys only within it): the k smallest (unequal positions,
+  ;; tie key), best first, the query excluded. positions <= 254 (the caller checks).
+  (func (export "knnSym") (param $codes i32) (param $users i32) (param $W i32) (param $queries i32) (param $nq i32)
+                          (param $k i32) (param $seed i32) (param $positions i32) (param $out i32) (param $heap i32)
+                          (param $dist i32) (param $tabAt i32) (param $mode i32)
+    (local $qi i32) (local $q i32) (local $n16 i32) (local $tab v128)
+    (local.set $tab (v128.load (local.get $tabAt)))
+    (call $setup (local.get $k) (local.get $heap))
+    (global.set $guess (i32.shr_u (local.get $positions) (i32.const 1)))
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $positions))
+        (call $distSym (local.get $codes) (local.get $users) (local.get $W) (local.get $q) (local.get $dist)
+                       (local.get $tab) (local.get $mode))
+        (call $summarize (local.get $dist) (local.get $n16))
+        (call $selectByCount (local.get $dist) (local.get $users) (local.get $positions))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
+  ;; Reals: the k nearest by squared Euclidean distance, each pair's sum in float64 in coordinate
+  ;; order from 0 (lanes are users, never coordinates: a lane sums its user's terms in order, a
+  ;; multiply then an add as the JS loop, so the doubles are the JS loop's). Values come in groups
+  ;; of 8 users: coordinate j of user 8g + l at vals + g*dims*64 + j*64 + l*8 (the users after the
+  ;; last padded with 1e300, whose squared differences are infinite).
+  ;;
+  ;; Selection: per query a list of the best k (distance, tie key) pairs, sorted, and bounds[h]
+  ;; its last distance (+inf until full). A group of 8 users is summed whole (stopping a group once
+  ;; every lane's partial sum passes its bound, every 4, 8 or 16 coordinates, was measured slower
+  ;; on JL releases: their coordinates add alike, and 8 lanes rarely all pass early); only the
+  ;; users within a bound are keyed and offered. The k smallest (distance, key) pairs, as the JS
+  ;; loop's, whatever the order they are offered in.
+  ;;
+  ;; sym = 1 (every user a query, list h for user h): each pair u < v is summed once, in row u, and
+  ;; offered to both lists (the squared differences of (a - b) and (b - a) are the same doubles):
+  ;; half the sums. sym = 0: row qi scans every group for queries[qi] into list 0, drained after
+  ;; each row.
+  (global $rk (mut i32) (i32.const 0))
+  (global $rHeaps (mut i32) (i32.const 0))
+  (global $rBounds (mut i32) (i32.const 0))
+  (global $rSizes (mut i32) (i32.const 0))
+  (global $rBases (mut i32) (i32.const 0))
+
+  ;; list h's slots: k distances (f64), then k tie keys (i32), then k users (i32)
+  (func $rList (param $h i32) (result i32)
+    (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (i32.shl (global.get $rk) (i32.const 4)))))
+
+  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h]): the list keeps
+  ;; the best k (distance, tie key) pairs sorted, best first, and bounds[h] = its last distance once
+  ;; full. An insertion shifts the worse entries up one slot (k = 10, 610 users, 50 reals: 2.7 ms
+  ;; against a heap's 2.8 ms; for the k of a trial, fewer mispredicted branches than a sift).
+  (func $rOffer (param $h i32) (param $c i32) (param $d f64)
+    (local $key i32) (local $hd i32) (local $hkey i32) (local $hu i32) (local $n i32) (local $p i32)
+    (local $dp f64) (local $kp i32)
+    ;; the tie key, fmix32 inlined: fmix32(base ^ (c + 1) * 0x85ebca77)
+    (local.set $key (i32.xor
+      (i32.load (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2))))
+      (i32.mul (i32.add (local.get $c) (i32.const 1)) (i32.const 0x85ebca77))))
+    (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+    (local.set $key (i32.mul (local.get $key) (i32.const 0x85ebca6b)))
+    (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 13))))
+    (local.set $key (i32.mul (local.get $key) (i32.const 0xc2b2ae35)))
+    (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+    (local.set $hd (call $rList (local.get $h)))
+    (local.set $hkey (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3))))
+    (local.set $hu (i32.add (local.get $hkey) (i32.shl (global.get $rk) (i32.const 2))))
+    (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
+    (if (i32.lt_u (local.get $n) (global.get $rk))
+      (then
+        (local.set $p (local.get $n))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (local.get $n)))
+      (else
+        ;; full: the pair must beat the last (a tie at the bound can lose on its key)
+        (local.set $p (i32.sub (local.get $n) (i32.const 1)))
+        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
+        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2)))))
+        (if (i32.eqz (i32.or (f64.lt (local.get $d) (local.get $dp))
+                             (i32.and (f64.eq (local.get $d) (local.get $dp)) (i32.lt_u (local.get $key) (local.get $kp)))))
+          (then (return)))))
+    ;; slot p is free: move the entries worse than (d, key) up, from the end
+    (block $done
+      (loop $shift
+        (br_if $done (i32.eqz (local.get $p)))
+        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 3)))))
+        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+        (br_if $done (i32.or (f64.lt (local.get $dp) (local.get $d))
+                             (i32.and (f64.eq (local.get $dp) (local.get $d)) (i32.lt_u (local.get $kp) (local.get $key)))))
+        (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
+        (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $kp))
+        (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2)))
+                   (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+        (local.set $p (i32.sub (local.get $p) (i32.const 1)))
+        (br $shift)))
+    (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
+    (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $key))
+    (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))) (local.get $c))
+    (if (i32.eq (local.get $n) (global.get $rk))
+      (then (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
+        (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3))))))))
+
+  ;; writes list h's users (best first) to out[0 .. size) and empties it
+  (func $rDrain (param $h i32) (param $out i32)
+    (local $hu i32) (local $n i32) (local $i i32)
+    (local.set $hu (i32.add (call $rList (local.get $h)) (i32.mul (global.get $rk) (i32.const 12))))
+    (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
+    (block $done
+      (loop $copy
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+                   (i32.load (i32.add (local.get $hu) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $copy)))
+    (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0)))
+
+  ;; empties list h for query user q: no entries, bound +inf, the key base queryKeyBase(seed, q)
+  (func $rReset (param $h i32) (param $q i32) (param $seed i32)
+    (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0))
+    (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3))) (f64.const inf))
+    (i32.store (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2)))
+      (call $fmix32 (i32.xor (local.get $seed) (i32.mul (i32.add (local.get $q) (i32.const 1)) (i32.const 0x9e3779b1))))))
+
+  ;; bounds, sizes and bases hold one entry per list (users when sym, else 1); bounds has room for
+  ;; the users rounded up to 8 (the caller sets the padding's to -1: never within)
+  (func (export "knnReal") (param $vals i32) (param $users i32) (param $dims i32) (param $queries i32) (param $nq i32)
+                           (param $k i32) (param $seed i32) (param $out i32) (param $heaps i32) (param $bounds i32)
+                           (param $sizes i32) (param $bases i32) (param $scratch i32) (param $sym i32)
+    (local $rows i32) (local $r i32) (local $i i32) (local $h i32) (local $gp i32) (local $gEnd i32) (local $gBytes i32)
+    (local $u0 i32) (local $qp i32) (local $p i32) (local $qq i32) (local $pEnd i32) (local $m i32) (local $l i32) (local $u i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $qv v128) (local $e v128)
+    (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $b3 v128) (local $d f64)
+    (global.set $rk (local.get $k))
+    (global.set $rHeaps (local.get $heaps))
+    (global.set $rBounds (local.get $bounds))
+    (global.set $rSizes (local.get $sizes))
+    (global.set $rBases (local.get $bases))
+    (local.set $gBytes (i32.shl (local.get $dims) (i32.const 6)))
+    (local.set $gEnd (i32.add (local.get $vals)
+      (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 7)) (i32.const 3)) (local.get $gBytes))))
+    (local.set $rows (if (result i32) (local.get $sym) (then (local.get $users)) (else (local.get $nq))))
+    (if (local.get $sym)
+      (then
+        (block $idone
+          (loop $init
+            (br_if $idone (i32.ge_u (local.get $r) (local.get $users)))
+            (call $rReset (local.get $r) (local.get $r) (local.get $seed))
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (br $init)))
+        (local.set $r (i32.const 0))))
+    (block $rdone
+      (loop $rowLoop
+        (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))
+        (if (local.get $sym)
+          (then
+            (local.set $i (local.get $r))
+            (local.set $h (local.get $r))
+            ;; from the group of user i + 1: the pairs with the users before are summed in their rows
+            (local.set $u0 (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const -8)))
+            (local.set $gp (i32.add (local.get $vals) (i32.mul (i32.shr_u (local.get $u0) (i32.const 3)) (local.get $gBytes)))))
+          (else
+            (local.set $i (i32.load (i32.add (local.get $queries) (i32.shl (local.get $r) (i32.const 2)))))
+            (local.set $h (i32.const 0))
+            (call $rReset (i32.const 0) (local.get $i) (local.get $seed))
+            (local.set $u0 (i32.const 0))
+            (local.set $gp (local.get $vals))))
+        (local.set $qp (i32.add (local.get $vals)
+          (i32.add (i32.mul (i32.shr_u (local.get $i) (i32.const 3)) (local.get $gBytes))
+                   (i32.shl (i32.and (local.get $i) (i32.const 7)) (i32.const 3)))))
+        (block $gdone
+          (loop $groups
+            (br_if $gdone (i32.ge_u (local.get $gp) (local.get $gEnd)))
+            ;; each lane's bound: the row's, and with sym the larger of it and the lane user's own
+            (local.set $b0 (f64x2.splat (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3))))))
+            (local.set $b1 (local.get $b0))
+            (local.set $b2 (local.get $b0))
+            (local.set $b3 (local.get $b0))
+            (if (local.get $sym)
+              (then
+                (local.set $b0 (f64x2.max (local.get $b0) (v128.load (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
+                (local.set $b1 (f64x2.max (local.get $b1) (v128.load offset=16 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
+                (local.set $b2 (f64x2.max (local.get $b2) (v128.load offset=32 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
+                (local.set $b3 (f64x2.max (local.get $b3) (v128.load offset=48 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))))
+            (local.set $a0 (f64x2.splat (f64.const 0)))
+            (local.set $a1 (local.get $a0))
+            (local.set $a2 (local.get $a0))
+            (local.set $a3 (local.get $a0))
+            (local.set $p (local.get $gp))
+            (local.set $qq (local.get $qp))
+            (local.set $pEnd (i32.add (local.get $gp) (local.get $gBytes)))
+            (block $next
+              ;; an odd coordinate count: coordinate 0 alone, then two a turn (each lane's order stays j = 0, 1, 2, ...)
+              (if (i32.and (local.get $dims) (i32.const 1))
+                (then
+                  (local.set $qv (v128.load64_splat (local.get $qq)))
+                  (local.set $e (f64x2.sub (v128.load (local.get $p)) (local.get $qv)))
+                  (local.set $a0 (f64x2.mul (local.get $e) (local.get $e)))
+                  (local.set $e (f64x2.sub (v128.load offset=16 (local.get $p)) (local.get $qv)))
+                  (local.set $a1 (f64x2.mul (local.get $e) (local.get $e)))
+                  (local.set $e (f64x2.sub (v128.load offset=32 (local.get $p)) (local.get $qv)))
+                  (local.set $a2 (f64x2.mul (local.get $e) (local.get $e)))
+                  (local.set $e (f64x2.sub (v128.load offset=48 (local.get $p)) (local.get $qv)))
+                  (local.set $a3 (f64x2.mul (local.get $e) (local.get $e)))
+                  (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                  (local.set $qq (i32.add (local.get $qq) (i32.const 64)))))
+              (block $summed
+                (loop $coords
+                  (br_if $summed (i32.ge_u (local.get $p) (local.get $pEnd)))
+                  (local.set $qv (v128.load64_splat (local.get $qq)))
+                  (local.set $e (f64x2.sub (v128.load (local.get $p)) (local.get $qv)))
+                  (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=16 (local.get $p)) (local.get $qv)))
+                  (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=32 (local.get $p)) (local.get $qv)))
+                  (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=48 (local.get $p)) (local.get $qv)))
+                  (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $qv (v128.load64_splat offset=64 (local.get $qq)))
+                  (local.set $e (f64x2.sub (v128.load offset=64 (local.get $p)) (local.get $qv)))
+                  (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=80 (local.get $p)) (local.get $qv)))
+                  (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=96 (local.get $p)) (local.get $qv)))
+                  (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $e (f64x2.sub (v128.load offset=112 (local.get $p)) (local.get $qv)))
+                  (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $e) (local.get $e))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 128)))
+                  (local.set $qq (i32.add (local.get $qq) (i32.const 128)))
+                  (br $coords)))
+              ;; the lanes within a bound, offered one by one
+              (local.set $m (i32.or
+                (i32.or (i64x2.bitmask (f64x2.le (local.get $a0) (local.get $b0)))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (local.get $b1))) (i32.const 2)))
+                (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (local.get $b2))) (i32.const 4))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (local.get $b3))) (i32.const 6)))))
+              (br_if $next (i32.eqz (local.get $m)))
+              (v128.store (local.get $scratch) (local.get $a0))
+              (v128.store offset=16 (local.get $scratch) (local.get $a1))
+              (v128.store offset=32 (local.get $scratch) (local.get $a2))
+              (v128.store offset=48 (local.get $scratch) (local.get $a3))
+              (loop $each
+                (local.set $l (i32.ctz (local.get $m)))
+                (local.set $u (i32.add (local.get $u0) (local.get $l)))
+                (if (i32.and (i32.lt_u (local.get $u) (local.get $users))
+                             (if (result i32) (local.get $sym)
+                               (then (i32.gt_u (local.get $u) (local.get $i)))
+                               (else (i32.ne (local.get $u) (local.get $i)))))
+                  (then
+                    (local.set $d (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
+                    (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3)))))
+                      (then (call $rOffer (local.get $h) (local.get $u) (local.get $d))))
+                    (if (local.get $sym)
+                      (then
+                        (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $u) (i32.const 3)))))
+                          (then (call $rOffer (local.get $u) (local.get $i) (local.get $d))))))))
+                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+                (br_if $each (local.get $m))))
+            (local.set $gp (i32.add (local.get $gp) (local.get $gBytes)))
+            (local.set $u0 (i32.add (local.get $u0) (i32.const 8)))
+            (br $groups)))
+        (if (i32.eqz (local.get $sym))
+          (then (call $rDrain (i32.const 0) (i32.add (local.get $out) (i32.shl (i32.mul (local.get $r) (local.get $k)) (i32.const 2))))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop)))
+    (if (local.get $sym)
+      (then
+        (local.set $r (i32.const 0))
+        (block $ddone
+          (loop $drains
+            (br_if $ddone (i32.ge_u (local.get $r) (local.get $users)))
+            (call $rDrain (local.get $r) (i32.add (local.get $out) (i32.shl (i32.mul (local.get $r) (local.get $k)) (i32.const 2))))
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (br $drains))))))
 )

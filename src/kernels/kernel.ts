@@ -5,7 +5,8 @@
  * bit (tests/kernels/wasm.test.ts).
  *
  * The same module holds the other hot loops of a trial cell that gain from SIMD without changing a
- * double: the projections (projectAll) and LapLSH's noise products.
+ * double: the k-NN of symbols and reals (wasmSymbolKnn, wasmRealKnn), the projections (projectAll)
+ * and LapLSH's noise products.
  *
  * The module uses WebAssembly SIMD; where it does not validate (an engine without SIMD), or when
  * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
@@ -39,6 +40,37 @@ interface Exports {
   rankCount(codes: number, users: number, probes: number, targets: number, np: number, stop: number, wide: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
+  knnSym(
+    codes: number,
+    users: number,
+    words: number,
+    queries: number,
+    nq: number,
+    k: number,
+    seed: number,
+    positions: number,
+    out: number,
+    heap: number,
+    dist: number,
+    tab: number,
+    mode: number,
+  ): void;
+  knnReal(
+    vals: number,
+    users: number,
+    dims: number,
+    queries: number,
+    nq: number,
+    k: number,
+    seed: number,
+    out: number,
+    heaps: number,
+    bounds: number,
+    sizes: number,
+    bases: number,
+    scratch: number,
+    sym: number,
+  ): void;
 }
 
 let cached: Exports | null | undefined;
@@ -291,4 +323,124 @@ export function wasmBareScan(set: CodeSet, queries: Int32Array): number | null {
   new Uint32Array(buf, at.codes, users * set.words).set(set.codes);
   new Int32Array(buf, at.queries, queries.length).set(queries);
   return set.words === 1 ? wasm.bare32(at.codes, users, at.queries, queries.length) : Number(wasm.bare64(at.codes, users, at.queries, queries.length));
+}
+
+/** Packed symbols, `words` 32-bit words a row (lsh/releases.ts `SymbolSet`, stated by shape). */
+interface SymbolRows {
+  packed: Uint32Array;
+  positions: number;
+  width: number;
+  words: number;
+}
+
+/** The most symbol positions the WebAssembly kernel takes (a distance and the pad 255 in a byte). */
+export const WASM_MAX_POSITIONS = 254;
+
+/** The unequal 2-bit symbols of each nibble of a XOR (the kernel's lookup table for width 2;
+ *  widths 4 and 8 compare nibbles and bytes for equality instead). */
+const NIBBLE_TABLE = Uint8Array.from({ length: 16 }, (_, n) => Number((n & 3) !== 0) + Number(n >> 2 !== 0));
+
+/** The k nearest a user's distance bytes need: the rows' layout of knnCount (distance bytes, summaries). */
+function distBytes(users: number): number {
+  const padded = Math.ceil((users + 15) / 256) * 256;
+  return padded + (padded / 256) * 16 + 16;
+}
+
+/**
+ * The k nearest of every query among packed symbols (the unequal positions; ties by the tie key,
+ * the query excluded), best first into `out` (queries x k): the answer of src/lsh/releases.ts's JS
+ * loop. Rows are copied into the module in groups of 16 users, word-major (hamming.wat
+ * `knnSym`). Returns false when the kernel does not apply (no WebAssembly, or more than
+ * WASM_MAX_POSITIONS positions). Arguments are validated by the caller.
+ */
+export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): boolean {
+  const wasm = instance();
+  if (!wasm || ![2, 4, 8].includes(set.width) || set.positions < 1 || set.positions > WASM_MAX_POSITIONS || set.words < 1) return false;
+  const W = set.words;
+  const nq = queries.length;
+  const groups = Math.ceil(users / 16);
+  const codes = 0;
+  const queriesAt = align16(groups * W * 64);
+  const outAt = align16(queriesAt + nq * 4);
+  const heapAt = align16(outAt + nq * k * 4);
+  const tabAt = align16(heapAt + k * 12);
+  const distAt = tabAt + 16;
+  reserve(wasm, distAt + distBytes(users));
+  new Uint8Array(wasm.memory.buffer, tabAt, 16).set(NIBBLE_TABLE);
+  const rows = new Uint32Array(wasm.memory.buffer, codes, groups * W * 16).fill(0);
+  const { packed } = set;
+  for (let u = 0; u < users; u++) {
+    const at = (u >>> 4) * W * 16 + (u & 15);
+    for (let w = 0; w < W; w++) rows[at + w * 16] = packed[u * W + w]!;
+  }
+  new Int32Array(wasm.memory.buffer, queriesAt, nq).set(queries);
+  wasm.knnSym(codes, users, W, queriesAt, nq, k, tieSeed | 0, set.positions, outAt, heapAt, distAt, tabAt, set.width === 2 ? 0 : set.width === 8 ? 1 : 2);
+  out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
+  return true;
+}
+
+/** How the reals kernel pairs its rows: 'auto' sums each pair once when every user is a query once. */
+export type RealPairing = 'auto' | 'each' | 'once';
+
+/** Options of wasmRealKnn (measurement and tests; the defaults are the measured best). */
+export interface RealKnnOptions {
+  pairing?: RealPairing;
+}
+
+/** Whether `queries` holds every one of `users` users exactly once. */
+function everyUserOnce(queries: Int32Array, users: number): boolean {
+  if (queries.length !== users) return false;
+  const seen = new Uint8Array(users);
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    if (seen[q]) return false;
+    seen[q] = 1;
+  }
+  return true;
+}
+
+/**
+ * The k nearest of every query among `users` rows of `dims` doubles (row-major `values`) by the
+ * squared Euclidean distance summed in float64 in coordinate order from 0, ties by the tie key, the
+ * query excluded; best first into `out` (queries x k): the answer of src/lsh/releases.ts's JS loop
+ * (the same doubles: lanes are users, each summing its terms in order). Rows are copied into the
+ * module in groups of 8 users, coordinate-major (hamming.wat `knnReal`). Returns false when the
+ * kernel does not apply (no WebAssembly, no coordinates, or a value that is not finite: then an
+ * infinite difference makes NaN, and the JS loop's order of NaN is the reference).
+ */
+export function wasmRealKnn(values: Float64Array, dims: number, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, opts: RealKnnOptions = {}): boolean {
+  const wasm = instance();
+  if (!wasm || dims < 1) return false;
+  const n = users * dims;
+  for (let i = 0; i < n; i++) if (!Number.isFinite(values[i]!)) return false;
+  const nq = queries.length;
+  const pairing = opts.pairing ?? 'auto';
+  const once = pairing === 'once' || (pairing === 'auto' && everyUserOnce(queries, users));
+  if (once && !everyUserOnce(queries, users)) throw new RangeError('pairing once needs every user a query exactly once');
+  const heaps = once ? users : 1;
+  const groups = Math.ceil(users / 8);
+  const vals = 0;
+  const queriesAt = align16(groups * dims * 64);
+  const outAt = align16(queriesAt + nq * 4);
+  const heapAt = align16(outAt + (once ? users : nq) * k * 4);
+  const boundsAt = align16(heapAt + heaps * k * 16);
+  const sizesAt = align16(boundsAt + groups * 8 * 8);
+  const basesAt = align16(sizesAt + heaps * 4);
+  const scratchAt = align16(basesAt + heaps * 4);
+  reserve(wasm, scratchAt + 64);
+  const buf = wasm.memory.buffer;
+  // padding users: 1e300 makes every squared difference with a real row infinite (never within a finite bound)
+  const rows = new Float64Array(buf, vals, groups * dims * 8).fill(1e300);
+  for (let u = 0; u < users; u++) {
+    const at = (u >>> 3) * dims * 8 + (u & 7);
+    for (let j = 0; j < dims; j++) rows[at + j * 8] = values[u * dims + j]!;
+  }
+  // the padding users' bounds: never within (a distance is >= 0)
+  new Float64Array(buf, boundsAt, groups * 8).fill(-1);
+  new Int32Array(buf, queriesAt, nq).set(queries);
+  wasm.knnReal(vals, users, dims, queriesAt, nq, k, tieSeed | 0, outAt, heapAt, boundsAt, sizesAt, basesAt, scratchAt, once ? 1 : 0);
+  const answers = new Int32Array(wasm.memory.buffer, outAt, (once ? users : nq) * k);
+  if (!once) out.set(answers);
+  else for (let qi = 0; qi < nq; qi++) out.set(answers.subarray(queries[qi]! * k, (queries[qi]! + 1) * k), qi * k);
+  return true;
 }

@@ -6,12 +6,13 @@
  * - `symbols`: κ values of an alphabet of b ≤ 256 symbols (bucket MinHash), distance = the number
  *   of unequal positions. Packed `width` bits a symbol (1, 2, 4 or 8: the smallest with 2^width ≥ b),
  *   32/width symbols a word and none across two words, so two rows' distance is a popcount of their
- *   XOR with each symbol's bits folded into its lowest one: four more operations a word than the
- *   bit path;
+ *   XOR with each symbol's bits folded into its lowest one (the JS loop; the WebAssembly kernel
+ *   counts unequal nibbles or bytes instead: the same numbers);
  * - `reals`: κ doubles (JL projections with Gaussian noise, noisy MinHash), ranked by the squared
  *   Euclidean distance Σ_j (a_j − b_j)², summed in float64 in coordinate order from 0: one fixed
  *   order, so every thread, shard and path gets the same doubles (the squared distance orders the
  *   rows as the distance does, and cannot merge two distances that a square root would round alike).
+ *   The WebAssembly kernel keeps it: its vector lanes are users, each summing in that order.
  *
  * Every kind breaks ties as the bit path does (protocol §3, src/lsh/tieKey.ts): among rows at equal
  * distance from a query the smaller tie key of (trial tie seed, query, candidate) comes first, so
@@ -21,7 +22,8 @@ import type { CodeSet } from './codes.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
 import { TopK } from '../util/topK.js';
-import { checkKnnArgs, hammingKnn } from './hammingKnn.js';
+import { checkKnnArgs, hammingKnn, type HammingKernel } from './hammingKnn.js';
+import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../kernels/kernel.js';
 
 /** What a mechanism releases per user (its facts' `release`; absent: bits). */
 export type ReleaseKind = 'bits' | 'symbols' | 'reals';
@@ -214,17 +216,37 @@ export function nearestByDistance(dist: Float64Array, m: number, k: number, skip
   for (let i = 0; i < k; i++) out[offset + i] = cand[i]!;
 }
 
+/** Options of `releaseKnn`: which implementation runs (tests and measurements; the answers are the same). */
+export interface ReleaseKnnOptions {
+  kernel?: HammingKernel;
+}
+
 /**
  * The k nearest rows of every query row (the query excluded), nearest first: the smallest
  * (distance, tieKey(queryKeyBase(tieSeed, query), candidate)). Bits go to hammingKnn (its
- * kernels, src/lsh/hammingKnn.ts); symbols and reals are scanned here, with the same rule.
+ * kernels, src/lsh/hammingKnn.ts), and so do symbols of two letters (packed as the bits are, the
+ * same distances). Symbols and reals run in the WebAssembly kernel where it applies
+ * (src/kernels/kernel.ts wasmSymbolKnn, wasmRealKnn: the same answers), else in the JS loop here:
+ * one distance pass per query, then nearestByDistance.
  */
-export function releaseKnn(set: ReleaseSet, queries: Int32Array, k: number, tieSeed: number): Int32Array {
-  if (isBits(set)) return hammingKnn(set, queries, k, tieSeed);
+export function releaseKnn(set: ReleaseSet, queries: Int32Array, k: number, tieSeed: number, opts: ReleaseKnnOptions = {}): Int32Array {
+  const kernel = opts.kernel ?? 'auto';
+  if (isBits(set)) return hammingKnn(set, queries, k, tieSeed, { kernel });
+  if (set.kind === 'symbols' && set.width === 1) {
+    return hammingKnn({ codes: set.packed, bits: set.positions, words: set.words }, queries, k, tieSeed, { kernel: kernel === 'js' ? 'js' : 'auto' });
+  }
   const users = releaseRows(set);
   checkKnnArgs(users, queries, k, tieSeed);
   const out = new Int32Array(queries.length * k);
-  if (k === 0) return out;
+  if (k === 0 || queries.length === 0) return out;
+  if (kernel !== 'js') {
+    const done = set.kind === 'symbols' ? wasmSymbolKnn(set, users, queries, k, tieSeed, out) : wasmRealKnn(set.values, set.dims, users, queries, k, tieSeed, out);
+    if (done) return out;
+    if (kernel === 'wasm') {
+      const limit = set.kind === 'symbols' ? `at most ${WASM_MAX_POSITIONS} positions` : 'finite reals';
+      throw new RangeError(`the WebAssembly kernel does not apply (kernel ${hammingKernelName()}, ${describeRelease(set)}; it takes ${limit})`);
+    }
+  }
   const dist = new Float64Array(users);
   const heap = new TopK(k);
   for (let qi = 0; qi < queries.length; qi++) {
