@@ -8,7 +8,7 @@ import { planRead, readInteractions } from '../data/load.js';
 import { formatUnits, readerKeys as formatReaderKeys } from '../data/formats/index.js';
 import type { ReleaseSet } from '../lsh/releases.js';
 import type { LshFamily } from '../lsh/families/types.js';
-import type { Mechanism } from '../mechanisms/types.js';
+import type { Mechanism, OwnBudgetRow } from '../mechanisms/types.js';
 import { realizedFlipProbability } from '../privacy/rr.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { UserError } from '../util/errors.js';
@@ -71,6 +71,8 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
   const { codes, eps } = encodeUsers({ data, family, kappa, hashSeed, mechanism: mech, options, xi, privacy: { d, delta }, rng });
   // the disagreement the mechanism's accountant took (bucket MinHash: d(1 − 1/b)), else the family's
   const p = mech.positionDisagreement ? mech.positionDisagreement(d, options) : family.disagreement(d);
+  // a mechanism with a parameter of its own states it (jl-gaussian: σ; private MinHash: ε per position)
+  const own = mech.budgetRow && mech.usesXi ? mech.budgetRow(xi ?? 0, kappa, mech.budgetDistance === 'family' ? { d, delta } : { d: family.disagreement(d), delta }, options) : null;
   const itemsSource = release ? release.items_source : plan.listed ? 'list' : 'data';
   const budgeted = mech.usesXi ? xi : null;
   const hashing: HashingFile = {
@@ -97,12 +99,14 @@ export async function buildRelease(plan: ReleasePlan): Promise<Release> {
       delta,
       disagreement: p,
       accountant: typeof options.accountant === 'string' ? options.accountant : null,
-      epsilon_bit: jsonNumber(eps.epsilon),
+      // jl-gaussian's epsilon is its noise's precision, not an ε: it states σ below instead
+      epsilon_bit: own && mech.epsilonKind !== 'bit' ? null : jsonNumber(eps.epsilon),
       epsilon_ldp: jsonNumber(eps.ldpEpsilon),
       fallback: mech.usesXi ? eps.fallback : null,
       // the flip probability the bits realize (1/(1+e^eps) rounded up to the 2^-32 grid with a margin)
       flip: mech.flipsBits && eps.epsilon !== null ? realizedFlipProbability(eps.epsilon) : null,
-      statement: statement(family.name, mech, budgeted, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null),
+      ...(own ? { parameter: own.parameter, value: jsonNumber(own.value), ldp_delta: own.ldp_delta } : {}),
+      statement: statement(family.name, mech, budgeted, d, delta, p, eps.ldpEpsilon, mech.usesXi ? eps.fallback : null, own),
     },
     noise: plan.noiseSeed !== null ? 'TEST ONLY: seeded pseudo-random noise (--noise-seed); do not publish' : 'node:crypto (operating system CSPRNG); not recorded',
     users,
@@ -140,11 +144,20 @@ function readerKeys(spec: DatasetSpec): Record<string, unknown> {
 }
 
 /** The guarantee in words, for hashing.json. */
-function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null): string {
+function statement(metric: string, mech: Mechanism, xi: number | null, d: number, delta: number, p: number, epsLdp: number | null, fallback: boolean | null, own: OwnBudgetRow | null = null): string {
   if (!mech.usesXi || xi === null) return `no privacy: mechanism ${mech.name} releases the LSH codes without noise (anyone holding hashing.json can test guesses of a user's data against them)`;
   if (epsLdp === Infinity)
     return `The accountant finds that xi = ${xi} at ${metric} distance d = ${d} holds with probability at least 1 - ${delta} without any noise, so the codes are the clean LSH codes; between users far apart there is NO bound. The item list is not covered (see items_note).`;
-  const ldp = epsLdp === null ? '' : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
+  const over = own?.over ?? 'the public hash functions';
+  // the disagreement the accountant took, for releases of positions (a real projection has none)
+  const unit = mech.positionDisagreement ? 'position' : (mech.release ?? 'bits') === 'bits' ? 'bit' : null;
+  const disagreeing = unit ? ` (per-${unit} disagreement probability ${p})` : '';
+  const ldp =
+    epsLdp === null
+      ? ''
+      : own && own.ldp_delta !== null && own.ldp_delta > 0
+        ? ` Between ANY two users the loss is at most ${epsLdp} with probability at least 1 - ${own.ldp_delta} over ${over} (an LDP equivalent with a failure probability, not pure LDP).`
+        : ` Between ANY two users the loss is at most ${epsLdp} (LDP-equivalent budget).`;
   const fb = fallback ? ' (no tighter bound exists at this d, so xi is the pure LDP bound)' : '';
-  return `With probability at least 1 - ${delta} over the public hash functions, the privacy loss between two users whose data are at ${metric} distance d = ${d} (per-${mech.positionDisagreement ? 'position' : 'bit'} disagreement probability ${p}) is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
+  return `With probability at least 1 - ${delta} over ${over}, the privacy loss between two users whose data are at ${metric} distance d = ${d}${disagreeing} is at most xi = ${xi}${fb}; it grows with the distance (extended DP, paper Sect. 5).${ldp} The item list is not covered (see items_note).`;
 }

@@ -49,6 +49,10 @@ export interface HashingFile {
     epsilon_ldp: number | string | null;
     fallback: boolean | null;
     flip: number | null;
+    /** a mechanism with a parameter of its own (jl-gaussian, private MinHash): its name, value and the δ of its LDP equivalent */
+    parameter?: string;
+    value?: number | string | null;
+    ldp_delta?: number | null;
     statement: string;
   };
   noise: string;

@@ -177,6 +177,8 @@ export interface OwnBudgetRow {
   accountant: string | null;
   /** the pure-LDP bound was used (as LSHRR's `fallback`), or null where it does not apply */
   fallback: boolean | null;
+  /** what δ is taken over, where not over the public hash functions alone (`lshdp encode`'s statement) */
+  over?: string;
 }
 
 /** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`). */

@@ -337,6 +337,51 @@ describe('lshdp encode: releases that are not bits', () => {
   });
 });
 
+describe('lshdp encode: jl-gaussian', () => {
+  it('states σ (not an ε per bit) and what δ is taken over, for each guarantee', async () => {
+    const { jlGaussianSigma } = await import('../../src/privacy/gaussian.js');
+    for (const [guarantee, over] of [
+      ['expected', 'over the public hash functions and the noise'],
+      ['every-w', 'over the noise, for every public hash function'],
+    ] as const) {
+      const out = `jl-${guarantee}`;
+      const r = await run([
+        'encode',
+        '--format',
+        'movielens-csv',
+        'ratings.csv',
+        '--dims',
+        '50',
+        '--kappa',
+        '8',
+        '--mechanism',
+        'jl-gaussian',
+        '--option',
+        `guarantee=${guarantee}`,
+        '--xi',
+        '5',
+        '--seed',
+        '7',
+        '--noise-seed',
+        '1',
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(r.status, r.stderr).toBe(0);
+      const h = JSON.parse(readFileSync(join(dir, out, 'hashing.json'), 'utf8'));
+      expect(h.release).toEqual({ kind: 'reals', length: 8 });
+      expect(h.privacy.epsilon_bit).toBeNull();
+      expect(h.privacy.parameter).toBe(guarantee === 'expected' ? 'sigma' : 'sigma_per_sigma_max');
+      if (guarantee === 'expected') expect(h.privacy.value).toBe(jlGaussianSigma(5, 8, { d: 0.1, delta: 0.01 }));
+      expect(h.privacy.ldp_delta).toBe(0.01);
+      expect(h.privacy.statement).toContain(`With probability at least 1 - 0.01 ${over}, the privacy loss`);
+      expect(h.privacy.statement).not.toContain('per-bit');
+      expect(h.privacy.statement).toContain('not pure LDP');
+    }
+  });
+});
+
 describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
   const base = ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--dims', '20'];
   const cases: [string, string[], RegExp][] = [

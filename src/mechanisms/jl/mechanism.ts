@@ -79,7 +79,15 @@ export const jlGaussianMechanism: Mechanism = {
   budgetRow(xi, kappa, privacy, options): OwnBudgetRow {
     const guarantee = guaranteeOf(options);
     const { sigma, ldpEpsilon } = solve(guarantee, xi, kappa, privacy);
-    return { parameter: guarantee === 'expected' ? 'sigma' : 'sigma_per_sigma_max', value: sigma, epsilon_ldp: ldpEpsilon, ldp_delta: privacy.delta, accountant: guarantee, fallback: null };
+    return {
+      parameter: guarantee === 'expected' ? 'sigma' : 'sigma_per_sigma_max',
+      value: sigma,
+      epsilon_ldp: ldpEpsilon,
+      ldp_delta: privacy.delta,
+      accountant: guarantee,
+      fallback: null,
+      over: guarantee === 'expected' ? 'the public hash functions and the noise' : 'the noise, for every public hash function',
+    };
   },
   encode(ctx, eps): RealSet {
     checkOptionKeys('jl-gaussian', ctx.options, ['guarantee']);
