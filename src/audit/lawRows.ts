@@ -270,6 +270,19 @@ interface ClaimOf {
   tailAt: (parameter: number) => number;
 }
 
+/** laplaceFailingEpsilon, kept per (ξ, κ, p, δ): a bisection of convolutions (about half a second),
+ *  asked again by every repetition of the same row. */
+const failing = new Map<string, number>();
+function failingEpsilon(xi: number, kappa: number, p: number, delta: number): number {
+  const key = `${xi}|${kappa}|${p}|${delta}`;
+  let e = failing.get(key);
+  if (e === undefined) {
+    e = laplaceFailingEpsilon(xi, kappa, p, delta);
+    failing.set(key, e);
+  }
+  return e;
+}
+
 function claimOf(row: LawRow, s: LawSamples, plan: AuditPlan, pairDistance: number): ClaimOf {
   const law = s.law!;
   const { xi, kappa } = row;
@@ -305,7 +318,7 @@ function claimOf(row: LawRow, s: LawSamples, plan: AuditPlan, pairDistance: numb
     if (claim.kind === 'ldp') return ldp(declared);
     if (claim.kind === 'positions') {
       const p = claim.disagreement;
-      return { declared, allowed: laplaceFailingEpsilon(xi, kappa, p, delta), tailAt: (e) => laplacePositionTail(kappa, p, e, xi).lower };
+      return { declared, allowed: failingEpsilon(xi, kappa, p, delta), tailAt: (e) => laplacePositionTail(kappa, p, e, xi).lower };
     }
   }
   throw new UserError(`audit: mechanism ${row.mechanism.name} declares a ${law.noise.kind} law with a ${claim.kind} claim; it claims positions or ldp`);
