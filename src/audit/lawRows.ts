@@ -328,7 +328,7 @@ function claimOf(row: LawRow, s: LawSamples, plan: AuditPlan, pairDistance: numb
 // Pilots: the release at a factor, through its own encode
 
 /** Samples of a release-law pilot at one factor (each gives 2κ entries). */
-export const LAW_PILOT_SAMPLES = 1000;
+export const LAW_PILOT_SAMPLES = 2000;
 
 /** The hashings pilots share per (plan, candidate, κ): every factor and every row of the pair. */
 const pilotHashings = new WeakMap<AuditPlan, Map<string, TrialHashing[]>>();
