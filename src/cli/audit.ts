@@ -45,7 +45,7 @@ What M = ${DEFAULT_SAMPLES} samples (--samples) see on configs/audit.yaml (d 0.1
   rappor                  black-box on {a} vs {b}: ×1.5–2 at ξ <= 5; not-testable at ξ 10, 20
   laplsh                  black-box: only ×30–100 where testable; not-testable at ξ >= 10, and
                           at ξ 5 for κ 10, 20
-  jl-gaussian (3 guarantees)  gaussian scale of its residuals: ×1.004–1.021 on its precision 1/σ
+  jl-gaussian (3 guarantees)  gaussian scale of its residuals: ×1.006–1.024 on its precision 1/σ
 A plugin is audited as its declarations allow: per-bit flips (epsilon_bit with flipsBits or the role
 bitwise-rr) as LSHRR; an ε_LDP alone (epsilon_bit null) against that LDP claim on any pair, δ 0.
 Files: audit.json, audit.csv (columns in docs/OUTPUTS.md), audit-cdf.svg, audit.html.
