@@ -8,6 +8,9 @@
  *   the largest per-bit ε the claim allows, beside the exact tail, the score law and the black box.
  * - `directional`: VMF, Purkayastha (their angle law is known at a concentration): the concentration
  *   is tested one-sided, the whole law two-sided, beside the accounting and the black box.
+ * - `release-law`: a release that is not bits whose mechanism declares its law (`releaseLaw`): the
+ *   noise around its clean release is estimated and the claim judged at its confidence bound, beside
+ *   the law's own two-sided tests (lawRows.ts); no black-box test (its statistic counts bits).
  * - `black-box`: the rest (LapLSH, RAPPOR, plugins without a known law). A mechanism that states a
  *   per-bit budget but only an LDP ε (a plugin returning `epsilon_bit: null, epsilon_ldp`) is tested
  *   against that LDP claim: ε_lb against ε_LDP with δ = 0, over any pair of inputs (the pair at d
@@ -16,7 +19,7 @@
 import type { Mechanism } from '../mechanisms/types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 
-export type RowKind = 'flips' | 'directional' | 'black-box';
+export type RowKind = 'flips' | 'directional' | 'release-law' | 'black-box';
 
 export interface RowClaim {
   kind: RowKind;
@@ -32,6 +35,7 @@ export interface RowClaim {
  *  when the mechanism claims no budget. */
 export function rowClaim(m: Mechanism, eps: EpsilonInfo, xi: number, delta: number): RowClaim | null {
   if (!m.usesXi) return null;
+  if (m.releaseLaw !== undefined && (m.release ?? 'bits') !== 'bits') return { kind: 'release-law', claim: 'xi', claimed: xi, delta };
   const perBit = m.epsilonKind === 'bit';
   if (perBit && eps.epsilon !== null && (m.flipsBits === true || m.roles?.includes('bitwise-rr') === true)) return { kind: 'flips', claim: 'xi', claimed: xi, delta };
   if (m.angleLogDensity !== undefined && m.concentrationMetric !== undefined) return { kind: 'directional', claim: 'xi', claimed: xi, delta: 0 };

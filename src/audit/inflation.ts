@@ -46,3 +46,34 @@ export function smallestGridFactor(flagged: (f: number) => boolean): number | nu
   }
   return grid[hi];
 }
+
+/**
+ * The smallest factor the prediction flags, checked by simulation: the first of it, ×1.02, ×1.02²,
+ * … (ten steps) whose simulated release is flagged; else the full search by simulation.
+ */
+export function predictedFactor(flagged: (f: number) => boolean, predict: (f: number) => boolean): number | null {
+  if (flagged(1)) return 1;
+  const guess = smallestFactor(predict, 16);
+  if (guess !== null) {
+    for (let i = 0, f = guess; i <= 10 && f <= MAX_FACTOR; i++, f = Number((f * 1.02).toPrecision(6))) if (flagged(f)) return f;
+  }
+  return smallestFactor(flagged);
+}
+
+/** The smallest M (within 1%) above `from` at which `flagged` holds, searched up to 10¹²;
+ *  Infinity when not even then. */
+export function samplesNeeded(flagged: (m: number) => boolean, from: number): number {
+  let lo = from;
+  let hi = 2 * from;
+  while (!flagged(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 1e12) return Infinity;
+  }
+  while (hi - lo > Math.max(1, hi / 100)) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (flagged(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}

@@ -63,6 +63,7 @@ export const AUDIT_CSV_COLUMNS = [
   'realized_lb',
   'allowed',
   'p_release',
+  'realized_tail',
   'flip_rate',
   'flip_bits',
   'epsilon_lb',

@@ -30,6 +30,7 @@ import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { hasherFor, scoreSample, type Hasher } from './sampling.js';
 import { finalizeRows, type SampledRow } from './verdicts.js';
 import { rowClaim, type RowClaim } from './claim.js';
+import { lawPrivacy, lawSample, lawSamples } from './lawRows.js';
 import type { AuditOutcome, AuditPlan, Candidate, LossCdfPoint, RealPairResult } from './types.js';
 
 export type { AuditEntry, AuditOutcome, AuditPlan, AuditResult, LawDirection, LossCdfPoint, RealPairResult, Verdict } from './types.js';
@@ -77,7 +78,10 @@ function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number)
     if (!mechanism.encode) continue;
     const eps = epsilonOf({ mechanism, entry }, xi, kappa, plan, p);
     const claim = rowClaim(mechanism, eps, xi ?? 0, plan.delta);
-    const candidates = candidatesFor(mechanism, plan, angular, claim);
+    const law = claim?.kind === 'release-law';
+    // a release-law row estimates its noise on the first candidate (no pair search: its tests do not
+    // depend on a distinguishing threshold)
+    const candidates = candidatesFor(mechanism, plan, angular, claim).slice(0, law ? 1 : undefined);
     rows.push({
       entry,
       mechanism,
@@ -88,7 +92,7 @@ function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number)
       rng: makeRng(deriveSeed(plan.seed, 'audit-noise', entry.label, kappa, xi ?? 'none')),
       // the vector-noising mechanisms run their direct samplers (equal in law to the projected
       // ones, which would need a factorization per sample)
-      options: mechanism.noisesVector ? { ...entry.options, sampler: 'direct' } : entry.options,
+      options: mechanism.noisesVector && mechanism.optionKeys?.includes('sampler') ? { ...entry.options, sampler: 'direct' } : entry.options,
       candidates,
       chosen: 0,
       threshold: 0,
@@ -97,6 +101,7 @@ function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number)
       ham: new Float64Array(plan.samples),
       hamNeg: new Float64Array(plan.samples),
       differing: new Float64Array(plan.samples),
+      ...(law ? { law: lawSamples(plan.samples, kappa, lawPrivacy(mechanism, plan, p)) } : {}),
     });
   }
   return rows;
@@ -105,14 +110,30 @@ function rowsOf(plan: AuditPlan, kappa: number, angular: boolean, p: (d: number)
 /** The arrays one sample's statistics go to (scoreSample's order). */
 type Targets = [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
 
-/** Samples `count` hashings of a candidate in batches and scores every row on it into the arrays. */
-function sampleCandidate(cand: Candidate, rows: SampledRow[], kappa: number, count: number, hashRng: Rng, hasher: Hasher, phase: string, into: (row: SampledRow) => Targets): void {
+/** Samples `count` hashings of a candidate in batches and scores every row on it into the arrays
+ *  (a release-law row into its law store). */
+function sampleCandidate(
+  cand: Candidate,
+  rows: SampledRow[],
+  kappa: number,
+  count: number,
+  hashRng: Rng,
+  hasher: Hasher,
+  phase: string,
+  into: (row: SampledRow) => Targets,
+  seed: number | string,
+): void {
   const targets = rows.map(into);
   for (let start = 0; start < count; start += BATCH) {
     const n = Math.min(BATCH, count - start);
     const hashings = Array.from({ length: n }, (_, b) => hasher(cand.vectors, kappa, hashRng, [cand.key, kappa, phase, start + b]));
+    const trialSeeds = rows.some((row) => row.law) ? hashings.map((_, b) => deriveSeed(seed, 'audit-per-trial', cand.key, kappa, phase, start + b)) : [];
     rows.forEach((row, r) => {
       const t = targets[r];
+      if (row.law) {
+        for (let b = 0; b < n; b++) lawSample(row.law, row, cand.vectors, hashings[b], row.rng, row.eps, trialSeeds[b]);
+        return;
+      }
       for (let b = 0; b < n; b++) {
         const stats = scoreSample(row.mechanism, cand.vectors, hashings[b], row.rng, row.options, row.eps);
         for (let i = 0; i < 5; i++) t[i][start + b] = stats[i];
@@ -128,10 +149,12 @@ function sampleRows(rows: SampledRow[], plan: AuditPlan, kappa: number, hasher: 
   const hashRngs = new Map(keys.map((k) => [k, makeRng(deriveSeed(plan.seed, 'audit-hash', k, kappa))]));
   const best = new Map<SampledRow, number>();
   for (const key of keys) {
-    const users = rows.filter((r) => r.candidates.some((c) => c.key === key));
+    // release-law rows keep their one candidate without a selection
+    const users = rows.filter((r) => !r.law && r.candidates.some((c) => c.key === key));
+    if (users.length === 0) continue;
     const cand = users[0].candidates.find((c) => c.key === key)!;
     const sample = new Map(users.map((r) => [r, Array.from({ length: 5 }, () => new Float64Array(sel)) as Targets]));
-    sampleCandidate(cand, users, kappa, sel, hashRngs.get(key)!, hasher, 'select', (r) => sample.get(r)!);
+    sampleCandidate(cand, users, kappa, sel, hashRngs.get(key)!, hasher, 'select', (r) => sample.get(r)!, plan.seed);
     for (const row of users) {
       const [pos, neg] = sample.get(row)!;
       const delta = row.claim?.delta ?? 0;
@@ -147,7 +170,7 @@ function sampleRows(rows: SampledRow[], plan: AuditPlan, kappa: number, hasher: 
   for (const key of keys) {
     const users = rows.filter((r) => r.candidates[r.chosen].key === key);
     if (users.length === 0) continue;
-    sampleCandidate(users[0].candidates[users[0].chosen], users, kappa, plan.samples, hashRngs.get(key)!, hasher, 'estimate', (r) => [r.pos, r.neg, r.ham, r.hamNeg, r.differing]);
+    sampleCandidate(users[0].candidates[users[0].chosen], users, kappa, plan.samples, hashRngs.get(key)!, hasher, 'estimate', (r) => [r.pos, r.neg, r.ham, r.hamNeg, r.differing], plan.seed);
   }
 }
 

@@ -15,7 +15,7 @@ import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
 import type { UserVectors } from '../data/types.js';
 import { drawHyperplanes, projectAll } from '../lsh/hyperplanes.js';
 import { packSigns, popcount32 } from '../lsh/codes.js';
-import { describeRelease, isBits } from '../lsh/releases.js';
+import { describeRelease, isBits, type ReleaseSet } from '../lsh/releases.js';
 import { deriveSeed, type Rng } from '../random/rng.js';
 import type { LshFamily } from '../lsh/families/index.js';
 import { UserError } from '../util/errors.js';
@@ -61,42 +61,56 @@ function replaysNoise(m: Mechanism): boolean {
 }
 
 /**
+ * The clean release and the release of one sample, through the mechanism's own `encode`: a
+ * mechanism whose clean code is the LSH code of the seeds (`cleanIsLshCode`) is compared with the
+ * hashing's codes; any other is run at ε = ∞ (its own accounting with every ε made infinite, through
+ * the same `encode`: scaledEps), on a recording of the noise stream whose replay (same salts and
+ * positions), continued by the stream, then draws the release (replaysNoise), or on the stream
+ * before the release draws on. `perTrial` (optional) is the sample's MechanismContext.perTrial.
+ */
+export function releasePair(
+  m: Mechanism,
+  vectors: UserVectors,
+  hashing: TrialHashing,
+  rng: Rng,
+  options: Record<string, unknown>,
+  eps: EpsilonInfo,
+  perTrial?: MechanismContext['perTrial'],
+): { clean: ReleaseSet; out: ReleaseSet } {
+  const ctx = (r: Rng): MechanismContext => ({ vectors, hashing, rng: r, options, ...(perTrial ? { perTrial } : {}) });
+  const encode = (r: Rng, e: EpsilonInfo): ReleaseSet => m.encode!(ctx(r), e);
+  if (m.cleanIsLshCode) return { clean: hashing.codes!, out: encode(rng, eps) };
+  if (!replaysNoise(m)) {
+    const clean = encode(rng, scaledEps(eps, Infinity));
+    return { clean, out: encode(rng, eps) };
+  }
+  const tape: number[] = [];
+  const recording: Rng = () => {
+    const v = rng();
+    tape.push(v);
+    return v;
+  };
+  const clean = encode(recording, scaledEps(eps, Infinity));
+  let at = 0;
+  const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
+  return { clean, out: encode(replay, eps) };
+}
+
+/**
  * The statistics of one sample: [S of the output y of x, S of the output y' of x', H of y, H' =
- * Hamming(y', C(x')), D]. A mechanism whose clean code is the LSH code of the seeds
- * (`cleanIsLshCode`) is compared with the hashing's codes; any other is run at ε = ∞ (its own
- * accounting with every ε made infinite, through the same `encode`: scaledEps), on a recording of
- * the noise stream whose replay (same salts and positions), continued by the stream, then draws the
- * release (replaysNoise), or on the stream before the release draws on. Per-bit flips on the D
- * bits: D − (S − S')/2 of 2D.
+ * Hamming(y', C(x')), D], from releasePair's clean code C and release. Per-bit flips on the D bits:
+ * D − (S − S')/2 of 2D.
  */
 export function scoreSample(m: Mechanism, vectors: UserVectors, hashing: TrialHashing, rng: Rng, options: Record<string, unknown>, eps: EpsilonInfo): [number, number, number, number, number] {
-  const ctx = (r: Rng): MechanismContext => ({ vectors, hashing, rng: r, options });
+  const { clean: c, out: o } = releasePair(m, vectors, hashing, rng, options, eps);
   // this statistic counts bits; releases of symbols or reals are tested on their own laws
-  const encode = (r: Rng, e: EpsilonInfo): CodeSet => {
-    const set = m.encode!(ctx(r), e);
-    if (!isBits(set)) throw new UserError(`audit: mechanism ${m.name} releases ${describeRelease(set)}; the bit-flip statistics do not apply to it`);
-    return set;
-  };
-  let clean: CodeSet;
-  let out: CodeSet;
-  if (m.cleanIsLshCode) {
-    clean = hashing.codes!;
-    out = encode(rng, eps);
-  } else if (!replaysNoise(m)) {
-    clean = encode(rng, scaledEps(eps, Infinity));
-    out = encode(rng, eps);
-  } else {
-    const tape: number[] = [];
-    const recording: Rng = () => {
-      const v = rng();
-      tape.push(v);
-      return v;
-    };
-    clean = encode(recording, scaledEps(eps, Infinity));
-    let at = 0;
-    const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
-    out = encode(replay, eps);
-  }
+  for (const set of [o, c])
+    if (!isBits(set))
+      throw new UserError(
+        `audit: mechanism ${m.name} releases ${describeRelease(set)}; the bit-flip statistics do not apply to it (a release that is not bits is audited through its declared releaseLaw)`,
+      );
+  const clean = c as CodeSet;
+  const out = o as CodeSet;
   if (out.bits !== clean.bits)
     throw new UserError(
       `audit: mechanism ${m.name} released ${out.bits}-bit codes against ${clean.bits}-bit clean codes${m.cleanIsLshCode ? " (it declares cleanIsLshCode: its release must have the LSH code's κ bits)" : ''}`,

@@ -73,7 +73,25 @@ export type Verdict = 'violated' | 'law-mismatch' | 'no-violation-found' | 'not-
 export const VERDICTS: readonly Verdict[] = ['violated', 'law-mismatch', 'no-violation-found', 'not-testable', 'not-applicable'];
 
 /** The tests a row can run (its `tests`). */
-export type AuditTest = 'exact-tail' | 'flip-rate' | 'score-law' | 'concentration' | 'angle-law' | 'black-box' | 'accounting-consistency';
+export type AuditTest =
+  | 'exact-tail'
+  | 'flip-rate'
+  | 'score-law'
+  | 'concentration'
+  | 'angle-law'
+  | 'black-box'
+  | 'accounting-consistency'
+  // releases that are not bits, tested on their declared law (src/audit/lawRows.ts)
+  | 'declared-tail'
+  | 'gaussian-scale'
+  | 'gaussian-law'
+  | 'keep-rate'
+  | 'rr-law'
+  | 'laplace-scale'
+  | 'laplace-law';
+
+/** The one-sided test of a release-law row that decides (and `detectable_by` names). */
+export type LawScaleTest = 'gaussian-scale' | 'keep-rate' | 'laplace-scale';
 
 /** How a release departs from its declared law: it leaks less (`safer`), more but within the claim
  *  (`riskier`), or neither uniformly (`crossing`). */
@@ -110,8 +128,10 @@ export interface AuditResult {
   claim: 'xi' | 'ldp' | null;
   /** that value (ξ, or the ε_LDP) */
   claimed: number | null;
-  /** the released parameter the row estimates: `epsilon_bit` (LSHRR) or `concentration` (VMF, Purkayastha) */
-  parameter: 'epsilon_bit' | 'concentration' | null;
+  /** the released parameter the row estimates: `epsilon_bit` (LSHRR), `concentration` (VMF, Purkayastha),
+   *  `precision` (a Gaussian release: the mechanism's own ε, e.g. jl-gaussian's 1/σ or σ_max(W)/σ) or
+   *  `epsilon_position` (b-ary randomized response, Laplace noise: ε′ per position) */
+  parameter: 'epsilon_bit' | 'concentration' | 'precision' | 'epsilon_position' | null;
   /** its estimate from the samples (LSHRR: |ln((1 − q̂)/q̂)| of the flip rate on the bits where the pair's
    *  clean codes differ; directional: the concentration whose law has the sampled mean Hamming distance) */
   realized: number | null;
@@ -121,6 +141,10 @@ export interface AuditResult {
   allowed: number | null;
   /** p-value of "realized > allowed" */
   p_release: number | null;
+  /** release-law rows: the claim's Pr[L > ξ] (ldp claims: 1 when κ·ε′ > ξ, else 0) at `realized_lb`,
+   *  the release's parameter at its confidence bound (above δ exactly when the row is violated by its
+   *  release test) */
+  realized_tail: number | null;
   /** LSHRR: the flip rate on the differing bits, and how many such bits were seen (both outputs) */
   flip_rate: number | null;
   flip_bits: number | null;
@@ -143,17 +167,19 @@ export interface AuditResult {
   level: number | null;
   /** p-value of the black-box test (ε_lb > ξ) */
   p_black_box: number | null;
-  /** KS distance of the sampled law from the declared one (LSHRR: score; VMF, Purkayastha: Hamming to the clean code) */
+  /** KS distance of the sampled law from the declared one (LSHRR: score; VMF, Purkayastha: Hamming to the clean code;
+   *  Gaussian and Laplace releases: the standardized residuals against their law's shape) */
   law_ks: number | null;
-  /** its DKW–Massart p-value (two-sided) */
+  /** its DKW–Massart p-value (two-sided); release-law rows: the Bonferroni-combined p-value of their law tests */
   p_law: number | null;
   /** law-mismatch rows: how the release departs from its declared law */
   law_direction: LawDirection | null;
   /** smallest factor on the release's own ε (through its encode) flagged with probability >= 0.8 at
    *  this M and level, found by simulating the release at the factor; null when none up to 1000 is */
   detectable_inflation: number | null;
-  /** the test whose power reaches the target there: `flip-rate`, `concentration` or `black-box` */
-  detectable_by: 'flip-rate' | 'concentration' | 'black-box' | null;
+  /** the test whose power reaches the target there: `flip-rate`, `concentration`, `black-box`, or a
+   *  release-law row's `gaussian-scale`, `keep-rate`, `laplace-scale` */
+  detectable_by: 'flip-rate' | 'concentration' | 'black-box' | LawScaleTest | null;
   /** vmf, purkayastha: c·distance at the pair, which the accounting makes ξ (an accounting-consistency
    *  check: it recomputes the accounting formula and cannot see a sampler fault) */
   loss_sup: number | null;

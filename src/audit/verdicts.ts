@@ -35,12 +35,13 @@ import { clopperPearson } from '../stats/binomial.js';
 import { countsAt, epsilonLbPValue, epsilonLowerBound } from './epsilonBound.js';
 import { dkwPValue, hammingLawOfAngle, ksDistance, ksOneSided, ksOneSidedPowerLowerBound, massartPValue, scoreLaw } from './laws.js';
 import { blackBoxFlagsApprox, blackBoxPower, blackBoxPowerWithSelection, ratesAtLikelyThreshold } from './power.js';
-import { MAX_FACTOR, smallestFactor, smallestGridFactor } from './inflation.js';
+import { MAX_FACTOR, predictedFactor, samplesNeeded, smallestFactor, smallestGridFactor } from './inflation.js';
 import { EXACT_SAMPLES_LIMIT, FAMILY_ALPHA, NOT_TESTABLE_FACTOR, POWER_TARGET } from './defaults.js';
 import { epsilonInterval, epsilonOfFlipRate, flipDirection, flipRateP, flipTestPower } from './flips.js';
 import { scaledEps, type RowClaim } from './claim.js';
 import { scoreSample, type Hasher } from './sampling.js';
 import type { AuditEntry, AuditPlan, AuditResult, Candidate, LawDirection } from './types.js';
+import { lawChecks, lawNoViolationReason, lawNotTestableReason, type LawSamples } from './lawRows.js';
 
 /** A row after sampling: the kept candidate, its threshold and the estimation statistics. */
 export interface SampledRow {
@@ -62,6 +63,8 @@ export interface SampledRow {
   ham: Float64Array;
   hamNeg: Float64Array;
   differing: Float64Array;
+  /** release-law rows: what the samples released around their clean release (lawRows.ts) */
+  law?: LawSamples;
 }
 
 interface Context {
@@ -109,6 +112,7 @@ function emptyResult(row: SampledRow, plan: AuditPlan): AuditResult {
     realized_lb: null,
     allowed: null,
     p_release: null,
+    realized_tail: null,
     flip_rate: null,
     flip_bits: null,
     epsilon_lb: null,
@@ -153,6 +157,7 @@ function rowResult(row: SampledRow, ctx: Context): AuditResult {
   const r = emptyResult(row, ctx.plan);
   const claim = row.claim;
   if (!claim) return r;
+  if (claim.kind === 'release-law') return lawRowResult(row, r, ctx);
   const level = ctx.rowLevel / (claim.kind === 'black-box' ? 1 : 2);
   const cand = row.candidates[row.chosen];
   const counts = countsAt(row.pos, row.neg, row.threshold);
@@ -183,6 +188,18 @@ function rowResult(row: SampledRow, ctx: Context): AuditResult {
         : { flaggedAt: blackBoxChecks(row, r, pilots, bb) };
   let testable = true;
   if (!ctx.plan.skipInflation) testable = inflation(row, r, ctx, pilots, judge);
+  return settle(
+    r,
+    found,
+    testable,
+    () => notTestableReason(r, claim),
+    () => noViolationReason(r, claim, pilots),
+  );
+}
+
+/** The verdict from what the tests found: violated, else law-mismatch, else not-testable, else
+ *  no-violation-found (the reasons of the last two asked only when needed). */
+function settle(r: AuditResult, found: Findings, testable: boolean, notTestable: () => string, noViolation: () => string): AuditResult {
   if (found.violations.length) {
     r.verdict = 'violated';
     r.reason = found.violations.join('; ');
@@ -193,12 +210,43 @@ function rowResult(row: SampledRow, ctx: Context): AuditResult {
     r.reason = `the release departs from its declared law (${r.law_direction}): ${found.mismatches.map((x) => x.text).join('; ')}; no test shows more privacy loss than claimed`;
   } else if (!testable) {
     r.verdict = 'not-testable';
-    r.reason = notTestableReason(r, claim);
+    r.reason = notTestable();
   } else {
     r.verdict = 'no-violation-found';
-    r.reason = noViolationReason(r, claim, pilots);
+    r.reason = noViolation();
   }
   return r;
+}
+
+/** A release that is not bits, tested on its declared law (lawRows.ts): one one-sided sampling test
+ *  at the row's whole level α/m, the law tests at the same level. */
+function lawRowResult(row: SampledRow, r: AuditResult, ctx: Context): AuditResult {
+  const level = ctx.rowLevel;
+  const cand = row.candidates[row.chosen];
+  Object.assign(r, {
+    delta: row.claim!.delta,
+    claim: row.claim!.claim,
+    claimed: row.claim!.claimed,
+    pair: cand.pair.source === 'synthetic' ? `synthetic at distance ${cand.pair.distance} (${cand.key})` : cand.pair.source,
+    level,
+    confidence: 1 - level,
+  });
+  const found: Findings = { violations: [], mismatches: [] };
+  const testable = lawChecks(row, r, ctx.plan, level, ctx.hasher, found);
+  if (testable === null) {
+    r.verdict = 'not-testable';
+    r.samples_needed = Infinity;
+    r.samples_needed_extrapolated = false;
+    r.reason = `${row.mechanism.name} declares no release law at ξ = ${row.xi} (its release does not depend on the input); no law test applies`;
+    return r;
+  }
+  return settle(
+    r,
+    found,
+    testable,
+    () => lawNotTestableReason(r),
+    () => lawNoViolationReason(r),
+  );
 }
 
 /** What the release's parameter is called in reasons. */
@@ -379,37 +427,6 @@ function inflation(row: SampledRow, r: AuditResult, ctx: Context, pilots: Pilots
   r.samples_needed = needed;
   r.samples_needed_extrapolated = needed > EXACT_SAMPLES_LIMIT;
   return false;
-}
-
-/**
- * The smallest factor the prediction flags, checked by simulation: the first of it, ×1.02, ×1.02²,
- * … (ten steps) whose simulated release is flagged; else the full search by simulation.
- */
-function predictedFactor(flagged: (f: number) => boolean, predict: (f: number) => boolean): number | null {
-  if (flagged(1)) return 1;
-  const guess = smallestFactor(predict, 16);
-  if (guess !== null) {
-    for (let i = 0, f = guess; i <= 10 && f <= MAX_FACTOR; i++, f = Number((f * 1.02).toPrecision(6))) if (flagged(f)) return f;
-  }
-  return smallestFactor(flagged);
-}
-
-/** The smallest M (within 1%) above `from` at which `flagged` holds, searched up to 10¹²;
- *  Infinity when not even then. */
-function samplesNeeded(flagged: (m: number) => boolean, from: number): number {
-  let lo = from;
-  let hi = 2 * from;
-  while (!flagged(hi)) {
-    lo = hi;
-    hi *= 2;
-    if (hi > 1e12) return Infinity;
-  }
-  while (hi - lo > Math.max(1, hi / 100)) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (flagged(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,9 @@ export function registerAudit(program: Command): void {
 Verdicts, per (mechanism, κ, ξ); each of the m rows that claim a budget is tested at ${FAMILY_ALPHA}/m:
   violated            one-sided: a test found more privacy loss than claimed — the release's own
                       parameter (LSHRR: the per-bit ε of its flips on the bits where the pair's codes
-                      differ; VMF, Purkayastha: the concentration) above the largest the claim allows,
+                      differ; VMF, Purkayastha: the concentration; a release of reals or symbols: the
+                      scale of its noise or its keep rate against the law it declares) above the
+                      largest the claim allows,
                       ε_lb above the claimed ε, or LSHRR's exact tail at its declared ε above δ;
                       correct mechanisms give any violated row with probability <= ${FAMILY_ALPHA}
   law-mismatch        nothing shows more loss than claimed, but the release departs from the law its
@@ -43,6 +45,7 @@ What M = ${DEFAULT_SAMPLES} samples (--samples) see on configs/audit.yaml (d 0.1
   rappor                  black-box on {a} vs {b}: ×1.5–2 at ξ <= 5; not-testable at ξ 10, 20
   laplsh                  black-box: only ×30–100 where testable; not-testable at ξ >= 10, and
                           at ξ 5 for κ 10, 20
+  jl-gaussian (3 guarantees)  gaussian scale of its residuals: ×1.006–1.024 on its precision 1/σ
 A plugin is audited as its declarations allow: per-bit flips (epsilon_bit with flipsBits or the role
 bitwise-rr) as LSHRR; an ε_LDP alone (epsilon_bit null) against that LDP claim on any pair, δ 0.
 Files: audit.json, audit.csv (columns in docs/OUTPUTS.md), audit-cdf.svg, audit.html.

@@ -5,6 +5,7 @@ import type { ReleaseKind, ReleaseSet } from '../lsh/releases.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo, PrivacyParams } from '../privacy/types.js';
 import type { MetricName } from '../lsh/families/types.js';
+import type { ReleaseLaw } from './releaseLaw.js';
 
 export interface MechanismContext {
   vectors: UserVectors;
@@ -158,6 +159,16 @@ export interface Mechanism {
   readonly release?: ReleaseKind;
   /** the released rows of all users for one trial (kind 'code' only), of the kind `release` says */
   encode?(ctx: MechanismContext, eps: EpsilonInfo): ReleaseSet;
+  /**
+   * A release that is not bits: the law `encode(ctx, eps)` declares for each released coordinate
+   * around its clean release (`encode` at ε = ∞ on the same hashing), and the claim it makes
+   * (src/mechanisms/releaseLaw.ts; docs/PRIVACY.md "Releases that are not bits"). `lshdp audit`
+   * tests what the release does against it. `privacy` is what `epsilon` received (the same d and
+   * δ); `ctx` is the sample's hashing, vectors and options (a law may read the hashing, e.g. its
+   * spectral norm through `ctx.perTrial`, and must not draw from `ctx.rng`). Null: no law (the
+   * release does not depend on the input, e.g. jl-gaussian at ξ = 0).
+   */
+  releaseLaw?(eps: EpsilonInfo, ctx: MechanismContext, privacy: PrivacyParams): ReleaseLaw | null;
 }
 
 /**
@@ -182,7 +193,7 @@ export interface OwnBudgetRow {
 }
 
 /** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement'>;
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement' | 'releaseLaw'>;
 
 /** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
  *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */

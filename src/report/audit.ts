@@ -76,7 +76,8 @@ type Row = AuditJson['results'][number];
 /** A row's release test: the realized parameter, its lower bound and what the claim allows. */
 function release(r: Row): string {
   if (r.realized === undefined || r.realized === null) return 'n/a';
-  return `${num(r.realized)} [${num(r.realized_lb ?? null)}] / ${num(r.allowed ?? null)}${r.parameter === 'concentration' ? ' (c)' : ''}`;
+  const unit = r.parameter === 'concentration' ? ' (c)' : r.parameter === 'precision' ? ' (1/σ)' : r.parameter === 'epsilon_position' ? ' (ε′)' : '';
+  return `${num(r.realized)} [${num(r.realized_lb ?? null)}] / ${num(r.allowed ?? null)}${unit}`;
 }
 
 /** A row's detectable inflation, or why there is none. */

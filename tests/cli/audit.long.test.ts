@@ -17,18 +17,28 @@ describe('lshdp audit configs/audit.yaml (long tier)', () => {
     expect(r.stderr).toMatch(/^lshdp: warning: .*audit\.yaml uses the naive accountant/);
     expect(r.stdout).not.toMatch(/\bsound\b|inconclusive/);
     const json = JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')) as AuditFile;
-    expect(json.results).toHaveLength(3 + 3 * 5 * 8);
+    // LSH; LSHRR ×4, LapLSH, RAPPOR, VMF, Purkayastha; jl-gaussian ×3 (its guarantees), at 3 κ and 5 ξ
+    expect(json.results).toHaveLength(3 + 3 * 5 * 11);
     const naive = json.results.filter((x) => x.accountant === 'naive');
     expect(naive).toHaveLength(15);
     for (const row of naive) expect(row.verdict, `κ=${row.kappa} ξ=${row.xi}`).toBe('violated');
     for (const row of json.results.filter((x) => x.verdict !== 'not-applicable')) {
-      expect(row.epsilon_lb, row.mechanism).not.toBeNull();
       expect(row.confidence!).toBeGreaterThan(0.95);
-      expect(row.epsilon_ceiling!).toBeGreaterThan(0);
       expect(row).toHaveProperty('detectable_inflation');
+      if (row.base === 'jl-gaussian') {
+        // a release of reals: tested on its declared Gaussian law, no black box
+        expect(row.tests).toEqual(['declared-tail', 'gaussian-scale', 'gaussian-law']);
+        expect(row.epsilon_lb).toBeNull();
+        expect(row.realized_lb!).toBeLessThanOrEqual(row.allowed as number);
+        expect(row.exact_tail!).toBeLessThanOrEqual(0.01 * (1 + 1e-9));
+        expect(row.detectable_by).toBe('gaussian-scale');
+        continue;
+      }
+      expect(row.epsilon_lb, row.mechanism).not.toBeNull();
+      expect(row.epsilon_ceiling!).toBeGreaterThan(0);
     }
     // an LSHRR row is violated exactly when its exact tail exceeds δ, or a sampling test rejected (named in its reason)
-    for (const row of json.results.filter((x) => x.epsilon_bit !== null)) {
+    for (const row of json.results.filter((x) => x.epsilon_bit !== null && x.base !== 'jl-gaussian')) {
       const tail = typeof row.epsilon_bit !== 'number' ? row.exact_tail! : exactTail(row.kappa, 0.1, realizedPerBitEpsilon(row.epsilon_bit), row.xi);
       if (tail > 0.01) expect(row.verdict, `${row.mechanism} κ=${row.kappa} ξ=${row.xi}`).toBe('violated');
       else if (row.verdict === 'violated') expect(row.reason).toMatch(/flip rate|black-box/);

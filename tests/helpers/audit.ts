@@ -2,6 +2,8 @@
 export interface AuditFile {
   results: {
     mechanism: string;
+    base: string;
+    tests: string[];
     accountant: string | null;
     kappa: number;
     xi: number;
@@ -25,6 +27,7 @@ export interface AuditFile {
     /** LSHRR: "Infinity" (a string in JSON) when unbounded */
     epsilon_bit: number | string | null;
     exact_tail: number | null;
+    realized_tail: number | null;
     samples: number;
   }[];
 }

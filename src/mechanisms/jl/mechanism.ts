@@ -2,9 +2,11 @@ import type { Mechanism, MechanismContext, OwnBudgetRow } from '../types.js';
 import type { EpsilonInfo, PrivacyParams } from '../../privacy/types.js';
 import type { UserVectors } from '../../data/types.js';
 import type { RealSet } from '../../lsh/releases.js';
+import type { ReleaseLaw } from '../releaseLaw.js';
 import { checkOptionKeys } from '../options.js';
 import { fillFastNormals, userCount } from '../common.js';
 import { jlGaussianAccount, spectralNorm } from '../../privacy/gaussian.js';
+import { euclideanFromAngular } from '../../privacy/distance.js';
 import type { JlGaussianGuarantee } from '../../privacy/accountantNames.js';
 import { jlGaussianRelease } from '../../random/jlGaussian.js';
 import { UserError } from '../../util/errors.js';
@@ -88,6 +90,23 @@ export const jlGaussianMechanism: Mechanism = {
       fallback: null,
       over: guarantee === 'expected' ? 'the public hash functions and the noise' : 'the noise, for every public hash function',
     };
+  },
+  /**
+   * Each coordinate is N(0, σ²) around W·x/‖x‖ (the release at precision ∞), σ = 1/precision
+   * (`expected`) or σ_max(W)/precision (`every-w`, `ldp`, σ_max of this hashing's planes). The claim
+   * is the guarantee's: `expected` over W and the noise at the pair's distance (jl-expected); `every-w`
+   * every pair within d for this W, ℓ2 sensitivity σ_max(W)·d_euc(d); `ldp` any two unit vectors,
+   * sensitivity 2σ_max(W). Precision 0 (ξ = 0) releases the noise alone: no law around the clean
+   * release (null).
+   */
+  releaseLaw(eps, ctx, privacy): ReleaseLaw | null {
+    const guarantee = guaranteeOf(ctx.options);
+    const precision = eps.epsilon;
+    if (precision === null || !(precision > 0)) return null;
+    if (guarantee === 'expected') return { noise: { kind: 'gaussian', sigma: 1 / precision }, claim: { kind: 'jl-expected' } };
+    const sigmaMax = sigmaMaxOf(ctx);
+    const sensitivity = guarantee === 'ldp' ? 2 * sigmaMax : sigmaMax * euclideanFromAngular(privacy.d);
+    return { noise: { kind: 'gaussian', sigma: sigmaMax / precision }, claim: { kind: 'sensitivity', sensitivity } };
   },
   encode(ctx, eps): RealSet {
     checkOptionKeys('jl-gaussian', ctx.options, ['guarantee']);
