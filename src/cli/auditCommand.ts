@@ -11,6 +11,7 @@ import { ExitStatus, UserError } from '../util/errors.js';
 import { intArg } from './options.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { getMechanism } from '../mechanisms/registry.js';
+import { builtInFacts } from '../mechanisms/catalog.js';
 import { naiveAccountantWarning, parseAccountant } from '../privacy/accountants.js';
 import { EXIT_LAW_MISMATCH, EXIT_VIOLATED, FAMILY_ALPHA, POWER_TARGET } from '../audit/defaults.js';
 import { runAudit, type AuditEntry } from '../audit/run.js';
@@ -39,7 +40,8 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   if (!(band > 0 && band < 0.5)) throw new UserError(`--band: must be a number in (0, 0.5), got "${opts.band}"`);
   const cfg = loadConfig(file);
   const entries: AuditEntry[] = cfg.mechanisms.map((m) => {
-    if (m.options.accountant !== undefined) parseAccountant(m.options.accountant, `${file}: mechanism ${m.label}: accountant`);
+    // LSHRR's accountants (the config checks every unit's own list: private MinHash's too)
+    if (m.options.accountant !== undefined && builtInFacts(m.name)?.budgetRows === 'accountant') parseAccountant(m.options.accountant, `${file}: mechanism ${m.label}: accountant`);
     return { label: m.label, name: m.name, options: m.options };
   });
   if (entries.some((e) => e.options.accountant === 'naive')) process.stderr.write(naiveAccountantWarning(file) + '\n');

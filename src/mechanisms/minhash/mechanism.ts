@@ -6,7 +6,7 @@ import { userCount } from '../common.js';
 import { bucketSymbols, minHashBits } from '../../lsh/minHash.js';
 import { packSymbols, type RealSet } from '../../lsh/releases.js';
 import { bucketDisagreement, minhashBucketEpsilon, minhashNoisyEpsilon, noisyDisagreement } from '../../privacy/minhash.js';
-import { realizedOtherCount } from '../../privacy/bucketRr.js';
+import { realizedOtherCount, realizedOtherProbability } from '../../privacy/bucketRr.js';
 import { randomizeSymbols } from '../../random/symbols.js';
 import { laplaceNoisyValues } from '../../random/laplace.js';
 import { UserError } from '../../util/errors.js';
@@ -93,6 +93,21 @@ export const minhashBucketMechanism: Mechanism = {
   },
   /** d(1 − 1/b) at Jaccard distance d: the minima differ (d), then their buckets (1 − 1/b) */
   positionDisagreement: (d, options) => bucketDisagreement(d, bucketsOption(options)),
+  /**
+   * The audit's hypothesis (src/mechanisms/releaseLaw.ts): b-ary randomized response at the keep
+   * rate the sampler realizes, each position differing with probability d(1 − 1/b) (privacy.d: the
+   * Jaccard distance), or pure LDP under the ldp accountant. None where nothing is random to test:
+   * ε' = 0 (the symbols ignore the input) and ε' = ∞ (no noise).
+   */
+  releaseLaw(eps, ctx, privacy) {
+    const e = positionEpsilon(MINHASH_BUCKET_FACTS.name, eps);
+    if (e === 0 || e === Infinity) return null;
+    const b = bucketsOption(ctx.options);
+    return {
+      noise: { kind: 'bary-rr', alphabet: b, keep: 1 - (b - 1) * realizedOtherProbability(e, b) },
+      claim: accountantOption(MINHASH_BUCKET_FACTS, ctx.options) === 'ldp' ? { kind: 'ldp' } : { kind: 'positions', disagreement: bucketDisagreement(privacy.d, b) },
+    };
+  },
   encode(ctx, eps) {
     const name = MINHASH_BUCKET_FACTS.name;
     checkOptionKeys(name, ctx.options, [...MINHASH_BUCKET_FACTS.optionKeys, 'accountant']);
@@ -119,6 +134,15 @@ export const minhashNoisyMechanism: Mechanism = {
   },
   /** d/2 at Jaccard distance d: the minima differ, then their fair coins */
   positionDisagreement: (d) => noisyDisagreement(d),
+  /** The audit's hypothesis: Laplace noise of scale 1/ε' on each value, positions differing with probability d/2, or pure LDP under ldp; none at ε' = 0 or ∞ (as bucket's). */
+  releaseLaw(eps, ctx, privacy) {
+    const e = positionEpsilon(MINHASH_NOISY_FACTS.name, eps);
+    if (e === 0 || e === Infinity) return null;
+    return {
+      noise: { kind: 'laplace', scale: 1 / e },
+      claim: accountantOption(MINHASH_NOISY_FACTS, ctx.options) === 'ldp' ? { kind: 'ldp' } : { kind: 'positions', disagreement: noisyDisagreement(privacy.d) },
+    };
+  },
   encode(ctx, eps): RealSet {
     const name = MINHASH_NOISY_FACTS.name;
     checkOptionKeys(name, ctx.options, [...MINHASH_NOISY_FACTS.optionKeys, 'accountant']);
