@@ -55,6 +55,7 @@ describe('jl-gaussian: its accounting', () => {
       ldp_delta: 0.01,
       accountant: 'expected',
       fallback: null,
+      over: 'the public hash functions and the noise',
     });
     const w = jl.budgetRow!(5, 20, PRIVACY, { guarantee: 'every-w' });
     expect(w.parameter).toBe('sigma_per_sigma_max');
