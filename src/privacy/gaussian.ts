@@ -225,6 +225,25 @@ function logBisect(lo: number, hi: number, passes: (x: number) => boolean): numb
 }
 
 /**
+ * The smallest x > 0 (relative 1e-9, on the passing side) where the monotone `passes` turns true,
+ * from a first guess: bracketed by halving or doubling it, then bisected in log x.
+ */
+function smallestPassing(guess: number, passes: (x: number) => boolean): number {
+  let hi = guess;
+  let lo = hi;
+  if (passes(hi)) {
+    do lo /= 2;
+    while (passes(lo) && lo > 0);
+    hi = lo * 2;
+  } else {
+    do hi *= 2;
+    while (!passes(hi));
+    lo = hi / 2;
+  }
+  return logBisect(lo, hi, passes);
+}
+
+/**
  * Relative margin below δ that a returned σ or ξ must meet: far above the quadrature's error (≪ 1e-12
  * relative), so that another summation of the same tail cannot find the answer above δ.
  */
@@ -246,18 +265,7 @@ export function jlGaussianSigma(xi: number, kappa: number, privacy: PrivacyParam
   const target = delta * SAFE;
   const passes = (sigma: number) => jlGaussianTail(sigma, xi, kappa, d) <= target;
   // start from the closed form for ‖W u‖ = 1 (the mean of χ²_κ/κ), then bracket by factors of 2
-  let hi = gaussianSigmaForSensitivity(euclideanFromAngular(d), xi, delta);
-  let lo = hi;
-  if (passes(hi)) {
-    do lo /= 2;
-    while (passes(lo));
-    hi = lo * 2;
-  } else {
-    do hi *= 2;
-    while (!passes(hi));
-    lo = hi / 2;
-  }
-  return logBisect(lo, hi, passes);
+  return smallestPassing(gaussianSigmaForSensitivity(euclideanFromAngular(d), xi, delta), passes);
 }
 
 /**
@@ -275,18 +283,7 @@ export function jlGaussianLdpEpsilon(sigma: number, kappa: number, delta: number
   const target = delta * SAFE;
   const passes = (xi: number) => jlGaussianTail(sigma, xi, kappa, 1) <= target;
   if (passes(0)) return 0; // only for δ ≥ 1/2: the tail at ξ = 0 exceeds 1/2
-  let hi = Math.max(gaussianXiForSensitivity(2, sigma, delta), Number.MIN_VALUE);
-  let lo = hi;
-  if (passes(hi)) {
-    do lo /= 2;
-    while (passes(lo) && lo > 0);
-    hi = lo * 2;
-  } else {
-    do hi *= 2;
-    while (!passes(hi));
-    lo = hi / 2;
-  }
-  return logBisect(lo, hi, passes);
+  return smallestPassing(Math.max(gaussianXiForSensitivity(2, sigma, delta), Number.MIN_VALUE), passes);
 }
 
 // ml-matrix is loaded on first use, so importing the accountants does not pay for it

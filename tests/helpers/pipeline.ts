@@ -28,3 +28,10 @@ export function filesOf(dir: string, sub = ''): Map<string, string> {
 
 /** The same with compute times (`"ms":N`, provenance only) set to 0. */
 export const withoutTimes = (files: Map<string, string>): Map<string, string> => new Map([...files].map(([k, v]) => [k, v.replace(/"ms":\d+/g, '"ms":0')]));
+
+/** The rows of an evaluation's CSV whose `mechanism` column is `label`, as objects (column → cell). */
+export function rowsOf(file: string, label: string): Record<string, string>[] {
+  const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const keys = head!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i]!, v]))).filter((r) => r.mechanism === label);
+}

@@ -3,6 +3,7 @@ import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import { packSymbols, releaseKnn, type RealSet } from '../../src/lsh/releases.js';
 import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../../src/kernels/kernel.js';
 import { makeRng } from '../../src/random/rng.js';
+import { bruteForceKnn } from '../helpers/releases.js';
 
 // The WebAssembly kernels of symbols and reals (src/kernels/hamming.wat knnSym, knnReal) against
 // the JS loop of src/lsh/releases.ts and a brute force written out plainly: the same neighbours,
@@ -11,21 +12,7 @@ import { makeRng } from '../../src/random/rng.js';
 
 const wasm = process.env.LSHDP_HAMMING_KERNEL !== 'js' && hammingKernelName() === 'wasm-simd';
 
-/** Every other row sorted by (distance, tie key): the contract, by definition. */
-function bruteForce(users: number, dist: (a: number, b: number) => number, queries: Int32Array, k: number, seed: number): Int32Array {
-  const out = new Int32Array(queries.length * k);
-  queries.forEach((q, qi) => {
-    const base = queryKeyBase(seed, q);
-    const others: { u: number; d: number; key: number }[] = [];
-    for (let u = 0; u < users; u++) if (u !== q) others.push({ u, d: dist(q, u), key: tieKey(base, u) });
-    others.sort((a, b) => a.d - b.d || a.key - b.key);
-    out.set(
-      others.slice(0, k).map((o) => o.u),
-      qi * k,
-    );
-  });
-  return out;
-}
+const bruteForce = bruteForceKnn;
 
 function symbols(users: number, positions: number, letters: number, seed: string): Uint8Array {
   const rng = makeRng(seed);

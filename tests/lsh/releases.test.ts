@@ -22,6 +22,7 @@ import {
 } from '../../src/lsh/releases.js';
 import { makeRng } from '../../src/random/rng.js';
 import { UserError } from '../../src/util/errors.js';
+import { bruteForceKnn } from '../helpers/releases.js';
 
 function randomSymbols(users: number, positions: number, alphabet: number, seed: string): Uint8Array {
   const rng = makeRng(seed);
@@ -34,21 +35,7 @@ function tiedReals(users: number, dims: number, seed: string): RealSet {
   return { kind: 'reals', dims, values: Float64Array.from({ length: users * dims }, () => Math.floor(rng() * 3) - 1) };
 }
 
-/** The contract, written out plainly: every other row sorted by (distance, tie key), distances by definition. */
-function bruteForce(users: number, dist: (a: number, b: number) => number, queries: Int32Array, k: number, seed: number): Int32Array {
-  const out = new Int32Array(queries.length * k);
-  queries.forEach((q, qi) => {
-    const base = queryKeyBase(seed, q);
-    const others: { u: number; d: number; key: number }[] = [];
-    for (let u = 0; u < users; u++) if (u !== q) others.push({ u, d: dist(q, u), key: tieKey(base, u) });
-    others.sort((a, b) => a.d - b.d || a.key - b.key);
-    out.set(
-      others.slice(0, k).map((o) => o.u),
-      qi * k,
-    );
-  });
-  return out;
-}
+const bruteForce = bruteForceKnn;
 
 const unequal = (s: Uint8Array, positions: number) => (a: number, b: number) => {
   let d = 0;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runQuiet, scratchConfig } from '../helpers/pipeline.js';
+import { runQuiet, scratchConfig, rowsOf } from '../helpers/pipeline.js';
 import { readUtilityOf } from '../../src/report/read.js';
 import { utilityTable } from '../../src/report/tables.js';
 
@@ -33,13 +33,6 @@ recommend: { split: random, holdout: 1, top: [5] }
 attack: { known: [0.5] }
 infer: { aux: [0.5], k: 3 }
 `;
-
-/** The rows of a CSV whose `mechanism` column is `label`, as objects. */
-function rowsOf(file: string, label: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
-  const keys = head!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i]!, v]))).filter((r) => r.mechanism === label);
-}
 
 const mean = (rows: Record<string, string>[], key: string) => rows.reduce((s, r) => s + Number(r[key]), 0) / rows.length;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mergeShards } from '../../src/pipeline/merge.js';
 import { ROOT } from '../helpers/cli.js';
-import { filesOf, runQuiet, scratchConfig, withoutTimes } from '../helpers/pipeline.js';
+import { filesOf, runQuiet, scratchConfig, withoutTimes, rowsOf } from '../helpers/pipeline.js';
 
 const WORKER = join(ROOT, 'dist', 'machinery', 'worker.js');
 const PLUGINS = join(ROOT, 'tests', 'fixtures', 'plugins');
@@ -38,13 +38,6 @@ infer: { aux: [0.5], k: 3 }
 
 /** Every output file but the report's, compute times aside. */
 const outputs = (dir: string) => withoutTimes(new Map([...filesOf(dir)].filter(([k]) => !/^(figures|tables|assets)\/|\.html$|manifest\.json$|\.lshdp-outputs\.json$/.test(k))));
-
-/** The rows of a CSV whose `mechanism` column is `label`, as objects. */
-function rowsOf(file: string, label: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
-  const keys = head!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i]!, v]))).filter((r) => r.mechanism === label);
-}
 
 describe('releases of symbols and reals in a run', () => {
   it('go through every evaluation, and give the bytes of one run when sharded and on two threads', async () => {
