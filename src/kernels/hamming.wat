@@ -994,6 +994,104 @@
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
 
+  ;; Symbols of at most 64 positions, bit-sliced (kernel.ts builds the planes once per call):
+  ;; plane b of a row holds bit b of each position's symbol (position j at bit j), a u64. Two
+  ;; symbols differ iff some plane differs at their position, so the unequal count is
+  ;; popcnt(OR over planes of (plane_u XOR plane_q)): width XORs, width - 1 ORs and one
+  ;; i64.popcnt a user, as the bit kernel's one XOR and popcount (dist64). Rows come in pairs of
+  ;; users, plane-major: plane b of user 2g + l at codes + g*width*16 + b*16 + l*8, so one v128
+  ;; holds a plane of both users (the XORs and ORs of two users at once). width is 2, 4 or 8;
+  ;; the bytes after the last user are 255 ($distTail, after the pair loop's own last byte).
+  (func $distPlanes (param $codes i32) (param $users i32) (param $width i32) (param $q i32) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $qp i32) (local $stride i32) (local $x v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $q6 v128) (local $q7 v128)
+    (local.set $stride (i32.shl (local.get $width) (i32.const 4)))
+    (local.set $qp (i32.add (local.get $codes)
+      (i32.add (i32.mul (i32.shr_u (local.get $q) (i32.const 1)) (local.get $stride))
+               (i32.shl (i32.and (local.get $q) (i32.const 1)) (i32.const 3)))))
+    (local.set $q0 (v128.load64_splat (local.get $qp)))
+    (local.set $q1 (v128.load64_splat offset=16 (local.get $qp)))
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes)
+      (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 1)) (i32.const 1)) (local.get $stride))))
+    (if (i32.eq (local.get $width) (i32.const 2))
+      (then
+        (block $done
+          (loop $scan
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $x (v128.or
+              (v128.xor (v128.load (local.get $p)) (local.get $q0))
+              (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))))
+            (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+            (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (local.set $o (i32.add (local.get $o) (i32.const 2)))
+            (br $scan))))
+      (else
+        (local.set $q2 (v128.load64_splat offset=32 (local.get $qp)))
+        (local.set $q3 (v128.load64_splat offset=48 (local.get $qp)))
+        (if (i32.eq (local.get $width) (i32.const 4))
+          (then
+            (block $done4
+              (loop $scan4
+                (br_if $done4 (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $x (v128.or
+                  (v128.or (v128.xor (v128.load (local.get $p)) (local.get $q0))
+                           (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1)))
+                  (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2))
+                           (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))))
+                (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+                (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+                (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                (local.set $o (i32.add (local.get $o) (i32.const 2)))
+                (br $scan4))))
+          (else
+            (local.set $q4 (v128.load64_splat offset=64 (local.get $qp)))
+            (local.set $q5 (v128.load64_splat offset=80 (local.get $qp)))
+            (local.set $q6 (v128.load64_splat offset=96 (local.get $qp)))
+            (local.set $q7 (v128.load64_splat offset=112 (local.get $qp)))
+            (block $done8
+              (loop $scan8
+                (br_if $done8 (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $x (v128.or
+                  (v128.or
+                    (v128.or (v128.xor (v128.load (local.get $p)) (local.get $q0))
+                             (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1)))
+                    (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2))
+                             (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3))))
+                  (v128.or
+                    (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q4))
+                             (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q5)))
+                    (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q6))
+                             (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q7))))))
+                (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+                (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+                (local.set $p (i32.add (local.get $p) (i32.const 128)))
+                (local.set $o (i32.add (local.get $o) (i32.const 2)))
+                (br $scan8)))))))
+    (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
+
+  ;; k-NN of bit-sliced symbols ($distPlanes): knnSym's selection over the distance bytes
+  (func (export "knnPlanes") (param $codes i32) (param $users i32) (param $width i32) (param $queries i32) (param $nq i32)
+                             (param $k i32) (param $seed i32) (param $positions i32) (param $out i32) (param $heap i32)
+                             (param $dist i32)
+    (local $qi i32) (local $q i32) (local $n16 i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (global.set $guess (i32.shr_u (local.get $positions) (i32.const 1)))
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $positions))
+        (call $distPlanes (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist))
+        (call $summarize (local.get $dist) (local.get $n16))
+        (call $selectByCount (local.get $dist) (local.get $users) (local.get $positions))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
   ;; Reals: the k nearest by squared Euclidean distance, each pair's sum in float64 in coordinate
   ;; order from 0 (lanes are users, never coordinates: a lane sums its user's terms in order, a
   ;; multiply then an add as the JS loop, so the doubles are the JS loop's). Values come in groups
