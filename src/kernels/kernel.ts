@@ -55,19 +55,7 @@ interface Exports {
     tab: number,
     mode: number,
   ): void;
-  knnPlanes(
-    codes: number,
-    users: number,
-    width: number,
-    queries: number,
-    nq: number,
-    k: number,
-    seed: number,
-    positions: number,
-    out: number,
-    heap: number,
-    dist: number,
-  ): void;
+  knnPlanes(codes: number, users: number, width: number, queries: number, nq: number, k: number, seed: number, positions: number, out: number, heap: number, dist: number): void;
   knnReal(
     vals: number,
     users: number,
@@ -366,15 +354,7 @@ function distBytes(users: number): number {
  * `knnSym`). Returns false when the kernel does not apply (no WebAssembly, or more than
  * WASM_MAX_POSITIONS positions). Arguments are validated by the caller.
  */
-export function wasmSymbolKnn(
-  set: SymbolRows,
-  users: number,
-  queries: Int32Array,
-  k: number,
-  tieSeed: number,
-  out: Int32Array,
-  opts: SymbolKnnOptions = {},
-): boolean {
+export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, opts: SymbolKnnOptions = {}): boolean {
   const wasm = instance();
   if (!wasm || ![2, 4, 8].includes(set.width) || set.positions < 1 || set.positions > WASM_MAX_POSITIONS || set.words < 1) return false;
   const layout = opts.layout ?? 'auto';
