@@ -1115,18 +1115,14 @@
   (global $rSizes (mut i32) (i32.const 0))
   (global $rBases (mut i32) (i32.const 0))
 
-  ;; list h's slots: k distances (f64), then k tie keys (i32), then k users (i32)
+  ;; list h's slots: k distances (f64), then k words unused, then k users (i32)
   (func $rList (param $h i32) (result i32)
     (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (i32.shl (global.get $rk) (i32.const 4)))))
 
-  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h]): the list keeps
-  ;; the best k (distance, tie key) pairs sorted, best first, and bounds[h] = its last distance once
-  ;; full. An insertion shifts the worse entries up one slot (k = 10, 610 users, 50 reals: 2.7 ms
-  ;; against a heap's 2.8 ms; for the k of a trial, fewer mispredicted branches than a sift).
-  (func $rOffer (param $h i32) (param $c i32) (param $d f64)
-    (local $key i32) (local $hd i32) (local $hkey i32) (local $hu i32) (local $n i32) (local $p i32)
-    (local $dp f64) (local $kp i32)
-    ;; the tie key, fmix32 inlined: fmix32(base ^ (c + 1) * 0x85ebca77)
+  ;; the tie key of candidate c in list h: fmix32(base ^ (c + 1) * 0x85ebca77), base list h's
+  ;; (distinct candidates have distinct keys: both steps are bijections)
+  (func $rKey (param $h i32) (param $c i32) (result i32)
+    (local $key i32)
     (local.set $key (i32.xor
       (i32.load (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2))))
       (i32.mul (i32.add (local.get $c) (i32.const 1)) (i32.const 0x85ebca77))))
@@ -1134,10 +1130,18 @@
     (local.set $key (i32.mul (local.get $key) (i32.const 0x85ebca6b)))
     (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 13))))
     (local.set $key (i32.mul (local.get $key) (i32.const 0xc2b2ae35)))
-    (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+    (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+
+  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h]): the list keeps
+  ;; the best k (distance, tie key) pairs sorted, best first, and bounds[h] = its last distance once
+  ;; full. An insertion shifts the worse entries up one slot (k = 10, 610 users, 50 reals: 2.7 ms
+  ;; against a heap's 2.8 ms; for the k of a trial, fewer mispredicted branches than a sift). Tie
+  ;; keys are computed only when two distances are equal (rare in reals; a key is a function of
+  ;; the list and the candidate, so the list keeps none).
+  (func $rOffer (param $h i32) (param $c i32) (param $d f64)
+    (local $hd i32) (local $hu i32) (local $n i32) (local $p i32) (local $dp f64)
     (local.set $hd (call $rList (local.get $h)))
-    (local.set $hkey (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3))))
-    (local.set $hu (i32.add (local.get $hkey) (i32.shl (global.get $rk) (i32.const 2))))
+    (local.set $hu (i32.add (local.get $hd) (i32.mul (global.get $rk) (i32.const 12))))
     (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
     (if (i32.lt_u (local.get $n) (global.get $rk))
       (then
@@ -1148,26 +1152,29 @@
         ;; full: the pair must beat the last (a tie at the bound can lose on its key)
         (local.set $p (i32.sub (local.get $n) (i32.const 1)))
         (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
-        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2)))))
-        (if (i32.eqz (i32.or (f64.lt (local.get $d) (local.get $dp))
-                             (i32.and (f64.eq (local.get $d) (local.get $dp)) (i32.lt_u (local.get $key) (local.get $kp)))))
-          (then (return)))))
+        (if (f64.ge (local.get $d) (local.get $dp))
+          (then
+            (if (f64.gt (local.get $d) (local.get $dp)) (then (return)))
+            (if (i32.ge_u (call $rKey (local.get $h) (local.get $c))
+                          (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))))))
+              (then (return)))))))
     ;; slot p is free: move the entries worse than (d, key) up, from the end
     (block $done
       (loop $shift
         (br_if $done (i32.eqz (local.get $p)))
         (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 3)))))
-        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
-        (br_if $done (i32.or (f64.lt (local.get $dp) (local.get $d))
-                             (i32.and (f64.eq (local.get $dp) (local.get $d)) (i32.lt_u (local.get $kp) (local.get $key)))))
+        (br_if $done (f64.lt (local.get $dp) (local.get $d)))
+        (if (f64.eq (local.get $dp) (local.get $d))
+          (then
+            (br_if $done (i32.lt_u
+              (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+              (call $rKey (local.get $h) (local.get $c))))))
         (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
-        (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $kp))
         (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2)))
                    (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
         (local.set $p (i32.sub (local.get $p) (i32.const 1)))
         (br $shift)))
     (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
-    (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $key))
     (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))) (local.get $c))
     (if (i32.eq (local.get $n) (global.get $rk))
       (then (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
