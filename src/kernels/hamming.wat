@@ -1209,7 +1209,7 @@
     (local $rows i32) (local $r i32) (local $i i32) (local $h i32) (local $gp i32) (local $gEnd i32) (local $gBytes i32)
     (local $u0 i32) (local $qp i32) (local $p i32) (local $qq i32) (local $pEnd i32) (local $m i32) (local $l i32) (local $u i32)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $qv v128) (local $e v128)
-    (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $b3 v128) (local $d f64)
+    (local $b0 v128) (local $valid i32) (local $mh i32) (local $mu i32)
     (global.set $rk (local.get $k))
     (global.set $rHeaps (local.get $heaps))
     (global.set $rBounds (local.get $bounds))
@@ -1250,17 +1250,6 @@
         (block $gdone
           (loop $groups
             (br_if $gdone (i32.ge_u (local.get $gp) (local.get $gEnd)))
-            ;; each lane's bound: the row's, and with sym the larger of it and the lane user's own
-            (local.set $b0 (f64x2.splat (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3))))))
-            (local.set $b1 (local.get $b0))
-            (local.set $b2 (local.get $b0))
-            (local.set $b3 (local.get $b0))
-            (if (local.get $sym)
-              (then
-                (local.set $b0 (f64x2.max (local.get $b0) (v128.load (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b1 (f64x2.max (local.get $b1) (v128.load offset=16 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b2 (f64x2.max (local.get $b2) (v128.load offset=32 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b3 (f64x2.max (local.get $b3) (v128.load offset=48 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))))
             (local.set $a0 (f64x2.splat (f64.const 0)))
             (local.set $a1 (local.get $a0))
             (local.set $a2 (local.get $a0))
@@ -1307,34 +1296,53 @@
                   (local.set $p (i32.add (local.get $p) (i32.const 128)))
                   (local.set $qq (i32.add (local.get $qq) (i32.const 128)))
                   (br $coords)))
-              ;; the lanes within a bound, offered one by one
-              (local.set $m (i32.or
+              ;; the lanes within list h's bound (mh) and, with sym, within their own user's (mu), each
+              ;; offered to that list only: two masks, so no branch per lane on a bound (bounds read
+              ;; after the sums; a bound that tightens meanwhile is checked again in $rOffer). valid:
+              ;; the lanes of users, with sym those after i, else all but i.
+              (local.set $valid (i32.const 0xff))
+              (if (i32.gt_u (i32.add (local.get $u0) (i32.const 8)) (local.get $users))
+                (then (local.set $valid (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $users) (local.get $u0))) (i32.const 1)))))
+              (if (i32.lt_u (i32.sub (local.get $i) (local.get $u0)) (i32.const 8))
+                (then (local.set $valid (i32.and (local.get $valid)
+                  (if (result i32) (local.get $sym)
+                    (then (i32.sub (i32.const 0) (i32.shl (i32.const 2) (i32.sub (local.get $i) (local.get $u0)))))
+                    (else (i32.xor (i32.const -1) (i32.shl (i32.const 1) (i32.sub (local.get $i) (local.get $u0))))))))))
+              (local.set $b0 (f64x2.splat (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3))))))
+              (local.set $mh (i32.and (local.get $valid) (i32.or
                 (i32.or (i64x2.bitmask (f64x2.le (local.get $a0) (local.get $b0)))
-                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (local.get $b1))) (i32.const 2)))
-                (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (local.get $b2))) (i32.const 4))
-                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (local.get $b3))) (i32.const 6)))))
-              (br_if $next (i32.eqz (local.get $m)))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (local.get $b0))) (i32.const 2)))
+                (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (local.get $b0))) (i32.const 4))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (local.get $b0))) (i32.const 6))))))
+              (local.set $mu (i32.const 0))
+              (if (local.get $sym)
+                (then
+                  (local.set $qq (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))
+                  (local.set $mu (i32.and (local.get $valid) (i32.or
+                    (i32.or (i64x2.bitmask (f64x2.le (local.get $a0) (v128.load (local.get $qq))))
+                            (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (v128.load offset=16 (local.get $qq)))) (i32.const 2)))
+                    (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (v128.load offset=32 (local.get $qq)))) (i32.const 4))
+                            (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (v128.load offset=48 (local.get $qq)))) (i32.const 6))))))))
+              (br_if $next (i32.eqz (i32.or (local.get $mh) (local.get $mu))))
               (v128.store (local.get $scratch) (local.get $a0))
               (v128.store offset=16 (local.get $scratch) (local.get $a1))
               (v128.store offset=32 (local.get $scratch) (local.get $a2))
               (v128.store offset=48 (local.get $scratch) (local.get $a3))
-              (loop $each
-                (local.set $l (i32.ctz (local.get $m)))
-                (local.set $u (i32.add (local.get $u0) (local.get $l)))
-                (if (i32.and (i32.lt_u (local.get $u) (local.get $users))
-                             (if (result i32) (local.get $sym)
-                               (then (i32.gt_u (local.get $u) (local.get $i)))
-                               (else (i32.ne (local.get $u) (local.get $i)))))
-                  (then
-                    (local.set $d (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
-                    (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3)))))
-                      (then (call $rOffer (local.get $h) (local.get $u) (local.get $d))))
-                    (if (local.get $sym)
-                      (then
-                        (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $u) (i32.const 3)))))
-                          (then (call $rOffer (local.get $u) (local.get $i) (local.get $d))))))))
-                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-                (br_if $each (local.get $m))))
+              (block $hdone
+                (br_if $hdone (i32.eqz (local.get $mh)))
+                (loop $eachH
+                  (local.set $l (i32.ctz (local.get $mh)))
+                  (call $rOffer (local.get $h) (i32.add (local.get $u0) (local.get $l))
+                    (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
+                  (local.set $mh (i32.and (local.get $mh) (i32.sub (local.get $mh) (i32.const 1))))
+                  (br_if $eachH (local.get $mh))))
+              (br_if $next (i32.eqz (local.get $mu)))
+              (loop $eachU
+                (local.set $l (i32.ctz (local.get $mu)))
+                (call $rOffer (i32.add (local.get $u0) (local.get $l)) (local.get $i)
+                  (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
+                (local.set $mu (i32.and (local.get $mu) (i32.sub (local.get $mu) (i32.const 1))))
+                (br_if $eachU (local.get $mu))))
             (local.set $gp (i32.add (local.get $gp) (local.get $gBytes)))
             (local.set $u0 (i32.add (local.get $u0) (i32.const 8)))
             (br $groups)))
