@@ -1114,10 +1114,13 @@
   (global $rBounds (mut i32) (i32.const 0))
   (global $rSizes (mut i32) (i32.const 0))
   (global $rBases (mut i32) (i32.const 0))
+  (global $rStride (mut i32) (i32.const 0)) ;; bytes a list: 16 (kk + 1)
+  (global $rHalf (mut i32) (i32.const 0))   ;; bytes of a list's distances: 8 (kk + 1)
 
-  ;; list h's slots: k distances (f64), then k words unused, then k users (i32)
+  ;; list h: kk = k rounded up to even; kk + 1 f64 distances (a sentinel -inf, then the entries,
+  ;; +inf where empty), then kk + 1 u64 users (the same slots); 16 (kk + 1) bytes a list
   (func $rList (param $h i32) (result i32)
-    (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (i32.shl (global.get $rk) (i32.const 4)))))
+    (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (global.get $rStride))))
 
   ;; the tie key of candidate c in list h: fmix32(base ^ (c + 1) * 0x85ebca77), base list h's
   ;; (distinct candidates have distinct keys: both steps are bijections)
@@ -1132,17 +1135,52 @@
     (local.set $key (i32.mul (local.get $key) (i32.const 0xc2b2ae35)))
     (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
 
-  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h]): the list keeps
-  ;; the best k (distance, tie key) pairs sorted, best first, and bounds[h] = its last distance once
-  ;; full. An insertion shifts the worse entries up one slot (k = 10, 610 users, 50 reals: 2.7 ms
-  ;; against a heap's 2.8 ms; for the k of a trial, fewer mispredicted branches than a sift). Tie
-  ;; keys are computed only when two distances are equal (rare in reals; a key is a function of
-  ;; the list and the candidate, so the list keeps none).
+  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h] when it read
+  ;; it): the list keeps the best k (distance, tie key) pairs sorted, best first, and bounds[h] =
+  ;; its k-th distance (+inf until full). When d equals no entry (the rule in reals), the insertion
+  ;; is branch-free, two entries a vector: entry j becomes entry j if it is below d, else d if entry
+  ;; j - 1 is below d, else entry j - 1 (the sentinel -inf below entry 0), written from the end so
+  ;; that every read is of the old list; the users move with the same lane masks. Equal distances
+  ;; take the scalar insertion, whose tie keys are computed only there (a key is a function of the
+  ;; list and the candidate, so the list keeps none).
   (func $rOffer (param $h i32) (param $c i32) (param $d f64)
     (local $hd i32) (local $hu i32) (local $n i32) (local $p i32) (local $dp f64)
+    (local $dv v128) (local $cv v128) (local $eq v128) (local $old v128) (local $prev v128)
+    (local $keep v128) (local $take v128) (local $o i32)
     (local.set $hd (call $rList (local.get $h)))
-    (local.set $hu (i32.add (local.get $hd) (i32.mul (global.get $rk) (i32.const 12))))
+    (local.set $hu (i32.add (local.get $hd) (i32.shr_u (global.get $rStride) (i32.const 1))))
     (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
+    (local.set $dv (f64x2.splat (local.get $d)))
+    ;; a tie with any entry (or d past the k-th, when the bound read was stale)?
+    (local.set $o (i32.const 8))
+    (local.set $eq (f64x2.gt (local.get $dv) (f64x2.splat (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3)))))))
+    (loop $scan
+      (local.set $eq (v128.or (local.get $eq) (f64x2.eq (v128.load (i32.add (local.get $hd) (local.get $o))) (local.get $dv))))
+      (local.set $o (i32.add (local.get $o) (i32.const 16)))
+      (br_if $scan (i32.lt_u (local.get $o) (global.get $rHalf))))
+    (if (i32.eqz (v128.any_true (local.get $eq)))
+      (then
+        (local.set $cv (i64x2.splat (i64.extend_i32_u (local.get $c))))
+        (local.set $o (i32.sub (global.get $rHalf) (i32.const 16)))
+        (loop $vec
+          (local.set $old (v128.load (i32.add (local.get $hd) (local.get $o))))
+          (local.set $prev (v128.load (i32.sub (i32.add (local.get $hd) (local.get $o)) (i32.const 8))))
+          (local.set $keep (f64x2.lt (local.get $old) (local.get $dv)))
+          (local.set $take (f64x2.lt (local.get $prev) (local.get $dv)))
+          (v128.store (i32.add (local.get $hd) (local.get $o))
+            (v128.bitselect (local.get $old) (v128.bitselect (local.get $dv) (local.get $prev) (local.get $take)) (local.get $keep)))
+          (v128.store (i32.add (local.get $hu) (local.get $o))
+            (v128.bitselect (v128.load (i32.add (local.get $hu) (local.get $o)))
+              (v128.bitselect (local.get $cv) (v128.load (i32.sub (i32.add (local.get $hu) (local.get $o)) (i32.const 8))) (local.get $take))
+              (local.get $keep)))
+          (local.set $o (i32.sub (local.get $o) (i32.const 16)))
+          (br_if $vec (i32.gt_s (local.get $o) (i32.const 0))))
+        (if (i32.lt_u (local.get $n) (global.get $rk))
+          (then (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.add (local.get $n) (i32.const 1)))))
+        (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
+          (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3)))))
+        (return)))
+    ;; entry p at hd + 8 + 8p (distance) and hu + 8 + 8p (user)
     (if (i32.lt_u (local.get $n) (global.get $rk))
       (then
         (local.set $p (local.get $n))
@@ -1151,51 +1189,59 @@
       (else
         ;; full: the pair must beat the last (a tie at the bound can lose on its key)
         (local.set $p (i32.sub (local.get $n) (i32.const 1)))
-        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
+        (local.set $dp (f64.load offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
         (if (f64.ge (local.get $d) (local.get $dp))
           (then
             (if (f64.gt (local.get $d) (local.get $dp)) (then (return)))
             (if (i32.ge_u (call $rKey (local.get $h) (local.get $c))
-                          (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))))))
+                          (call $rKey (local.get $h) (i32.load offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3))))))
               (then (return)))))))
     ;; slot p is free: move the entries worse than (d, key) up, from the end
     (block $done
       (loop $shift
         (br_if $done (i32.eqz (local.get $p)))
-        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 3)))))
+        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
         (br_if $done (f64.lt (local.get $dp) (local.get $d)))
         (if (f64.eq (local.get $dp) (local.get $d))
           (then
             (br_if $done (i32.lt_u
-              (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+              (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))))
               (call $rKey (local.get $h) (local.get $c))))))
-        (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
-        (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2)))
-                   (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+        (f64.store offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
+        (i64.store offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))
+                   (i64.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))))
         (local.set $p (i32.sub (local.get $p) (i32.const 1)))
         (br $shift)))
-    (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
-    (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))) (local.get $c))
-    (if (i32.eq (local.get $n) (global.get $rk))
-      (then (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
-        (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3))))))))
+    (f64.store offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
+    (i64.store offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3))) (i64.extend_i32_u (local.get $c)))
+    (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
+      (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3))))))
 
   ;; writes list h's users (best first) to out[0 .. size) and empties it
   (func $rDrain (param $h i32) (param $out i32)
     (local $hu i32) (local $n i32) (local $i i32)
-    (local.set $hu (i32.add (call $rList (local.get $h)) (i32.mul (global.get $rk) (i32.const 12))))
+    (local.set $hu (i32.add (call $rList (local.get $h)) (i32.shr_u (global.get $rStride) (i32.const 1))))
     (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
     (block $done
       (loop $copy
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
         (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
-                   (i32.load (i32.add (local.get $hu) (i32.shl (local.get $i) (i32.const 2)))))
+                   (i32.load offset=8 (i32.add (local.get $hu) (i32.shl (local.get $i) (i32.const 3)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $copy)))
     (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0)))
 
-  ;; empties list h for query user q: no entries, bound +inf, the key base queryKeyBase(seed, q)
+  ;; empties list h for query user q: no entries (+inf), the sentinel -inf, bound +inf, the key
+  ;; base queryKeyBase(seed, q)
   (func $rReset (param $h i32) (param $q i32) (param $seed i32)
+    (local $hd i32) (local $o i32)
+    (local.set $hd (call $rList (local.get $h)))
+    (f64.store (local.get $hd) (f64.const -inf))
+    (local.set $o (i32.const 8))
+    (loop $fill
+      (f64.store (i32.add (local.get $hd) (local.get $o)) (f64.const inf))
+      (local.set $o (i32.add (local.get $o) (i32.const 8)))
+      (br_if $fill (i32.lt_u (local.get $o) (global.get $rHalf))))
     (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0))
     (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3))) (f64.const inf))
     (i32.store (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2)))
@@ -1215,6 +1261,8 @@
     (global.set $rBounds (local.get $bounds))
     (global.set $rSizes (local.get $sizes))
     (global.set $rBases (local.get $bases))
+    (global.set $rHalf (i32.shl (i32.add (i32.and (i32.add (local.get $k) (i32.const 1)) (i32.const -2)) (i32.const 1)) (i32.const 3)))
+    (global.set $rStride (i32.shl (global.get $rHalf) (i32.const 1)))
     (local.set $gBytes (i32.shl (local.get $dims) (i32.const 6)))
     (local.set $gEnd (i32.add (local.get $vals)
       (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 7)) (i32.const 3)) (local.get $gBytes))))

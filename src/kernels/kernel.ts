@@ -528,7 +528,8 @@ export function wasmRealKnn(values: Float64Array, dims: number, users: number, q
   const queriesAt = align16(groups * dims * 64);
   const outAt = align16(queriesAt + nq * 4);
   const heapAt = align16(outAt + (once ? users : nq) * k * 4);
-  const boundsAt = align16(heapAt + heaps * k * 16);
+  // a list: (k rounded up to even, plus a sentinel) distances and as many u64 users (hamming.wat $rList)
+  const boundsAt = align16(heapAt + heaps * (((k + 1) & ~1) + 1) * 16);
   const sizesAt = align16(boundsAt + groups * 8 * 8);
   const basesAt = align16(sizesAt + heaps * 4);
   const scratchAt = align16(basesAt + heaps * 4);

@@ -85,7 +85,7 @@ describe.runIf(wasm)('WebAssembly kernel of symbols', () => {
 });
 
 describe.runIf(wasm)('WebAssembly kernel of reals', () => {
-  it('gives the brute force, each pair summed once or per query, at every shape, with ties', () => {
+  it('gives the brute force, each pair summed once or per query, at every shape and odd or even k, with ties', () => {
     for (const [users, dims] of [
       [2, 1],
       [3, 2],
@@ -103,20 +103,22 @@ describe.runIf(wasm)('WebAssembly kernel of reals', () => {
           for (let j = 0; j < dims; j++) d += (set.values[a * dims + j]! - set.values[b * dims + j]!) ** 2;
           return d;
         };
-        const k = Math.min(users - 1, 6);
-        const reversed = all(users).reverse();
-        for (const queries of [all(users), reversed, some(users)]) {
-          const expected = bruteForce(users, squared, queries, k, 99);
-          const label = `${users} users, ${dims} dims, ${tied ? 'tied' : 'uniform'}, ${queries.length} queries`;
-          expect(releaseKnn(set, queries, k, 99, { kernel: 'js' }), label).toEqual(expected);
-          expect(releaseKnn(set, queries, k, 99, { kernel: 'wasm' }), label).toEqual(expected);
-          const each = new Int32Array(queries.length * k);
-          expect(wasmRealKnn(set.values, dims, users, queries, k, 99, each, { pairing: 'each' })).toBe(true);
-          expect(each, `${label}, each`).toEqual(expected);
+        // odd and even k: the kernel's lists are vectors of two entries, the last half-used when k is odd
+        for (const k of new Set([1, 5, 6, 10].map((x) => Math.min(users - 1, x)))) {
+          const reversed = all(users).reverse();
+          for (const queries of [all(users), reversed, some(users)]) {
+            const expected = bruteForce(users, squared, queries, k, 99);
+            const label = `${users} users, ${dims} dims, ${tied ? 'tied' : 'uniform'}, ${queries.length} queries`;
+            expect(releaseKnn(set, queries, k, 99, { kernel: 'js' }), label).toEqual(expected);
+            expect(releaseKnn(set, queries, k, 99, { kernel: 'wasm' }), label).toEqual(expected);
+            const each = new Int32Array(queries.length * k);
+            expect(wasmRealKnn(set.values, dims, users, queries, k, 99, each, { pairing: 'each' })).toBe(true);
+            expect(each, `${label}, each`).toEqual(expected);
+          }
+          const once = new Int32Array(users * k);
+          wasmRealKnn(set.values, dims, users, reversed, k, 99, once, { pairing: 'once' });
+          expect(once).toEqual(bruteForce(users, squared, reversed, k, 99));
         }
-        const once = new Int32Array(users * k);
-        wasmRealKnn(set.values, dims, users, reversed, k, 99, once, { pairing: 'once' });
-        expect(once).toEqual(bruteForce(users, squared, reversed, k, 99));
       }
     }
   });
