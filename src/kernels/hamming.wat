@@ -1072,10 +1072,84 @@
                 (br $scan8)))))))
     (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
 
-  ;; k-NN of bit-sliced symbols ($distPlanes): knnSym's selection over the distance bytes
+  ;; Symbols of at most 32 positions, bit-sliced in u32 planes (as $distPlanes, one plane a u32):
+  ;; groups of 4 users, plane-major, plane b of user 4g + l at codes + g*width*16 + b*16 + l*4, so
+  ;; one v128 holds a plane of 4 users, and 16 users' counts are narrowed to bytes as dist32's.
+  ;; The users after the last (to a multiple of 16) are 255 ($distTail).
+  (func $distPlanes32 (param $codes i32) (param $users i32) (param $width i32) (param $q i32) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $qp i32) (local $ones v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $q6 v128) (local $q7 v128)
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    (local.set $qp (i32.add (local.get $codes)
+      (i32.add (i32.mul (i32.shr_u (local.get $q) (i32.const 2)) (i32.shl (local.get $width) (i32.const 4)))
+               (i32.shl (i32.and (local.get $q) (i32.const 3)) (i32.const 2)))))
+    (if (i32.gt_u (local.get $width) (i32.const 0)) (then (local.set $q0 (v128.load32_splat offset=0 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 1)) (then (local.set $q1 (v128.load32_splat offset=16 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 2)) (then (local.set $q2 (v128.load32_splat offset=32 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 3)) (then (local.set $q3 (v128.load32_splat offset=48 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 4)) (then (local.set $q4 (v128.load32_splat offset=64 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 5)) (then (local.set $q5 (v128.load32_splat offset=80 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 6)) (then (local.set $q6 (v128.load32_splat offset=96 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 7)) (then (local.set $q7 (v128.load32_splat offset=112 (local.get $qp)))))
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes)
+      (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 15)) (i32.const 4)) (i32.shl (local.get $width) (i32.const 6)))))
+    (if (i32.eq (local.get $width) (i32.const 2))
+      (then
+            (block $done2
+              (loop $scan2
+                (br_if $done2 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q1))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q1))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q1))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 128)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan2))))
+      (else
+        (if (i32.eq (local.get $width) (i32.const 4))
+          (then
+            (block $done4
+              (loop $scan4
+                (br_if $done4 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q3)))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=128 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=144 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=160 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=176 (local.get $p)) (local.get $q3)))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=192 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=208 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=224 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=240 (local.get $p)) (local.get $q3)))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 256)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan4))))
+          (else
+            (block $done8
+              (loop $scan8
+                (br_if $done8 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q7))))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=128 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=144 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=160 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=176 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=192 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=208 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=224 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=240 (local.get $p)) (local.get $q7))))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=256 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=272 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=288 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=304 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=320 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=336 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=352 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=368 (local.get $p)) (local.get $q7))))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=384 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=400 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=416 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=432 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=448 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=464 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=480 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=496 (local.get $p)) (local.get $q7))))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 512)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan8)))))))
+    (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
+
+  ;; k-NN of bit-sliced symbols ($distPlanes, or $distPlanes32 when narrow: at most 32 positions):
+  ;; knnSym's selection over the distance bytes
   (func (export "knnPlanes") (param $codes i32) (param $users i32) (param $width i32) (param $queries i32) (param $nq i32)
                              (param $k i32) (param $seed i32) (param $positions i32) (param $out i32) (param $heap i32)
-                             (param $dist i32)
+                             (param $dist i32) (param $narrow i32)
     (local $qi i32) (local $q i32) (local $n16 i32)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.shr_u (local.get $positions) (i32.const 1)))
@@ -1085,7 +1159,9 @@
         (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
         (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
         (call $begin (local.get $q) (local.get $seed) (local.get $positions))
-        (call $distPlanes (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist))
+        (if (local.get $narrow)
+          (then (call $distPlanes32 (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist)))
+          (else (call $distPlanes (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist))))
         (call $summarize (local.get $dist) (local.get $n16))
         (call $selectByCount (local.get $dist) (local.get $users) (local.get $positions))
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))

@@ -55,7 +55,7 @@ interface Exports {
     tab: number,
     mode: number,
   ): void;
-  knnPlanes(codes: number, users: number, width: number, queries: number, nq: number, k: number, seed: number, positions: number, out: number, heap: number, dist: number): void;
+  knnPlanes(codes: number, users: number, width: number, queries: number, nq: number, k: number, seed: number, positions: number, out: number, heap: number, dist: number, narrow: number): void;
   knnReal(
     vals: number,
     users: number,
@@ -358,7 +358,9 @@ export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Arra
   const wasm = instance();
   if (!wasm || ![2, 4, 8].includes(set.width) || set.positions < 1 || set.positions > WASM_MAX_POSITIONS || set.words < 1) return false;
   const layout = opts.layout ?? 'auto';
-  if (layout === 'planes' || (layout === 'auto' && set.positions > PLANES_FROM)) {
+  // 'auto': planes wherever they apply (at most 64 positions): as fast as the packed words or
+  // faster at every kappa and b measured (10 / 20 / 50, b = 4, 16; 610 and 3,716 users)
+  if (layout === 'planes' || layout === 'auto') {
     if (set.positions <= 64) return planeKnn(wasm, set, users, queries, k, tieSeed, out);
     if (layout === 'planes') return false;
   }
@@ -386,17 +388,13 @@ export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Arra
 }
 
 /** How the symbols kernel lays its rows out: 'words' as packed (knnSym), 'planes' bit-sliced
- *  (knnPlanes, at most 64 positions), 'auto' the measured faster of the two for the set's shape. */
+ *  (knnPlanes, at most 64 positions), 'auto' planes where they apply, else words. */
 export type SymbolLayout = 'auto' | 'words' | 'planes';
 
 /** Options of wasmSymbolKnn (measurement and tests; the default is the measured best). */
 export interface SymbolKnnOptions {
   layout?: SymbolLayout;
 }
-
-/** 'auto' slices symbols into planes above this many positions (up to 64): at 20 positions and
- *  above the planes were faster (b = 4, 16; 610 users), at 10 as fast or 5% slower. */
-const PLANES_FROM = 16;
 
 /** Every other bit of x (bits 0, 2, ..., 30) gathered into its low 16 bits. */
 function gather2(x: number): number {
@@ -433,19 +431,22 @@ function planeKnn(wasm: Exports, set: SymbolRows, users: number, queries: Int32A
   const { packed, width, words: W } = set;
   const nq = queries.length;
   const codes = 0;
-  const pairs = Math.ceil(users / 2);
-  const queriesAt = align16(pairs * width * 16);
+  // at most 32 positions: u32 planes, 4 users a vector ($distPlanes32); else u64, 2 users a vector
+  const narrow = set.positions <= 32;
+  const padded = Math.ceil(users / 16) * 16;
+  const queriesAt = align16(padded * width * 8);
   const outAt = align16(queriesAt + nq * 4);
   const heapAt = align16(outAt + nq * k * 4);
   const distAt = align16(heapAt + k * 12);
   reserve(wasm, distAt + distBytes(users));
-  const rows = new Uint32Array(wasm.memory.buffer, codes, pairs * width * 4).fill(0);
-  // u32 index of plane 0's half holding word w of user u: pair (u >> 1), user (u & 1) in it, then
-  // plane b 4 further a plane; one loop a width, so that each stays monomorphic (a shared loop
+  const rows = new Uint32Array(wasm.memory.buffer, codes, padded * width * 2).fill(0);
+  // u32 index of plane 0's half holding word w of user u: narrow, group (u >> 2) of width*4 u32s
+  // and user (u & 3) in it; wide, pair (u >> 1) and user (u & 1), two halves each; then plane b 4
+  // u32s further either way (one v128 a plane); one loop a width, so that each stays monomorphic (a shared loop
   // calling its gather through a variable took 0.1 ms at b = 16, 610 users, 50 positions)
   if (width === 2) {
     for (let u = 0; u < users; u++) {
-      const row = (u >>> 1) * 8 + (u & 1) * 2;
+      const row = narrow ? (u >>> 2) * 8 + (u & 3) : (u >>> 1) * 8 + (u & 1) * 2;
       for (let w = 0; w < W; w++) {
         const x = packed[u * W + w]!;
         const half = row + (w >>> 1);
@@ -456,7 +457,7 @@ function planeKnn(wasm: Exports, set: SymbolRows, users: number, queries: Int32A
     }
   } else if (width === 4) {
     for (let u = 0; u < users; u++) {
-      const row = (u >>> 1) * 16 + (u & 1) * 2;
+      const row = narrow ? (u >>> 2) * 16 + (u & 3) : (u >>> 1) * 16 + (u & 1) * 2;
       for (let w = 0; w < W; w++) {
         const x = packed[u * W + w]!;
         const half = row + (w >>> 2);
@@ -469,7 +470,7 @@ function planeKnn(wasm: Exports, set: SymbolRows, users: number, queries: Int32A
     }
   } else {
     for (let u = 0; u < users; u++) {
-      const row = (u >>> 1) * 32 + (u & 1) * 2;
+      const row = narrow ? (u >>> 2) * 32 + (u & 3) : (u >>> 1) * 32 + (u & 1) * 2;
       for (let w = 0; w < W; w++) {
         const x = packed[u * W + w]!;
         const half = row + (w >>> 3);
@@ -479,7 +480,7 @@ function planeKnn(wasm: Exports, set: SymbolRows, users: number, queries: Int32A
     }
   }
   new Int32Array(wasm.memory.buffer, queriesAt, nq).set(queries);
-  wasm.knnPlanes(codes, users, width, queriesAt, nq, k, tieSeed | 0, set.positions, outAt, heapAt, distAt);
+  wasm.knnPlanes(codes, users, width, queriesAt, nq, k, tieSeed | 0, set.positions, outAt, heapAt, distAt, narrow ? 1 : 0);
   out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
   return true;
 }
