@@ -994,6 +994,180 @@
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
 
+  ;; Symbols of at most 64 positions, bit-sliced (kernel.ts builds the planes once per call):
+  ;; plane b of a row holds bit b of each position's symbol (position j at bit j), a u64. Two
+  ;; symbols differ iff some plane differs at their position, so the unequal count is
+  ;; popcnt(OR over planes of (plane_u XOR plane_q)): width XORs, width - 1 ORs and one
+  ;; i64.popcnt a user, as the bit kernel's one XOR and popcount (dist64). Rows come in pairs of
+  ;; users, plane-major: plane b of user 2g + l at codes + g*width*16 + b*16 + l*8, so one v128
+  ;; holds a plane of both users (the XORs and ORs of two users at once). width is 2, 4 or 8;
+  ;; the bytes after the last user are 255 ($distTail, after the pair loop's own last byte).
+  (func $distPlanes (param $codes i32) (param $users i32) (param $width i32) (param $q i32) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $qp i32) (local $stride i32) (local $x v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $q6 v128) (local $q7 v128)
+    (local.set $stride (i32.shl (local.get $width) (i32.const 4)))
+    (local.set $qp (i32.add (local.get $codes)
+      (i32.add (i32.mul (i32.shr_u (local.get $q) (i32.const 1)) (local.get $stride))
+               (i32.shl (i32.and (local.get $q) (i32.const 1)) (i32.const 3)))))
+    (local.set $q0 (v128.load64_splat (local.get $qp)))
+    (local.set $q1 (v128.load64_splat offset=16 (local.get $qp)))
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes)
+      (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 1)) (i32.const 1)) (local.get $stride))))
+    (if (i32.eq (local.get $width) (i32.const 2))
+      (then
+        (block $done
+          (loop $scan
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $x (v128.or
+              (v128.xor (v128.load (local.get $p)) (local.get $q0))
+              (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))))
+            (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+            (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (local.set $o (i32.add (local.get $o) (i32.const 2)))
+            (br $scan))))
+      (else
+        (local.set $q2 (v128.load64_splat offset=32 (local.get $qp)))
+        (local.set $q3 (v128.load64_splat offset=48 (local.get $qp)))
+        (if (i32.eq (local.get $width) (i32.const 4))
+          (then
+            (block $done4
+              (loop $scan4
+                (br_if $done4 (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $x (v128.or
+                  (v128.or (v128.xor (v128.load (local.get $p)) (local.get $q0))
+                           (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1)))
+                  (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2))
+                           (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))))
+                (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+                (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+                (local.set $p (i32.add (local.get $p) (i32.const 64)))
+                (local.set $o (i32.add (local.get $o) (i32.const 2)))
+                (br $scan4))))
+          (else
+            (local.set $q4 (v128.load64_splat offset=64 (local.get $qp)))
+            (local.set $q5 (v128.load64_splat offset=80 (local.get $qp)))
+            (local.set $q6 (v128.load64_splat offset=96 (local.get $qp)))
+            (local.set $q7 (v128.load64_splat offset=112 (local.get $qp)))
+            (block $done8
+              (loop $scan8
+                (br_if $done8 (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $x (v128.or
+                  (v128.or
+                    (v128.or (v128.xor (v128.load (local.get $p)) (local.get $q0))
+                             (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1)))
+                    (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2))
+                             (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3))))
+                  (v128.or
+                    (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q4))
+                             (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q5)))
+                    (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q6))
+                             (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q7))))))
+                (i64.store8 (local.get $o) (i64.popcnt (i64x2.extract_lane 0 (local.get $x))))
+                (i64.store8 offset=1 (local.get $o) (i64.popcnt (i64x2.extract_lane 1 (local.get $x))))
+                (local.set $p (i32.add (local.get $p) (i32.const 128)))
+                (local.set $o (i32.add (local.get $o) (i32.const 2)))
+                (br $scan8)))))))
+    (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
+
+  ;; Symbols of at most 32 positions, bit-sliced in u32 planes (as $distPlanes, one plane a u32):
+  ;; groups of 4 users, plane-major, plane b of user 4g + l at codes + g*width*16 + b*16 + l*4, so
+  ;; one v128 holds a plane of 4 users, and 16 users' counts are narrowed to bytes as dist32's.
+  ;; The users after the last (to a multiple of 16) are 255 ($distTail).
+  (func $distPlanes32 (param $codes i32) (param $users i32) (param $width i32) (param $q i32) (param $dist i32)
+    (local $p i32) (local $end i32) (local $o i32) (local $qp i32) (local $ones v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $q4 v128) (local $q5 v128) (local $q6 v128) (local $q7 v128)
+    (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
+    (local.set $qp (i32.add (local.get $codes)
+      (i32.add (i32.mul (i32.shr_u (local.get $q) (i32.const 2)) (i32.shl (local.get $width) (i32.const 4)))
+               (i32.shl (i32.and (local.get $q) (i32.const 3)) (i32.const 2)))))
+    (if (i32.gt_u (local.get $width) (i32.const 0)) (then (local.set $q0 (v128.load32_splat offset=0 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 1)) (then (local.set $q1 (v128.load32_splat offset=16 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 2)) (then (local.set $q2 (v128.load32_splat offset=32 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 3)) (then (local.set $q3 (v128.load32_splat offset=48 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 4)) (then (local.set $q4 (v128.load32_splat offset=64 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 5)) (then (local.set $q5 (v128.load32_splat offset=80 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 6)) (then (local.set $q6 (v128.load32_splat offset=96 (local.get $qp)))))
+    (if (i32.gt_u (local.get $width) (i32.const 7)) (then (local.set $q7 (v128.load32_splat offset=112 (local.get $qp)))))
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $dist))
+    (local.set $end (i32.add (local.get $codes)
+      (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 15)) (i32.const 4)) (i32.shl (local.get $width) (i32.const 6)))))
+    (if (i32.eq (local.get $width) (i32.const 2))
+      (then
+            (block $done2
+              (loop $scan2
+                (br_if $done2 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q1))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q1))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q1))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 128)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan2))))
+      (else
+        (if (i32.eq (local.get $width) (i32.const 4))
+          (then
+            (block $done4
+              (loop $scan4
+                (br_if $done4 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q3)))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=128 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=144 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=160 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=176 (local.get $p)) (local.get $q3)))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.xor (v128.load offset=192 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=208 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=224 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=240 (local.get $p)) (local.get $q3)))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 256)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan4))))
+          (else
+            (block $done8
+              (loop $scan8
+                (br_if $done8 (i32.ge_u (local.get $p) (local.get $end)))
+                (v128.store (local.get $o)
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=0 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=16 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=32 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=48 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=64 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=80 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=96 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=112 (local.get $p)) (local.get $q7))))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=128 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=144 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=160 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=176 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=192 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=208 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=224 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=240 (local.get $p)) (local.get $q7))))))) (local.get $ones)))
+                    (i16x8.narrow_i32x4_u
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=256 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=272 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=288 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=304 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=320 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=336 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=352 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=368 (local.get $p)) (local.get $q7))))))) (local.get $ones))
+                      (i32x4.dot_i16x8_s (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.or (v128.or (v128.or (v128.xor (v128.load offset=384 (local.get $p)) (local.get $q0)) (v128.xor (v128.load offset=400 (local.get $p)) (local.get $q1))) (v128.or (v128.xor (v128.load offset=416 (local.get $p)) (local.get $q2)) (v128.xor (v128.load offset=432 (local.get $p)) (local.get $q3)))) (v128.or (v128.or (v128.xor (v128.load offset=448 (local.get $p)) (local.get $q4)) (v128.xor (v128.load offset=464 (local.get $p)) (local.get $q5))) (v128.or (v128.xor (v128.load offset=480 (local.get $p)) (local.get $q6)) (v128.xor (v128.load offset=496 (local.get $p)) (local.get $q7))))))) (local.get $ones)))))
+                (local.set $p (i32.add (local.get $p) (i32.const 512)))
+                (local.set $o (i32.add (local.get $o) (i32.const 16)))
+                (br $scan8)))))))
+    (call $distTail (local.get $users) (local.get $users) (local.get $dist)))
+
+  ;; k-NN of bit-sliced symbols ($distPlanes, or $distPlanes32 when narrow: at most 32 positions):
+  ;; knnSym's selection over the distance bytes
+  (func (export "knnPlanes") (param $codes i32) (param $users i32) (param $width i32) (param $queries i32) (param $nq i32)
+                             (param $k i32) (param $seed i32) (param $positions i32) (param $out i32) (param $heap i32)
+                             (param $dist i32) (param $narrow i32)
+    (local $qi i32) (local $q i32) (local $n16 i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (global.set $guess (i32.shr_u (local.get $positions) (i32.const 1)))
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (block $qdone
+      (loop $qloop
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (call $begin (local.get $q) (local.get $seed) (local.get $positions))
+        (if (local.get $narrow)
+          (then (call $distPlanes32 (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist)))
+          (else (call $distPlanes (local.get $codes) (local.get $users) (local.get $width) (local.get $q) (local.get $dist))))
+        (call $summarize (local.get $dist) (local.get $n16))
+        (call $selectByCount (local.get $dist) (local.get $users) (local.get $positions))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $qloop))))
+
   ;; Reals: the k nearest by squared Euclidean distance, each pair's sum in float64 in coordinate
   ;; order from 0 (lanes are users, never coordinates: a lane sums its user's terms in order, a
   ;; multiply then an add as the JS loop, so the doubles are the JS loop's). Values come in groups
@@ -1016,19 +1190,18 @@
   (global $rBounds (mut i32) (i32.const 0))
   (global $rSizes (mut i32) (i32.const 0))
   (global $rBases (mut i32) (i32.const 0))
+  (global $rStride (mut i32) (i32.const 0)) ;; bytes a list: 16 (kk + 1)
+  (global $rHalf (mut i32) (i32.const 0))   ;; bytes of a list's distances: 8 (kk + 1)
 
-  ;; list h's slots: k distances (f64), then k tie keys (i32), then k users (i32)
+  ;; list h: kk = k rounded up to even; kk + 1 f64 distances (a sentinel -inf, then the entries,
+  ;; +inf where empty), then kk + 1 u64 users (the same slots); 16 (kk + 1) bytes a list
   (func $rList (param $h i32) (result i32)
-    (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (i32.shl (global.get $rk) (i32.const 4)))))
+    (i32.add (global.get $rHeaps) (i32.mul (local.get $h) (global.get $rStride))))
 
-  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h]): the list keeps
-  ;; the best k (distance, tie key) pairs sorted, best first, and bounds[h] = its last distance once
-  ;; full. An insertion shifts the worse entries up one slot (k = 10, 610 users, 50 reals: 2.7 ms
-  ;; against a heap's 2.8 ms; for the k of a trial, fewer mispredicted branches than a sift).
-  (func $rOffer (param $h i32) (param $c i32) (param $d f64)
-    (local $key i32) (local $hd i32) (local $hkey i32) (local $hu i32) (local $n i32) (local $p i32)
-    (local $dp f64) (local $kp i32)
-    ;; the tie key, fmix32 inlined: fmix32(base ^ (c + 1) * 0x85ebca77)
+  ;; the tie key of candidate c in list h: fmix32(base ^ (c + 1) * 0x85ebca77), base list h's
+  ;; (distinct candidates have distinct keys: both steps are bijections)
+  (func $rKey (param $h i32) (param $c i32) (result i32)
+    (local $key i32)
     (local.set $key (i32.xor
       (i32.load (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2))))
       (i32.mul (i32.add (local.get $c) (i32.const 1)) (i32.const 0x85ebca77))))
@@ -1036,11 +1209,54 @@
     (local.set $key (i32.mul (local.get $key) (i32.const 0x85ebca6b)))
     (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 13))))
     (local.set $key (i32.mul (local.get $key) (i32.const 0xc2b2ae35)))
-    (local.set $key (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+    (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16))))
+
+  ;; offers candidate c at distance d to list h (the caller checked d <= bounds[h] when it read
+  ;; it): the list keeps the best k (distance, tie key) pairs sorted, best first, and bounds[h] =
+  ;; its k-th distance (+inf until full). When d equals no entry (the rule in reals), the insertion
+  ;; is branch-free, two entries a vector: entry j becomes entry j if it is below d, else d if entry
+  ;; j - 1 is below d, else entry j - 1 (the sentinel -inf below entry 0), written from the end so
+  ;; that every read is of the old list; the users move with the same lane masks. Equal distances
+  ;; take the scalar insertion, whose tie keys are computed only there (a key is a function of the
+  ;; list and the candidate, so the list keeps none).
+  (func $rOffer (param $h i32) (param $c i32) (param $d f64)
+    (local $hd i32) (local $hu i32) (local $n i32) (local $p i32) (local $dp f64)
+    (local $dv v128) (local $cv v128) (local $eq v128) (local $old v128) (local $prev v128)
+    (local $keep v128) (local $take v128) (local $o i32)
     (local.set $hd (call $rList (local.get $h)))
-    (local.set $hkey (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3))))
-    (local.set $hu (i32.add (local.get $hkey) (i32.shl (global.get $rk) (i32.const 2))))
+    (local.set $hu (i32.add (local.get $hd) (i32.shr_u (global.get $rStride) (i32.const 1))))
     (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
+    (local.set $dv (f64x2.splat (local.get $d)))
+    ;; a tie with any entry (or d past the k-th, when the bound read was stale)?
+    (local.set $o (i32.const 8))
+    (local.set $eq (f64x2.gt (local.get $dv) (f64x2.splat (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3)))))))
+    (loop $scan
+      (local.set $eq (v128.or (local.get $eq) (f64x2.eq (v128.load (i32.add (local.get $hd) (local.get $o))) (local.get $dv))))
+      (local.set $o (i32.add (local.get $o) (i32.const 16)))
+      (br_if $scan (i32.lt_u (local.get $o) (global.get $rHalf))))
+    (if (i32.eqz (v128.any_true (local.get $eq)))
+      (then
+        (local.set $cv (i64x2.splat (i64.extend_i32_u (local.get $c))))
+        (local.set $o (i32.sub (global.get $rHalf) (i32.const 16)))
+        (loop $vec
+          (local.set $old (v128.load (i32.add (local.get $hd) (local.get $o))))
+          (local.set $prev (v128.load (i32.sub (i32.add (local.get $hd) (local.get $o)) (i32.const 8))))
+          (local.set $keep (f64x2.lt (local.get $old) (local.get $dv)))
+          (local.set $take (f64x2.lt (local.get $prev) (local.get $dv)))
+          (v128.store (i32.add (local.get $hd) (local.get $o))
+            (v128.bitselect (local.get $old) (v128.bitselect (local.get $dv) (local.get $prev) (local.get $take)) (local.get $keep)))
+          (v128.store (i32.add (local.get $hu) (local.get $o))
+            (v128.bitselect (v128.load (i32.add (local.get $hu) (local.get $o)))
+              (v128.bitselect (local.get $cv) (v128.load (i32.sub (i32.add (local.get $hu) (local.get $o)) (i32.const 8))) (local.get $take))
+              (local.get $keep)))
+          (local.set $o (i32.sub (local.get $o) (i32.const 16)))
+          (br_if $vec (i32.gt_s (local.get $o) (i32.const 0))))
+        (if (i32.lt_u (local.get $n) (global.get $rk))
+          (then (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.add (local.get $n) (i32.const 1)))))
+        (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
+          (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3)))))
+        (return)))
+    ;; entry p at hd + 8 + 8p (distance) and hu + 8 + 8p (user)
     (if (i32.lt_u (local.get $n) (global.get $rk))
       (then
         (local.set $p (local.get $n))
@@ -1049,48 +1265,59 @@
       (else
         ;; full: the pair must beat the last (a tie at the bound can lose on its key)
         (local.set $p (i32.sub (local.get $n) (i32.const 1)))
-        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
-        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2)))))
-        (if (i32.eqz (i32.or (f64.lt (local.get $d) (local.get $dp))
-                             (i32.and (f64.eq (local.get $d) (local.get $dp)) (i32.lt_u (local.get $key) (local.get $kp)))))
-          (then (return)))))
+        (local.set $dp (f64.load offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
+        (if (f64.ge (local.get $d) (local.get $dp))
+          (then
+            (if (f64.gt (local.get $d) (local.get $dp)) (then (return)))
+            (if (i32.ge_u (call $rKey (local.get $h) (local.get $c))
+                          (call $rKey (local.get $h) (i32.load offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3))))))
+              (then (return)))))))
     ;; slot p is free: move the entries worse than (d, key) up, from the end
     (block $done
       (loop $shift
         (br_if $done (i32.eqz (local.get $p)))
-        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 3)))))
-        (local.set $kp (i32.load (i32.add (local.get $hkey) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
-        (br_if $done (i32.or (f64.lt (local.get $dp) (local.get $d))
-                             (i32.and (f64.eq (local.get $dp) (local.get $d)) (i32.lt_u (local.get $kp) (local.get $key)))))
-        (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
-        (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $kp))
-        (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2)))
-                   (i32.load (i32.add (local.get $hu) (i32.shl (i32.sub (local.get $p) (i32.const 1)) (i32.const 2)))))
+        (local.set $dp (f64.load (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3)))))
+        (br_if $done (f64.lt (local.get $dp) (local.get $d)))
+        (if (f64.eq (local.get $dp) (local.get $d))
+          (then
+            (br_if $done (i32.lt_u
+              (call $rKey (local.get $h) (i32.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))))
+              (call $rKey (local.get $h) (local.get $c))))))
+        (f64.store offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $dp))
+        (i64.store offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))
+                   (i64.load (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3)))))
         (local.set $p (i32.sub (local.get $p) (i32.const 1)))
         (br $shift)))
-    (f64.store (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
-    (i32.store (i32.add (local.get $hkey) (i32.shl (local.get $p) (i32.const 2))) (local.get $key))
-    (i32.store (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 2))) (local.get $c))
-    (if (i32.eq (local.get $n) (global.get $rk))
-      (then (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
-        (f64.load (i32.add (local.get $hd) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3))))))))
+    (f64.store offset=8 (i32.add (local.get $hd) (i32.shl (local.get $p) (i32.const 3))) (local.get $d))
+    (i64.store offset=8 (i32.add (local.get $hu) (i32.shl (local.get $p) (i32.const 3))) (i64.extend_i32_u (local.get $c)))
+    (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3)))
+      (f64.load (i32.add (local.get $hd) (i32.shl (global.get $rk) (i32.const 3))))))
 
   ;; writes list h's users (best first) to out[0 .. size) and empties it
   (func $rDrain (param $h i32) (param $out i32)
     (local $hu i32) (local $n i32) (local $i i32)
-    (local.set $hu (i32.add (call $rList (local.get $h)) (i32.mul (global.get $rk) (i32.const 12))))
+    (local.set $hu (i32.add (call $rList (local.get $h)) (i32.shr_u (global.get $rStride) (i32.const 1))))
     (local.set $n (i32.load (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2)))))
     (block $done
       (loop $copy
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
         (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
-                   (i32.load (i32.add (local.get $hu) (i32.shl (local.get $i) (i32.const 2)))))
+                   (i32.load offset=8 (i32.add (local.get $hu) (i32.shl (local.get $i) (i32.const 3)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $copy)))
     (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0)))
 
-  ;; empties list h for query user q: no entries, bound +inf, the key base queryKeyBase(seed, q)
+  ;; empties list h for query user q: no entries (+inf), the sentinel -inf, bound +inf, the key
+  ;; base queryKeyBase(seed, q)
   (func $rReset (param $h i32) (param $q i32) (param $seed i32)
+    (local $hd i32) (local $o i32)
+    (local.set $hd (call $rList (local.get $h)))
+    (f64.store (local.get $hd) (f64.const -inf))
+    (local.set $o (i32.const 8))
+    (loop $fill
+      (f64.store (i32.add (local.get $hd) (local.get $o)) (f64.const inf))
+      (local.set $o (i32.add (local.get $o) (i32.const 8)))
+      (br_if $fill (i32.lt_u (local.get $o) (global.get $rHalf))))
     (i32.store (i32.add (global.get $rSizes) (i32.shl (local.get $h) (i32.const 2))) (i32.const 0))
     (f64.store (i32.add (global.get $rBounds) (i32.shl (local.get $h) (i32.const 3))) (f64.const inf))
     (i32.store (i32.add (global.get $rBases) (i32.shl (local.get $h) (i32.const 2)))
@@ -1104,12 +1331,14 @@
     (local $rows i32) (local $r i32) (local $i i32) (local $h i32) (local $gp i32) (local $gEnd i32) (local $gBytes i32)
     (local $u0 i32) (local $qp i32) (local $p i32) (local $qq i32) (local $pEnd i32) (local $m i32) (local $l i32) (local $u i32)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $qv v128) (local $e v128)
-    (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $b3 v128) (local $d f64)
+    (local $b0 v128) (local $valid i32) (local $mh i32) (local $mu i32)
     (global.set $rk (local.get $k))
     (global.set $rHeaps (local.get $heaps))
     (global.set $rBounds (local.get $bounds))
     (global.set $rSizes (local.get $sizes))
     (global.set $rBases (local.get $bases))
+    (global.set $rHalf (i32.shl (i32.add (i32.and (i32.add (local.get $k) (i32.const 1)) (i32.const -2)) (i32.const 1)) (i32.const 3)))
+    (global.set $rStride (i32.shl (global.get $rHalf) (i32.const 1)))
     (local.set $gBytes (i32.shl (local.get $dims) (i32.const 6)))
     (local.set $gEnd (i32.add (local.get $vals)
       (i32.mul (i32.shr_u (i32.add (local.get $users) (i32.const 7)) (i32.const 3)) (local.get $gBytes))))
@@ -1145,17 +1374,6 @@
         (block $gdone
           (loop $groups
             (br_if $gdone (i32.ge_u (local.get $gp) (local.get $gEnd)))
-            ;; each lane's bound: the row's, and with sym the larger of it and the lane user's own
-            (local.set $b0 (f64x2.splat (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3))))))
-            (local.set $b1 (local.get $b0))
-            (local.set $b2 (local.get $b0))
-            (local.set $b3 (local.get $b0))
-            (if (local.get $sym)
-              (then
-                (local.set $b0 (f64x2.max (local.get $b0) (v128.load (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b1 (f64x2.max (local.get $b1) (v128.load offset=16 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b2 (f64x2.max (local.get $b2) (v128.load offset=32 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))
-                (local.set $b3 (f64x2.max (local.get $b3) (v128.load offset=48 (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))))))
             (local.set $a0 (f64x2.splat (f64.const 0)))
             (local.set $a1 (local.get $a0))
             (local.set $a2 (local.get $a0))
@@ -1202,34 +1420,53 @@
                   (local.set $p (i32.add (local.get $p) (i32.const 128)))
                   (local.set $qq (i32.add (local.get $qq) (i32.const 128)))
                   (br $coords)))
-              ;; the lanes within a bound, offered one by one
-              (local.set $m (i32.or
+              ;; the lanes within list h's bound (mh) and, with sym, within their own user's (mu), each
+              ;; offered to that list only: two masks, so no branch per lane on a bound (bounds read
+              ;; after the sums; a bound that tightens meanwhile is checked again in $rOffer). valid:
+              ;; the lanes of users, with sym those after i, else all but i.
+              (local.set $valid (i32.const 0xff))
+              (if (i32.gt_u (i32.add (local.get $u0) (i32.const 8)) (local.get $users))
+                (then (local.set $valid (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $users) (local.get $u0))) (i32.const 1)))))
+              (if (i32.lt_u (i32.sub (local.get $i) (local.get $u0)) (i32.const 8))
+                (then (local.set $valid (i32.and (local.get $valid)
+                  (if (result i32) (local.get $sym)
+                    (then (i32.sub (i32.const 0) (i32.shl (i32.const 2) (i32.sub (local.get $i) (local.get $u0)))))
+                    (else (i32.xor (i32.const -1) (i32.shl (i32.const 1) (i32.sub (local.get $i) (local.get $u0))))))))))
+              (local.set $b0 (f64x2.splat (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3))))))
+              (local.set $mh (i32.and (local.get $valid) (i32.or
                 (i32.or (i64x2.bitmask (f64x2.le (local.get $a0) (local.get $b0)))
-                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (local.get $b1))) (i32.const 2)))
-                (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (local.get $b2))) (i32.const 4))
-                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (local.get $b3))) (i32.const 6)))))
-              (br_if $next (i32.eqz (local.get $m)))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (local.get $b0))) (i32.const 2)))
+                (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (local.get $b0))) (i32.const 4))
+                        (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (local.get $b0))) (i32.const 6))))))
+              (local.set $mu (i32.const 0))
+              (if (local.get $sym)
+                (then
+                  (local.set $qq (i32.add (local.get $bounds) (i32.shl (local.get $u0) (i32.const 3))))
+                  (local.set $mu (i32.and (local.get $valid) (i32.or
+                    (i32.or (i64x2.bitmask (f64x2.le (local.get $a0) (v128.load (local.get $qq))))
+                            (i32.shl (i64x2.bitmask (f64x2.le (local.get $a1) (v128.load offset=16 (local.get $qq)))) (i32.const 2)))
+                    (i32.or (i32.shl (i64x2.bitmask (f64x2.le (local.get $a2) (v128.load offset=32 (local.get $qq)))) (i32.const 4))
+                            (i32.shl (i64x2.bitmask (f64x2.le (local.get $a3) (v128.load offset=48 (local.get $qq)))) (i32.const 6))))))))
+              (br_if $next (i32.eqz (i32.or (local.get $mh) (local.get $mu))))
               (v128.store (local.get $scratch) (local.get $a0))
               (v128.store offset=16 (local.get $scratch) (local.get $a1))
               (v128.store offset=32 (local.get $scratch) (local.get $a2))
               (v128.store offset=48 (local.get $scratch) (local.get $a3))
-              (loop $each
-                (local.set $l (i32.ctz (local.get $m)))
-                (local.set $u (i32.add (local.get $u0) (local.get $l)))
-                (if (i32.and (i32.lt_u (local.get $u) (local.get $users))
-                             (if (result i32) (local.get $sym)
-                               (then (i32.gt_u (local.get $u) (local.get $i)))
-                               (else (i32.ne (local.get $u) (local.get $i)))))
-                  (then
-                    (local.set $d (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
-                    (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $h) (i32.const 3)))))
-                      (then (call $rOffer (local.get $h) (local.get $u) (local.get $d))))
-                    (if (local.get $sym)
-                      (then
-                        (if (f64.le (local.get $d) (f64.load (i32.add (local.get $bounds) (i32.shl (local.get $u) (i32.const 3)))))
-                          (then (call $rOffer (local.get $u) (local.get $i) (local.get $d))))))))
-                (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-                (br_if $each (local.get $m))))
+              (block $hdone
+                (br_if $hdone (i32.eqz (local.get $mh)))
+                (loop $eachH
+                  (local.set $l (i32.ctz (local.get $mh)))
+                  (call $rOffer (local.get $h) (i32.add (local.get $u0) (local.get $l))
+                    (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
+                  (local.set $mh (i32.and (local.get $mh) (i32.sub (local.get $mh) (i32.const 1))))
+                  (br_if $eachH (local.get $mh))))
+              (br_if $next (i32.eqz (local.get $mu)))
+              (loop $eachU
+                (local.set $l (i32.ctz (local.get $mu)))
+                (call $rOffer (i32.add (local.get $u0) (local.get $l)) (local.get $i)
+                  (f64.load (i32.add (local.get $scratch) (i32.shl (local.get $l) (i32.const 3)))))
+                (local.set $mu (i32.and (local.get $mu) (i32.sub (local.get $mu) (i32.const 1))))
+                (br_if $eachU (local.get $mu))))
             (local.set $gp (i32.add (local.get $gp) (local.get $gBytes)))
             (local.set $u0 (i32.add (local.get $u0) (i32.const 8)))
             (br $groups)))

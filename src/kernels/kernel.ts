@@ -55,6 +55,7 @@ interface Exports {
     tab: number,
     mode: number,
   ): void;
+  knnPlanes(codes: number, users: number, width: number, queries: number, nq: number, k: number, seed: number, positions: number, out: number, heap: number, dist: number, narrow: number): void;
   knnReal(
     vals: number,
     users: number,
@@ -353,9 +354,16 @@ function distBytes(users: number): number {
  * `knnSym`). Returns false when the kernel does not apply (no WebAssembly, or more than
  * WASM_MAX_POSITIONS positions). Arguments are validated by the caller.
  */
-export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): boolean {
+export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, opts: SymbolKnnOptions = {}): boolean {
   const wasm = instance();
   if (!wasm || ![2, 4, 8].includes(set.width) || set.positions < 1 || set.positions > WASM_MAX_POSITIONS || set.words < 1) return false;
+  const layout = opts.layout ?? 'auto';
+  // 'auto': planes wherever they apply (at most 64 positions): as fast as the packed words or
+  // faster at every kappa and b measured (10 / 20 / 50, b = 4, 16; 610 and 3,716 users)
+  if (layout === 'planes' || layout === 'auto') {
+    if (set.positions <= 64) return planeKnn(wasm, set, users, queries, k, tieSeed, out);
+    if (layout === 'planes') return false;
+  }
   const W = set.words;
   const nq = queries.length;
   const groups = Math.ceil(users / 16);
@@ -375,6 +383,104 @@ export function wasmSymbolKnn(set: SymbolRows, users: number, queries: Int32Arra
   }
   new Int32Array(wasm.memory.buffer, queriesAt, nq).set(queries);
   wasm.knnSym(codes, users, W, queriesAt, nq, k, tieSeed | 0, set.positions, outAt, heapAt, distAt, tabAt, set.width === 2 ? 0 : set.width === 8 ? 1 : 2);
+  out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
+  return true;
+}
+
+/** How the symbols kernel lays its rows out: 'words' as packed (knnSym), 'planes' bit-sliced
+ *  (knnPlanes, at most 64 positions), 'auto' planes where they apply, else words. */
+export type SymbolLayout = 'auto' | 'words' | 'planes';
+
+/** Options of wasmSymbolKnn (measurement and tests; the default is the measured best). */
+export interface SymbolKnnOptions {
+  layout?: SymbolLayout;
+}
+
+/** Every other bit of x (bits 0, 2, ..., 30) gathered into its low 16 bits. */
+function gather2(x: number): number {
+  x &= 0x55555555;
+  x = (x | (x >>> 1)) & 0x33333333;
+  x = (x | (x >>> 2)) & 0x0f0f0f0f;
+  x = (x | (x >>> 4)) & 0x00ff00ff;
+  return (x | (x >>> 8)) & 0xffff;
+}
+
+/** Every fourth bit of x (bits 0, 4, ..., 28) gathered into its low 8 bits. */
+function gather4(x: number): number {
+  x &= 0x11111111;
+  x = (x | (x >>> 3)) & 0x03030303;
+  x = (x | (x >>> 6)) & 0x000f000f;
+  return (x | (x >>> 12)) & 0xff;
+}
+
+/** Every eighth bit of x (bits 0, 8, 16, 24) gathered into its low 4 bits. */
+function gather8(x: number): number {
+  x &= 0x01010101;
+  x = (x | (x >>> 7)) & 0x00030003;
+  return (x | (x >>> 14)) & 0xf;
+}
+
+/**
+ * knnPlanes on symbols of at most 64 positions: each row sliced into `width` planes of a u64
+ * (plane b: bit b of every position's symbol, position j at bit j), in pairs of users plane by
+ * plane (hamming.wat `$distPlanes`), so that two
+ * rows' unequal positions are popcount(OR of the planes' XORs). Word w's per = 32 / width symbols
+ * land on bits [w·per, (w + 1)·per) of each plane: per divides 32, so never across two halves.
+ */
+function planeKnn(wasm: Exports, set: SymbolRows, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): boolean {
+  const { packed, width, words: W } = set;
+  const nq = queries.length;
+  const codes = 0;
+  // at most 32 positions: u32 planes, 4 users a vector ($distPlanes32); else u64, 2 users a vector
+  const narrow = set.positions <= 32;
+  const padded = Math.ceil(users / 16) * 16;
+  const queriesAt = align16(padded * width * 8);
+  const outAt = align16(queriesAt + nq * 4);
+  const heapAt = align16(outAt + nq * k * 4);
+  const distAt = align16(heapAt + k * 12);
+  reserve(wasm, distAt + distBytes(users));
+  const rows = new Uint32Array(wasm.memory.buffer, codes, padded * width * 2).fill(0);
+  // u32 index of plane 0's half holding word w of user u: narrow, group (u >> 2) of width*4 u32s
+  // and user (u & 3) in it; wide, pair (u >> 1) and user (u & 1), two halves each; then plane b 4
+  // u32s further either way (one v128 a plane); one loop a width, so that each stays monomorphic (a shared loop
+  // calling its gather through a variable took 0.1 ms at b = 16, 610 users, 50 positions)
+  if (width === 2) {
+    for (let u = 0; u < users; u++) {
+      const row = narrow ? (u >>> 2) * 8 + (u & 3) : (u >>> 1) * 8 + (u & 1) * 2;
+      for (let w = 0; w < W; w++) {
+        const x = packed[u * W + w]!;
+        const half = row + (w >>> 1);
+        const shift = (w & 1) << 4;
+        rows[half] |= gather2(x) << shift;
+        rows[half + 4] |= gather2(x >>> 1) << shift;
+      }
+    }
+  } else if (width === 4) {
+    for (let u = 0; u < users; u++) {
+      const row = narrow ? (u >>> 2) * 16 + (u & 3) : (u >>> 1) * 16 + (u & 1) * 2;
+      for (let w = 0; w < W; w++) {
+        const x = packed[u * W + w]!;
+        const half = row + (w >>> 2);
+        const shift = (w & 3) << 3;
+        rows[half] |= gather4(x) << shift;
+        rows[half + 4] |= gather4(x >>> 1) << shift;
+        rows[half + 8] |= gather4(x >>> 2) << shift;
+        rows[half + 12] |= gather4(x >>> 3) << shift;
+      }
+    }
+  } else {
+    for (let u = 0; u < users; u++) {
+      const row = narrow ? (u >>> 2) * 32 + (u & 3) : (u >>> 1) * 32 + (u & 1) * 2;
+      for (let w = 0; w < W; w++) {
+        const x = packed[u * W + w]!;
+        const half = row + (w >>> 3);
+        const shift = (w & 7) << 2;
+        for (let b = 0; b < 8; b++) rows[half + 4 * b] |= gather8(x >>> b) << shift;
+      }
+    }
+  }
+  new Int32Array(wasm.memory.buffer, queriesAt, nq).set(queries);
+  wasm.knnPlanes(codes, users, width, queriesAt, nq, k, tieSeed | 0, set.positions, outAt, heapAt, distAt, narrow ? 1 : 0);
   out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
   return true;
 }
@@ -423,7 +529,8 @@ export function wasmRealKnn(values: Float64Array, dims: number, users: number, q
   const queriesAt = align16(groups * dims * 64);
   const outAt = align16(queriesAt + nq * 4);
   const heapAt = align16(outAt + (once ? users : nq) * k * 4);
-  const boundsAt = align16(heapAt + heaps * k * 16);
+  // a list: (k rounded up to even, plus a sentinel) distances and as many u64 users (hamming.wat $rList)
+  const boundsAt = align16(heapAt + heaps * (((k + 1) & ~1) + 1) * 16);
   const sizesAt = align16(boundsAt + groups * 8 * 8);
   const basesAt = align16(sizesAt + heaps * 4);
   const scratchAt = align16(basesAt + heaps * 4);

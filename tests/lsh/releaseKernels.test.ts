@@ -29,15 +29,20 @@ const all = (users: number) => Int32Array.from({ length: users }, (_, i) => i);
 const some = (users: number) => Int32Array.from([0, users - 1, Math.floor(users / 2), 0]); // a query twice
 
 describe.runIf(wasm)('WebAssembly kernel of symbols', () => {
-  it('gives the brute force on every width (2, 4, 8 bits), across words and lane groups, with ties', () => {
+  it('gives the brute force on every width (2, 4, 8 bits) and layout (words, planes), across words and lane groups, with ties', () => {
     for (const [alphabet, positions, users] of [
       [3, 1, 2],
       [4, 16, 17],
       [4, 17, 33],
       [4, 50, 203],
+      [4, 64, 35],
+      [4, 33, 18],
       [16, 9, 31],
       [16, 50, 64],
       [17, 13, 47],
+      [16, 61, 40],
+      [200, 64, 21],
+      [256, 40, 19],
       [256, 50, 100],
       [256, WASM_MAX_POSITIONS, 40],
     ] as const) {
@@ -58,6 +63,12 @@ describe.runIf(wasm)('WebAssembly kernel of symbols', () => {
           const label = `b=${alphabet}, ${positions} positions, ${users} users, ${letters} letters, ${queries.length} queries`;
           expect(releaseKnn(set, queries, k, 4242, { kernel: 'wasm' }), label).toEqual(expected);
           expect(releaseKnn(set, queries, k, 4242, { kernel: 'js' }), label).toEqual(expected);
+          // both layouts of the kernel, whichever 'auto' picks: packed words, and planes (<= 64 positions)
+          for (const layout of ['words', 'planes'] as const) {
+            const got = new Int32Array(queries.length * k);
+            expect(wasmSymbolKnn(set, users, queries, k, 4242, got, { layout }), `${label}, ${layout}`).toBe(layout === 'words' || positions <= 64);
+            if (layout === 'words' || positions <= 64) expect(got, `${label}, ${layout}`).toEqual(expected);
+          }
         }
       }
     }
@@ -74,7 +85,7 @@ describe.runIf(wasm)('WebAssembly kernel of symbols', () => {
 });
 
 describe.runIf(wasm)('WebAssembly kernel of reals', () => {
-  it('gives the brute force, each pair summed once or per query, at every shape, with ties', () => {
+  it('gives the brute force, each pair summed once or per query, at every shape and odd or even k, with ties', () => {
     for (const [users, dims] of [
       [2, 1],
       [3, 2],
@@ -92,20 +103,22 @@ describe.runIf(wasm)('WebAssembly kernel of reals', () => {
           for (let j = 0; j < dims; j++) d += (set.values[a * dims + j]! - set.values[b * dims + j]!) ** 2;
           return d;
         };
-        const k = Math.min(users - 1, 6);
-        const reversed = all(users).reverse();
-        for (const queries of [all(users), reversed, some(users)]) {
-          const expected = bruteForce(users, squared, queries, k, 99);
-          const label = `${users} users, ${dims} dims, ${tied ? 'tied' : 'uniform'}, ${queries.length} queries`;
-          expect(releaseKnn(set, queries, k, 99, { kernel: 'js' }), label).toEqual(expected);
-          expect(releaseKnn(set, queries, k, 99, { kernel: 'wasm' }), label).toEqual(expected);
-          const each = new Int32Array(queries.length * k);
-          expect(wasmRealKnn(set.values, dims, users, queries, k, 99, each, { pairing: 'each' })).toBe(true);
-          expect(each, `${label}, each`).toEqual(expected);
+        // odd and even k: the kernel's lists are vectors of two entries, the last half-used when k is odd
+        for (const k of new Set([1, 5, 6, 10].map((x) => Math.min(users - 1, x)))) {
+          const reversed = all(users).reverse();
+          for (const queries of [all(users), reversed, some(users)]) {
+            const expected = bruteForce(users, squared, queries, k, 99);
+            const label = `${users} users, ${dims} dims, ${tied ? 'tied' : 'uniform'}, ${queries.length} queries`;
+            expect(releaseKnn(set, queries, k, 99, { kernel: 'js' }), label).toEqual(expected);
+            expect(releaseKnn(set, queries, k, 99, { kernel: 'wasm' }), label).toEqual(expected);
+            const each = new Int32Array(queries.length * k);
+            expect(wasmRealKnn(set.values, dims, users, queries, k, 99, each, { pairing: 'each' })).toBe(true);
+            expect(each, `${label}, each`).toEqual(expected);
+          }
+          const once = new Int32Array(users * k);
+          wasmRealKnn(set.values, dims, users, reversed, k, 99, once, { pairing: 'once' });
+          expect(once).toEqual(bruteForce(users, squared, reversed, k, 99));
         }
-        const once = new Int32Array(users * k);
-        wasmRealKnn(set.values, dims, users, reversed, k, 99, once, { pairing: 'once' });
-        expect(once).toEqual(bruteForce(users, squared, reversed, k, 99));
       }
     }
   });
