@@ -46,6 +46,10 @@ function readCodes(file: string): Map<string, string> {
 
 const run = (args: string[]) => lshdpIn(args, { cwd: dir });
 
+/** `lshdp encode` of ratings.csv (n 50, seed 7, test noise 1) with `mechanism` into `out`, plus `extra` flags. */
+const encodeRatings = (mechanism: string, out: string, extra: string[]) =>
+  run(['encode', '--format', 'movielens-csv', 'ratings.csv', '--dims', '50', '--mechanism', mechanism, '--seed', '7', '--noise-seed', '1', '--out', out, '--quiet', ...extra]);
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lshdp-encode-'));
   writeRatings(join(dir, 'ratings.csv'), USERS, 'encode-data');
@@ -280,28 +284,7 @@ describe('lshdp encode', () => {
 });
 
 describe('lshdp encode: releases that are not bits', () => {
-  const encodeWith = (plugin: string, out: string, xi: string) =>
-    run([
-      'encode',
-      '--format',
-      'movielens-csv',
-      'ratings.csv',
-      '--dims',
-      '50',
-      '--kappa',
-      '9',
-      '--mechanism',
-      join(process.cwd(), 'tests', 'fixtures', 'plugins', plugin),
-      '--xi',
-      xi,
-      '--seed',
-      '7',
-      '--noise-seed',
-      '1',
-      '--out',
-      out,
-      '--quiet',
-    ]);
+  const encodeWith = (plugin: string, out: string, xi: string) => encodeRatings(join(process.cwd(), 'tests', 'fixtures', 'plugins', plugin), out, ['--kappa', '9', '--xi', xi]);
 
   it('symbols: one hex digit each, position 0 first; at xi = infinity-like budgets the pairs of the clean bits', async () => {
     const r = await encodeWith('pairs-rr.mjs', 'pairs', '100000');
@@ -345,29 +328,7 @@ describe('lshdp encode: jl-gaussian', () => {
       ['every-w', 'over the noise, for every public hash function'],
     ] as const) {
       const out = `jl-${guarantee}`;
-      const r = await run([
-        'encode',
-        '--format',
-        'movielens-csv',
-        'ratings.csv',
-        '--dims',
-        '50',
-        '--kappa',
-        '8',
-        '--mechanism',
-        'jl-gaussian',
-        '--option',
-        `guarantee=${guarantee}`,
-        '--xi',
-        '5',
-        '--seed',
-        '7',
-        '--noise-seed',
-        '1',
-        '--out',
-        out,
-        '--quiet',
-      ]);
+      const r = await encodeRatings('jl-gaussian', out, ['--kappa', '8', '--option', `guarantee=${guarantee}`, '--xi', '5']);
       expect(r.status, r.stderr).toBe(0);
       const h = JSON.parse(readFileSync(join(dir, out, 'hashing.json'), 'utf8'));
       expect(h.release).toEqual({ kind: 'reals', length: 8 });
