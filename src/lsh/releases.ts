@@ -210,9 +210,8 @@ export function nearestByDistance(dist: Float64Array, m: number, k: number, skip
   const bound = heap.worstKey;
   const cand: number[] = [];
   for (let g = 0; g < m; g++) if (g !== skip && dist[g]! <= bound) cand.push(g);
-  const keys = new Map<number, number>();
-  for (const g of cand) keys.set(g, tieKey(base, g));
-  cand.sort((x, y) => dist[x]! - dist[y]! || keys.get(x)! - keys.get(y)!);
+  // a key (a few multiplications) only where two distances tie: no map of keys per query
+  cand.sort((x, y) => dist[x]! - dist[y]! || tieKey(base, x) - tieKey(base, y));
   for (let i = 0; i < k; i++) out[offset + i] = cand[i]!;
 }
 

@@ -32,6 +32,7 @@ import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
 import { auxView, PREC_AT, rankScratch, targetMetrics, type AuxView } from './ranking.js';
 import { hammingKernelName, wasmNearestOf } from '../../kernels/kernel.js';
+import { TopK } from '../../util/topK.js';
 
 export { PREC_AT };
 
@@ -161,9 +162,10 @@ function nearestOfTargetsIn(released: ReleaseSet, rows: Int32Array, group: Relea
   const take = Math.min(k, m);
   const out = new Int32Array(rows.length * take);
   const dist = new Float64Array(m);
+  const heap = new TopK(take);
   for (let i = 0; i < rows.length; i++) {
     distancesTo(group, released, rows[i]!, dist);
-    nearestByDistance(dist, m, take, -1, queryKeyBase(seed, m + i), out, i * take);
+    nearestByDistance(dist, m, take, -1, queryKeyBase(seed, m + i), out, i * take, heap);
   }
   return out;
 }

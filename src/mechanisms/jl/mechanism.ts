@@ -117,7 +117,9 @@ export const jlGaussianMechanism: Mechanism = {
     const users = userCount(ctx);
     if (projections.length !== users * kappa) throw new UserError('mechanism jl-gaussian needs the projections of the vectors (metric angular)');
     const sigma = precision === Infinity ? 0 : precision === 0 ? Infinity : guarantee === 'expected' ? 1 / precision : sigmaMaxOf(ctx) / precision;
-    const values = jlGaussianRelease(projections, rowNorms(ctx.vectors), users, kappa, sigma, ctx.rng, fillFastNormals);
+    // the vectors' norms are the trial's: once per trial where the cell shares draws, not per ξ
+    const norms = ctx.perTrial ? ctx.perTrial('row-norms', () => rowNorms(ctx.vectors)) : rowNorms(ctx.vectors);
+    const values = jlGaussianRelease(projections, norms, users, kappa, sigma, ctx.rng, fillFastNormals);
     return { kind: 'reals', dims: kappa, values };
   },
 };
