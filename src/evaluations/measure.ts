@@ -60,6 +60,8 @@ export interface Release {
   codes: ReleaseSet;
   /** the k-NN in the release's distance of the queries (every k a prefix of the answer), or null when no k was asked of the result */
   knn: AnswerSet | null;
+  /** the release at ε = ∞ of the cell's vectors (src/evaluations/clean.ts), when the mechanism kept it on the way (MechanismContext.keepClean) */
+  clean?: ReleaseSet;
 }
 
 /** What an evaluation does in the trial cells (in the thread that runs them). */

@@ -6,7 +6,7 @@ import { deriveSeed, makeRng, type Rng } from '../random/rng.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import { getFamily, type LshFamily, type MetricName } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
-import { describeRelease, releaseKind, releaseKnn } from '../lsh/releases.js';
+import { describeRelease, releaseKind, releaseKnn, type ReleaseSet } from '../lsh/releases.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
@@ -198,11 +198,15 @@ function evaluateCell(
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const noiseSeed = deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI);
-    const codes = mech.encode({ vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech) }, eps);
+    let clean: ReleaseSet | undefined;
+    const keepClean = (c: ReleaseSet) => {
+      clean = c;
+    };
+    const codes = mech.encode({ vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech), keepClean }, eps);
     if (releaseKind(codes) !== (mech.release ?? 'bits')) throw new RangeError(`mechanism ${mech.name} released ${describeRelease(codes)}, not the ${mech.release ?? 'bits'} its facts declare`);
     const kMax = ks[ks.length - 1] ?? 0;
     const knn: AnswerSet | null = ks.length > 0 ? { answers: releaseKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
-    const release = { id: r.id, mech, options: r.options, noiseSeed, eps, codes, knn };
+    const release = { id: r.id, mech, options: r.options, noiseSeed, eps, codes, knn, ...(clean ? { clean } : {}) };
     for (const e of asked) measureOf(e).take(stateOf(e), release, r.asks[e.facts.name]);
     done.push({ id: r.id, eps, asked });
   }

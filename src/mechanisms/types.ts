@@ -22,6 +22,13 @@ export interface MechanismContext {
    * big arrays their memory: the trial cell's pool (src/util/bufferPool.ts), else fresh arrays.
    */
   perTrial?: <T>(key: string, make: (rng: Rng, alloc: Float64Alloc) => T) => T;
+  /**
+   * Takes the release this encode would give at ε = ∞ on a fresh stream of the same seed (the
+   * attacks' clean release, src/evaluations/clean.ts), from a mechanism that computes it on the way
+   * (RAPPOR's Bloom filters before the flips), so that it is not encoded a second time. Absent
+   * outside the trial cells; a mechanism need not call it.
+   */
+  keepClean?: (clean: ReleaseSet) => void;
 }
 
 /**

@@ -141,3 +141,22 @@ describe('rappor-vector (the whole vector is the one value)', () => {
     expect(Math.abs(up - p)).toBeLessThan(Z * binomialSe(p, zeros));
   });
 });
+
+describe('rappor: the clean release it keeps on the way', () => {
+  const { vectors } = itemSets();
+  it('is its own encode at ε = ∞ on a fresh stream of the same seed (both variants, several h), and the release still flips from it', () => {
+    for (const name of ['rappor', 'rappor-vector'])
+      for (const h of [1, 3]) {
+        const mech = getMechanism(name);
+        let kept: CodeSet | undefined;
+        const c = ctx(vectors, 40, `keep-${name}-${h}`, { hashes: h });
+        const noisy = asBits(mech.encode!({ ...c, keepClean: (x) => (kept = asBits(x)) }, mech.epsilon(1, 40, PRIVACY)));
+        const again = asBits(mech.encode!(ctx(vectors, 40, `keep-${name}-${h}`, { hashes: h }), mech.epsilon(Number.POSITIVE_INFINITY, 40, PRIVACY)));
+        expect(kept).toBeDefined();
+        expect(Array.from(kept!.codes)).toEqual(Array.from(again.codes));
+        // the kept copy is not the released array, and at ξ = 1 the release differs from it
+        expect(kept!.codes).not.toBe(noisy.codes);
+        expect(Array.from(noisy.codes)).not.toEqual(Array.from(kept!.codes));
+      }
+  });
+});

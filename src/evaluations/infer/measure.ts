@@ -116,7 +116,7 @@ export const INFER_MEASURE: Measurement<InferAsk, InferState, InferValue, InferS
     const ties = tieSeed(cell.runSeed, cell.dataset, cell.n, cell.kappa, cell.trial);
     // the auxiliary users' clean codes: the family's hash, or the release's own encoding at ε = ∞
     // (hash functions drawn from the noise, RAPPOR; a release of another width)
-    const clean = cleanCodes(release, release.codes, cell.vectors, hashing);
+    const clean = release.clean ?? cleanCodes(release, release.codes, cell.vectors, hashing);
     const byAux = asked.aux.map((aux): InferAuxValue => {
       const g = state.setup().groups(aux, asked.targets);
       // a trial whose targets all hold no item or every item has nothing to guess: say so, not NaN

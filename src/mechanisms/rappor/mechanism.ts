@@ -2,7 +2,7 @@ import { fmix32 } from '../../lsh/tieKey.js';
 import type { CodeSet } from '../../lsh/codes.js';
 import type { Mechanism, MechanismContext } from '../types.js';
 import { checkOptionKeys } from '../options.js';
-import { flipBits } from '../flips.js';
+import { copyCodes, flipBits } from '../flips.js';
 import { userCount } from '../common.js';
 import { emptyCodes } from '../../lsh/codes.js';
 import { flipProbability } from '../../privacy/rr.js';
@@ -56,6 +56,8 @@ function rapporVariant(facts: MechanismFacts, input: 'items' | 'vector'): Mechan
       const e = eps.epsilon;
       if (e === null || !(e >= 0)) throw new RangeError(`${name} needs eps >= 0, got ${e}`);
       const set = input === 'items' ? itemSetFilters(ctx, h) : vectorFilters(ctx, h);
+      // the filters are the release at ε = ∞ (no flip), drawn from the same first numbers of the stream
+      ctx.keepClean?.(copyCodes(set));
       flipBits(set, flipProbability(e / (2 * h)), ctx.rng);
       return set;
     },
