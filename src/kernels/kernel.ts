@@ -34,6 +34,7 @@ interface Exports {
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
+  knnSet(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number, tied: number): void;
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
@@ -71,6 +72,39 @@ interface Exports {
     bases: number,
     scratch: number,
     sym: number,
+  ): void;
+  inferRank(
+    bits: number,
+    W: number,
+    P: number,
+    take: number,
+    T: number,
+    tPtr: number,
+    tPlaces: number,
+    nearest: number,
+    out: number,
+    planes: number,
+    cnt: number,
+    base: number,
+    n: number,
+    precAt: number,
+  ): void;
+  inferRank4(
+    bits: number,
+    W: number,
+    take: number,
+    T: number,
+    tPtr: number,
+    tPlaces: number,
+    nearest: number,
+    out: number,
+    planes: number,
+    cnt: number,
+    base: number,
+    nbs: number,
+    pairs: number,
+    n: number,
+    precAt: number,
   ): void;
 }
 
@@ -158,22 +192,28 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
  * The k nearest of the `m` codes of `candidates` (gathered, one after another) to each of the
  * `probes.length / words` codes of `probes`, best first, into `out` (probes x k): hammingKnn's
  * answer for queries placed after the candidates (query i at index m + i, so never one of them),
- * ties by the tie key of (m + i, candidate index). Returns false when this kernel does not apply
+ * ties by the tie key of (m + i, candidate index). With `asSet`, each probe's k in no order (the
+ * same users; for a caller that only counts them). Returns false when this kernel does not apply
  * (no WebAssembly, codes longer than 64 bits, or k not below m: every candidate is then an answer).
  */
-export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32Array, bits: number, k: number, tieSeed: number, out: Int32Array): boolean {
+export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32Array, bits: number, k: number, tieSeed: number, out: Int32Array, asSet = false): boolean {
   const wasm = instance();
   const words = Math.ceil(bits / 32);
   if (!wasm || bits > WASM_MAX_BITS || words > 2 || k >= m) return false;
   const np = probes.length / words;
   const set: CodeSet = { codes: candidates, bits, words };
   const at = layout(wasm, set, m + np, np, k);
+  // the set search's tied users and their keys, after the distance bytes and their summaries
+  const padded = Math.ceil((m + np + 15) / 256) * 256;
+  const tied = align16(at.dist + padded + (padded / 256) * 16 + 16);
+  if (asSet) reserve(wasm, tied + (2 * m + 8) * 4);
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, m * words).set(candidates.subarray(0, m * words));
   new Uint32Array(buf, at.codes + m * words * 4, np * words).set(probes);
   const queries = new Int32Array(buf, at.queries, np);
   for (let i = 0; i < np; i++) queries[i] = m + i;
-  wasm.knnCount(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1);
+  if (asSet) wasm.knnSet(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1, tied);
+  else wasm.knnCount(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1);
   out.set(new Int32Array(wasm.memory.buffer, at.out, np * k));
   return true;
 }
@@ -549,5 +589,80 @@ export function wasmRealKnn(values: Float64Array, dims: number, users: number, q
   const answers = new Int32Array(wasm.memory.buffer, outAt, (once ? users : nq) * k);
   if (!once) out.set(answers);
   else for (let qi = 0; qi < nq; qi++) out.set(answers.subarray(queries[qi]! * k, (queries[qi]! + 1) * k), qi * k);
+  return true;
+}
+
+// ---- attribute inference ----
+
+/**
+ * What the targets of one (trial, aux) hand the inference kernel once: each auxiliary user's items
+ * as a bit set over prior places (aux index-major, `words64` little-endian u64 words a user, so
+ * 2 · words64 u32 words), and the targets' item places one after another (target i's at
+ * places[ptr[i] .. ptr[i + 1])).
+ */
+export interface InferKernelData {
+  n: number;
+  words64: number;
+  auxBits: Uint32Array;
+  ptr: Int32Array;
+  places: Int32Array;
+}
+
+/** The inference's own instance of the module: its data stay in its memory between the results of a trial. */
+let inferWasm: { wasm: Exports; loaded: InferKernelData | null } | null | undefined;
+
+function inferInstance(): { wasm: Exports; loaded: InferKernelData | null } | null {
+  if (inferWasm !== undefined) return inferWasm;
+  inferWasm = null;
+  if (!instance()) return inferWasm;
+  const bytes = Buffer.from(HAMMING_WASM_BASE64, 'base64');
+  const wasm = new WebAssembly.Instance(new WebAssembly.Module(bytes), { math: { exp: Math.exp, log: Math.log } }).exports as unknown as Exports;
+  inferWasm = { wasm, loaded: null };
+  return inferWasm;
+}
+
+/** The longest neighbour list the inference kernel takes (votes counted in at most 8 bit planes). */
+export const INFER_MAX_TAKE = 255;
+
+/**
+ * Attribute inference's auc and prec@`precAt` of every target (out[2i], out[2i + 1]; NaN for a
+ * target whose item set is empty or holds all n items) ranked from its first `take` neighbours
+ * `nearest[i · take ..]` (aux indices): the doubles of src/evaluations/infer/ranking.ts
+ * targetMetrics, counted from bit sets (see hamming.wat, inferRank). Returns false when this kernel
+ * does not apply (no WebAssembly, or more than INFER_MAX_TAKE neighbours).
+ */
+export function wasmInferRanks(data: InferKernelData, nearest: Int32Array, take: number, precAt: number, out: Float64Array): boolean {
+  const own = inferInstance();
+  if (!own || take > INFER_MAX_TAKE) return false;
+  const { wasm } = own;
+  const W = data.words64;
+  const T = data.ptr.length - 1;
+  // at most 15 neighbours: four planes in locals (inferRank4); more: P planes in memory
+  const P = take <= 15 ? 4 : 32 - Math.clz32(take);
+  const L = take + 1;
+  const bitsAt = 0;
+  const ptrAt = align16(data.auxBits.length * 4);
+  const placesAt = align16(ptrAt + data.ptr.length * 4);
+  const nearestAt = align16(placesAt + data.places.length * 4);
+  const outAt = align16(nearestAt + T * take * 4);
+  const planesAt = align16(outAt + T * 16);
+  const cntAt = align16(planesAt + W * P * 8);
+  // inferRank4 keeps 16 levels a word (a shift to find them), inferRank take + 1
+  const baseAt = align16(cntAt + W * Math.max(L, 16) * 4);
+  const nbsAt = align16(baseAt + L * 4);
+  // per word: the places of each pair of plane bits (see inferRank4)
+  const pairsAt = align16(nbsAt + take * 4);
+  reserve(wasm, pairsAt + W * 64 + 16);
+  const buf = wasm.memory.buffer;
+  if (own.loaded !== data) {
+    new Uint32Array(buf, bitsAt, data.auxBits.length).set(data.auxBits);
+    new Int32Array(buf, ptrAt, data.ptr.length).set(data.ptr);
+    new Int32Array(buf, placesAt, data.places.length).set(data.places);
+    own.loaded = data;
+  }
+  new Int32Array(buf, nearestAt, T * take).set(nearest.subarray(0, T * take));
+  if (take <= 15) wasm.inferRank4(bitsAt, W, take, T, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, nbsAt, pairsAt, data.n, precAt);
+  else wasm.inferRank(bitsAt, W, P, take, T, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, data.n, precAt);
+  out.set(new Float64Array(wasm.memory.buffer, outAt, 2 * T));
   return true;
 }

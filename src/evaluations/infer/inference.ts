@@ -30,8 +30,8 @@ import { describeRelease, distancesTo, isBits, nearestByDistance, sameShape, sel
 import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
-import { auxView, PREC_AT, rankScratch, targetMetrics, type AuxView } from './ranking.js';
-import { hammingKernelName, wasmNearestOf } from '../../kernels/kernel.js';
+import { auxView, kernelData, PREC_AT, rankScratch, targetMetrics, type AuxView } from './ranking.js';
+import { hammingKernelName, wasmInferRanks, wasmNearestOf, type InferKernelData } from '../../kernels/kernel.js';
 import { TopK } from '../../util/topK.js';
 
 export { PREC_AT };
@@ -111,13 +111,13 @@ interface NearScratch {
 
 const nearScratch = (m: number, words: number): NearScratch => ({ dist: new Int32Array(m), counts: new Int32Array(words * 32 + 1), idx: new Int32Array(m), keys: new Float64Array(m) });
 
-/** The codes of `group`'s users, one after another (words per code as in `clean`). */
+/** The codes of `group`'s users, one after another (words per code as in `clean`; `group` may be any rows). */
 function gather(clean: CodeSet, group: Int32Array): Uint32Array {
   const { words } = clean;
   const out = new Uint32Array(group.length * words);
-  group.forEach((u, g) => {
-    out.set(clean.codes.subarray(u * words, (u + 1) * words), g * words);
-  });
+  const { codes } = clean;
+  // word by word: a subarray per user costs more than its one or two words
+  for (let g = 0; g < group.length; g++) for (let w = 0, from = group[g]! * words; w < words; w++) out[g * words + w] = codes[from + w]!;
   return out;
 }
 
@@ -171,19 +171,18 @@ function nearestOfTargetsIn(released: ReleaseSet, rows: Int32Array, group: Relea
 }
 
 /**
- * Every target's k nearest auxiliary users (group places, targets x min(k, m), nearest first): one
- * pass of the WebAssembly k-NN kernel over the gathered codes with the targets' codes appended,
- * or the same search in JavaScript where the kernel does not apply (the same answers).
+ * Every target's k nearest auxiliary users (group places, targets x min(k, m); nearest first from
+ * the JavaScript search, in no order from the kernel): one pass of the WebAssembly k-NN kernel over
+ * the gathered codes with the targets' codes appended, or the same search in JavaScript where the
+ * kernel does not apply (the same users).
  */
 function nearestOfTargets(released: CodeSet, rows: Int32Array, packed: Uint32Array, m: number, k: number, seed: number): Int32Array {
   const { words, bits } = released;
   const take = Math.min(k, m);
   const out = new Int32Array(rows.length * take);
-  const probes = new Uint32Array(rows.length * words);
-  rows.forEach((r, i) => {
-    probes.set(released.codes.subarray(r * words, (r + 1) * words), i * words);
-  });
-  if (hammingKernelName() !== 'js' && wasmNearestOf(packed, m, probes, bits, take, seed, out)) return out;
+  const probes = gather(released, rows);
+  // each target's neighbours as a set: the votes do not depend on their order
+  if (hammingKernelName() !== 'js' && wasmNearestOf(packed, m, probes, bits, take, seed, out, true)) return out;
   const near = nearScratch(m, words);
   for (let i = 0; i < rows.length; i++) {
     nearestPacked(near, probes.subarray(i * words, (i + 1) * words), packed, m, take, { seed, query: m + i });
@@ -251,15 +250,59 @@ export function inferMeans(args: {
   const view = args.view ?? auxView(sets, priorOrder(popularity(sets, aux)), targets);
   const m = aux.length;
   const take = Math.min(k, m);
-  const rows = Int32Array.from(targets, (t, i) => (args.row ? args.row(t, i) : t));
+  const { row } = args;
+  const rows = row ? Int32Array.from(targets, (t, i) => row(t, i)) : targets;
   const nearest =
-    isBits(released) && isBits(clean) ? nearestOfTargets(released, rows, gather(clean, aux), m, take, tieSeed) : nearestOfTargetsIn(released, rows, selectRows(clean, aux), m, take, tieSeed);
+    isBits(released) && isBits(clean) ? nearestOfTargets(released, rows, gatherOf(clean, aux), m, take, tieSeed) : nearestOfTargetsIn(released, rows, selectRows(clean, aux), m, take, tieSeed);
+  if (hammingKernelName() !== 'js') {
+    const ranks = new Float64Array(2 * targets.length);
+    if (wasmInferRanks(kernelDataOf(sets, view, aux, targets), nearest, take, PREC_AT, ranks)) return meansOfRanks(ranks);
+  }
   const s = rankScratch(sets.n, take);
   const voters = new Int32Array(take);
   return meansOver(targets, (t, i) => {
     for (let q = 0; q < take; q++) voters[q] = aux[nearest[i * take + q]!]!;
     return targetMetrics(s, sets, view, t, i, voters, take);
   });
+}
+
+/** The means of the kernel's per-target values (auc, prec10 pairs; NaN: a skipped target), in target order as meansOver adds them. */
+function meansOfRanks(ranks: Float64Array): InferMeans {
+  let auc = 0;
+  let prec10 = 0;
+  let counted = 0;
+  for (let i = 0; i < ranks.length; i += 2) {
+    if (Number.isNaN(ranks[i]!)) continue;
+    auc += ranks[i]!;
+    prec10 += ranks[i + 1]!;
+    counted++;
+  }
+  return { auc: counted ? auc / counted : Number.NaN, prec10: counted ? prec10 / counted : Number.NaN, targets: counted };
+}
+
+/**
+ * The auxiliary users' clean codes gathered, kept per clean code set while it lives: the results of
+ * a cell whose clean release is the family's code (most mechanisms) share one set.
+ */
+const gathered = new WeakMap<CodeSet, { aux: Int32Array; packed: Uint32Array }>();
+
+function gatherOf(clean: CodeSet, aux: Int32Array): Uint32Array {
+  const kept = gathered.get(clean);
+  if (kept && kept.aux === aux) return kept.packed;
+  const packed = gather(clean, aux);
+  gathered.set(clean, { aux, packed });
+  return packed;
+}
+
+/** The kernel's form of each view, kept while the view lives (the same aux and targets for every result of a trial). */
+const kernelViews = new WeakMap<AuxView, { aux: Int32Array; targets: Int32Array; data: InferKernelData }>();
+
+function kernelDataOf(sets: ItemSets, view: AuxView, aux: Int32Array, targets: Int32Array): InferKernelData {
+  const kept = kernelViews.get(view);
+  if (kept && kept.aux === aux && kept.targets === targets) return kept.data;
+  const data = kernelData(sets, view, aux, targets);
+  kernelViews.set(view, { aux, targets, data });
+  return data;
 }
 
 /** The means of the targets' metrics, in target order (targets without metrics skipped and not counted). */

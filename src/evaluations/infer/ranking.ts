@@ -11,6 +11,7 @@
  * the pairwise definitions), without a sort per target.
  */
 import type { ItemSets } from '../../data/types.js';
+import type { InferKernelData } from '../../kernels/kernel.js';
 
 /** The rank its precision is taken at (prec10). */
 export const PREC_AT = 10;
@@ -27,14 +28,14 @@ export interface AuxView {
 
 export function auxView(sets: ItemSets, prior: Int32Array, targets: Int32Array): AuxView {
   const ptr = new Int32Array(targets.length + 1);
-  targets.forEach((t, i) => {
-    ptr[i + 1] = ptr[i]! + sets.rowPtr[t + 1]! - sets.rowPtr[t]!;
-  });
+  for (let i = 0; i < targets.length; i++) ptr[i + 1] = ptr[i]! + sets.rowPtr[targets[i]! + 1]! - sets.rowPtr[targets[i]!]!;
   const rankOf = new Int32Array(sets.n);
-  prior.forEach((c, r) => {
-    rankOf[c] = r;
-  });
-  return { ptr, places: Int32Array.from(sets.colIdx, (c) => rankOf[c]!) };
+  for (let r = 0; r < prior.length; r++) rankOf[prior[r]!] = r;
+  // plain loops: a callback per stored entry costs more than the lookups (once per trial and aux)
+  const { colIdx } = sets;
+  const places = new Int32Array(colIdx.length);
+  for (let p = 0; p < colIdx.length; p++) places[p] = rankOf[colIdx[p]!]!;
+  return { ptr, places };
 }
 
 /** Per prior place scratch, all zero between targets, and per-score counts. */
@@ -111,4 +112,26 @@ export function targetMetrics(s: RankScratch, sets: ItemSets, view: AuxView, t: 
   const others = n - m;
   const pairs = m * others - (sumPos - (m * (m - 1)) / 2);
   return { auc: pairs / (m * others), prec10: hits / Math.min(PREC_AT, m) };
+}
+
+/**
+ * The view as the inference kernel takes it (src/kernels/kernel.ts wasmInferRanks): each auxiliary
+ * user's prior places as a bit set (aux index-major, ⌈n/64⌉ u64 words a user) and the targets'
+ * places one after another. Built once per (trial, aux) and kept with the view.
+ */
+export function kernelData(sets: ItemSets, view: AuxView, aux: Int32Array, targets: Int32Array): InferKernelData {
+  const words64 = Math.ceil(sets.n / 64);
+  const auxBits = new Uint32Array(aux.length * words64 * 2);
+  aux.forEach((u, a) => {
+    const row = a * words64 * 2;
+    for (let p = sets.rowPtr[u]!; p < sets.rowPtr[u + 1]!; p++) {
+      const r = view.places[p]!;
+      auxBits[row + (r >>> 5)]! |= 1 << (r & 31);
+    }
+  });
+  const places = new Int32Array(view.ptr[targets.length]!);
+  targets.forEach((t, i) => {
+    places.set(view.places.subarray(sets.rowPtr[t]!, sets.rowPtr[t + 1]!), view.ptr[i]!);
+  });
+  return { n: sets.n, words64, auxBits, ptr: view.ptr, places };
 }
