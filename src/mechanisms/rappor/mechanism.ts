@@ -97,16 +97,21 @@ function vectorFilters(ctx: MechanismContext, h: number): CodeSet {
   const dbl = new Float64Array(bits.buffer);
   const set = emptyCodes(users, m);
   const { codes, words } = set;
+  // the h hash chains of a row side by side, each entry's words read once: the chains are
+  // independent, so the processor overlaps their multiplications (each chain's values are those of
+  // one chain run alone)
+  const xs = new Uint32Array(h);
   for (let i = 0; i < users; i++) {
+    xs.set(salts);
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+      dbl[0] = values[p];
+      const c = colIdx[p];
+      const lo = bits[0]!;
+      const hi = bits[1]!;
+      for (let t = 0; t < h; t++) xs[t] = fmix32(fmix32(fmix32(xs[t]! ^ c) ^ lo) ^ hi);
+    }
     for (let t = 0; t < h; t++) {
-      let x = salts[t];
-      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-        dbl[0] = values[p];
-        x = fmix32(x ^ colIdx[p]);
-        x = fmix32(x ^ bits[0]);
-        x = fmix32(x ^ bits[1]);
-      }
-      const b = Math.floor((x / 4294967296) * m);
+      const b = Math.floor((xs[t] / 4294967296) * m);
       codes[i * words + (b >>> 5)] |= 1 << (b & 31);
     }
   }
