@@ -9,7 +9,7 @@ import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { describeRelease, releaseKind, releaseKnn, type ReleaseSet } from '../lsh/releases.js';
 import { tieSeed } from '../lsh/tieKey.js';
 import { getMechanism } from '../mechanisms/registry.js';
-import type { Mechanism } from '../mechanisms/types.js';
+import type { Mechanism, MechanismContext } from '../mechanisms/types.js';
 import { isBuiltIn } from '../mechanisms/catalog.js';
 import type { CodeSet } from '../lsh/codes.js';
 import { evaluateAnswers, type AnswerSet, type DistanceMemo } from './utility.js';
@@ -198,11 +198,7 @@ function evaluateCell(
     const xi = mech.usesXi ? r.xi : null;
     const eps = epsilonOnFamily(mech, family.disagreement, xi ?? 0, kappa, privacy, r.options);
     const noiseSeed = deriveSeed(runSeed, 'noise', dataset, n, kappa, trial, mech.name, xi ?? NO_XI);
-    let clean: ReleaseSet | undefined;
-    const keepClean = (c: ReleaseSet) => {
-      clean = c;
-    };
-    const codes = mech.encode({ vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech), keepClean }, eps);
+    const { codes, clean } = encodeKeepingClean(mech, { vectors, hashing, rng: makeRng(noiseSeed), options: r.options, perTrial: perTrialOf(mech) }, eps);
     if (releaseKind(codes) !== (mech.release ?? 'bits')) throw new RangeError(`mechanism ${mech.name} released ${describeRelease(codes)}, not the ${mech.release ?? 'bits'} its facts declare`);
     const kMax = ks[ks.length - 1] ?? 0;
     const knn: AnswerSet | null = ks.length > 0 ? { answers: releaseKnn(codes, queries, kMax, ties), width: kMax, ks } : null;
@@ -221,6 +217,21 @@ function evaluateCell(
     }
     return out;
   });
+}
+
+/** A result's release, and its clean release when the mechanism kept it on the way (MechanismContext.keepClean). */
+function encodeKeepingClean(mech: Mechanism, ctx: MechanismContext, eps: EpsilonInfo): { codes: ReleaseSet; clean?: ReleaseSet } {
+  let clean: ReleaseSet | undefined;
+  const codes = mech.encode!(
+    {
+      ...ctx,
+      keepClean: (c) => {
+        clean = c;
+      },
+    },
+    eps,
+  );
+  return clean ? { codes, clean } : { codes };
 }
 
 /**
