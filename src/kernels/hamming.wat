@@ -1492,8 +1492,8 @@
   ;; and NaN never compares greater nor equal, so they are never listed), then for each k of ks the
   ;; next neighbours' rows added (scores[c] += value, row after row in answer order), the N best
   ;; columns selected by (score desc, column asc), and HR, NDCG and recall of each N added to the
-  ;; sums (query after query: the order of the JS sums). The scores hold n + 8 doubles, the last 8
-  ;; NaN (the caller's padding: the passes read blocks of 8 columns from column 0).
+  ;; sums (query after query: the order of the JS sums). The scores hold n + 16 doubles, the last
+  ;; 16 NaN (the caller's padding: the passes read blocks of 16 columns from column 0).
   ;;
   ;; The selection is bound by its mispredicted branches (one or two per column that enters the
   ;; list), not by the reads: on MovieLens at n = 1000 the scan of the columns is a fifth of it.
@@ -1504,11 +1504,12 @@
   ;; the list (scores $ls, columns $lc, kept by score desc with equal scores in column order), then
   ;; a column enters only with a score above the list's last, which it pushes out. Returns the
   ;; list's length. With t = -inf these are every column but the NaN ones: topList's pass itself.
-  ;; The columns are read 8 at a time (four f64x2 compares, their bits in one mask), and a block
+  ;; The columns are read 16 at a time (eight f64x2 compares, their bits in one mask), and a block
   ;; where none passes (NaN never does) is skipped whole; a block where some do goes through them in
   ;; column order, the list's last as it moves, which is what the column-by-column pass does (a
-  ;; column not above the current last changes nothing). Blocks of 8 rather than 4: 5% less time a
-  ;; query on MovieLens at n = 1000 (fewer blocks that hold a column entering the list).
+  ;; column not above the current last changes nothing). On MovieLens at n = 1000 a query took 4.0,
+  ;; 3.7 and 3.5 µs with blocks of 4, 8 and 16 (32: 2% less again, not worth twice the compares
+  ;; written out): fewer blocks hold a column entering the list, each a mispredicted branch.
   (func $recPass (param $scores i32) (param $n i32) (param $nMax i32) (param $ls i32) (param $lc i32) (param $t f64) (result i32)
     (local $len i32) (local $c i32) (local $x f64) (local $y f64) (local $worst f64) (local $wv v128) (local $tv v128) (local $p i32)
     (local $end i32) (local $m i32) (local $last i32) (local $pq i32) (local $cq i32) (local $lastAt i32)
@@ -1520,10 +1521,15 @@
     (block $full
       (loop $fill
         (br_if $full (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $m (i32.or (i32.or (i64x2.bitmask (f64x2.ge (v128.load (local.get $p)) (local.get $tv)))
-                                      (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=16 (local.get $p)) (local.get $tv))) (i32.const 2)))
-                              (i32.or (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=32 (local.get $p)) (local.get $tv))) (i32.const 4))
-                                      (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=48 (local.get $p)) (local.get $tv))) (i32.const 6)))))
+        (local.set $m (i32.or
+          (i32.or (i32.or (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=0 (local.get $p)) (local.get $tv))) (i32.const 0))
+                          (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=16 (local.get $p)) (local.get $tv))) (i32.const 2)))
+                  (i32.or (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=32 (local.get $p)) (local.get $tv))) (i32.const 4))
+                          (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=48 (local.get $p)) (local.get $tv))) (i32.const 6))))
+          (i32.or (i32.or (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=64 (local.get $p)) (local.get $tv))) (i32.const 8))
+                          (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=80 (local.get $p)) (local.get $tv))) (i32.const 10)))
+                  (i32.or (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=96 (local.get $p)) (local.get $tv))) (i32.const 12))
+                          (i32.shl (i64x2.bitmask (f64x2.ge (v128.load offset=112 (local.get $p)) (local.get $tv))) (i32.const 14))))))
         (if (local.get $m)
           (then
             (loop $each
@@ -1567,17 +1573,22 @@
                       (local.set $worst (f64.load (local.get $lastAt)))))))
               (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
               (br_if $each (local.get $m)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (local.set $p (i32.add (local.get $p) (i32.const 128)))
         (br_if $fill (i32.lt_u (local.get $len) (local.get $nMax)))))
     (if (i32.lt_u (local.get $len) (local.get $nMax)) (then (return (local.get $len))))
     (local.set $wv (f64x2.splat (local.get $worst)))
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $m (i32.or (i32.or (i64x2.bitmask (f64x2.gt (v128.load (local.get $p)) (local.get $wv)))
-                                      (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=16 (local.get $p)) (local.get $wv))) (i32.const 2)))
-                              (i32.or (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=32 (local.get $p)) (local.get $wv))) (i32.const 4))
-                                      (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=48 (local.get $p)) (local.get $wv))) (i32.const 6)))))
+        (local.set $m (i32.or
+          (i32.or (i32.or (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=0 (local.get $p)) (local.get $wv))) (i32.const 0))
+                          (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=16 (local.get $p)) (local.get $wv))) (i32.const 2)))
+                  (i32.or (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=32 (local.get $p)) (local.get $wv))) (i32.const 4))
+                          (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=48 (local.get $p)) (local.get $wv))) (i32.const 6))))
+          (i32.or (i32.or (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=64 (local.get $p)) (local.get $wv))) (i32.const 8))
+                          (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=80 (local.get $p)) (local.get $wv))) (i32.const 10)))
+                  (i32.or (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=96 (local.get $p)) (local.get $wv))) (i32.const 12))
+                          (i32.shl (i64x2.bitmask (f64x2.gt (v128.load offset=112 (local.get $p)) (local.get $wv))) (i32.const 14))))))
         (if (local.get $m)
           (then
             (loop $each
@@ -1603,7 +1614,7 @@
               (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
               (br_if $each (local.get $m)))
             (local.set $wv (f64x2.splat (local.get $worst)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (local.set $p (i32.add (local.get $p) (i32.const 128)))
         (br $blocks)))
     (local.get $len))
 
@@ -1630,7 +1641,7 @@
   ;; rowPtr (i32, users + 1), colIdx (i32), values (f64); the split's trainPtr/trainCol and
   ;; heldPtr/heldCol (i32); queries (i32, nq); answers (i32, nq x width); ks (i32, nk) and top (i32,
   ;; nt), both ascending; disc (f64, the last N: 1/log2(r + 1) as JS computed it); scratch: scores
-  ;; (f64, n + 8, the last 8 NaN), rel (u8, n, zero), the list (f64 and i32, the last N); sums (f64,
+  ;; (f64, n + 16, the last 16 NaN), rel (u8, n, zero), the list (f64 and i32, the last N); sums (f64,
   ;; 3 x nk x nt, zero): HR of cell c = ki * nt + ni at c, NDCG at cells + c, recall at 2 cells + c;
   ;; guess (f64, nk, -inf): recTop's guess per k.
   ;; Every query has a held-out item and every index is in range (the caller checks); the list

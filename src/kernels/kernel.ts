@@ -743,7 +743,7 @@ export function wasmRecommendSums(
   const topAt = align16(ksAt + nk * 4);
   const discAt = align16(topAt + nt * 4);
   const scoresAt = align16(discAt + nMax * 8);
-  const relAt = align16(scoresAt + (n + 8) * 8);
+  const relAt = align16(scoresAt + (n + 16) * 8);
   const listScoreAt = align16(relAt + n);
   const listColAt = align16(listScoreAt + nMax * 8);
   const sumsAt = align16(listColAt + nMax * 4);
@@ -755,8 +755,8 @@ export function wasmRecommendSums(
   new Int32Array(buf, ksAt, nk).set(ks);
   new Int32Array(buf, topAt, nt).set(top);
   new Float64Array(buf, discAt, nMax).set(disc.subarray(0, nMax));
-  // the 8 doubles after the n scores: NaN, never listed (the last block of 8 columns may read them)
-  new Float64Array(buf, scoresAt + n * 8, 8).fill(Number.NaN);
+  // the 16 doubles after the n scores: NaN, never listed (the last block of 16 columns may read them)
+  new Float64Array(buf, scoresAt + n * 8, 16).fill(Number.NaN);
   new Uint8Array(buf, relAt, n).fill(0);
   const sums = new Float64Array(buf, sumsAt, 3 * cells).fill(0);
   // no guess yet of each k's floor (hamming.wat recTop): the first query's passes are over every column
