@@ -96,6 +96,7 @@ interface Exports {
     listCol: number,
     sums: number,
     guess: number,
+    buf: number,
   ): void;
 }
 
@@ -651,6 +652,12 @@ interface HeldRows {
 
 let held: HeldRows | null = null;
 
+/** Whether every row of a CSR matrix holds distinct columns in ascending order (the kernel lists a row's columns as they are). */
+function rowsAscending(rowPtr: Int32Array, colIdx: Int32Array): boolean {
+  for (let u = 0; u + 1 < rowPtr.length; u++) for (let p = rowPtr[u]! + 1; p < rowPtr[u + 1]!; p++) if (!(colIdx[p]! > colIdx[p - 1]!)) return false;
+  return true;
+}
+
 /** Whether the CSR offsets `ptr` run from 0 up to at most `length` without going down. */
 function offsetsOf(ptr: Int32Array, length: number): boolean {
   if (ptr[0] !== 0 || !(ptr[ptr.length - 1]! <= length)) return false;
@@ -661,8 +668,9 @@ function offsetsOf(ptr: Int32Array, length: number): boolean {
 /**
  * Copies the vectors and split into the recommendation instance's memory unless the same arrays
  * (by identity: the data of a group are never changed once loaded) are there from the call before;
- * null when an offset or column is out of range (the kernel reads without bounds checks: the JS
- * loop then runs). The checks run with the copy, once per data, not per call.
+ * null when an offset or column is out of range (the kernel reads without bounds checks) or a row's
+ * columns are not distinct and ascending: the JS loop then runs. The checks run with the copy, once
+ * per data, not per call.
  */
 function holdRows(wasm: Exports, vectors: ScoredRows, rec: SplitColumns): HeldRows | null {
   const sources = [vectors.rowPtr, vectors.colIdx, vectors.values, rec.trainPtr, rec.trainCol, rec.heldPtr, rec.heldCol];
@@ -673,6 +681,7 @@ function holdRows(wasm: Exports, vectors: ScoredRows, rec: SplitColumns): HeldRo
   if (vectors.values.length !== vectors.colIdx.length || rec.trainPtr.length !== users + 1 || rec.heldPtr.length !== users + 1) return null;
   if (!offsetsOf(vectors.rowPtr, vectors.colIdx.length) || !offsetsOf(rec.trainPtr, rec.trainCol.length) || !offsetsOf(rec.heldPtr, rec.heldCol.length)) return null;
   if (!indicesBelow(vectors.colIdx, n) || !indicesBelow(rec.trainCol, n) || !indicesBelow(rec.heldCol, n)) return null;
+  if (!rowsAscending(vectors.rowPtr, vectors.colIdx)) return null;
   // values first: the doubles 8-aligned at 0, every other part 16-aligned after
   const values = 0;
   const rowPtr = align16(vectors.values.length * 8);
@@ -708,9 +717,9 @@ function indicesBelow(a: Int32Array, bound: number): boolean {
  * which divides them by the number of queries. `disc` holds 1/log2(r + 1) for r = 1..N of the last
  * N, as that loop computes it. The vectors and split stay in the module's memory from one call to
  * the next while they are the same arrays (every result of a trial cell). Returns null when the
- * kernel does not apply (no WebAssembly, data over RECOMMEND_MAX_BYTES, an index out of range, or
- * a query without a held-out item: the JS loop then runs, or reports it). Arguments are otherwise
- * validated by the caller.
+ * kernel does not apply (no WebAssembly, data over RECOMMEND_MAX_BYTES, an index out of range, a
+ * row whose columns are not distinct and ascending, or a query without a held-out item: the JS
+ * loop then runs, or reports it). Arguments are otherwise validated by the caller.
  */
 export function wasmRecommendSums(
   vectors: ScoredRows,
@@ -748,7 +757,8 @@ export function wasmRecommendSums(
   const listColAt = align16(listScoreAt + nMax * 8);
   const sumsAt = align16(listColAt + nMax * 4);
   const guessAt = align16(sumsAt + 3 * cells * 8);
-  reserve(wasm, guessAt + nk * 8);
+  const bufAt = align16(guessAt + nk * 8);
+  reserve(wasm, bufAt + n * 4);
   const buf = wasm.memory.buffer;
   new Int32Array(buf, queriesAt, nq).set(queries);
   new Int32Array(buf, answersAt, answers.length).set(answers);
@@ -785,6 +795,7 @@ export function wasmRecommendSums(
     listColAt,
     sumsAt,
     guessAt,
+    bufAt,
   );
   return { hr: sums.slice(0, cells), ndcg: sums.slice(cells, 2 * cells), itemRecall: sums.slice(2 * cells) };
 }

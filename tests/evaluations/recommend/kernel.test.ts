@@ -129,6 +129,43 @@ describe('recommendation scoring in the WebAssembly kernel', () => {
     }
   });
 
+  it("lists from one neighbour's row: its positive columns, the zeros in column order, then (by a pass) the negative ones", () => {
+    // query 0 trains column 0 and holds column 9; at k = 1 the scores are user 1's row: c5 1,
+    // c2 = c8 0.5, then the zeros c3 (never rated), c4 (rated 0), c6, c9, then c1 -0.5, c7 -1
+    const vectors = vectorsOf(10, [
+      [[0, 1]],
+      [
+        [1, -0.5],
+        [2, 0.5],
+        [4, 0],
+        [5, 1],
+        [7, -1],
+        [8, 0.5],
+      ],
+      [[3, 0.25]],
+    ]);
+    const rec = recOf([[0], [1, 2, 4, 5, 7, 8], [3]], [[9], [], []]);
+    const args: Args = [vectors, rec, Int32Array.of(0), Int32Array.of(1, 2), 2, [1, 2], [1, 3, 6, 7, 9]];
+    checkBoth(args, 'one row');
+    const m = recommendByK(recommendMeans(...args, undefined, 'wasm'));
+    // c9 is 7th at k = 1: a zero listed after c3, c4 and c6; at k = 2 c3 scores 0.25 (4th), c9 still 7th
+    expect([m['1']['6'][2], m['1']['7'][2], m['2']['6'][2], m['2']['7'][2]]).toEqual([0, 1, 0, 1]);
+  });
+
+  it('leaves to the JS loop vectors whose rows are not in column order', () => {
+    const vectors = vectorsOf(6, [
+      [[0, 1]],
+      [
+        [3, 1],
+        [1, 2],
+      ],
+    ]);
+    const rec = recOf([[0], [1, 3]], [[2], []]);
+    const args: Args = [vectors, rec, Int32Array.of(0), Int32Array.of(1), 1, [1], [2]];
+    expect(meansBits(recommendMeans(...args))).toBe(meansBits(recommendMeans(...args, undefined, 'js')));
+    expect(() => recommendMeans(...args, undefined, 'wasm')).toThrow(RangeError);
+  });
+
   it('lists the same after a floor guessed too high: a query of high scores, then one of low scores', () => {
     // users 0-3 rate every column high, users 4-7 low; queries 8 and 9 take the first as neighbours,
     // query 10 the second: its pass above the floor of query 9 finds no column and runs again
