@@ -1497,8 +1497,8 @@
   ;;
   ;; The selection is bound by its mispredicted branches (one or two per column that enters the
   ;; list), not by the reads: on MovieLens at n = 1000 the scan of the columns is a fifth of it.
-  ;; So the blocks skipped whole by SIMD compares, and a floor that keeps most columns out of the
-  ;; list's filling (recTop).
+  ;; So the blocks skipped whole by SIMD compares, a floor that keeps most columns out of the
+  ;; list's filling (recTop), and at k = 1 the list read off the one row with no pass (recOne).
 
   ;; One pass of lists.ts topList over the columns with a score >= t: the first nMax of them enter
   ;; the list (scores $ls, columns $lc, kept by score desc with equal scores in column order), then
@@ -1637,7 +1637,7 @@
       (then (f64.store (local.get $guess) (f64.load (i32.add (local.get $ls) (i32.shl (i32.sub (local.get $nMax) (i32.const 1)) (i32.const 3)))))))
     (local.get $len))
 
-  ;; lists.ts topList when exactly one neighbour's row is in the scores (the first k of 1): the
+  ;; lists.ts topList when exactly one neighbour's row is in the scores (k = 1: the nearest alone): the
   ;; scores are then that row's values on its columns (NaN on the query's training ones) and 0
   ;; everywhere else but the training columns, so the list is the row's positive columns by (score
   ;; desc, column asc), then the zero columns in column order, then the negative ones. The positive
