@@ -1,47 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecommendData, UserVectors } from '../../../src/data/types.js';
 import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop } from '../../../src/evaluations/recommend/lists.js';
 import { makeRng } from '../../../src/random/rng.js';
-
-/** A CSR matrix from rows of [column, value] (columns ascending). */
-function vectorsOf(n: number, rows: [number, number][][]): UserVectors {
-  const rowPtr = new Int32Array(rows.length + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  rows.forEach((r, i) => {
-    for (const [c, v] of r) {
-      cols.push(c);
-      vals.push(v);
-    }
-    rowPtr[i + 1] = cols.length;
-  });
-  return {
-    dataset: 't',
-    n,
-    userIds: rows.map((_, i) => `u${i}`),
-    itemIds: Array.from({ length: n }, (_, j) => `i${j}`),
-    rowPtr,
-    colIdx: Int32Array.from(cols),
-    values: Float64Array.from(vals),
-    dropped: 0,
-  };
-}
-
-function csr(rows: number[][]): { ptr: Int32Array; col: Int32Array } {
-  const ptr = new Int32Array(rows.length + 1);
-  rows.forEach((r, i) => {
-    ptr[i + 1] = ptr[i] + r.length;
-  });
-  return { ptr, col: Int32Array.from(rows.flat()) };
-}
-
-function recOf(train: number[][], held: number[][]): RecommendData {
-  const t = csr(train);
-  const h = csr(held);
-  return { trainPtr: t.ptr, trainCol: t.col, heldPtr: h.ptr, heldCol: h.col };
-}
-
-const g = (rank: number) => 1 / Math.log2(rank + 1);
+import { bruteForce, g, recOf, vectorsOf } from './fixtures.js';
 
 describe('recommendation metrics by hand', () => {
   // 6 items; query user 0 trained on item 0 and holds items 2, 4, 5 (|H| = 3 > N = 2)
@@ -119,33 +79,6 @@ describe('recommendation metrics by hand', () => {
     expect(storedTop(m)).toEqual([2, 3, 5, 10]);
   });
 });
-
-/** The metrics the plain way: dense scores, a full sort of the candidates, the formulas as written. */
-function bruteForce(vectors: UserVectors, rec: RecommendData, queries: Int32Array, answers: Int32Array, width: number, k: number, N: number): [number, number, number] {
-  let [hr, ndcg, ir] = [0, 0, 0];
-  for (let q = 0; q < queries.length; q++) {
-    const u = queries[q];
-    const dense = new Array<number>(vectors.n).fill(0);
-    for (let i = 0; i < k; i++) {
-      const v = answers[q * width + i];
-      for (let p = vectors.rowPtr[v]; p < vectors.rowPtr[v + 1]; p++) dense[vectors.colIdx[p]] += vectors.values[p];
-    }
-    const trained = new Set(Array.from(rec.trainCol.subarray(rec.trainPtr[u], rec.trainPtr[u + 1])));
-    const held = new Set(Array.from(rec.heldCol.subarray(rec.heldPtr[u], rec.heldPtr[u + 1])));
-    const list = dense
-      .map((s, c) => ({ s, c }))
-      .filter((x) => !trained.has(x.c))
-      .sort((a, b) => b.s - a.s || a.c - b.c)
-      .slice(0, N);
-    const hitRanks = list.map((x, r) => (held.has(x.c) ? r + 1 : 0)).filter((r) => r > 0);
-    let ideal = 0;
-    for (let r = 1; r <= Math.min(N, held.size); r++) ideal += g(r);
-    hr += hitRanks.length > 0 ? 1 : 0;
-    ndcg += hitRanks.reduce((s, r) => s + g(r), 0) / ideal;
-    ir += hitRanks.length / held.size;
-  }
-  return [hr / queries.length, ndcg / queries.length, ir / queries.length];
-}
 
 describe('recommendation scoring against a dense brute force', () => {
   it('agrees on random sparse data with many ties, zero sums and negative scores', () => {
