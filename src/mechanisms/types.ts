@@ -25,8 +25,10 @@ export interface MechanismContext {
   /**
    * Takes the release this encode would give at ε = ∞ on a fresh stream of the same seed (the
    * attacks' clean release, src/evaluations/clean.ts), from a mechanism that computes it on the way
-   * (RAPPOR's Bloom filters before the flips), so that it is not encoded a second time. Absent
-   * outside the trial cells; a mechanism need not call it.
+   * (RAPPOR's Bloom filters before the flips), so that it is not encoded a second time. Each of its
+   * rows must be its user's alone (given the draws made before any row), so that the rows of some
+   * users are those users' clean release: the linkage attack takes them for profiles known whole.
+   * Absent outside the trial cells; a mechanism need not call it.
    */
   keepClean?: (clean: ReleaseSet) => void;
 }

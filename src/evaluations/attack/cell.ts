@@ -14,7 +14,7 @@
  */
 import type { UserVectors } from '../../data/types.js';
 import type { CodeSet } from '../../lsh/codes.js';
-import type { ReleaseSet } from '../../lsh/releases.js';
+import { selectRows, type ReleaseSet } from '../../lsh/releases.js';
 import type { LshFamily } from '../../lsh/families/types.js';
 import { deriveSeed } from '../../random/rng.js';
 import { cleanCodes, type CleanedRelease } from '../clean.js';
@@ -63,6 +63,20 @@ export function trialProfiles(vectors: UserVectors, at: { runSeed: number | stri
 /** What one result's attack needs: what its clean release is made from, and its release. */
 export interface AttackedRelease extends CleanedRelease {
   codes: ReleaseSet;
+  /** the clean release of the cell's vectors when the mechanism kept it (Release.clean) */
+  clean?: ReleaseSet;
+}
+
+/** Whether row r of `partial` is row targets[r] of `vectors`, entry for entry, for every target (a profile known whole). */
+function wholeRows(vectors: UserVectors, partial: UserVectors, targets: Int32Array): boolean {
+  for (let r = 0; r < targets.length; r++) {
+    const from = vectors.rowPtr[targets[r]!]!;
+    const to = vectors.rowPtr[targets[r]! + 1]!;
+    const at = partial.rowPtr[r]!;
+    if (partial.rowPtr[r + 1]! - at !== to - from) return false;
+    for (let p = from; p < to; p++) if (partial.colIdx[at + p - from] !== vectors.colIdx[p] || !Object.is(partial.values[at + p - from], vectors.values[p])) return false;
+  }
+  return true;
 }
 
 /** The attacker of one trial cell: call it with a result's release and the `known` values to attack it at. */
@@ -84,13 +98,13 @@ export function cellAttacker(
   const { runSeed, dataset, n, trial, kappa } = cell;
   const targets = trialSetup.targets(maxTargets);
   const planesSeed = deriveSeed(runSeed, 'planes', dataset, n, kappa, trial);
-  const partials = new Map<number, { vectors: UserVectors; clean: CodeSet; hashing: ReturnType<LshFamily['hash']> }>();
+  const partials = new Map<number, { vectors: UserVectors; clean: CodeSet; hashing: ReturnType<LshFamily['hash']>; whole: boolean }>();
   const partialAt = (known: number) => {
     let p = partials.get(known);
     if (!p) {
       const rows = trialSetup.profiles(targets, known);
       const hashing = family.hash(rows, kappa, planesSeed);
-      p = { vectors: rows, clean: hashing.codes, hashing };
+      p = { vectors: rows, clean: hashing.codes, hashing, whole: wholeRows(vectors, rows, targets) };
       partials.set(known, p);
     }
     return p;
@@ -98,7 +112,9 @@ export function cellAttacker(
   return (release, known) =>
     known.map((k) => {
       const p = partialAt(k);
-      const probes = cleanCodes(release, release.codes, p.vectors, p.hashing);
+      // profiles known whole (known = 1, no stored zero): the targets' rows of the clean release the
+      // mechanism kept, each row its user's alone (MechanismContext.keepClean), so not encoded again
+      const probes = release.clean && p.whole ? selectRows(release.clean, targets) : cleanCodes(release, release.codes, p.vectors, p.hashing);
       const { reid1, reid10 } = attackMeans(release.codes, probes, targets);
       return { known: k, reid1, reid10, users, targets: targets.length };
     });
