@@ -4,12 +4,9 @@
  * markdown, CSV, LaTeX, JSON.
  */
 import { createRequire } from 'node:module';
-import type { UtilityRow, BudgetRecord, DirectionalBudgetRecord } from './read.js';
+import type { UtilityRow } from './read.js';
 import { UTILITY_COLUMNS } from '../experiment/columns.js';
-import { BUDGET_RECORD_COLUMNS as BUDGET_COLUMNS, DIRECTIONAL_BUDGET_COLUMNS } from '../privacy/budget.js';
-import { uniqueInOrder } from '../util/unique.js';
 import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog.js';
-import { OWN_BUDGET_COLUMNS, type OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 
 // papaparse writes the CSV tables only: loaded on first use, so `table budgets` in markdown does not pay for it
 const require = createRequire(import.meta.url);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import { packSymbols, releaseKnn, type RealSet } from '../../src/lsh/releases.js';
 import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../../src/kernels/kernel.js';
 import { makeRng } from '../../src/random/rng.js';

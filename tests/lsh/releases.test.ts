@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
-import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
+import { queryKeyBase } from '../../src/lsh/tieKey.js';
 import {
   bitsOf,
   describeRelease,

@@ -5,7 +5,7 @@
  * same bytes sharded and merged, and on two worker threads, as in one process.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mergeShards } from '../../src/pipeline/merge.js';
