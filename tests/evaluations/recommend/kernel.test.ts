@@ -26,6 +26,18 @@ function checkBoth(args: Args, label: string, brute = true): void {
   for (const k of ks) for (const N of top) expect(got[String(k)][String(N)], `${label} k ${k} N ${N}`).toEqual(bruteForce(vectors, rec, queries, answers, width, k, N));
 }
 
+/** The vectors, split and queries (every user with a held item) of rows and their trained and held columns. */
+function dataOf(rng: () => number, n: number, rows: [number, number][][], train: number[][], held: number[][]) {
+  const vectors = vectorsOf(n, rows);
+  const rec = recOf(train, held);
+  const users = rows.length;
+  const queries = recommendQueries(
+    rec,
+    Int32Array.from({ length: users }, (_, i) => i),
+  );
+  return { rng, vectors, rec, queries, users };
+}
+
 /** Random sparse rows on a grid of eighths (exact sums: ties and zero sums), trained and held columns. */
 function gridData(seed: string, n: number, users: number, density: number, heldRate: number) {
   const rng = makeRng(seed);
@@ -39,13 +51,7 @@ function gridData(seed: string, n: number, users: number, density: number, heldR
     train.push(cols);
     held.push(Array.from({ length: n }, (_, c) => c).filter((c) => !cols.includes(c) && rng() < heldRate));
   }
-  const vectors = vectorsOf(n, rows);
-  const rec = recOf(train, held);
-  const queries = recommendQueries(
-    rec,
-    Int32Array.from({ length: users }, (_, i) => i),
-  );
-  return { rng, vectors, rec, queries, users };
+  return dataOf(rng, n, rows, train, held);
 }
 
 /**
@@ -80,13 +86,7 @@ function movieLensShaped(seed: string, n: number, users: number) {
     const free = Array.from({ length: n }, (_, c) => c).filter((c) => !cols.has(c));
     held.push(rng() < 0.8 && free.length > 0 ? [free[Math.floor(rng() * Math.min(free.length, 300))]] : []);
   }
-  const vectors = vectorsOf(n, rows);
-  const rec = recOf(train, held);
-  const queries = recommendQueries(
-    rec,
-    Int32Array.from({ length: users }, (_, i) => i),
-  );
-  return { rng, vectors, rec, queries, users };
+  return dataOf(rng, n, rows, train, held);
 }
 
 describe('recommendation scoring in the WebAssembly kernel', () => {
