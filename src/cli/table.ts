@@ -27,6 +27,8 @@ export const APPENDIX_GRID = { d: [0.05, 0.1], kappa: [10, 20, 50], xi: [1, 5, 1
  * is an error), with d in each unit's own terms as a run states it (the angular family's: d itself).
  */
 async function ownRows(names: readonly string[], words: string[] | undefined, grid: { d: number[]; kappa: number[]; xi: number[]; delta: number }): Promise<OwnBudgetRecord[]> {
+  // none asked: the paper's table loads no mechanism (a light command: tests/cli/startup.test.ts)
+  if (names.length === 0 && (words ?? []).length === 0) return [];
   const [{ parseOptions }, { getMechanism }, { ownBudgetRows }] = await Promise.all([import('./mechanismOptions.js'), import('../mechanisms/registry.js'), import('../mechanisms/ownBudget.js')]);
   const options = parseOptions(words, false);
   if (Object.keys(options).length > 0 && names.length === 0)

@@ -66,6 +66,8 @@ describe('start-up: what a light command loads', () => {
       const modules = loaded([BIN, ...args]);
       expect(offenders(modules, ['dist/machinery/', 'dist/pipeline/', ...RENDERER, ...SCHEMA]), args.join(' ')).toEqual([]);
     }
+    // the paper's table alone: no mechanism's code, kernel or YAML (those come with --mechanism/--option)
+    expect(offenders(loaded([BIN, 'table', 'budgets']), ['dist/mechanisms/registry.js', 'dist/kernels/', 'node_modules/yaml/'])).toEqual([]);
   });
 
   it('the library entry loads no figure renderer (a plugin that imports lshdp loads in a worker thread: no top-level await)', () => {
