@@ -3,7 +3,7 @@
  * plain way (dense scores, a full sort), and a bit-for-bit comparison of two means.
  */
 import type { RecommendData, UserVectors } from '../../../src/data/types.js';
-import type { RecommendMeans } from '../../../src/evaluations/recommend/lists.js';
+import { recommendQueries, type RecommendMeans } from '../../../src/evaluations/recommend/lists.js';
 
 /** A CSR matrix from rows of [column, value] (columns ascending). */
 export function vectorsOf(n: number, rows: [number, number][][]): UserVectors {
@@ -77,4 +77,31 @@ export function bruteForce(vectors: UserVectors, rec: RecommendData, queries: In
 /** The doubles of means as bytes: equal strings are bit-for-bit equal means (NaN and -0 included). */
 export function meansBits(m: RecommendMeans): string {
   return [m.ks.join(','), m.top.join(','), ...[m.hr, m.ndcg, m.itemRecall].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex'))].join('|');
+}
+
+/** The vectors, split and queries (every user with a held item) of rows and their trained and held columns. */
+export function dataOf(rng: () => number, n: number, rows: [number, number][][], train: number[][], held: number[][]) {
+  const vectors = vectorsOf(n, rows);
+  const rec = recOf(train, held);
+  const users = rows.length;
+  const queries = recommendQueries(
+    rec,
+    Int32Array.from({ length: users }, (_, i) => i),
+  );
+  return { rng, vectors, rec, queries, users };
+}
+
+/** Random sparse rows on a grid of eighths, drawn from `rng` (exact sums: ties and zero sums), trained and held columns. */
+export function gridRows(rng: () => number, n: number, users: number, density: number, heldRate: number) {
+  const rows: [number, number][][] = [];
+  const train: number[][] = [];
+  const held: number[][] = [];
+  for (let u = 0; u < users; u++) {
+    const cols = Array.from({ length: n }, (_, c) => c).filter(() => rng() < density);
+    // some values exactly 0: a trained column whose score is not touched
+    rows.push(cols.map((c) => [c, Math.round(rng() * 16 - 8) / 8] as [number, number]));
+    train.push(cols);
+    held.push(Array.from({ length: n }, (_, c) => c).filter((c) => !cols.includes(c) && rng() < heldRate));
+  }
+  return dataOf(rng, n, rows, train, held);
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RecommendData, UserVectors } from '../../../src/data/types.js';
-import { recommendByK, recommendMeans, recommendQueries, type RecommendKernel } from '../../../src/evaluations/recommend/lists.js';
+import { recommendByK, recommendMeans, type RecommendKernel } from '../../../src/evaluations/recommend/lists.js';
 import { exactKnn } from '../../../src/knn/angular.js';
 import { makeRng } from '../../../src/random/rng.js';
-import { bruteForce, meansBits, recOf, vectorsOf } from './fixtures.js';
+import { bruteForce, dataOf, gridRows, meansBits, recOf, vectorsOf } from './fixtures.js';
 
 /**
  * The recommendation scoring in the WebAssembly kernel (src/kernels/kernel.ts wasmRecommendSums,
@@ -26,32 +26,9 @@ function checkBoth(args: Args, label: string, brute = true): void {
   for (const k of ks) for (const N of top) expect(got[String(k)][String(N)], `${label} k ${k} N ${N}`).toEqual(bruteForce(vectors, rec, queries, answers, width, k, N));
 }
 
-/** The vectors, split and queries (every user with a held item) of rows and their trained and held columns. */
-function dataOf(rng: () => number, n: number, rows: [number, number][][], train: number[][], held: number[][]) {
-  const vectors = vectorsOf(n, rows);
-  const rec = recOf(train, held);
-  const users = rows.length;
-  const queries = recommendQueries(
-    rec,
-    Int32Array.from({ length: users }, (_, i) => i),
-  );
-  return { rng, vectors, rec, queries, users };
-}
-
-/** Random sparse rows on a grid of eighths (exact sums: ties and zero sums), trained and held columns. */
+/** Random sparse rows on a grid of eighths (fixtures.ts gridRows) from seed `seed`. */
 function gridData(seed: string, n: number, users: number, density: number, heldRate: number) {
-  const rng = makeRng(seed);
-  const rows: [number, number][][] = [];
-  const train: number[][] = [];
-  const held: number[][] = [];
-  for (let u = 0; u < users; u++) {
-    const cols = Array.from({ length: n }, (_, c) => c).filter(() => rng() < density);
-    // some values exactly 0: a trained column whose score is not touched
-    rows.push(cols.map((c) => [c, Math.round(rng() * 16 - 8) / 8] as [number, number]));
-    train.push(cols);
-    held.push(Array.from({ length: n }, (_, c) => c).filter((c) => !cols.includes(c) && rng() < heldRate));
-  }
-  return dataOf(rng, n, rows, train, held);
+  return gridRows(makeRng(seed), n, users, density, heldRate);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holdsEvery, recommendBaselines, recommendByK, recommendMeans, recommendQueries, storedTop } from '../../../src/evaluations/recommend/lists.js';
 import { makeRng } from '../../../src/random/rng.js';
-import { bruteForce, g, recOf, vectorsOf } from './fixtures.js';
+import { bruteForce, g, gridRows, recOf, vectorsOf } from './fixtures.js';
 
 describe('recommendation metrics by hand', () => {
   // 6 items; query user 0 trained on item 0 and holds items 2, 4, 5 (|H| = 3 > N = 2)
@@ -148,22 +148,8 @@ describe('recommendation scoring against a dense brute force', () => {
       { n: 24, users: 40, density: 0.7, width: 6, ks: [1, 2, 6], top: [5, 10, 30] },
       { n: 200, users: 80, density: 0.05, width: 10, ks: [1, 5, 10], top: [10, 20] },
     ]) {
-      const rows: [number, number][][] = [];
-      const train: number[][] = [];
-      const held: number[][] = [];
-      for (let u = 0; u < users; u++) {
-        const cols = Array.from({ length: n }, (_, c) => c).filter(() => rng() < density);
-        // eighths: exact sums, ties and zero sums; some rows with a value of 0 (a column trained, not scored)
-        rows.push(cols.map((c) => [c, Math.round(rng() * 16 - 8) / 8] as [number, number]));
-        train.push(cols);
-        held.push(Array.from({ length: n }, (_, c) => c).filter((c) => !cols.includes(c) && rng() < 0.2));
-      }
-      const vectors = vectorsOf(n, rows);
-      const rec = recOf(train, held);
-      const queries = recommendQueries(
-        rec,
-        Int32Array.from({ length: users }, (_, i) => i),
-      );
+      // eighths: exact sums, ties and zero sums; some rows with a value of 0 (a column trained, not scored)
+      const { vectors, rec, queries } = gridRows(rng, n, users, density, 0.2);
       const answers = new Int32Array(queries.length * width);
       // neighbours drawn with repeats, sometimes the query user itself
       for (let i = 0; i < answers.length; i++) answers[i] = rng() < 0.05 ? queries[Math.floor(i / width)] : Math.floor(rng() * users);
