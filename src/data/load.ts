@@ -12,6 +12,7 @@ import { releaseArrays } from '../util/release.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
+import { ensureSynthetic, resolveSynthOptions } from './synth.js';
 
 export interface LoadOptions {
   /** binary vector cache; default `data/cache` under the working directory, null disables it */
@@ -67,7 +68,7 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
     throw new UserError(`dataset ${spec.name}: unknown center "${spec.center}" (expected one of: user, global, none)`);
   const skipBadRows = opts.skipBadRows ?? spec.skip_bad_rows ?? false;
   const synthDir = opts.synthDir ?? (opts.cacheDir === null ? null : defaultSynthDir(opts.cacheDir ?? 'data/cache'));
-  return { name: spec.name, ...unit.plan(spec, { synthDir, progress: opts.progress }), skipBadRows };
+  return { name: spec.name, ...unit.plan(spec, { synthDir, progress: opts.progress, generator: { ensureSynthetic, resolveSynthOptions } }), skipBadRows };
 }
 
 /** The interactions of a plan, read by the reader of the plan's format (`times`: with each pair's time). */

@@ -66,6 +66,8 @@ describe('start-up: what a light command loads', () => {
       const modules = loaded([BIN, ...args]);
       expect(offenders(modules, ['dist/machinery/', 'dist/pipeline/', ...RENDERER, ...SCHEMA]), args.join(' ')).toEqual([]);
     }
+    // the list of formats does not bring the synthetic data's generator (the loader hands it in)
+    for (const args of [['completion', 'bash'], ['formats']]) expect(offenders(loaded([BIN, ...args]), ['dist/data/synth.js', 'dist/random/']), args.join(' ')).toEqual([]);
     // the paper's table alone: no mechanism's code, kernel or YAML (those come with --mechanism/--option)
     expect(offenders(loaded([BIN, 'table', 'budgets']), ['dist/mechanisms/registry.js', 'dist/kernels/', 'node_modules/yaml/'])).toEqual([]);
   });

@@ -7,7 +7,6 @@
 import { basename, dirname } from 'node:path';
 import { PRESETS } from '../presets.js';
 import { NYC_BBOX } from '../spec.js';
-import { ensureSynthetic, resolveSynthOptions } from '../synth.js';
 import { posInt } from './shared.js';
 import type { FormatUnit } from './unit.js';
 
@@ -47,9 +46,10 @@ export const synthetic: FormatUnit = {
     if (o.preset) spec.preset = o.preset as string;
   },
   plan: (spec, ctx) => {
-    const so = resolveSynthOptions(spec);
+    if (!ctx.generator) throw new Error('planRead: a synthetic data set needs the generator in its plan context (src/data/load.ts hands it in)');
+    const so = ctx.generator.resolveSynthOptions(spec);
     if (ctx.synthDir === null) throw new Error('planRead: a synthetic data set without a cache needs opts.synthDir (loadDataset and readInteractions give a temporary one)');
-    const r = ensureSynthetic(so, ctx.synthDir, ctx.progress);
+    const r = ctx.generator.ensureSynthetic(so, ctx.synthDir, ctx.progress);
     const main = r.files[0]!.path;
     const center = spec.center ?? (PRESETS[so.preset]!.kind === 'ratings' ? 'user' : 'none');
     const planned = { format: r.format, files: [main], center, reader: { format: r.format } as Record<string, unknown>, synthetic: basename(dirname(main)) };

@@ -65,6 +65,11 @@ export interface PlanContext {
   /** where generated files are written (formats without input files) */
   synthDir: string | null;
   progress?: Progress;
+  /**
+   * The generator of the synthetic data sets (src/data/synth.ts), handed in by the loader so that
+   * the list of formats (completion, `lshdp formats`, the schema) does not load it.
+   */
+  generator?: Pick<typeof import('../synth.js'), 'ensureSynthetic' | 'resolveSynthOptions'>;
 }
 
 /** A flag of the commands that read a file without a config, setting one config key. */
