@@ -219,8 +219,9 @@ function evaluateCell(
   });
 }
 
-/** A result's release, and its clean release when the mechanism kept it on the way (MechanismContext.keepClean). */
+/** A result's release, and its clean release when the mechanism keeps it on the way (Mechanism.keepsClean, MechanismContext.keepClean). */
 function encodeKeepingClean(mech: Mechanism, ctx: MechanismContext, eps: EpsilonInfo): { codes: ReleaseSet; clean?: ReleaseSet } {
+  if (!mech.keepsClean) return { codes: mech.encode!(ctx, eps) };
   let clean: ReleaseSet | undefined;
   const codes = mech.encode!(
     {

@@ -581,7 +581,9 @@
         (br $select)))
     (memory.copy (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (global.get $hu) (i32.shl (local.get $need) (i32.const 2))))
 
-  ;; knnCount's search, each query's k nearest as a set in no order (selectSet; `tied`: scratch of 2 · users + 4 u32)
+  ;; knnCount's search, each query's k nearest as a set in no order (selectSet; `tied`: scratch of 2 · users + 4 u32).
+  ;; The queries must lie outside the scanned users (wasmNearestOf appends them after the candidates):
+  ;; unlike $offer, selectSet does not skip the query, which would be its own nearest.
   (func (export "knnSet") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
                           (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
                           (param $dist i32) (param $wide i32) (param $tied i32)

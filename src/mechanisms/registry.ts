@@ -69,7 +69,12 @@ export function mechanismInfo(name: string): MechanismInfo {
  */
 export function registerMechanism(mechanism: Mechanism, key = mechanism.name): string {
   if (MECHANISMS.some((x) => x.name === key)) throw new UserError(`mechanism "${key}" is built in; a plugin needs another name`);
-  REGISTERED.set(key, mechanism);
+  // a registered mechanism may wrap a built-in's encode (spreading its fields) and change its
+  // release: the built-in's clean release would not be the wrapper's, so none is kept for it
+  if (mechanism.keepsClean) {
+    const { keepsClean: _kept, ...own } = mechanism;
+    REGISTERED.set(key, own);
+  } else REGISTERED.set(key, mechanism);
   return key;
 }
 

@@ -28,7 +28,7 @@ export interface MechanismContext {
    * (RAPPOR's Bloom filters before the flips), so that it is not encoded a second time. Each of its
    * rows must be its user's alone (given the draws made before any row), so that the rows of some
    * users are those users' clean release: the linkage attack takes them for profiles known whole.
-   * Absent outside the trial cells; a mechanism need not call it.
+   * Given only to mechanisms stating `keepsClean`, and only in the trial cells.
    */
   keepClean?: (clean: ReleaseSet) => void;
 }
@@ -138,6 +138,11 @@ export interface Mechanism {
   /** the hash functions are drawn from the secret noise (RAPPOR's Bloom hashes), so codes released
    *  apart cannot be compared: `lshdp encode` does not offer it */
   readonly hashesFromNoise?: boolean;
+  /** its encode hands the release it would give at ε = ∞ to MechanismContext.keepClean on the way
+   *  (RAPPOR's filters); the trial passes the callback only to a mechanism stating this, and
+   *  registerMechanism drops it, so a mechanism that wraps a built-in's encode and changes its
+   *  release never hands over the built-in's */
+  readonly keepsClean?: boolean;
   /** the report's wording of how this mechanism's ε_LDP comes from its own ε (the note under the
    *  utility table, e.g. LSHRR's "κ·ε_bit for LSHRR") */
   readonly ldpNote?: string;

@@ -160,3 +160,27 @@ describe('rappor: the clean release it keeps on the way', () => {
       }
   });
 });
+
+describe('rappor: who keeps a clean release', () => {
+  it('the built-ins state it; a registered mechanism wrapping one (its fields spread, its release changed) does not', async () => {
+    const { registerMechanism, unregisterMechanism } = await import('../../src/mechanisms/registry.js');
+    const inner = getMechanism('rappor-vector');
+    expect(getMechanism('rappor').keepsClean).toBe(true);
+    expect(inner.keepsClean).toBe(true);
+    const key = registerMechanism({
+      ...inner,
+      name: 'inverted-rappor',
+      // a wrapper that changes the release: RAPPOR's filters are not its clean release
+      encode: (ctx, eps) => {
+        const set = asBits(inner.encode!(ctx, eps));
+        for (let i = 0; i < set.codes.length; i++) set.codes[i] = ~set.codes[i]! >>> 0;
+        return set;
+      },
+    });
+    try {
+      expect(getMechanism(key).keepsClean).toBeUndefined();
+    } finally {
+      unregisterMechanism(key);
+    }
+  });
+});

@@ -26,6 +26,7 @@ export const RAPPOR_FACTS = declareFacts({
   usesXi: true,
   bloomFilter: true,
   hashesFromNoise: true,
+  keepsClean: true,
   optionSchema: { hashes: HASHES_OPTION },
   ldpNote: 'ε for RAPPOR',
 });
@@ -38,6 +39,7 @@ export const RAPPOR_VECTOR_FACTS = declareFacts({
   usesXi: true,
   bloomFilter: true,
   hashesFromNoise: true,
+  keepsClean: true,
   optionSchema: { hashes: HASHES_OPTION },
   ldpNote: 'ε for RAPPOR',
   roles: ['bloom-whole-vector'],
