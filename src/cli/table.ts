@@ -76,8 +76,10 @@ export function registerTable(program: Command): void {
         const near = didYouMean(m, BUDGET_MECHANISMS, '"');
         throw new UserError(`--mechanism: "${m}" is not one of ${BUDGET_MECHANISMS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
       });
-      const [{ budgetRows, directionalBudgetRows, parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([
-        import('../privacy/index.js'),
+      // the two modules it needs, not the privacy layer's index (the Gaussian and MinHash accountants)
+      const [{ budgetRows, directionalBudgetRows }, { parseAccountant, naiveAccountantWarning }, { budgetsTable }] = await Promise.all([
+        import('../privacy/budget.js'),
+        import('../privacy/accountants.js'),
         import('../report/budgetTables.js'),
       ]);
       // the metric each directional mechanism's concentration is private for, from its own facts
