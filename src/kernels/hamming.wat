@@ -1623,11 +1623,12 @@
   ;;   pos = base[s] + (places of level s before r)
   ;; with base[s] the places of higher score for s ≥ 1 and base[0] = |T| (every touched place comes
   ;; first): exactly targetMetrics' places, so the same integer sums. Only S's own places are
-  ;; visited. Writes auc, prec at out[2i], out[2i + 1] (NaN, NaN when S is empty or holds all n).
-  (func (export "inferRank") (param $bits i32) (param $W i32) (param $P i32) (param $take i32) (param $T i32)
+  ;; visited. Writes auc, prec at out[2i], out[2i + 1] (NaN, NaN when S is empty or holds all n) for
+  ;; the `count` targets i listed at `todo`, the j-th of them ranked from nearest[j · take ..].
+  (func (export "inferRank") (param $bits i32) (param $W i32) (param $P i32) (param $take i32) (param $todo i32) (param $count i32)
         (param $tPtr i32) (param $tPlaces i32) (param $nearest i32) (param $out i32)
         (param $planes i32) (param $cnt i32) (param $base i32) (param $n i32) (param $precAt i32)
-    (local $i i32) (local $from i32) (local $to i32) (local $m i32) (local $q i32) (local $src i32)
+    (local $i i32) (local $j i32) (local $from i32) (local $to i32) (local $m i32) (local $q i32) (local $src i32)
     (local $w i32) (local $p i32) (local $addr i32) (local $c i64) (local $x i64) (local $L i32)
     (local $s i32) (local $mask i64) (local $acc i32) (local $tmp i32) (local $r i32) (local $wa i32)
     (local $b i64) (local $pos i32) (local $sum i64) (local $hits i32)
@@ -1635,7 +1636,8 @@
     (local.set $L (i32.add (local.get $take) (i32.const 1)))
     (block $tdone
       (loop $targets
-        (br_if $tdone (i32.ge_u (local.get $i) (local.get $T)))
+        (br_if $tdone (i32.ge_u (local.get $j) (local.get $count)))
+        (local.set $i (i32.load (i32.add (local.get $todo) (i32.shl (local.get $j) (i32.const 2)))))
         (local.set $from (i32.load (i32.add (local.get $tPtr) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $to (i32.load offset=4 (i32.add (local.get $tPtr) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $m (i32.sub (local.get $to) (local.get $from)))
@@ -1653,7 +1655,7 @@
               (br_if $qdone (i32.ge_u (local.get $q) (local.get $take)))
               (local.set $src (i32.add (local.get $bits)
                 (i32.shl (i32.mul (i32.load (i32.add (local.get $nearest)
-                  (i32.shl (i32.add (i32.mul (local.get $i) (local.get $take)) (local.get $q)) (i32.const 2))))
+                  (i32.shl (i32.add (i32.mul (local.get $j) (local.get $take)) (local.get $q)) (i32.const 2))))
                   (local.get $W)) (i32.const 3))))
               (local.set $addr (local.get $planes))
               (local.set $w (i32.const 0))
@@ -1742,16 +1744,16 @@
               (local.set $p (i32.add (local.get $p) (i32.const 1)))
               (br $eachI)))
           (call $inferStore (local.get $out) (local.get $i) (local.get $m) (i32.sub (local.get $n) (local.get $m)) (local.get $sum) (local.get $hits) (local.get $precAt)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $targets))))
 
   ;; inferRank for at most 15 neighbours: the same counts with the four planes of a word in locals.
   ;; Word by word: every neighbour's word added (ripple carry), the planes stored for S's places,
   ;; then each level's mask counted into the prefix, so the planes make one trip through memory.
-  (func (export "inferRank4") (param $bits i32) (param $W i32) (param $take i32) (param $T i32)
+  (func (export "inferRank4") (param $bits i32) (param $W i32) (param $take i32) (param $todo i32) (param $count i32)
         (param $tPtr i32) (param $tPlaces i32) (param $nearest i32) (param $out i32)
         (param $planes i32) (param $cnt i32) (param $base i32) (param $nbs i32) (param $pairs i32) (param $n i32) (param $precAt i32)
-    (local $i i32) (local $from i32) (local $to i32) (local $m i32) (local $q i32) (local $w i32)
+    (local $i i32) (local $j i32) (local $from i32) (local $to i32) (local $m i32) (local $q i32) (local $w i32)
     (local $L i32) (local $s i32) (local $acc i32) (local $tmp i32) (local $r i32) (local $wp i32)
     (local $cw i32) (local $pw i32) (local $a i32) (local $off i32) (local $pos i32) (local $hits i32)
     (local $c i64) (local $t i64) (local $p0 i64) (local $p1 i64) (local $p2 i64) (local $p3 i64)
@@ -1759,7 +1761,8 @@
     (local.set $L (i32.add (local.get $take) (i32.const 1)))
     (block $tdone
       (loop $targets
-        (br_if $tdone (i32.ge_u (local.get $i) (local.get $T)))
+        (br_if $tdone (i32.ge_u (local.get $j) (local.get $count)))
+        (local.set $i (i32.load (i32.add (local.get $todo) (i32.shl (local.get $j) (i32.const 2)))))
         (local.set $from (i32.load (i32.add (local.get $tPtr) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $to (i32.load offset=4 (i32.add (local.get $tPtr) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $m (i32.sub (local.get $to) (local.get $from)))
@@ -1777,7 +1780,7 @@
               (i32.store (i32.add (local.get $nbs) (i32.shl (local.get $q) (i32.const 2)))
                 (i32.add (local.get $bits)
                   (i32.shl (i32.mul (i32.load (i32.add (local.get $nearest)
-                    (i32.shl (i32.add (i32.mul (local.get $i) (local.get $take)) (local.get $q)) (i32.const 2))))
+                    (i32.shl (i32.add (i32.mul (local.get $j) (local.get $take)) (local.get $q)) (i32.const 2))))
                     (local.get $W)) (i32.const 3))))
               (local.set $q (i32.add (local.get $q) (i32.const 1)))
               (br $eachA)))
@@ -1894,7 +1897,7 @@
               (local.set $q (i32.add (local.get $q) (i32.const 1)))
               (br $eachI)))
           (call $inferStore (local.get $out) (local.get $i) (local.get $m) (i32.sub (local.get $n) (local.get $m)) (local.get $sum) (local.get $hits) (local.get $precAt)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $targets))))
 
   ;; auc and prec of target i into out: the same doubles as targetMetrics (every term an exact integer)

@@ -78,7 +78,8 @@ interface Exports {
     W: number,
     P: number,
     take: number,
-    T: number,
+    todo: number,
+    count: number,
     tPtr: number,
     tPlaces: number,
     nearest: number,
@@ -93,7 +94,8 @@ interface Exports {
     bits: number,
     W: number,
     take: number,
-    T: number,
+    todo: number,
+    count: number,
     tPtr: number,
     tPlaces: number,
     nearest: number,
@@ -228,16 +230,18 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
  * `probes.length / words` codes of `probes`, best first, into `out` (probes x k): hammingKnn's
  * answer for queries placed after the candidates (query i at index m + i, so never one of them),
  * ties by the tie key of (m + i, candidate index). With `asSet`, each probe's k in no order (the
- * same users; for a caller that only counts them). Returns false when this kernel does not apply
+ * same users; for a caller that only counts them). With `only`, the probes it lists alone (each
+ * keeping its place m + i), their answers one after another in `out`. Returns false when this kernel does not apply
  * (no WebAssembly, codes longer than 64 bits, or k not below m: every candidate is then an answer).
  */
-export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32Array, bits: number, k: number, tieSeed: number, out: Int32Array, asSet = false): boolean {
+export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32Array, bits: number, k: number, tieSeed: number, out: Int32Array, asSet = false, only?: Int32Array): boolean {
   const wasm = instance();
   const words = Math.ceil(bits / 32);
   if (!wasm || bits > WASM_MAX_BITS || words > 2 || k >= m) return false;
   const np = probes.length / words;
+  const nq = only ? only.length : np;
   const set: CodeSet = { codes: candidates, bits, words };
-  const at = layout(wasm, set, m + np, np, k);
+  const at = layout(wasm, set, m + np, nq, k);
   // the set search's tied users and their keys, after the distance bytes and their summaries
   const padded = Math.ceil((m + np + 15) / 256) * 256;
   const tied = align16(at.dist + padded + (padded / 256) * 16 + 16);
@@ -245,11 +249,11 @@ export function wasmNearestOf(candidates: Uint32Array, m: number, probes: Uint32
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, m * words).set(candidates.subarray(0, m * words));
   new Uint32Array(buf, at.codes + m * words * 4, np * words).set(probes);
-  const queries = new Int32Array(buf, at.queries, np);
-  for (let i = 0; i < np; i++) queries[i] = m + i;
-  if (asSet) wasm.knnSet(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1, tied);
-  else wasm.knnCount(at.codes, m, at.queries, np, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1);
-  out.set(new Int32Array(wasm.memory.buffer, at.out, np * k));
+  const queries = new Int32Array(buf, at.queries, nq);
+  for (let i = 0; i < nq; i++) queries[i] = m + (only ? only[i]! : i);
+  if (asSet) wasm.knnSet(at.codes, m, at.queries, nq, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1, tied);
+  else wasm.knnCount(at.codes, m, at.queries, nq, k, tieSeed | 0, bits, at.out, at.heap, at.dist, words - 1);
+  out.set(new Int32Array(wasm.memory.buffer, at.out, nq * k));
   return true;
 }
 
@@ -664,15 +668,18 @@ export const INFER_MAX_TAKE = 255;
  * Attribute inference's auc and prec@`precAt` of every target (out[2i], out[2i + 1]; NaN for a
  * target whose item set is empty or holds all n items) ranked from its first `take` neighbours
  * `nearest[i · take ..]` (aux indices): the doubles of src/evaluations/infer/ranking.ts
- * targetMetrics, counted from bit sets (see hamming.wat, inferRank). Returns false when this kernel
- * does not apply (no WebAssembly, or more than INFER_MAX_TAKE neighbours).
+ * targetMetrics, counted from bit sets (see hamming.wat, inferRank). With `todo`, only the targets
+ * it lists (ascending), the j-th ranked from nearest[j · take ..]; the others' entries of `out` are
+ * left as they are. Returns false when this kernel does not apply (no WebAssembly, or more than
+ * INFER_MAX_TAKE neighbours).
  */
-export function wasmInferRanks(data: InferKernelData, nearest: Int32Array, take: number, precAt: number, out: Float64Array): boolean {
+export function wasmInferRanks(data: InferKernelData, nearest: Int32Array, take: number, precAt: number, out: Float64Array, todo?: Int32Array): boolean {
   const own = inferInstance();
   if (!own || take > INFER_MAX_TAKE) return false;
   const { wasm } = own;
   const W = data.words64;
   const T = data.ptr.length - 1;
+  const count = todo ? todo.length : T;
   // at most 15 neighbours: four planes in locals (inferRank4); more: P planes in memory
   const P = take <= 15 ? 4 : 32 - Math.clz32(take);
   const L = take + 1;
@@ -680,7 +687,8 @@ export function wasmInferRanks(data: InferKernelData, nearest: Int32Array, take:
   const ptrAt = align16(data.auxBits.length * 4);
   const placesAt = align16(ptrAt + data.ptr.length * 4);
   const nearestAt = align16(placesAt + data.places.length * 4);
-  const outAt = align16(nearestAt + T * take * 4);
+  const todoAt = align16(nearestAt + count * take * 4);
+  const outAt = align16(todoAt + count * 4);
   const planesAt = align16(outAt + T * 16);
   const cntAt = align16(planesAt + W * P * 8);
   // inferRank4 keeps 16 levels a word (a shift to find them), inferRank take + 1
@@ -696,10 +704,19 @@ export function wasmInferRanks(data: InferKernelData, nearest: Int32Array, take:
     new Int32Array(buf, placesAt, data.places.length).set(data.places);
     own.loaded = data;
   }
-  new Int32Array(buf, nearestAt, T * take).set(nearest.subarray(0, T * take));
-  if (take <= 15) wasm.inferRank4(bitsAt, W, take, T, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, nbsAt, pairsAt, data.n, precAt);
-  else wasm.inferRank(bitsAt, W, P, take, T, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, data.n, precAt);
-  out.set(new Float64Array(wasm.memory.buffer, outAt, 2 * T));
+  new Int32Array(buf, nearestAt, count * take).set(nearest.subarray(0, count * take));
+  const list = new Int32Array(buf, todoAt, count);
+  if (todo) list.set(todo);
+  else for (let i = 0; i < T; i++) list[i] = i;
+  if (take <= 15) wasm.inferRank4(bitsAt, W, take, todoAt, count, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, nbsAt, pairsAt, data.n, precAt);
+  else wasm.inferRank(bitsAt, W, P, take, todoAt, count, ptrAt, placesAt, nearestAt, outAt, planesAt, cntAt, baseAt, data.n, precAt);
+  const ranks = new Float64Array(wasm.memory.buffer, outAt, 2 * T);
+  if (!todo) out.set(ranks);
+  else
+    for (const t of todo) {
+      out[2 * t] = ranks[2 * t]!;
+      out[2 * t + 1] = ranks[2 * t + 1]!;
+    }
   return true;
 }
 

@@ -1,17 +1,18 @@
 /**
  * The inference kernels. The nearest auxiliary users as a set (wasmNearestOf with asSet, hamming.wat
  * knnSet) against the ranked search (knnCount): the same users for every probe, with many ties at
- * the boundary (few bits), codes of one and two words, k from 1 to m - 1. The metrics
+ * the boundary (few bits), codes of one and two words, k from 1 to m - 1, and for some probes alone. The metrics
  * (src/kernels/kernel.ts wasmInferRanks, hamming.wat inferRank and inferRank4) against the JavaScript metrics (src/evaluations/infer/ranking.ts targetMetrics,
  * itself checked against the pairwise definitions in tests/evaluations/infer/inference.test.ts):
  * the same doubles for every target, over item counts on both sides of a 64-bit word, neighbour
  * lists of 1 to 40 (one to six vote planes; the four-plane path up to 15), targets holding no item
- * or every item, and two views used in turn (the kernel keeps one view's data in its memory).
+ * or every item, and two views used in turn (the kernel keeps one view's data in its memory). The
+ * values a cell keeps for codes met before: the means of a fresh computation.
  */
 import { describe, expect, it } from 'vitest';
 import { hammingKernelName, INFER_MAX_TAKE, wasmInferRanks, wasmNearestOf } from '../../src/kernels/kernel.js';
 import { auxView, kernelData, PREC_AT, rankScratch, targetMetrics } from '../../src/evaluations/infer/ranking.js';
-import { popularity, priorOrder } from '../../src/evaluations/infer/inference.js';
+import { inferGroups, inferMeans, inferPermutation, popularity, priorOrder } from '../../src/evaluations/infer/inference.js';
 import type { ItemSets } from '../../src/data/types.js';
 import { makeRng } from '../../src/random/rng.js';
 
@@ -85,6 +86,13 @@ describe.skipIf(hammingKernelName() === 'js')('the inference kernel', () => {
             expect(b).toEqual(a);
             probesChecked++;
           }
+          // some probes alone keep their places (m + i), so their ties break as in the whole search
+          const only = Int32Array.from({ length: np }, (_, i) => i).filter((i) => i % 3 !== 1);
+          const part = new Int32Array(only.length * k);
+          expect(wasmNearestOf(candidates, m, probes, bits, k, 77, part, true, only)).toBe(true);
+          only.forEach((i, j) => {
+            expect(Array.from(part.subarray(j * k, (j + 1) * k))).toEqual(Array.from(asSet.subarray(i * k, (i + 1) * k)));
+          });
         }
       }
     expect(probesChecked).toBeGreaterThan(1500);
@@ -121,5 +129,32 @@ describe.skipIf(hammingKernelName() === 'js')('the inference kernel', () => {
         expect(Array.from(got)).toEqual(Array.from(jsRanks(c, 10)));
       }
     expect(wasmInferRanks(da, new Int32Array(a.targets.length * (INFER_MAX_TAKE + 1)), INFER_MAX_TAKE + 1, PREC_AT, new Float64Array(2 * a.targets.length))).toBe(false);
+  });
+});
+
+describe.skipIf(hammingKernelName() === 'js')('the inference of a cell with codes met before', () => {
+  it('gives the means of a fresh computation for releases sharing some targets’ codes (values kept per cell)', () => {
+    const rng = makeRng('kept-ranks');
+    const sets = randomSets(120, 90, 'kept-ranks-sets');
+    const perm = inferPermutation(120, 3, 'x', 90, 0);
+    const { aux, targets } = inferGroups(perm, 0.5, 1000, { runSeed: 3, dataset: 'x', n: 90, trial: 0 });
+    const prior = priorOrder(popularity(sets, aux));
+    const view = auxView(sets, prior, targets);
+    const bits = 8;
+    const codes = (n: number) => Uint32Array.from({ length: n }, () => Math.floor(rng() * 256));
+    const clean = { codes: codes(120), bits, words: 1 };
+    // releases that agree with the first on about half of the rows (and with each other more)
+    const first = codes(120);
+    const releases = [first, ...[0.5, 0.8, 1].map((keep) => first.map((c) => (rng() < keep ? c : Math.floor(rng() * 256))))];
+    let shared = 0;
+    for (const [r, rel] of releases.entries()) {
+      const released = { codes: Uint32Array.from(rel), bits, words: 1 };
+      const kept = inferMeans({ sets, released, clean, aux, targets, k: 5, tieSeed: 11, view });
+      // a new view object: nothing kept, every target ranked afresh
+      const fresh = inferMeans({ sets, released, clean, aux, targets, k: 5, tieSeed: 11, view: auxView(sets, prior, targets) });
+      expect(kept).toEqual(fresh);
+      if (r > 0) shared += targets.filter((t) => rel[t] === first[t]).length;
+    }
+    expect(shared).toBeGreaterThan(targets.length);
   });
 });

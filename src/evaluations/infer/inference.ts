@@ -252,6 +252,8 @@ export function inferMeans(args: {
   const take = Math.min(k, m);
   const { row } = args;
   const rows = row ? Int32Array.from(targets, (t, i) => row(t, i)) : targets;
+  const kept = isBits(released) && isBits(clean) ? keptMeans(sets, view, released, rows, clean, aux, targets, take, tieSeed) : null;
+  if (kept) return kept;
   const nearest =
     isBits(released) && isBits(clean) ? nearestOfTargets(released, rows, gatherOf(clean, aux), m, take, tieSeed) : nearestOfTargetsIn(released, rows, selectRows(clean, aux), m, take, tieSeed);
   if (hammingKernelName() !== 'js') {
@@ -264,6 +266,72 @@ export function inferMeans(args: {
     for (let q = 0; q < take; q++) voters[q] = aux[nearest[i * take + q]!]!;
     return targetMetrics(s, sets, view, t, i, voters, take);
   });
+}
+
+/**
+ * What a cell's targets were worth for codes met before: a target's neighbours, hence its auc and
+ * prec10, depend only on its released code once the auxiliary users' clean codes, k, the tie seed
+ * and the view are fixed, and the results of a cell often release the same code for a target (lsh
+ * and the mechanisms at large ξ: 27% of a target's codes on the shared MovieLens grid). Kept per
+ * gathered clean codes (one set a cell), for one-word codes; the values are the very doubles
+ * computed the first time, so the means are bit for bit those of a fresh computation.
+ */
+interface KeptRanks {
+  view: AuxView;
+  take: number;
+  seed: number;
+  /** (target index · 2^32 + code) → slot in values (auc, prec10 at 2·slot, 2·slot + 1) */
+  slots: Map<number, number>;
+  values: Float64Array;
+}
+
+const keptRanks = new WeakMap<Uint32Array, KeptRanks>();
+
+/**
+ * The means of a release of one-word codes with the kernel, each target's values taken from the
+ * cell's kept ones where its code was met before, the others ranked (and kept); null where this
+ * does not apply (the JavaScript kernel, longer codes, k not below the group), for the caller's
+ * path.
+ */
+function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32Array, clean: CodeSet, aux: Int32Array, targets: Int32Array, take: number, seed: number): InferMeans | null {
+  const m = aux.length;
+  if (hammingKernelName() === 'js' || released.words !== 1 || take >= m || targets.length >= 1 << 21) return null;
+  const packed = gatherOf(clean, aux);
+  let kept = keptRanks.get(packed);
+  if (!kept || kept.view !== view || kept.take !== take || kept.seed !== seed) {
+    kept = { view, take, seed, slots: new Map(), values: new Float64Array(2 * targets.length) };
+    keptRanks.set(packed, kept);
+  }
+  const ranks = new Float64Array(2 * targets.length);
+  const todo: number[] = [];
+  for (let i = 0; i < targets.length; i++) {
+    const slot = kept.slots.get(i * 4294967296 + released.codes[rows[i]!]!);
+    if (slot === undefined) todo.push(i);
+    else {
+      ranks[2 * i] = kept.values[2 * slot]!;
+      ranks[2 * i + 1] = kept.values[2 * slot + 1]!;
+    }
+  }
+  if (todo.length > 0) {
+    const only = Int32Array.from(todo);
+    const nearest = new Int32Array(only.length * take);
+    const probes = gather(released, rows);
+    if (!wasmNearestOf(packed, m, probes, released.bits, take, seed, nearest, true, only)) return null;
+    if (!wasmInferRanks(kernelDataOf(sets, view, aux, targets), nearest, take, PREC_AT, ranks, only)) return null;
+    let size = kept.slots.size;
+    if (2 * (size + only.length) > kept.values.length) {
+      const grown = new Float64Array(Math.max(2 * kept.values.length, 2 * (size + only.length)));
+      grown.set(kept.values);
+      kept.values = grown;
+    }
+    for (const i of only) {
+      kept.slots.set(i * 4294967296 + released.codes[rows[i]!]!, size);
+      kept.values[2 * size] = ranks[2 * i]!;
+      kept.values[2 * size + 1] = ranks[2 * i + 1]!;
+      size++;
+    }
+  }
+  return meansOfRanks(ranks);
 }
 
 /** The means of the kernel's per-target values (auc, prec10 pairs; NaN: a skipped target), in target order as meansOver adds them. */
