@@ -273,43 +273,69 @@ export function inferMeans(args: {
  * prec10, depend only on its released code once the auxiliary users' clean codes, k, the tie seed
  * and the view are fixed, and the results of a cell often release the same code for a target (lsh
  * and the mechanisms at large ξ: 27% of a target's codes on the shared MovieLens grid). Kept per
- * gathered clean codes (one set a cell), for one-word codes; the values are the very doubles
- * computed the first time, so the means are bit for bit those of a fresh computation.
+ * gathered clean codes (one set a cell), for codes of at most 53 bits (a code is then one exact
+ * number); the values are the very doubles computed the first time, so the means are bit for bit
+ * those of a fresh computation.
  */
 interface KeptRanks {
   view: AuxView;
   take: number;
   seed: number;
-  /** (target index · 2^32 + code) → slot in values (auc, prec10 at 2·slot, 2·slot + 1) */
-  slots: Map<number, number>;
+  /**
+   * Per target KEPT_PER_TARGET slots, each a code (low word + high word · 2^32; −1: empty) and its
+   * auc and prec10: typed arrays, no object per entry. A code takes the slot of its low bits, so a
+   * code met again after another took its slot is ranked again (the same values).
+   */
+  codes: Float64Array;
   values: Float64Array;
 }
 
-const keptRanks = new WeakMap<Uint32Array, KeptRanks>();
+/** Codes kept per target and cell, 2^KEPT_BITS (a cell has about 50 results). */
+const KEPT_BITS = 4;
+const KEPT_PER_TARGET = 1 << KEPT_BITS;
+
+/** A code of one or two words (at most 53 bits) as one exact number. */
+const codeKey = (set: CodeSet, row: number): number => (set.words === 1 ? set.codes[row]! : set.codes[2 * row]! + set.codes[2 * row + 1]! * 4294967296);
+
+/** The slot of code `key` of target i: its low bits mixed, so that nearby codes spread. */
+const slotOf = (i: number, key: number): number => i * KEPT_PER_TARGET + (Math.imul(key | 0, 0x9e3779b1) >>> (32 - KEPT_BITS));
+
+/** Per gathered clean code set: its kept values, or null once seen (a set met once, such as a RAPPOR result's own clean release, never gets any). */
+const keptRanks = new WeakMap<Uint32Array, KeptRanks | null>();
 
 /**
- * The means of a release of one-word codes with the kernel, each target's values taken from the
- * cell's kept ones where its code was met before, the others ranked (and kept); null where this
- * does not apply (the JavaScript kernel, longer codes, k not below the group), for the caller's
- * path.
+ * The means of a release of codes of at most 53 bits with the kernel, each target's values taken
+ * from the cell's kept ones where its code was met before, the others ranked (and kept); null where
+ * this does not apply (the JavaScript kernel, longer codes, k not below the group), for the
+ * caller's path.
  */
 function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32Array, clean: CodeSet, aux: Int32Array, targets: Int32Array, take: number, seed: number): InferMeans | null {
   const m = aux.length;
-  if (hammingKernelName() === 'js' || released.words !== 1 || take >= m || targets.length >= 1 << 21) return null;
+  if (hammingKernelName() === 'js' || released.bits > 53 || take >= m) return null;
   const packed = gatherOf(clean, aux);
   let kept = keptRanks.get(packed);
+  if (kept === undefined) {
+    // the first release against these clean codes: nothing to meet yet
+    keptRanks.set(packed, null);
+    return null;
+  }
   if (!kept || kept.view !== view || kept.take !== take || kept.seed !== seed) {
-    kept = { view, take, seed, slots: new Map(), values: new Float64Array(2 * targets.length) };
+    const slots = targets.length * KEPT_PER_TARGET;
+    kept = { view, take, seed, codes: new Float64Array(slots).fill(-1), values: new Float64Array(2 * slots) };
     keptRanks.set(packed, kept);
   }
+  const { codes, values } = kept;
   const ranks = new Float64Array(2 * targets.length);
+  const keys = new Float64Array(targets.length);
   const todo: number[] = [];
   for (let i = 0; i < targets.length; i++) {
-    const slot = kept.slots.get(i * 4294967296 + released.codes[rows[i]!]!);
-    if (slot === undefined) todo.push(i);
+    const key = codeKey(released, rows[i]!);
+    keys[i] = key;
+    const s = slotOf(i, key);
+    if (codes[s] !== key) todo.push(i);
     else {
-      ranks[2 * i] = kept.values[2 * slot]!;
-      ranks[2 * i + 1] = kept.values[2 * slot + 1]!;
+      ranks[2 * i] = values[2 * s]!;
+      ranks[2 * i + 1] = values[2 * s + 1]!;
     }
   }
   if (todo.length > 0) {
@@ -318,17 +344,11 @@ function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32
     const probes = gather(released, rows);
     if (!wasmNearestOf(packed, m, probes, released.bits, take, seed, nearest, true, only)) return null;
     if (!wasmInferRanks(kernelDataOf(sets, view, aux, targets), nearest, take, PREC_AT, ranks, only)) return null;
-    let size = kept.slots.size;
-    if (2 * (size + only.length) > kept.values.length) {
-      const grown = new Float64Array(Math.max(2 * kept.values.length, 2 * (size + only.length)));
-      grown.set(kept.values);
-      kept.values = grown;
-    }
     for (const i of only) {
-      kept.slots.set(i * 4294967296 + released.codes[rows[i]!]!, size);
-      kept.values[2 * size] = ranks[2 * i]!;
-      kept.values[2 * size + 1] = ranks[2 * i + 1]!;
-      size++;
+      const s = slotOf(i, keys[i]!);
+      codes[s] = keys[i]!;
+      values[2 * s] = ranks[2 * i]!;
+      values[2 * s + 1] = ranks[2 * i + 1]!;
     }
   }
   return meansOfRanks(ranks);
