@@ -305,26 +305,23 @@ const keptRanks = new WeakMap<Uint32Array, KeptRanks | null>();
 
 /**
  * The means of a release of codes of at most 53 bits with the kernel, each target's values taken
- * from the cell's kept ones where its code was met before, the others ranked (and kept); null where
- * this does not apply (the JavaScript kernel, longer codes, k not below the group), for the
- * caller's path.
+ * from the cell's kept ones where its code was met before, the others ranked (and kept once the
+ * clean codes are met a second time); null where this does not apply (the JavaScript kernel, longer
+ * codes, k not below the group), for the caller's path.
  */
 function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32Array, clean: CodeSet, aux: Int32Array, targets: Int32Array, take: number, seed: number): InferMeans | null {
   const m = aux.length;
   if (hammingKernelName() === 'js' || released.bits > 53 || take >= m) return null;
   const packed = gatherOf(clean, aux);
   let kept = keptRanks.get(packed);
-  if (kept === undefined) {
-    // the first release against these clean codes: nothing to meet yet
-    keptRanks.set(packed, null);
-    return null;
-  }
-  if (!kept || kept.view !== view || kept.take !== take || kept.seed !== seed) {
+  // the first release against these clean codes: every target ranked, nothing kept yet
+  if (kept === undefined) keptRanks.set(packed, null);
+  else if (!kept || kept.view !== view || kept.take !== take || kept.seed !== seed) {
     const slots = targets.length * KEPT_PER_TARGET;
     kept = { view, take, seed, codes: new Float64Array(slots).fill(-1), values: new Float64Array(2 * slots) };
     keptRanks.set(packed, kept);
   }
-  const { codes, values } = kept;
+  const table = kept ?? null;
   const ranks = new Float64Array(2 * targets.length);
   const keys = new Float64Array(targets.length);
   const todo: number[] = [];
@@ -332,10 +329,10 @@ function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32
     const key = codeKey(released, rows[i]!);
     keys[i] = key;
     const s = slotOf(i, key);
-    if (codes[s] !== key) todo.push(i);
+    if (table?.codes[s] !== key) todo.push(i);
     else {
-      ranks[2 * i] = values[2 * s]!;
-      ranks[2 * i + 1] = values[2 * s + 1]!;
+      ranks[2 * i] = table.values[2 * s]!;
+      ranks[2 * i + 1] = table.values[2 * s + 1]!;
     }
   }
   if (todo.length > 0) {
@@ -344,12 +341,13 @@ function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32
     const probes = gather(released, rows);
     if (!wasmNearestOf(packed, m, probes, released.bits, take, seed, nearest, true, only)) return null;
     if (!wasmInferRanks(kernelDataOf(sets, view, aux, targets), nearest, take, PREC_AT, ranks, only)) return null;
-    for (const i of only) {
-      const s = slotOf(i, keys[i]!);
-      codes[s] = keys[i]!;
-      values[2 * s] = ranks[2 * i]!;
-      values[2 * s + 1] = ranks[2 * i + 1]!;
-    }
+    if (table)
+      for (const i of only) {
+        const s = slotOf(i, keys[i]!);
+        table.codes[s] = keys[i]!;
+        table.values[2 * s] = ranks[2 * i]!;
+        table.values[2 * s + 1] = ranks[2 * i + 1]!;
+      }
   }
   return meansOfRanks(ranks);
 }
