@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { checkWritableFolder, makeFolderSync } from '../util/folders.js';
+import { evaluations } from '../evaluations/index.js';
 
 // the folder checks live in util/folders.ts (the data layer needs them too); re-exported for the runner
 export { checkWritableFolder, makeFolderSync };
@@ -65,14 +66,25 @@ export function checkResultsFolder(dir: string, owner: FolderOwner, opts: { forc
   }
 }
 
-/** Files lshdp writes into a results folder (and removes on --force). */
+/** Files lshdp writes into a results folder whatever the config (removed on --force). */
 const OUTPUTS = ['utility.csv', 'nn_distances.csv', 'budgets.csv', 'datasets.json', 'manifest.json', 'config.yaml', 'claims.json', 'cells', 'figures', 'tables', 'assets', 'index.html'];
+
+/**
+ * Everything a run writes into a results folder: OUTPUTS and every evaluation's file and store
+ * folder (attack.csv and attack/, infer.csv and infer/, recommend.csv), whether or not the new
+ * config has its block: --force replaces the results, so an evaluation of the old run leaves
+ * neither its CSV nor its records behind.
+ */
+export function resultsFolderOutputs(): string[] {
+  const own = evaluations().flatMap((e) => [e.facts.file, ...(e.store?.where === 'own' ? [e.facts.store] : [])]);
+  return [...new Set([...OUTPUTS, ...own])];
+}
 
 export function prepareResultsFolder(dir: string, owner: FolderOwner, opts: { force?: boolean; flag?: string }): void {
   makeFolderSync(dir, opts.flag ?? '--out');
   const existing = readOwner(dir);
   if (opts.force || (existing && existing.name !== owner.name)) {
-    for (const f of OUTPUTS) rmSync(join(dir, f), { recursive: true, force: true });
+    for (const f of resultsFolderOutputs()) rmSync(join(dir, f), { recursive: true, force: true });
   }
   writeFileAtomicSync(join(dir, OWNER_FILE), JSON.stringify(owner, null, 2) + '\n');
 }

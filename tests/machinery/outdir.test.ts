@@ -121,3 +121,22 @@ describe('checkResultsFolder', () => {
     expect(userErrorOf(() => checkResultsFolder('/proc/foo', owner, {}))).toBe('--out /proc/foo: cannot create the folder: /proc does not accept new files or folders');
   });
 });
+
+describe('prepareResultsFolder', () => {
+  it('with --force removes every evaluation output of the run before (attack, infer, recommend), and keeps files it does not own', () => {
+    const dir = scratch();
+    const out = join(dir, 'r');
+    prepareResultsFolder(out, owner, {});
+    const written = ['utility.csv', 'attack.csv', 'infer.csv', 'recommend.csv', 'notes.txt'];
+    for (const f of written) writeFileSync(join(out, f), 'x');
+    for (const d of ['cells', 'attack', 'infer']) {
+      mkdirSync(join(out, d));
+      writeFileSync(join(out, d, 'k.json'), '{}');
+    }
+    // without --force the same config's folder is resumed: nothing goes
+    prepareResultsFolder(out, owner, {});
+    expect(readdirSync(out).sort()).toEqual(['attack', 'attack.csv', 'cells', 'infer', 'infer.csv', 'lshdp-results.json', 'notes.txt', 'recommend.csv', 'utility.csv']);
+    prepareResultsFolder(out, owner, { force: true });
+    expect(readdirSync(out).sort()).toEqual(['lshdp-results.json', 'notes.txt']);
+  });
+});
