@@ -294,9 +294,6 @@ interface KeptRanks {
 const KEPT_BITS = 4;
 const KEPT_PER_TARGET = 1 << KEPT_BITS;
 
-/** A code of one or two words (at most 53 bits) as one exact number. */
-const codeKey = (set: CodeSet, row: number): number => (set.words === 1 ? set.codes[row]! : set.codes[2 * row]! + set.codes[2 * row + 1]! * 4294967296);
-
 /** The slot of code `key` of target i: its low bits mixed, so that nearby codes spread. */
 const slotOf = (i: number, key: number): number => i * KEPT_PER_TARGET + (Math.imul(key | 0, 0x9e3779b1) >>> (32 - KEPT_BITS));
 
@@ -322,27 +319,34 @@ function keptMeans(sets: ItemSets, view: AuxView, released: CodeSet, rows: Int32
     keptRanks.set(packed, kept);
   }
   const table = kept ?? null;
-  const ranks = new Float64Array(2 * targets.length);
-  const keys = new Float64Array(targets.length);
-  const todo: number[] = [];
-  for (let i = 0; i < targets.length; i++) {
-    const key = codeKey(released, rows[i]!);
-    keys[i] = key;
-    const s = slotOf(i, key);
-    if (table?.codes[s] !== key) todo.push(i);
-    else {
-      ranks[2 * i] = table.values[2 * s]!;
-      ranks[2 * i + 1] = table.values[2 * s + 1]!;
+  const n = targets.length;
+  const ranks = new Float64Array(2 * n);
+  const keys = new Float64Array(n);
+  // each target's code as one exact number, word by word (a closure per code cost a visible share)
+  const rc = released.codes;
+  if (released.words === 1) for (let i = 0; i < n; i++) keys[i] = rc[rows[i]!]!;
+  else for (let i = 0; i < n; i++) keys[i] = rc[2 * rows[i]!]! + rc[2 * rows[i]! + 1]! * 4294967296;
+  const todo = new Int32Array(n);
+  let count = 0;
+  if (table === null) for (let i = 0; i < n; i++) todo[count++] = i;
+  else
+    for (let i = 0; i < n; i++) {
+      const s = slotOf(i, keys[i]!);
+      if (table.codes[s] !== keys[i]) todo[count++] = i;
+      else {
+        ranks[2 * i] = table.values[2 * s]!;
+        ranks[2 * i + 1] = table.values[2 * s + 1]!;
+      }
     }
-  }
-  if (todo.length > 0) {
-    const only = Int32Array.from(todo);
-    const nearest = new Int32Array(only.length * take);
+  if (count > 0) {
+    const only = todo.subarray(0, count);
+    const nearest = new Int32Array(count * take);
     const probes = gather(released, rows);
     if (!wasmNearestOf(packed, m, probes, released.bits, take, seed, nearest, true, only)) return null;
     if (!wasmInferRanks(kernelDataOf(sets, view, aux, targets), nearest, take, PREC_AT, ranks, only)) return null;
     if (table)
-      for (const i of only) {
+      for (let j = 0; j < count; j++) {
+        const i = only[j]!;
         const s = slotOf(i, keys[i]!);
         table.codes[s] = keys[i]!;
         table.values[2 * s] = ranks[2 * i]!;
