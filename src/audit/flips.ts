@@ -13,10 +13,10 @@
  * exceeds ε*. It tests ε, not the tail (a step function of ε). The same interval against the
  * declared rate is the law test of the flips (law-mismatch, with the direction).
  */
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { flipProbability } from '../privacy/rr.js';
 import { binomialUpperP, clopperPearson } from '../stats/binomial.js';
 import type { LawDirection } from './types.js';
+import { binomialCdf } from '../vendor/stdlib.js';
 
 /** |ln((1 − q)/q)|: the per-bit privacy loss of flips at rate q; Infinity at q = 0 or 1. */
 export function epsilonOfFlipRate(q: number): number {

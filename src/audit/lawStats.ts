@@ -5,11 +5,8 @@
  * χ² test of uniform counts, and the exact power of a two-sided binomial rate test. The χ² and
  * normal functions are @stdlib's.
  */
-import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
-import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
-import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { binomialUpperP } from '../stats/binomial.js';
+import { binomialCdf, chisquareCdf, chisquareQuantile, normalCdf } from '../vendor/stdlib.js';
 
 /** Pr[χ²_df <= x]. */
 export function chi2Cdf(x: number, df: number): number {

@@ -13,8 +13,8 @@
  *   ≤ exp(−2nt²) (Massart 1990, for exp(−2nt²) ≤ ½), tests a direction: samples stochastically
  *   smaller than the law (a directional release more concentrated than claimed).
  */
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { logBinomialPmf } from '../privacy/exactLoss.js';
+import { binomialCdf } from '../vendor/stdlib.js';
 
 function binomialPmfs(n: number, prob: number): Float64Array {
   const out = new Float64Array(n + 1);

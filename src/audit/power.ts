@@ -3,9 +3,8 @@
  * against given true rates (the estimation counts are independent binomials, so the chance
  * that ε_lb exceeds ξ is a finite sum over the false-positive count).
  */
-import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import { epsilonLowerBound } from './epsilonBound.js';
+import { betaQuantile, binomialCdf } from '../vendor/stdlib.js';
 
 /** The one-sided Clopper–Pearson ends epsilonLowerBound uses, memoized per (M, alpha) (sparse: the
  *  sample sizes `samples_needed` tries reach 10⁶). */

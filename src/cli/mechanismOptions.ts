@@ -1,5 +1,5 @@
 /** The `--option key=value` flags of the commands that take a mechanism's options (encode, table budgets). */
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from '../vendor/yaml.js';
 import { UserError } from '../util/errors.js';
 
 /** `--option key=value`: mechanism options, values read as YAML scalars (4 → number, true → boolean); `accountantFlag`: the command has --accountant for that key. */

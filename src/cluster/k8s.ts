@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { stringify } from '../vendor/yaml.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 
 export interface K8sPlan {

@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fillRegistryEntries, registryFileProblems } from './config/registryNames.js';
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../vendor/yaml.js';
 import type { DatasetSpec } from '../data/spec.js';
 import { inputKeys } from '../data/formats/index.js';
 import { UserError } from '../util/errors.js';

@@ -7,7 +7,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetSummary } from '../data/types.js';
-import { stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from '../vendor/yaml.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { accountantsOf, budgetsCsv, directionalMechanismsOf, nnDistancesCsv } from '../experiment/aggregate.js';

@@ -19,33 +19,17 @@
  * σ → 0 to 0 at σ → ∞ when ξ > 0), increases in d, and decreases in ξ (h increases in ξ). So σ
  * decreases in ξ and in δ and increases in d.
  */
-import { createRequire } from 'node:module';
 import { UserError } from '../util/errors.js';
 import { euclideanFromAngular } from './distance.js';
 import { checkKappa } from './kl.js';
 import type { PrivacyParams } from './types.js';
+// the special functions load at the first σ solved (src/vendor/stdlib.ts), so that a worker thread
+// (which loads every mechanism's code) and the commands that solve nothing do not pay for them
+import { chisquareLogpdf, erfcinv, normalLogcdf } from '../vendor/stdlib.js';
+import { createRequire } from 'node:module';
 
-// the special functions are loaded at the first σ solved, so that a worker thread (which loads every
-// mechanism's code) and the commands that solve nothing do not pay for them
+// ml-matrix (the spectral norm) loads at first use too
 const require = createRequire(import.meta.url);
-let special:
-  | {
-      erfcinv: typeof import('@stdlib/math-base-special-erfcinv');
-      chisquareLogpdf: typeof import('@stdlib/stats-base-dists-chisquare-logpdf');
-      normalLogcdf: typeof import('@stdlib/stats-base-dists-normal-logcdf');
-    }
-  | undefined;
-function lib(): NonNullable<typeof special> {
-  special ??= {
-    erfcinv: require('@stdlib/math-base-special-erfcinv'),
-    chisquareLogpdf: require('@stdlib/stats-base-dists-chisquare-logpdf'),
-    normalLogcdf: require('@stdlib/stats-base-dists-normal-logcdf'),
-  };
-  return special;
-}
-const erfcinv = (x: number): number => lib().erfcinv(x);
-const chisquareLogpdf = (x: number, k: number): number => lib().chisquareLogpdf(x, k);
-const normalLogcdf = (x: number, mu: number, sigma: number): number => lib().normalLogcdf(x, mu, sigma);
 
 import { JL_GAUSSIAN_GUARANTEES, type JlGaussianGuarantee } from './accountantNames.js';
 

@@ -2,8 +2,7 @@
  * Binomial proportions: Clopper–Pearson intervals and exact one-sided binomial tests. Beta
  * quantiles and the binomial CDF come from @stdlib (no hand-written special functions).
  */
-import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
+import { betaQuantile, binomialCdf } from '../vendor/stdlib.js';
 
 /** Two-sided (1 − alpha) Clopper–Pearson interval for k successes in n trials. */
 export function clopperPearson(k: number, n: number, alpha = 0.05): [number, number] {

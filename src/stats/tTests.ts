@@ -6,7 +6,7 @@
  * Convention: a test compares side `a` with side `b` through the difference a − b; `pBelow` is the
  * one-sided p-value for "a is below b" (H1: mean difference < 0), `pAbove` for "a is above b".
  */
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import { tCdf } from '../vendor/stdlib.js';
 
 export type TestKind = 'paired' | 'welch' | 'one-sample';
 

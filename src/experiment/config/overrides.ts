@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../../vendor/yaml.js';
 import { UserError } from '../../util/errors.js';
 
 /**

@@ -1,0 +1,18 @@
+/**
+ * A library bundled into one file by the build (scripts/bundle-vendor.mjs: dist/vendor/bundled-<name>.cjs),
+ * or null where there is none (the tests run on src/, which has no bundles): the caller then loads
+ * the packages themselves, the same code.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+export function loadBundle<T>(name: string): T | null {
+  const path = fileURLToPath(new URL(`./bundled-${name}.cjs`, import.meta.url));
+  return existsSync(path) ? (require(path) as T) : null;
+}
+
+/** A package loaded the CommonJS way (what a bundle replaces). */
+export const requirePackage = <T>(name: string): T => require(name) as T;
