@@ -39,6 +39,14 @@ function load<K extends keyof Special>(name: K): Special[K] {
   return bundle ? bundle[name] : requirePackage<Special[K]>(STDLIB_PACKAGES[name]);
 }
 
+/**
+ * Loads the bundle now where there is one (without it, nothing: the packages load at each first
+ * call), so that a first call does not wait for it: a run does this while its workers compute.
+ */
+export function preloadStdlib(): void {
+  if (bundle === undefined) bundle = loadBundle<Special>('stdlib');
+}
+
 const fns: Partial<Special> = {};
 const fn = <K extends keyof Special>(name: K): Special[K] => (fns[name] ??= load(name));
 
