@@ -511,20 +511,25 @@
           (then
             (local.set $q (local.get $p))
             (loop $vec
-              (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $q)) (local.get $dv))))
+              ;; the users below t to out, those at t to the tied list: one loop over each mask's bits
+              (local.set $h (v128.load (local.get $q)))
+              (local.set $m (i8x16.bitmask (i8x16.lt_u (local.get $h) (local.get $dv))))
+              (local.set $sel (i8x16.bitmask (i8x16.eq (local.get $h) (local.get $dv))))
+              (local.set $u (i32.sub (local.get $q) (local.get $dist)))
               (if (local.get $m)
                 (then
                   (loop $each
-                    (local.set $u (i32.add (i32.sub (local.get $q) (local.get $dist)) (i32.ctz (local.get $m))))
-                    ;; without a branch (below or at t is a coin flip to the processor): written to
-                    ;; both lists, kept by the one whose end moves
-                    (i32.store (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (local.get $u))
-                    (i32.store (i32.add (local.get $tied) (i32.shl (local.get $e) (i32.const 2))) (local.get $u))
-                    (local.set $i (i32.lt_u (i32.load8_u (i32.add (local.get $dist) (local.get $u))) (local.get $t)))
-                    (local.set $w (i32.add (local.get $w) (local.get $i)))
-                    (local.set $e (i32.add (local.get $e) (i32.xor (local.get $i) (i32.const 1))))
+                    (i32.store (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (i32.add (local.get $u) (i32.ctz (local.get $m))))
+                    (local.set $w (i32.add (local.get $w) (i32.const 1)))
                     (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
                     (br_if $each (local.get $m)))))
+              (if (local.get $sel)
+                (then
+                  (loop $eachTied
+                    (i32.store (i32.add (local.get $tied) (i32.shl (local.get $e) (i32.const 2))) (i32.add (local.get $u) (i32.ctz (local.get $sel))))
+                    (local.set $e (i32.add (local.get $e) (i32.const 1)))
+                    (local.set $sel (i32.and (local.get $sel) (i32.sub (local.get $sel) (i32.const 1))))
+                    (br_if $eachTied (local.get $sel)))))
               (local.set $q (i32.add (local.get $q) (i32.const 16)))
               (br_if $vec (i32.lt_u (local.get $q) (local.get $sbEnd))))))
         (local.set $p (local.get $sbEnd))
@@ -548,38 +553,53 @@
         (v128.store (i32.add (local.get $tied) (i32.shl (i32.add (local.get $users) (local.get $j)) (i32.const 2))) (local.get $h))
         (local.set $j (i32.add (local.get $j) (i32.const 4)))
         (br $keys)))
-    ;; the need smallest keys, a sorted list in the heap's memory (keys as u32 at $hk, users at $hu)
-    (local.set $j (i32.const 0))
-    (block $sdone
-      (loop $select
-        (br_if $sdone (i32.ge_u (local.get $j) (local.get $e)))
-        (local.set $key (i32.load (i32.add (local.get $tied) (i32.shl (i32.add (local.get $users) (local.get $j)) (i32.const 2)))))
-        (block $skip
-          (if (i32.lt_u (local.get $size) (local.get $need))
-            (then
-              (local.set $i (local.get $size))
-              (local.set $size (i32.add (local.get $size) (i32.const 1))))
-            (else
-              ;; full: only a strictly smaller key than the last enters (an equal one came later)
-              (br_if $skip (i32.ge_u (local.get $key)
-                (i32.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $need) (i32.const 1)) (i32.const 2))))))
-              (local.set $i (i32.sub (local.get $need) (i32.const 1)))))
-          (block $placed
-            (loop $up
-              (br_if $placed (i32.eqz (local.get $i)))
-              (local.set $sel (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 2))))
-              (br_if $placed (i32.le_u (i32.load (local.get $sel)) (local.get $key)))
-              (i32.store offset=4 (local.get $sel) (i32.load (local.get $sel)))
-              (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2)))
-                (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 2)))))
-              (local.set $i (i32.sub (local.get $i) (i32.const 1)))
-              (br $up)))
-          (i32.store (i32.add (global.get $hk) (i32.shl (local.get $i) (i32.const 2))) (local.get $key))
-          (i32.store (i32.add (global.get $hu) (i32.shl (local.get $i) (i32.const 2)))
-            (i32.load (i32.add (local.get $tied) (i32.shl (local.get $j) (i32.const 2))))))
+    ;; the need smallest keys, smallest first, by passes of SIMD minima over the keys (padded to a
+    ;; multiple of 4 with 0xFFFFFFFF), each taking its key out: no branch on the keys' order, which
+    ;; is a coin flip to the processor. A taken key or a pad (0xFFFFFFFF) is never the minimum: a
+    ;; query's keys are distinct (tieKey.ts: a bijection of the user), and need < e (the boundary
+    ;; leaves ties only where more than k users are within it), so every round has at least two
+    ;; keys left, at most one of them 0xFFFFFFFF.
+    (call $selectByMinima (i32.add (local.get $tied) (i32.shl (local.get $users) (i32.const 2))) (local.get $tied) (local.get $e) (local.get $need)
+      (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2)))))
+
+  ;; the need smallest of the e distinct keys at $keys (users at $ids; need < e), smallest first,
+  ;; into out. The keys are consumed.
+  (func $selectByMinima (param $keys i32) (param $ids i32) (param $e i32) (param $need i32) (param $out i32)
+    (local $e4 i32) (local $j i32) (local $r i32) (local $best i32) (local $mn v128) (local $bv v128) (local $m i32)
+    (local.set $e4 (i32.and (i32.add (local.get $e) (i32.const 3)) (i32.const -4)))
+    (local.set $j (local.get $e))
+    (block $pdone
+      (loop $pad
+        (br_if $pdone (i32.ge_u (local.get $j) (local.get $e4)))
+        (i32.store (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 2))) (i32.const -1))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
-        (br $select)))
-    (memory.copy (i32.add (local.get $out) (i32.shl (local.get $w) (i32.const 2))) (global.get $hu) (i32.shl (local.get $need) (i32.const 2))))
+        (br $pad)))
+    (block $rdone
+      (loop $round
+        (br_if $rdone (i32.ge_u (local.get $r) (local.get $need)))
+        (local.set $mn (v128.const i32x4 -1 -1 -1 -1))
+        (local.set $j (i32.const 0))
+        (loop $min
+          (local.set $mn (i32x4.min_u (local.get $mn) (v128.load (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 2))))))
+          (local.set $j (i32.add (local.get $j) (i32.const 4)))
+          (br_if $min (i32.lt_u (local.get $j) (local.get $e4))))
+        (local.set $mn (i32x4.min_u (local.get $mn) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mn) (local.get $mn))))
+        (local.set $mn (i32x4.min_u (local.get $mn) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $mn) (local.get $mn))))
+        (local.set $best (i32x4.extract_lane 0 (local.get $mn)))
+        (local.set $bv (i32x4.splat (local.get $best)))
+        (local.set $j (i32.const 0))
+        (block $found
+          (loop $find
+            (local.set $m (i32x4.bitmask (i32x4.eq (v128.load (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 2)))) (local.get $bv))))
+            (br_if $found (local.get $m))
+            (local.set $j (i32.add (local.get $j) (i32.const 4)))
+            (br $find)))
+        (local.set $j (i32.add (local.get $j) (i32.ctz (local.get $m))))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2)))
+          (i32.load (i32.add (local.get $ids) (i32.shl (local.get $j) (i32.const 2)))))
+        (i32.store (i32.add (local.get $keys) (i32.shl (local.get $j) (i32.const 2))) (i32.const -1))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $round))))
 
   ;; knnCount's search, each query's k nearest as a set in no order (selectSet; `tied`: scratch of 2 · users + 4 u32).
   ;; The queries must lie outside the scanned users (wasmNearestOf appends them after the candidates):

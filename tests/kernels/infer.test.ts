@@ -10,6 +10,7 @@
  * values a cell keeps for codes met before: the means of a fresh computation.
  */
 import { describe, expect, it } from 'vitest';
+import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import { hammingKernelName, INFER_MAX_TAKE, wasmInferRanks, wasmNearestOf } from '../../src/kernels/kernel.js';
 import { auxView, kernelData, PREC_AT, rankScratch, targetMetrics } from '../../src/evaluations/infer/ranking.js';
 import { inferGroups, inferMeans, inferPermutation, popularity, priorOrder } from '../../src/evaluations/infer/inference.js';
@@ -96,6 +97,40 @@ describe.skipIf(hammingKernelName() === 'js')('the inference kernel', () => {
         }
       }
     expect(probesChecked).toBeGreaterThan(1500);
+  });
+
+  it('a tied user whose key is 0xFFFFFFFF (the pad of the kernel’s minima) is the last of its ties, as in the ranked search', () => {
+    // a seed that gives candidate u of the query at place m the key 0xFFFFFFFF (fmix32 inverted)
+    const inverse = (a: number) => {
+      let x = a;
+      for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x));
+      return x >>> 0;
+    };
+    const unfmix = (h: number) => {
+      h ^= h >>> 16;
+      h = Math.imul(h, inverse(0xc2b2ae35));
+      h ^= (h >>> 13) ^ (h >>> 26);
+      h = Math.imul(h, inverse(0x85ebca6b));
+      h ^= h >>> 16;
+      return h >>> 0;
+    };
+    const m = 40;
+    const u = 20;
+    const base = (unfmix(0xffffffff) ^ Math.imul(u + 1, 0x85ebca77)) >>> 0;
+    const seed = (unfmix(base) ^ Math.imul(m + 1, 0x9e3779b1)) >>> 0;
+    expect(tieKey(queryKeyBase(seed, m), u)).toBe(0xffffffff);
+    // 6 users at distance 1, 4 at distance 2 (u among them), the rest at 5: k = 8 and 9 take two and
+    // three of the four at distance 2 by their keys, never u; k = 10 takes all ten (no tie to break)
+    const code = (d: number) => (1 << d) - 1;
+    const candidates = Uint32Array.from({ length: m }, (_, g) => (g < 6 ? code(1) : g === 17 || g === 18 || g === 19 || g === u ? code(2) : code(5)));
+    for (const k of [8, 9, 10]) {
+      const asSet = new Int32Array(k);
+      const ranked = new Int32Array(k);
+      expect(wasmNearestOf(candidates, m, Uint32Array.of(0), 10, k, seed | 0, asSet, true)).toBe(true);
+      expect(wasmNearestOf(candidates, m, Uint32Array.of(0), 10, k, seed | 0, ranked)).toBe(true);
+      expect(Array.from(asSet).sort((a, b) => a - b)).toEqual(Array.from(ranked).sort((a, b) => a - b));
+      expect(asSet.includes(u)).toBe(k === 10);
+    }
   });
 
   it('gives targetMetrics’ doubles for every target (n across word boundaries, 1 to 40 neighbours)', () => {
