@@ -135,6 +135,7 @@ interface Exports {
     buf: number,
   ): void;
   exactDots(cPtr: number, cUser: number, cVal: number, len: number, qCol: number, qVal: number, qn: number, dot: number, thr: number, cand: number): number;
+  exactTile(rPtr: number, p0: number, rCol: number, rVal: number, len: number, n: number, cPtr: number, cUser: number, cVal: number): number;
 }
 
 let cached: Exports | null | undefined;
@@ -979,12 +980,16 @@ export function wasmAngularTiles(rows: ScoredRows, queries: Int32Array, maxUsers
   const qPtr = new Int32Array(nq + 1);
   for (let i = 0; i < nq; i++) qPtr[i + 1] = qPtr[i]! + rowPtr[queries[i]! + 1]! - rowPtr[queries[i]!]!;
   const qnnz = qPtr[nq]!;
-  // the doubles first, each part 16-aligned
+  // the doubles first, each part 16-aligned; the tile's rows as they are (rPtr, rCol, rVal), then
+  // transposed by the module (cPtr, cUser, cVal)
   const qValAt = 0;
-  const cValAt = align16(qnnz * 8);
+  const rValAt = align16(qnnz * 8);
+  const cValAt = align16(rValAt + maxNnz * 8);
   const dotAt = align16(cValAt + maxNnz * 8);
   const qColAt = align16(dotAt + maxUsers * 8);
-  const cPtrAt = align16(qColAt + qnnz * 4);
+  const rColAt = align16(qColAt + qnnz * 4);
+  const rPtrAt = align16(rColAt + maxNnz * 4);
+  const cPtrAt = align16(rPtrAt + (maxUsers + 1) * 4);
   const cUserAt = align16(cPtrAt + (n + 1) * 4);
   const candAt = align16(cUserAt + maxNnz * 2);
   reserve(wasm, candAt + maxUsers * 4);
@@ -999,10 +1004,9 @@ export function wasmAngularTiles(rows: ScoredRows, queries: Int32Array, maxUsers
     qVal.set(values.subarray(from, from + count), qPtr[i]!);
   }
   for (let i = 0; i < qnnz; i++) if (!(qCol[i]! >= 0 && qCol[i]! < n)) return null;
-  const cPtr = new Int32Array(buf, cPtrAt, n + 1);
-  const cUser = new Uint16Array(buf, cUserAt, maxNnz);
-  const cVal = new Float64Array(buf, cValAt, maxNnz);
-  const fill = new Int32Array(n);
+  const rPtr = new Int32Array(buf, rPtrAt, maxUsers + 1);
+  const rCol = new Int32Array(buf, rColAt, maxNnz);
+  const rVal = new Float64Array(buf, rValAt, maxNnz);
   let len = 0;
   return {
     dot: new Float64Array(buf, dotAt, maxUsers),
@@ -1012,21 +1016,11 @@ export function wasmAngularTiles(rows: ScoredRows, queries: Int32Array, maxUsers
       const p1 = rowPtr[u1]!;
       if (u1 - u0 > maxUsers || p1 - p0 > maxNnz) throw new RangeError(`wasmAngularTiles: tile ${u0}..${u1} over ${maxUsers} users or ${maxNnz} entries`);
       len = u1 - u0;
-      // a counting sort by column (users ascending within a column)
-      cPtr.fill(0);
-      for (let p = p0; p < p1; p++) {
-        const c = colIdx[p]!;
-        if (!(c >= 0 && c < n)) throw new RangeError(`wasmAngularTiles: column ${c} of user entry ${p} is out of range 0..${n - 1}`);
-        cPtr[c + 1]!++;
-      }
-      for (let c = 0; c < n; c++) cPtr[c + 1]! += cPtr[c]!;
-      fill.set(cPtr.subarray(0, n));
-      for (let u = u0; u < u1; u++) {
-        for (let p = rowPtr[u]!, end = rowPtr[u + 1]!; p < end; p++) {
-          const at = fill[colIdx[p]!]!++;
-          cUser[at] = u - u0;
-          cVal[at] = values[p]!;
-        }
+      rPtr.set(rowPtr.subarray(u0, u1 + 1));
+      rCol.set(colIdx.subarray(p0, p1));
+      rVal.set(values.subarray(p0, p1));
+      if (wasm.exactTile(rPtrAt, p0, rColAt, rValAt, len, n, cPtrAt, cUserAt, cValAt) !== 0) {
+        throw new RangeError(`wasmAngularTiles: a column of users ${u0}..${u1 - 1} is out of range 0..${n - 1}`);
       }
     },
     dots(i: number, thr: number): number {

@@ -240,6 +240,15 @@ describe('exactKnn: the WebAssembly tiles against the JS inverted index', () => 
     }
   });
 
+  it.skipIf(!wasmHere)('refuse a column out of range in a tile (the module reads without bounds checks)', () => {
+    const v = randomVectors(makeRng('tiles-bad'), 40, 10, 3, 0);
+    const colIdx = v.colIdx.slice();
+    colIdx[colIdx.length - 1] = v.n; // the last user's last entry
+    const bad = { ...v, colIdx };
+    expect(() => exactKnn(bad, Int32Array.of(0, 1), 3, { kernel: 'wasm' })).toThrow(RangeError);
+    expect(() => exactKnn(bad, Int32Array.of(0, 1), 3, { kernel: 'wasm', tile: { users: 4, nnz: 100 } })).toThrow(/out of range/);
+  });
+
   it('runs the JS inverted index where the module does not (LSHDP_HAMMING_KERNEL=js): the same answers', async () => {
     const v = randomVectors(makeRng('tiles-env'), 300, 25, 6, 0.2);
     const queries = Int32Array.from({ length: 40 }, (_, i) => (i * 7) % 300);
