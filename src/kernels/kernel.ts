@@ -6,7 +6,7 @@
  *
  * The same module holds the other hot loops of a trial cell that gain from SIMD without changing a
  * double: the k-NN of symbols and reals (wasmSymbolKnn, wasmRealKnn), the projections (projectAll)
- * and LapLSH's noise products.
+ * and LapLSH's noise products; and the exact angular k-NN's tiles (wasmAngularTiles).
  *
  * The module uses WebAssembly SIMD; where it does not validate (an engine without SIMD), or when
  * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same

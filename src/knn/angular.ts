@@ -7,11 +7,11 @@ import { ANGULAR_TILE_NNZ, ANGULAR_TILE_USERS, hammingKernelName, wasmAngularTil
  * Exact angular k-NN (protocol §3): for each query user, the k other users nearest by angular
  * distance arccos(clamp(x·y, -1, 1)) / π (rows are unit length), ties by smaller user index.
  *
- * Bit-for-bit agreement: every dot product here (inverted index, sparse merge, dense row) is the
- * sum of the products x_c·y_c over the shared columns c in ASCENDING column order, starting from
- * +0. Adding the zero products of a dense row does not change such a sum, so `exactKnn`,
- * `angularDistance`, `dotDenseRow` and a naive dense loop all give identical doubles, and ties
- * are decided identically everywhere.
+ * Bit-for-bit agreement: every dot product here (tiles in the WebAssembly module, inverted index,
+ * sparse merge, dense row) is the sum of the products x_c·y_c over the shared columns c in
+ * ASCENDING column order, starting from +0. Adding the zero products of a dense row does not
+ * change such a sum, so `exactKnn`, `angularDistance`, `dotDenseRow` and a naive dense loop all
+ * give identical doubles, and ties are decided identically everywhere.
  */
 export interface ExactKnn {
   k: number;
