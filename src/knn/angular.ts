@@ -123,7 +123,7 @@ export interface ExactKnnOptions {
    *  inverted index in JS; 'auto' (default): the tiles where the module runs. The same answers. */
   kernel?: 'auto' | 'js' | 'wasm';
   /** the tiles' bounds of the WebAssembly kernel (default ANGULAR_TILE_USERS users, ANGULAR_TILE_NNZ
-   *  stored entries): for tests, which cut small data into many tiles */
+   *  or 4n stored entries, whichever is more): for tests, which cut small data into many tiles */
   tile?: { users: number; nnz: number };
 }
 
@@ -145,7 +145,9 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, o
   }
   const kernel = options.kernel ?? 'auto';
   if (kernel !== 'js') {
-    const out = byTiles(vectors, queries, k, options.all === true, options.tile ?? { users: ANGULAR_TILE_USERS, nnz: ANGULAR_TILE_NNZ });
+    // a tile's transposition walks its n columns three times: with many columns, larger tiles
+    const tile = options.tile ?? { users: ANGULAR_TILE_USERS, nnz: Math.max(ANGULAR_TILE_NNZ, 4 * vectors.n) };
+    const out = byTiles(vectors, queries, k, options.all === true, tile);
     if (out) return out;
     if (kernel === 'wasm') throw new RangeError(`exact k-NN: the WebAssembly kernel does not apply (kernel ${hammingKernelName()})`);
   }
