@@ -1,16 +1,17 @@
 import { TopK } from '../util/topK.js';
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
+import { ANGULAR_TILE_NNZ, ANGULAR_TILE_USERS, hammingKernelName, wasmAngularTiles } from '../kernels/kernel.js';
 
 /**
  * Exact angular k-NN (protocol §3): for each query user, the k other users nearest by angular
  * distance arccos(clamp(x·y, -1, 1)) / π (rows are unit length), ties by smaller user index.
  *
- * Bit-for-bit agreement: every dot product here (inverted index, sparse merge, dense row) is the
- * sum of the products x_c·y_c over the shared columns c in ASCENDING column order, starting from
- * +0. Adding the zero products of a dense row does not change such a sum, so `exactKnn`,
- * `angularDistance`, `dotDenseRow` and a naive dense loop all give identical doubles, and ties
- * are decided identically everywhere.
+ * Bit-for-bit agreement: every dot product here (tiles in the WebAssembly module, inverted index,
+ * sparse merge, dense row) is the sum of the products x_c·y_c over the shared columns c in
+ * ASCENDING column order, starting from +0. Adding the zero products of a dense row does not
+ * change such a sum, so `exactKnn`, `angularDistance`, `dotDenseRow` and a naive dense loop all
+ * give identical doubles, and ties are decided identically everywhere.
  */
 export interface ExactKnn {
   k: number;
@@ -114,13 +115,25 @@ const DOT_MARGIN = 1e-9;
 /** Use the dense pass when the query's postings reach 1/DENSE_FACTOR of the users. */
 const DENSE_FACTOR = 4;
 
+/** Options of `exactKnn`. */
+export interface ExactKnnOptions {
+  /** also every query's distance to every user (ExactKnn.all) */
+  all?: boolean;
+  /** 'wasm': the tiles in the WebAssembly module (throws where it does not apply); 'js': the
+   *  inverted index in JS; 'auto' (default): the tiles where the module runs. The same answers. */
+  kernel?: 'auto' | 'js' | 'wasm';
+  /** the tiles' bounds of the WebAssembly kernel (default ANGULAR_TILE_USERS users, ANGULAR_TILE_NNZ
+   *  or 4n stored entries, whichever is more): for tests, which cut small data into many tiles */
+  tile?: { users: number; nnz: number };
+}
+
 /**
- * Exact k nearest other users of each query (protocol §3). Cost per query: the postings of the
- * query's items (users sharing an item), plus — only when fewer than k such users are closer than
- * distance 0.5 — an ascending scan for the smallest-index users sharing no item (dot 0, distance
- * exactly 0.5, eligible like any other user).
+ * Exact k nearest other users of each query (protocol §3), ties by smaller user index. Two ways
+ * with the same doubles (see the module comment): with the WebAssembly module, every query
+ * against the users tile by tile (`byTiles`); else per query a pass over the postings of its items
+ * (`byIndex`).
  */
-export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, options: { all?: boolean } = {}): ExactKnn {
+export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, options: ExactKnnOptions = {}): ExactKnn {
   const numUsers = vectors.rowPtr.length - 1;
   if (!Number.isInteger(k) || k < 1) throw new UserError(`k-NN: k must be a positive integer, got ${k}`);
   if (numUsers - 1 < k) {
@@ -130,6 +143,101 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, o
     const q = queries[t]!;
     if (q < 0 || q >= numUsers) throw new UserError(`k-NN: query user index ${q} out of range 0..${numUsers - 1}`);
   }
+  const kernel = options.kernel ?? 'auto';
+  if (kernel !== 'js') {
+    // a tile's transposition walks its n columns three times: with many columns, larger tiles
+    const tile = options.tile ?? { users: ANGULAR_TILE_USERS, nnz: Math.max(ANGULAR_TILE_NNZ, 4 * vectors.n) };
+    const out = byTiles(vectors, queries, k, options.all === true, tile);
+    if (out) return out;
+    if (kernel === 'wasm') throw new RangeError(`exact k-NN: the WebAssembly kernel does not apply (kernel ${hammingKernelName()})`);
+  }
+  return byIndex(vectors, queries, k, options.all === true);
+}
+
+/** The most stored entries of the queries' rows in the module at once (12 bytes each). */
+const QUERY_BLOCK_NNZ = 1 << 20;
+/** The most queries of one block (a heap each). */
+const QUERY_BLOCK = 4096;
+
+/**
+ * Every query against the users tile by tile in the WebAssembly module (kernel.ts
+ * wasmAngularTiles): a tile's rows transposed by column stay in the cache while each query of a
+ * block adds its postings into the tile's dots, which stay in the first-level cache too; the
+ * per-query pass over the whole inverted index read each posting from memory and scattered it
+ * over every user's dot. Each query's dot with a user is the same sum in the same order (its
+ * columns in row order), users sharing no item get dot +0 as in `byIndex`, and the heaps keep the
+ * same k of the same (distance, user) pairs whatever the order they are offered in. Null when the
+ * module does not run here.
+ */
+function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean, tile: { users: number; nnz: number }): ExactKnn | null {
+  const { rowPtr } = vectors;
+  const numUsers = rowPtr.length - 1;
+  // the tiles: consecutive users, cut before tile.users users or tile.nnz entries
+  const cuts = [0];
+  let maxUsers = 1;
+  let maxNnz = 0;
+  for (let u0 = 0; u0 < numUsers; ) {
+    let u1 = u0 + 1;
+    while (u1 < numUsers && u1 - u0 < tile.users && rowPtr[u1 + 1]! - rowPtr[u0]! <= tile.nnz) u1++;
+    maxUsers = Math.max(maxUsers, u1 - u0);
+    maxNnz = Math.max(maxNnz, rowPtr[u1]! - rowPtr[u0]!);
+    cuts.push(u1);
+    u0 = u1;
+  }
+  const Q = queries.length;
+  const indices = new Int32Array(Q * k);
+  const distances = new Float64Array(Q * k);
+  const all = wantAll ? new Float64Array(Q * numUsers) : null;
+  for (let b0 = 0; b0 < Q; ) {
+    // a block of queries: at most QUERY_BLOCK of them, with at most QUERY_BLOCK_NNZ entries (or one)
+    let b1 = b0 + 1;
+    let nnz = rowPtr[queries[b0]! + 1]! - rowPtr[queries[b0]!]!;
+    while (b1 < Q && b1 - b0 < QUERY_BLOCK) {
+      nnz += rowPtr[queries[b1]! + 1]! - rowPtr[queries[b1]!]!;
+      if (nnz > QUERY_BLOCK_NNZ) break;
+      b1++;
+    }
+    const block = queries.subarray(b0, b1);
+    const tiles = wasmAngularTiles(vectors, block, maxUsers, maxNnz);
+    if (!tiles) return null;
+    const { dot, cand } = tiles;
+    const heaps = Array.from(block, () => new TopK(k));
+    // per query: dots below it cannot enter its heap (meaningful once the heap is full)
+    const worst = new Float64Array(block.length).fill(-Infinity);
+    for (let t = 0; t + 1 < cuts.length; t++) {
+      const u0 = cuts[t]!;
+      const len = cuts[t + 1]! - u0;
+      tiles.load(u0, u0 + len);
+      for (let i = 0; i < block.length; i++) {
+        const q = block[i]!;
+        let worstDot = worst[i]!;
+        const found = tiles.dots(i, worstDot);
+        if (all) for (let j = 0, row = (b0 + i) * numUsers + u0; j < len; j++) all[row + j] = distanceFromDot(dot[j]!);
+        const best = heaps[i]!;
+        for (let a = 0; a < found; a++) {
+          const j = cand[a]!;
+          const du = dot[j]!;
+          if (du < worstDot || u0 + j === q) continue;
+          best.offer(distanceFromDot(du), u0 + j);
+          if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
+        }
+        worst[i] = worstDot;
+      }
+    }
+    for (let i = 0; i < block.length; i++) heaps[i]!.drain(indices, distances, (b0 + i) * k);
+    b0 = b1;
+  }
+  return all ? { k, indices, distances, all } : { k, indices, distances };
+}
+
+/**
+ * Per query, a pass over the inverted index. Cost per query: the postings of the query's items
+ * (users sharing an item), plus — only when fewer than k such users are closer than distance 0.5 —
+ * an ascending scan for the smallest-index users sharing no item (dot 0, distance exactly 0.5,
+ * eligible like any other user).
+ */
+function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean): ExactKnn {
+  const numUsers = vectors.rowPtr.length - 1;
   const { colPtr: postPtr, users: postUser, values: postValue } = buildInvertedIndex(vectors);
   const { rowPtr, colIdx, values } = vectors;
   const dot = new Float64Array(numUsers);
@@ -141,7 +249,7 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, o
   const indices = new Int32Array(Q * k);
   const distances = new Float64Array(Q * k);
   // every dot is at hand here: the whole row of distances costs one acos per user sharing an item
-  const all = options.all ? new Float64Array(Q * numUsers) : null;
+  const all = wantAll ? new Float64Array(Q * numUsers) : null;
   const half = distanceFromDot(0);
 
   for (let t = 0; t < Q; t++) {

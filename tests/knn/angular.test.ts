@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserVectors } from '../../src/data/types.js';
 import { makeRng, type Rng } from '../../src/random/rng.js';
 import { angularDistance, densifyRow, dotDenseRow, exactKnn } from '../../src/knn/angular.js';
 import { UserError } from '../../src/util/errors.js';
+import { hammingKernelName } from '../../src/kernels/kernel.js';
+
+/** Whether the WebAssembly module runs here (not under LSHDP_HAMMING_KERNEL=js). */
+const wasmHere = hammingKernelName() === 'wasm-simd';
 
 /** Random sparse unit rows with small-integer values (so exact ties are common), plus duplicated
  *  users and users with disjoint supports (distance exactly 0.5 to many queries). */
@@ -74,10 +78,18 @@ describe('exactKnn', () => {
     { seed: 'knn-d', users: 60, n: 500, maxNnz: 2, dup: 0.05, k: 59 }, // k = users - 1
   ];
   for (const c of cases) {
-    it(`matches a dense brute force (${c.seed}: ${c.users} users, n=${c.n}, k=${c.k})`, () => {
+    it(`matches a dense brute force on both kernels (${c.seed}: ${c.users} users, n=${c.n}, k=${c.k})`, () => {
       const v = randomVectors(makeRng(c.seed), c.users, c.n, c.maxNnz, c.dup);
       const queries = Int32Array.from({ length: c.users }, (_, i) => i); // every user
-      const res = exactKnn(v, queries, c.k);
+      const res = exactKnn(v, queries, c.k, { kernel: 'js' });
+      // the WebAssembly tiles, whole and cut into tiles of 7 users or 20 entries
+      if (wasmHere) {
+        for (const tile of [undefined, { users: 7, nnz: 20 }]) {
+          const w = exactKnn(v, queries, c.k, { kernel: 'wasm', tile });
+          expect(w.indices).toEqual(res.indices);
+          expect(w.distances).toEqual(res.distances);
+        }
+      }
       expect(res.k).toBe(c.k);
       let halfTies = 0;
       for (let t = 0; t < queries.length; t++) {
@@ -163,5 +175,90 @@ describe('exactKnn', () => {
     expect(() => exactKnn(v, Int32Array.of(0), 0)).toThrow(UserError);
     expect(() => exactKnn(v, Int32Array.of(7), 2)).toThrow(UserError);
     expect(exactKnn(v, Int32Array.of(0), 4).indices).toHaveLength(4);
+  });
+});
+
+describe('exactKnn: the WebAssembly tiles against the JS inverted index', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  /** Both answers identical: indices, and distances (and `all`) as doubles, -0 apart from +0. */
+  function expectSame(a: ReturnType<typeof exactKnn>, b: ReturnType<typeof exactKnn>, what: string): void {
+    expect(Array.from(a.indices), what).toEqual(Array.from(b.indices));
+    expect(
+      a.distances.every((d, i) => Object.is(d, b.distances[i])),
+      what,
+    ).toBe(true);
+    expect(a.all === undefined, what).toBe(b.all === undefined);
+    if (a.all)
+      expect(
+        a.all.every((d, i) => Object.is(d, b.all![i])),
+        what,
+      ).toBe(true);
+  }
+
+  // heavy ties (values ±1, ±2 over few columns), duplicated rows, users sharing no item with a
+  // query (distance exactly 0.5); the queries repeat some users and come in no order
+  const sets = [
+    { seed: 'tiles-a', users: 900, n: 30, maxNnz: 8, dup: 0.2 },
+    { seed: 'tiles-b', users: 700, n: 400, maxNnz: 5, dup: 0.3 }, // sparse: many 0.5 ties
+    { seed: 'tiles-c', users: 400, n: 6, maxNnz: 4, dup: 0.4 }, // dense: every dot tied many times
+  ];
+  // one tile; tiles of a few users; tiles cut by entries (a user over the bound alone in its tile)
+  const tiles = [undefined, { users: 5, nnz: 1000 }, { users: 64, nnz: 9 }];
+
+  it.skipIf(!wasmHere)('give the same neighbours and distance doubles for k 1, 5, 10, with and without all, whole and in tiles', () => {
+    for (const c of sets) {
+      const v = randomVectors(makeRng(c.seed), c.users, c.n, c.maxNnz, c.dup);
+      const rng = makeRng(`${c.seed}-queries`);
+      const queries = Int32Array.from({ length: 150 }, () => Math.floor(rng() * c.users));
+      for (const k of [1, 5, 10]) {
+        for (const all of [false, true]) {
+          const js = exactKnn(v, queries, k, { kernel: 'js', all });
+          for (const tile of tiles) expectSame(exactKnn(v, queries, k, { kernel: 'wasm', all, tile }), js, `${c.seed} k ${k} all ${all} tile ${JSON.stringify(tile)}`);
+        }
+      }
+    }
+  });
+
+  it.skipIf(!wasmHere)('agree with the naive dense loop on a set where queries have duplicates and ties at the k-th place', () => {
+    const v = randomVectors(makeRng('tiles-naive'), 300, 12, 3, 0.5);
+    const queries = Int32Array.from({ length: 60 }, (_, i) => (i * 53) % 300);
+    for (const k of [1, 5, 10]) {
+      const w = exactKnn(v, queries, k, { kernel: 'wasm', tile: { users: 16, nnz: 40 } });
+      let kthTies = 0;
+      for (let t = 0; t < queries.length; t++) {
+        const ref = bruteForceKnn(v, queries[t]!, k + 1);
+        expect(Array.from(w.indices.subarray(t * k, (t + 1) * k))).toEqual(ref.idx.slice(0, k));
+        expect(Array.from(w.distances.subarray(t * k, (t + 1) * k))).toEqual(ref.dist.slice(0, k));
+        if (ref.dist[k] === ref.dist[k - 1]) kthTies++;
+      }
+      // the k-th place is tied with the next for many queries: the smaller index must win
+      expect(kthTies).toBeGreaterThan(5);
+    }
+  });
+
+  it.skipIf(!wasmHere)('refuse a column out of range in a tile (the module reads without bounds checks)', () => {
+    const v = randomVectors(makeRng('tiles-bad'), 40, 10, 3, 0);
+    const colIdx = v.colIdx.slice();
+    colIdx[colIdx.length - 1] = v.n; // the last user's last entry
+    const bad = { ...v, colIdx };
+    expect(() => exactKnn(bad, Int32Array.of(0, 1), 3, { kernel: 'wasm' })).toThrow(RangeError);
+    expect(() => exactKnn(bad, Int32Array.of(0, 1), 3, { kernel: 'wasm', tile: { users: 4, nnz: 100 } })).toThrow(/out of range/);
+  });
+
+  it('runs the JS inverted index where the module does not (LSHDP_HAMMING_KERNEL=js): the same answers', async () => {
+    const v = randomVectors(makeRng('tiles-env'), 300, 25, 6, 0.2);
+    const queries = Int32Array.from({ length: 40 }, (_, i) => (i * 7) % 300);
+    const expected = exactKnn(v, queries, 5, { all: true });
+    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+    vi.resetModules();
+    const fresh = await import('../../src/knn/angular.js');
+    const kernel = await import('../../src/kernels/kernel.js');
+    expect(kernel.hammingKernelName()).toBe('js');
+    expectSame(fresh.exactKnn(v, queries, 5, { all: true }), expected, 'LSHDP_HAMMING_KERNEL=js');
+    expect(() => fresh.exactKnn(v, queries, 5, { kernel: 'wasm' })).toThrow(RangeError);
   });
 });
