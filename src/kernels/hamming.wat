@@ -2335,4 +2335,97 @@
             (br $clear)))
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
         (br $query))))
+
+  ;; ---- seedrandom's xor4096 and the randomized response's flips on it (src/random/rng.ts,
+  ;; src/mechanisms/flips.ts) ----
+  ;; The state at $st: X[0..127] (i32), then i at 512, then w at 516, exactly as makeRng keeps it.
+  ;; One draw is XorGen.next: w += 0x61c88647; v = X[(i + 34) & 127]; i = (i + 1) & 127; t = X[i];
+  ;; the four shifts; X[i] = v ^ t; the word (v ^ t) + (w ^ (w >>> 16)). The loops keep i and w in
+  ;; locals and store them back, so the JS generator goes on from where the kernel stopped.
+
+  ;; flipBitsOnGrid's words: per code word (users x words, row-major at $codes), bernoulliWord(t)
+  ;; from the top level of t down to its lowest set bit while some column is undecided, ANDed with
+  ;; $mask on a row's last word, XORed in. Branch-free per level: tb is all ones where t's bit is 1.
+  (func (export "flipGrid") (param $st i32) (param $codes i32) (param $n i32) (param $words i32) (param $mask i32) (param $t i32)
+    (local $i i32) (local $w i32) (local $v i32) (local $x i32) (local $r i32) (local $tb i32)
+    (local $c i32) (local $end i32) (local $u i32)
+    (local $below i32) (local $und i32) (local $level i32) (local $lowest i32)
+    (local.set $i (i32.load offset=512 (local.get $st)))
+    (local.set $w (i32.load offset=516 (local.get $st)))
+    (local.set $lowest (i32.ctz (local.get $t)))
+    (local.set $c (local.get $codes))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.mul (local.get $n) (local.get $words)) (i32.const 2))))
+    (block $done
+      (loop $word
+        (br_if $done (i32.ge_u (local.get $c) (local.get $end)))
+        (local.set $below (i32.const 0))
+        (local.set $und (i32.const -1))
+        (local.set $level (i32.const 31))
+        (block $bdone
+          (loop $bit
+            (br_if $bdone (i32.lt_s (local.get $level) (local.get $lowest)))
+            (br_if $bdone (i32.eqz (local.get $und)))
+            (local.set $w (i32.add (local.get $w) (i32.const 0x61c88647)))
+            (local.set $v (i32.load (i32.add (local.get $st) (i32.shl (i32.and (i32.add (local.get $i) (i32.const 34)) (i32.const 127)) (i32.const 2)))))
+            (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 127)))
+            (local.set $x (i32.load (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $v (i32.xor (local.get $v) (i32.shl (local.get $v) (i32.const 13))))
+            (local.set $x (i32.xor (local.get $x) (i32.shl (local.get $x) (i32.const 17))))
+            (local.set $v (i32.xor (local.get $v) (i32.shr_u (local.get $v) (i32.const 15))))
+            (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 12))))
+            (local.set $v (i32.xor (local.get $v) (local.get $x)))
+            (i32.store (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2))) (local.get $v))
+            (local.set $r (i32.add (local.get $v) (i32.xor (local.get $w) (i32.shr_u (local.get $w) (i32.const 16)))))
+            (local.set $tb (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $t) (local.get $level)) (i32.const 1))))
+            ;; t's bit 1: the columns with r's bit 0 are decided below t; the others stay undecided;
+            ;; t's bit 0: the columns with r's bit 1 are decided above t
+            (local.set $below (i32.or (local.get $below)
+              (i32.and (i32.and (local.get $und) (i32.xor (local.get $r) (i32.const -1))) (local.get $tb))))
+            (local.set $und (i32.and (local.get $und) (i32.xor (i32.xor (local.get $r) (local.get $tb)) (i32.const -1))))
+            (local.set $level (i32.sub (local.get $level) (i32.const 1)))
+            (br $bit)))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (if (i32.eq (local.get $u) (local.get $words))
+          (then
+            (local.set $below (i32.and (local.get $below) (local.get $mask)))
+            (local.set $u (i32.const 0))))
+        (i32.store (local.get $c) (i32.xor (i32.load (local.get $c)) (local.get $below)))
+        (local.set $c (i32.add (local.get $c) (i32.const 4)))
+        (br $word)))
+    (i32.store offset=512 (local.get $st) (local.get $i))
+    (i32.store offset=516 (local.get $st) (local.get $w)))
+
+  ;; randomizeAll's words: one draw per code word, a row's last word ANDed with $mask.
+  (func (export "randomWords") (param $st i32) (param $codes i32) (param $n i32) (param $words i32) (param $mask i32)
+    (local $i i32) (local $w i32) (local $v i32) (local $x i32)
+    (local $c i32) (local $end i32) (local $u i32) (local $r i32)
+    (local.set $i (i32.load offset=512 (local.get $st)))
+    (local.set $w (i32.load offset=516 (local.get $st)))
+    (local.set $c (local.get $codes))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.mul (local.get $n) (local.get $words)) (i32.const 2))))
+    (block $done
+      (loop $word
+        (br_if $done (i32.ge_u (local.get $c) (local.get $end)))
+        (local.set $w (i32.add (local.get $w) (i32.const 0x61c88647)))
+        (local.set $v (i32.load (i32.add (local.get $st) (i32.shl (i32.and (i32.add (local.get $i) (i32.const 34)) (i32.const 127)) (i32.const 2)))))
+        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 127)))
+        (local.set $x (i32.load (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $v (i32.xor (local.get $v) (i32.shl (local.get $v) (i32.const 13))))
+        (local.set $x (i32.xor (local.get $x) (i32.shl (local.get $x) (i32.const 17))))
+        (local.set $v (i32.xor (local.get $v) (i32.shr_u (local.get $v) (i32.const 15))))
+        (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 12))))
+        (local.set $v (i32.xor (local.get $v) (local.get $x)))
+        (i32.store (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2))) (local.get $v))
+        (local.set $r (i32.add (local.get $v) (i32.xor (local.get $w) (i32.shr_u (local.get $w) (i32.const 16)))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (if (i32.eq (local.get $u) (local.get $words))
+          (then
+            (local.set $r (i32.and (local.get $r) (local.get $mask)))
+            (local.set $u (i32.const 0))))
+        (i32.store (local.get $c) (local.get $r))
+        (local.set $c (i32.add (local.get $c) (i32.const 4)))
+        (br $word)))
+    (i32.store offset=512 (local.get $st) (local.get $i))
+    (i32.store offset=516 (local.get $st) (local.get $w)))
+
 )

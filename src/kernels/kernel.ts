@@ -108,6 +108,8 @@ interface Exports {
     n: number,
     precAt: number,
   ): void;
+  flipGrid(state: number, codes: number, n: number, words: number, mask: number, t: number): void;
+  randomWords(state: number, codes: number, n: number, words: number, mask: number): void;
   recScore(
     rowPtr: number,
     colIdx: number,
@@ -932,4 +934,48 @@ export function wasmRecommendSums(
     bufAt,
   );
   return { hr: sums.slice(0, cells), ndcg: sums.slice(cells, 2 * cells), itemRecall: sums.slice(2 * cells) };
+}
+
+// ---- the randomized response's draws on seedrandom's xor4096 (src/mechanisms/flips.ts) ----
+
+/** The bytes of an xor4096 state in the module's memory (src/random/rng.ts: X[0..127], i, w). */
+const XOR_STATE_BYTES = 130 * 4;
+
+/**
+ * Runs `draw` on the module with the generator's `state` and `users` x `words` code words copied in
+ * (state at 0, codes after it), then copies both back: the codes as the JS loop leaves them and the
+ * state as that many draws leave it. Returns false without WebAssembly.
+ */
+function onCodes(state: Int32Array, codes: Uint32Array, users: number, words: number, draw: (wasm: Exports, st: number, at: number) => void): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  if (state.length !== XOR_STATE_BYTES / 4) throw new RangeError(`an xor4096 state holds ${XOR_STATE_BYTES / 4} int32, got ${state.length}`);
+  const at = align16(XOR_STATE_BYTES);
+  const count = users * words;
+  reserve(wasm, at + count * 4);
+  const buf = wasm.memory.buffer;
+  const st = new Int32Array(buf, 0, state.length);
+  st.set(state);
+  const c = new Uint32Array(buf, at, count);
+  c.set(codes.subarray(0, count));
+  draw(wasm, 0, at);
+  codes.set(c);
+  state.set(st);
+  return true;
+}
+
+/**
+ * flipBitsOnGrid's flips (src/mechanisms/flips.ts) on the generator whose xor4096 `state` it is:
+ * each of the `users` x `words` code words XORed with bernoulliWord(t) (0 < t < 2^31), the last
+ * word of a row masked by `mask`, the draws in the JS loop's order. The same codes and the same
+ * state after as the JS loop. Returns false without WebAssembly.
+ */
+export function wasmFlipGrid(state: Int32Array, codes: Uint32Array, users: number, words: number, mask: number, t: number): boolean {
+  if (!(Number.isInteger(t) && t > 0 && t < 2 ** 31)) throw new RangeError(`wasmFlipGrid: t must be an integer in (0, 2^31), got ${t}`);
+  return onCodes(state, codes, users, words, (wasm, st, at) => wasm.flipGrid(st, at, users, words, mask | 0, t));
+}
+
+/** randomizeAll's words (src/mechanisms/flips.ts): one draw a code word, a row's last word masked by `mask`; as wasmFlipGrid. */
+export function wasmRandomWords(state: Int32Array, codes: Uint32Array, users: number, words: number, mask: number): boolean {
+  return onCodes(state, codes, users, words, (wasm, st, at) => wasm.randomWords(st, at, users, words, mask | 0));
 }
