@@ -2428,4 +2428,59 @@
     (i32.store offset=512 (local.get $st) (local.get $i))
     (i32.store offset=516 (local.get $st) (local.get $w)))
 
+  ;; ---- the signs of a + scale·b (src/lsh/codes.ts packCombinedSigns: LapLSH at one ξ) ----
+  ;; For m users (rows of kappa doubles at $a and $b, one scale each at $scale): bit j of a row's
+  ;; code is 1 iff a[j] + scale·b[j] >= 0, the product then the sum rounded as in the JS loop (no
+  ;; fused multiply-add), two columns per f64x2; `words` u32 a row at $out, written whole.
+  (func (export "signs") (param $a i32) (param $b i32) (param $scale i32) (param $m i32) (param $kappa i32) (param $out i32)
+    (local $i i32) (local $s f64) (local $sv v128) (local $j i32) (local $jw i32) (local $word i32)
+    (local $pa i32) (local $pb i32) (local $po i32)
+    (local.set $pa (local.get $a))
+    (local.set $pb (local.get $b))
+    (local.set $po (local.get $out))
+    (block $udone
+      (loop $user
+        (br_if $udone (i32.ge_u (local.get $i) (local.get $m)))
+        (local.set $s (f64.load (i32.add (local.get $scale) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $sv (f64x2.splat (local.get $s)))
+        (local.set $j (i32.const 0))
+        (local.set $jw (i32.const 0))
+        (local.set $word (i32.const 0))
+        (block $pdone
+          (loop $pair
+            (br_if $pdone (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $kappa)))
+            (local.set $word (i32.or (local.get $word)
+              (i32.shl
+                (i64x2.bitmask (f64x2.ge
+                  (f64x2.add (v128.load (local.get $pa)) (f64x2.mul (local.get $sv) (v128.load (local.get $pb))))
+                  (v128.const f64x2 0 0)))
+                (local.get $jw))))
+            (local.set $pa (i32.add (local.get $pa) (i32.const 16)))
+            (local.set $pb (i32.add (local.get $pb) (i32.const 16)))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (local.set $jw (i32.add (local.get $jw) (i32.const 2)))
+            ;; a word is full at 32 columns (pairs start at even columns: never across two words)
+            (if (i32.eq (local.get $jw) (i32.const 32))
+              (then
+                (i32.store (local.get $po) (local.get $word))
+                (local.set $po (i32.add (local.get $po) (i32.const 4)))
+                (local.set $word (i32.const 0))
+                (local.set $jw (i32.const 0))))
+            (br $pair)))
+        ;; an odd kappa's last column
+        (if (i32.lt_u (local.get $j) (local.get $kappa))
+          (then
+            (local.set $word (i32.or (local.get $word)
+              (i32.shl
+                (f64.ge (f64.add (f64.load (local.get $pa)) (f64.mul (local.get $s) (f64.load (local.get $pb)))) (f64.const 0))
+                (local.get $jw))))
+            (local.set $pa (i32.add (local.get $pa) (i32.const 8)))
+            (local.set $pb (i32.add (local.get $pb) (i32.const 8)))
+            (local.set $jw (i32.add (local.get $jw) (i32.const 1)))))
+        (if (i32.gt_u (local.get $jw) (i32.const 0))
+          (then
+            (i32.store (local.get $po) (local.get $word))
+            (local.set $po (i32.add (local.get $po) (i32.const 4)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $user))))
 )

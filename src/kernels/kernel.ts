@@ -110,6 +110,7 @@ interface Exports {
   ): void;
   flipGrid(state: number, codes: number, n: number, words: number, mask: number, t: number): void;
   randomWords(state: number, codes: number, n: number, words: number, mask: number): void;
+  signs(a: number, b: number, scale: number, m: number, kappa: number, out: number): void;
   recScore(
     rowPtr: number,
     colIdx: number,
@@ -333,10 +334,12 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
  * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
  * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
  * major). `lower`: us is lower triangular, and the sums skip its zeros (half the work). `out`
- * (m x kappa) is updated in place. Returns false without WebAssembly.
+ * (m x kappa) is updated in place; `zeroed` says it holds only +0 (a fresh buffer), so the module
+ * starts from its own zeros instead of a copy of it (the same sums: 0 + x either way). Returns
+ * false without WebAssembly.
  */
-export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false): boolean {
-  return rowProducts(usT, ws, scales, m, kappa, kappa, out, lower);
+export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false, zeroed = false): boolean {
+  return rowProducts(usT, ws, scales, m, kappa, kappa, out, lower, zeroed);
 }
 
 /**
@@ -350,7 +353,7 @@ export function wasmProjectDense(planesT: Float64Array, vs: Float64Array, m: num
   return rowProducts(planesT, vs, new Float64Array(m).fill(1), m, kappa, cols, out.fill(0, 0, m * kappa), false);
 }
 
-function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, cols: number, out: Float64Array, lower: boolean): boolean {
+function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, cols: number, out: Float64Array, lower: boolean, zeroed = false): boolean {
   const wasm = instance();
   if (!wasm) return false;
   const usAt = 0;
@@ -364,7 +367,8 @@ function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, 
   new Float64Array(buf, wsAt, m * cols).set(ws.subarray(0, m * cols));
   new Float64Array(buf, scaleAt, m).set(scales.subarray(0, m));
   const o = new Float64Array(buf, outAt, m * kappa);
-  o.set(out.subarray(0, m * kappa));
+  if (zeroed) o.fill(0);
+  else o.set(out.subarray(0, m * kappa));
   wasm.noise(usAt, wsAt, scaleAt, m, kappa, cols, outAt, lower ? 1 : 0);
   out.set(o);
   return true;
@@ -978,4 +982,40 @@ export function wasmFlipGrid(state: Int32Array, codes: Uint32Array, users: numbe
 /** randomizeAll's words (src/mechanisms/flips.ts): one draw a code word, a row's last word masked by `mask`; as wasmFlipGrid. */
 export function wasmRandomWords(state: Int32Array, codes: Uint32Array, users: number, words: number, mask: number): boolean {
   return onCodes(state, codes, users, words, (wasm, st, at) => wasm.randomWords(st, at, users, words, mask | 0));
+}
+
+// ---- the signs of a + scale·b (src/lsh/codes.ts packCombinedSigns) ----
+
+/** Users per chunk of wasmCombinedSigns: their rows of a and b (2 x 8·kappa bytes each) stay in the cache. */
+const SIGNS_CHUNK = 1024;
+
+/**
+ * The codes of a[i] + scale[i]·b[i] (row-major users x kappa; bit j of user i is 1 iff
+ * a[i·kappa + j] + scale[i]·b[i·kappa + j] >= 0, the product and the sum rounded as the JS loop
+ * rounds them) into `codes` (users x ceil(kappa / 32) words, every word written): packCombinedSigns'
+ * bits. Users go through the module's memory in chunks. Returns false without WebAssembly.
+ */
+export function wasmCombinedSigns(a: Float64Array, b: Float64Array, scale: Float64Array, users: number, kappa: number, codes: Uint32Array): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  const words = Math.ceil(kappa / 32);
+  const chunk = Math.min(users, SIGNS_CHUNK);
+  const bAt = align16(chunk * kappa * 8);
+  const scaleAt = align16(bAt + chunk * kappa * 8);
+  const outAt = align16(scaleAt + chunk * 8);
+  reserve(wasm, outAt + chunk * words * 4);
+  const buf = wasm.memory.buffer;
+  const av = new Float64Array(buf, 0, chunk * kappa);
+  const bv = new Float64Array(buf, bAt, chunk * kappa);
+  const sv = new Float64Array(buf, scaleAt, chunk);
+  const ov = new Uint32Array(buf, outAt, chunk * words);
+  for (let start = 0; start < users; start += chunk) {
+    const m = Math.min(chunk, users - start);
+    av.set(a.subarray(start * kappa, (start + m) * kappa));
+    bv.set(b.subarray(start * kappa, (start + m) * kappa));
+    sv.set(scale.subarray(start, start + m));
+    wasm.signs(0, bAt, scaleAt, m, kappa, outAt);
+    codes.set(m === chunk ? ov : ov.subarray(0, m * words), start * words);
+  }
+  return true;
 }
