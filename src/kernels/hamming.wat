@@ -2483,4 +2483,69 @@
             (local.set $po (i32.add (local.get $po) (i32.const 4)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $user))))
+
+  ;; ---- the bucket path of the Hamming k-NN (src/lsh/hammingKnn.ts bucketPath) ----
+  ;; Users grouped by code (codes of <= 16 bits): the nb distinct codes at $bcode, bucket t's users
+  ;; at $busers[bstart[t] .. bstart[t + 1]). Per query: each bucket's distance, the users per
+  ;; distance (the query itself taken out), the boundary D = the distance of the k-th nearest, then
+  ;; the users of the buckets within D offered to the heap of the scans (bound D from the start:
+  ;; a user farther than D is never among the k), drained best first. The same answers as the JS
+  ;; loop: the tie keys of distinct users differ, so the k smallest (distance, key) are one set.
+  (func (export "knnBucket") (param $codes i32) (param $bcode i32) (param $bstart i32) (param $nb i32) (param $busers i32)
+        (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
+        (param $out i32) (param $heap i32) (param $bdist i32) (param $hist i32)
+    (local $qi i32) (local $q i32) (local $c i32) (local $t i32) (local $d i32) (local $D i32)
+    (local $cum i32) (local $p i32) (local $e i32) (local $h i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (block $qdone
+      (loop $query
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (local.set $c (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))))
+        (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $bits) (i32.const 1)) (i32.const 2)))
+        (local.set $t (i32.const 0))
+        (block $bdone
+          (loop $bucket
+            (br_if $bdone (i32.ge_u (local.get $t) (local.get $nb)))
+            (local.set $d (i32.popcnt (i32.xor (i32.load (i32.add (local.get $bcode) (i32.shl (local.get $t) (i32.const 2)))) (local.get $c))))
+            (i32.store8 (i32.add (local.get $bdist) (local.get $t)) (local.get $d))
+            (local.set $h (i32.add (local.get $hist) (i32.shl (local.get $d) (i32.const 2))))
+            (local.set $p (i32.add (local.get $bstart) (i32.shl (local.get $t) (i32.const 2))))
+            (i32.store (local.get $h) (i32.add (i32.load (local.get $h))
+              (i32.sub (i32.load offset=4 (local.get $p)) (i32.load (local.get $p)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $bucket)))
+        ;; the query itself is not its own neighbour
+        (i32.store (local.get $hist) (i32.sub (i32.load (local.get $hist)) (i32.const 1)))
+        (local.set $D (i32.const 0))
+        (local.set $cum (i32.load (local.get $hist)))
+        (block $found
+          (loop $boundary
+            (br_if $found (i32.ge_s (local.get $cum) (local.get $k)))
+            (local.set $D (i32.add (local.get $D) (i32.const 1)))
+            (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))
+            (br $boundary)))
+        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+        (global.set $bound (local.get $D))
+        (local.set $t (i32.const 0))
+        (block $odone
+          (loop $offerBuckets
+            (br_if $odone (i32.ge_u (local.get $t) (local.get $nb)))
+            (local.set $d (i32.load8_u (i32.add (local.get $bdist) (local.get $t))))
+            (if (i32.le_u (local.get $d) (global.get $bound))
+              (then
+                (local.set $p (i32.add (local.get $bstart) (i32.shl (local.get $t) (i32.const 2))))
+                (local.set $e (i32.add (local.get $busers) (i32.shl (i32.load offset=4 (local.get $p)) (i32.const 2))))
+                (local.set $p (i32.add (local.get $busers) (i32.shl (i32.load (local.get $p)) (i32.const 2))))
+                (block $udone
+                  (loop $user
+                    (br_if $udone (i32.ge_u (local.get $p) (local.get $e)))
+                    (call $offer (i32.load (local.get $p)) (local.get $d))
+                    (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                    (br $user)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $offerBuckets)))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $query))))
 )

@@ -111,6 +111,22 @@ interface Exports {
   flipGrid(state: number, codes: number, n: number, words: number, mask: number, t: number): void;
   randomWords(state: number, codes: number, n: number, words: number, mask: number): void;
   signs(a: number, b: number, scale: number, m: number, kappa: number, out: number): void;
+  knnBucket(
+    codes: number,
+    bcode: number,
+    bstart: number,
+    nb: number,
+    busers: number,
+    queries: number,
+    nq: number,
+    k: number,
+    seed: number,
+    bits: number,
+    out: number,
+    heap: number,
+    bdist: number,
+    hist: number,
+  ): void;
   recScore(
     rowPtr: number,
     colIdx: number,
@@ -1017,5 +1033,51 @@ export function wasmCombinedSigns(a: Float64Array, b: Float64Array, scale: Float
     wasm.signs(0, bAt, scaleAt, m, kappa, outAt);
     codes.set(m === chunk ? ov : ov.subarray(0, m * words), start * words);
   }
+  return true;
+}
+
+// ---- the bucket path of the Hamming k-NN (src/lsh/hammingKnn.ts) ----
+
+/**
+ * The k nearest of every query (best first into `out`, queries x k) over users grouped by code
+ * (codes of at most 16 bits, one word a user): `bucketCode` the distinct codes, bucket t's users
+ * at bucketUsers[bucketStart[t] .. bucketStart[t + 1]). hammingKnn's bucket path, with the heap
+ * and tie keys of the scans (hamming.wat knnBucket): the same answers. Returns false without
+ * WebAssembly. Arguments are validated by the caller (k below the number of users).
+ */
+export function wasmBucketKnn(
+  codes: Uint32Array,
+  bits: number,
+  bucketCode: Int32Array,
+  bucketStart: Int32Array,
+  bucketUsers: Int32Array,
+  queries: Int32Array,
+  k: number,
+  tieSeed: number,
+  out: Int32Array,
+): boolean {
+  const wasm = instance();
+  if (!wasm || bits > 16) return false;
+  const users = bucketUsers.length;
+  const nb = bucketCode.length;
+  const nq = queries.length;
+  const codesAt = 0;
+  const bcodeAt = align16(users * 4);
+  const bstartAt = align16(bcodeAt + nb * 4);
+  const busersAt = align16(bstartAt + (nb + 1) * 4);
+  const queriesAt = align16(busersAt + users * 4);
+  const outAt = align16(queriesAt + nq * 4);
+  const heapAt = align16(outAt + nq * k * 4);
+  const bdistAt = align16(heapAt + k * 12);
+  const histAt = align16(bdistAt + nb);
+  reserve(wasm, histAt + (bits + 1) * 4);
+  const buf = wasm.memory.buffer;
+  new Uint32Array(buf, codesAt, users).set(codes.subarray(0, users));
+  new Int32Array(buf, bcodeAt, nb).set(bucketCode);
+  new Int32Array(buf, bstartAt, nb + 1).set(bucketStart);
+  new Int32Array(buf, busersAt, users).set(bucketUsers);
+  new Int32Array(buf, queriesAt, nq).set(queries);
+  wasm.knnBucket(codesAt, bcodeAt, bstartAt, nb, busersAt, queriesAt, nq, k, tieSeed | 0, bits, outAt, heapAt, bdistAt, histAt);
+  out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
   return true;
 }
