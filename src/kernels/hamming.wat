@@ -2548,4 +2548,106 @@
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $query))))
+
+;; ---- projections with the sums in registers (src/lsh/hyperplanes.ts projectAll) ----
+  ;; The sums of `project`, column block by column block: the transposed planes at $cols hold
+  ;; $kp >= kappa columns a row (a multiple of 8, the extra ones 0), and for each block of 16
+  ;; columns (8 f64x2 registers; a last block of 8 in 4) the row's stored entries are summed in
+  ;; registers, in entry order from 0 with a multiply then an add: each column's double is the JS
+  ;; loop's. `project` loads and stores every column of the row at every entry (the chain of an add
+  ;; went through memory). A block reaching past kappa writes its columns below kappa through the
+  ;; 128 bytes at $scratch.
+  (func (export "projectBlocks") (param $rowPtr i32) (param $colIdx i32) (param $values i32) (param $users i32)
+                                 (param $cols i32) (param $kappa i32) (param $kp i32) (param $out i32) (param $scratch i32)
+    (local $i i32) (local $p i32) (local $p0 i32) (local $pend i32) (local $o i32) (local $c i32)
+    (local $blk i32) (local $rowBytes i32) (local $kpBytes i32) (local $v v128) (local $j i32) (local $width i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128)
+    (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
+    (local.set $kpBytes (i32.shl (local.get $kp) (i32.const 3)))
+    (block $udone
+      (loop $user
+        (br_if $udone (i32.ge_u (local.get $i) (local.get $users)))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $p0 (i32.load (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $pend (i32.load offset=4 (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $blk (i32.const 0))
+        (block $bdone
+          (loop $block
+            (br_if $bdone (i32.ge_u (local.get $blk) (local.get $rowBytes)))
+            (local.set $a0 (v128.const f64x2 0 0))
+            (local.set $a1 (v128.const f64x2 0 0))
+            (local.set $a2 (v128.const f64x2 0 0))
+            (local.set $a3 (v128.const f64x2 0 0))
+            (local.set $a4 (v128.const f64x2 0 0))
+            (local.set $a5 (v128.const f64x2 0 0))
+            (local.set $a6 (v128.const f64x2 0 0))
+            (local.set $a7 (v128.const f64x2 0 0))
+            (local.set $p (local.get $p0))
+            (if (i32.le_u (i32.add (local.get $blk) (i32.const 128)) (local.get $kpBytes))
+              (then
+                (local.set $width (i32.const 128))
+                (block $pdone
+                  (loop $entry
+                    (br_if $pdone (i32.ge_u (local.get $p) (local.get $pend)))
+                    (local.set $c (i32.add (i32.add (local.get $cols) (local.get $blk))
+                      (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $kpBytes))))
+                    (local.set $v (f64x2.splat (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3))))))
+                    (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (v128.load (local.get $c)) (local.get $v))))
+                    (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (v128.load offset=16 (local.get $c)) (local.get $v))))
+                    (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (v128.load offset=32 (local.get $c)) (local.get $v))))
+                    (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (v128.load offset=48 (local.get $c)) (local.get $v))))
+                    (local.set $a4 (f64x2.add (local.get $a4) (f64x2.mul (v128.load offset=64 (local.get $c)) (local.get $v))))
+                    (local.set $a5 (f64x2.add (local.get $a5) (f64x2.mul (v128.load offset=80 (local.get $c)) (local.get $v))))
+                    (local.set $a6 (f64x2.add (local.get $a6) (f64x2.mul (v128.load offset=96 (local.get $c)) (local.get $v))))
+                    (local.set $a7 (f64x2.add (local.get $a7) (f64x2.mul (v128.load offset=112 (local.get $c)) (local.get $v))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                    (br $entry))))
+              (else
+                (local.set $width (i32.const 64))
+                (block $pdone4
+                  (loop $entry4
+                    (br_if $pdone4 (i32.ge_u (local.get $p) (local.get $pend)))
+                    (local.set $c (i32.add (i32.add (local.get $cols) (local.get $blk))
+                      (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $kpBytes))))
+                    (local.set $v (f64x2.splat (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3))))))
+                    (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (v128.load (local.get $c)) (local.get $v))))
+                    (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (v128.load offset=16 (local.get $c)) (local.get $v))))
+                    (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (v128.load offset=32 (local.get $c)) (local.get $v))))
+                    (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (v128.load offset=48 (local.get $c)) (local.get $v))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                    (br $entry4)))))
+            (if (i32.le_u (i32.add (local.get $blk) (local.get $width)) (local.get $rowBytes))
+              (then
+                (v128.store (i32.add (local.get $o) (local.get $blk)) (local.get $a0))
+                (v128.store offset=16 (i32.add (local.get $o) (local.get $blk)) (local.get $a1))
+                (v128.store offset=32 (i32.add (local.get $o) (local.get $blk)) (local.get $a2))
+                (v128.store offset=48 (i32.add (local.get $o) (local.get $blk)) (local.get $a3))
+                (if (i32.eq (local.get $width) (i32.const 128))
+                  (then
+                    (v128.store offset=64 (i32.add (local.get $o) (local.get $blk)) (local.get $a4))
+                    (v128.store offset=80 (i32.add (local.get $o) (local.get $blk)) (local.get $a5))
+                    (v128.store offset=96 (i32.add (local.get $o) (local.get $blk)) (local.get $a6))
+                    (v128.store offset=112 (i32.add (local.get $o) (local.get $blk)) (local.get $a7)))))
+              (else
+                (v128.store (local.get $scratch) (local.get $a0))
+                (v128.store offset=16 (local.get $scratch) (local.get $a1))
+                (v128.store offset=32 (local.get $scratch) (local.get $a2))
+                (v128.store offset=48 (local.get $scratch) (local.get $a3))
+                (v128.store offset=64 (local.get $scratch) (local.get $a4))
+                (v128.store offset=80 (local.get $scratch) (local.get $a5))
+                (v128.store offset=96 (local.get $scratch) (local.get $a6))
+                (v128.store offset=112 (local.get $scratch) (local.get $a7))
+                (local.set $j (i32.const 0))
+                (block $cdone
+                  (loop $copy
+                    (br_if $cdone (i32.ge_u (i32.add (local.get $blk) (local.get $j)) (local.get $rowBytes)))
+                    (f64.store (i32.add (i32.add (local.get $o) (local.get $blk)) (local.get $j))
+                      (f64.load (i32.add (local.get $scratch) (local.get $j))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 8)))
+                    (br $copy)))))
+            (local.set $blk (i32.add (local.get $blk) (local.get $width)))
+            (br $block)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $user))))
 )

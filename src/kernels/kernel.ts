@@ -38,6 +38,7 @@ interface Exports {
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
+  projectBlocks(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, kp: number, out: number, scratch: number): void;
   rankCount(codes: number, users: number, probes: number, targets: number, np: number, stop: number, wide: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -325,20 +326,31 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
     const count = end - start;
     const first = rowPtr[start];
     const nnz = rowPtr[end] - first;
+    // the planes' rows padded with zeros to whole blocks of 8 columns (hamming.wat projectBlocks)
     const cols = 0;
-    const ptrAt = align16(byColumn.length * 8);
+    const kp = Math.ceil(kappa / 8) * 8;
+    const n = byColumn.length / kappa;
+    const scratchAt = align16(n * kp * 8);
+    const ptrAt = scratchAt + 128;
     const colAt = align16(ptrAt + (count + 1) * 4);
     const valAt = align16(colAt + nnz * 4);
     const outAt = align16(valAt + nnz * 8);
     const need = outAt + count * kappa * 8;
     reserve(wasm, need);
     const buf = wasm.memory.buffer;
-    new Float64Array(buf, cols, byColumn.length).set(byColumn);
+    if (start === 0) {
+      const padded = new Float64Array(buf, cols, n * kp);
+      if (kp === kappa) padded.set(byColumn);
+      else {
+        padded.fill(0);
+        for (let c = 0; c < n; c++) padded.set(byColumn.subarray(c * kappa, (c + 1) * kappa), c * kp);
+      }
+    }
     const ptr = new Int32Array(buf, ptrAt, count + 1);
     for (let i = 0; i <= count; i++) ptr[i] = rowPtr[start + i] - first;
     new Int32Array(buf, colAt, nnz).set(colIdx.subarray(first, first + nnz));
     new Float64Array(buf, valAt, nnz).set(values.subarray(first, first + nnz));
-    wasm.project(ptrAt, colAt, valAt, count, cols, kappa, outAt);
+    wasm.projectBlocks(ptrAt, colAt, valAt, count, cols, kappa, kp, outAt, scratchAt);
     out.set(new Float64Array(wasm.memory.buffer, outAt, count * kappa), start * kappa);
     start = end;
   }
