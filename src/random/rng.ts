@@ -25,7 +25,7 @@ let seedrandomModule: typeof import('seedrandom') | undefined;
  * seedrandom seeds it (its own mixing of the seed string); the draws then come from the same
  * recurrence run here on a state of 130 int32 (rngWordState), so that bulk consumers (the
  * randomized response's flips: src/mechanisms/flips.ts) can run it in the WebAssembly module and
- * hand the state back. Every draw is seedrandom's very double (tests/random/rng.test.ts).
+ * hand the state back. Every draw is seedrandom's very double (tests/mechanisms/flipsKernel.test.ts).
  */
 export function makeRng(seed: string): Rng {
   seedrandomModule ??= require('seedrandom') as typeof import('seedrandom');
