@@ -105,8 +105,14 @@ function sumEvery8th(a: Float64Array, from: number, count: number): number {
   return sum;
 }
 
-/** Reads every 16th column index and every 8th value of the rows of query qi's answers not yet
- *  known (seen[row + u] !== mark), and returns a sum of them (kept, so the reads stay). */
+/**
+ * Reads every 16th column index and every 8th value of the rows of query qi's answers not yet
+ * known (seen[row + u] !== mark), and returns a sum of them (kept, so the reads stay). In a group
+ * too large for a distance memo the rows are not in the cache, and the dot products met their
+ * misses one row after another; these independent loads (one per 64-byte line) let them overlap
+ * (1,000 queries' answers over 162,541 users: 1.3-1.5x less time for evaluateAnswerSets in a
+ * micro-benchmark).
+ */
 function touchAnswerRows(sets: AnswerSet[], kMaxes: number[], qi: number, seen: Int32Array, row: number, mark: number, rowPtr: Int32Array, colIdx: Int32Array, values: Float64Array): number {
   let sum = 0;
   for (let s = 0; s < sets.length; s++) {
@@ -184,11 +190,7 @@ export function evaluateAnswerSets(
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
-    // without a memo (a group too large for one: its rows are not in the cache), the rows of the
-    // answers whose distance is to be computed are read through once first with independent
-    // loads (one per 64-byte line of each row's columns and values): their cache misses then
-    // overlap, where the dot products below meet them one row after another (1,000 queries'
-    // answers over 162,541 users: 1.3-1.5x less time for evaluateAnswerSets in a micro-benchmark)
+    // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
       const { answers, width, ks } = sets[s]!;
