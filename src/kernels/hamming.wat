@@ -2477,4 +2477,319 @@
         (br $back)))
     (i32.store (local.get $cPtr) (i32.const 0))
     (i32.const 0))
+
+  ;; ---- seedrandom's xor4096 and the randomized response's flips on it (src/random/rng.ts,
+  ;; src/mechanisms/flips.ts) ----
+  ;; The state at $st: X[0..127] (i32), then i at 512, then w at 516, exactly as makeRng keeps it.
+  ;; One draw is XorGen.next: w += 0x61c88647; v = X[(i + 34) & 127]; i = (i + 1) & 127; t = X[i];
+  ;; the four shifts; X[i] = v ^ t; the word (v ^ t) + (w ^ (w >>> 16)). The loops keep i and w in
+  ;; locals and store them back, so the JS generator goes on from where the kernel stopped.
+
+  ;; flipBitsOnGrid's words: per code word (users x words, row-major at $codes), bernoulliWord(t)
+  ;; from the top level of t down to its lowest set bit while some column is undecided, ANDed with
+  ;; $mask on a row's last word, XORed in. Branch-free per level: tb is all ones where t's bit is 1.
+  (func (export "flipGrid") (param $st i32) (param $codes i32) (param $n i32) (param $words i32) (param $mask i32) (param $t i32)
+    (local $i i32) (local $w i32) (local $v i32) (local $x i32) (local $r i32) (local $tb i32)
+    (local $c i32) (local $end i32) (local $u i32)
+    (local $below i32) (local $und i32) (local $level i32) (local $lowest i32)
+    (local.set $i (i32.load offset=512 (local.get $st)))
+    (local.set $w (i32.load offset=516 (local.get $st)))
+    (local.set $lowest (i32.ctz (local.get $t)))
+    (local.set $c (local.get $codes))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.mul (local.get $n) (local.get $words)) (i32.const 2))))
+    (block $done
+      (loop $word
+        (br_if $done (i32.ge_u (local.get $c) (local.get $end)))
+        (local.set $below (i32.const 0))
+        (local.set $und (i32.const -1))
+        (local.set $level (i32.const 31))
+        (block $bdone
+          (loop $bit
+            (br_if $bdone (i32.lt_s (local.get $level) (local.get $lowest)))
+            (br_if $bdone (i32.eqz (local.get $und)))
+            (local.set $w (i32.add (local.get $w) (i32.const 0x61c88647)))
+            (local.set $v (i32.load (i32.add (local.get $st) (i32.shl (i32.and (i32.add (local.get $i) (i32.const 34)) (i32.const 127)) (i32.const 2)))))
+            (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 127)))
+            (local.set $x (i32.load (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $v (i32.xor (local.get $v) (i32.shl (local.get $v) (i32.const 13))))
+            (local.set $x (i32.xor (local.get $x) (i32.shl (local.get $x) (i32.const 17))))
+            (local.set $v (i32.xor (local.get $v) (i32.shr_u (local.get $v) (i32.const 15))))
+            (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 12))))
+            (local.set $v (i32.xor (local.get $v) (local.get $x)))
+            (i32.store (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2))) (local.get $v))
+            (local.set $r (i32.add (local.get $v) (i32.xor (local.get $w) (i32.shr_u (local.get $w) (i32.const 16)))))
+            (local.set $tb (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $t) (local.get $level)) (i32.const 1))))
+            ;; t's bit 1: the columns with r's bit 0 are decided below t; the others stay undecided;
+            ;; t's bit 0: the columns with r's bit 1 are decided above t
+            (local.set $below (i32.or (local.get $below)
+              (i32.and (i32.and (local.get $und) (i32.xor (local.get $r) (i32.const -1))) (local.get $tb))))
+            (local.set $und (i32.and (local.get $und) (i32.xor (i32.xor (local.get $r) (local.get $tb)) (i32.const -1))))
+            (local.set $level (i32.sub (local.get $level) (i32.const 1)))
+            (br $bit)))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (if (i32.eq (local.get $u) (local.get $words))
+          (then
+            (local.set $below (i32.and (local.get $below) (local.get $mask)))
+            (local.set $u (i32.const 0))))
+        (i32.store (local.get $c) (i32.xor (i32.load (local.get $c)) (local.get $below)))
+        (local.set $c (i32.add (local.get $c) (i32.const 4)))
+        (br $word)))
+    (i32.store offset=512 (local.get $st) (local.get $i))
+    (i32.store offset=516 (local.get $st) (local.get $w)))
+
+  ;; randomizeAll's words: one draw per code word, a row's last word ANDed with $mask.
+  (func (export "randomWords") (param $st i32) (param $codes i32) (param $n i32) (param $words i32) (param $mask i32)
+    (local $i i32) (local $w i32) (local $v i32) (local $x i32)
+    (local $c i32) (local $end i32) (local $u i32) (local $r i32)
+    (local.set $i (i32.load offset=512 (local.get $st)))
+    (local.set $w (i32.load offset=516 (local.get $st)))
+    (local.set $c (local.get $codes))
+    (local.set $end (i32.add (local.get $codes) (i32.shl (i32.mul (local.get $n) (local.get $words)) (i32.const 2))))
+    (block $done
+      (loop $word
+        (br_if $done (i32.ge_u (local.get $c) (local.get $end)))
+        (local.set $w (i32.add (local.get $w) (i32.const 0x61c88647)))
+        (local.set $v (i32.load (i32.add (local.get $st) (i32.shl (i32.and (i32.add (local.get $i) (i32.const 34)) (i32.const 127)) (i32.const 2)))))
+        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (i32.const 127)))
+        (local.set $x (i32.load (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $v (i32.xor (local.get $v) (i32.shl (local.get $v) (i32.const 13))))
+        (local.set $x (i32.xor (local.get $x) (i32.shl (local.get $x) (i32.const 17))))
+        (local.set $v (i32.xor (local.get $v) (i32.shr_u (local.get $v) (i32.const 15))))
+        (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 12))))
+        (local.set $v (i32.xor (local.get $v) (local.get $x)))
+        (i32.store (i32.add (local.get $st) (i32.shl (local.get $i) (i32.const 2))) (local.get $v))
+        (local.set $r (i32.add (local.get $v) (i32.xor (local.get $w) (i32.shr_u (local.get $w) (i32.const 16)))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (if (i32.eq (local.get $u) (local.get $words))
+          (then
+            (local.set $r (i32.and (local.get $r) (local.get $mask)))
+            (local.set $u (i32.const 0))))
+        (i32.store (local.get $c) (local.get $r))
+        (local.set $c (i32.add (local.get $c) (i32.const 4)))
+        (br $word)))
+    (i32.store offset=512 (local.get $st) (local.get $i))
+    (i32.store offset=516 (local.get $st) (local.get $w)))
+
+  ;; ---- the signs of a + scale·b (src/lsh/codes.ts packCombinedSigns: LapLSH at one ξ) ----
+  ;; For m users (rows of kappa doubles at $a and $b, one scale each at $scale): bit j of a row's
+  ;; code is 1 iff a[j] + scale·b[j] >= 0, the product then the sum rounded as in the JS loop (no
+  ;; fused multiply-add), two columns per f64x2; `words` u32 a row at $out, written whole.
+  (func (export "signs") (param $a i32) (param $b i32) (param $scale i32) (param $m i32) (param $kappa i32) (param $out i32)
+    (local $i i32) (local $s f64) (local $sv v128) (local $j i32) (local $jw i32) (local $word i32)
+    (local $pa i32) (local $pb i32) (local $po i32)
+    (local.set $pa (local.get $a))
+    (local.set $pb (local.get $b))
+    (local.set $po (local.get $out))
+    (block $udone
+      (loop $user
+        (br_if $udone (i32.ge_u (local.get $i) (local.get $m)))
+        (local.set $s (f64.load (i32.add (local.get $scale) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $sv (f64x2.splat (local.get $s)))
+        (local.set $j (i32.const 0))
+        (local.set $jw (i32.const 0))
+        (local.set $word (i32.const 0))
+        (block $pdone
+          (loop $pair
+            (br_if $pdone (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $kappa)))
+            (local.set $word (i32.or (local.get $word)
+              (i32.shl
+                (i64x2.bitmask (f64x2.ge
+                  (f64x2.add (v128.load (local.get $pa)) (f64x2.mul (local.get $sv) (v128.load (local.get $pb))))
+                  (v128.const f64x2 0 0)))
+                (local.get $jw))))
+            (local.set $pa (i32.add (local.get $pa) (i32.const 16)))
+            (local.set $pb (i32.add (local.get $pb) (i32.const 16)))
+            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (local.set $jw (i32.add (local.get $jw) (i32.const 2)))
+            ;; a word is full at 32 columns (pairs start at even columns: never across two words)
+            (if (i32.eq (local.get $jw) (i32.const 32))
+              (then
+                (i32.store (local.get $po) (local.get $word))
+                (local.set $po (i32.add (local.get $po) (i32.const 4)))
+                (local.set $word (i32.const 0))
+                (local.set $jw (i32.const 0))))
+            (br $pair)))
+        ;; an odd kappa's last column
+        (if (i32.lt_u (local.get $j) (local.get $kappa))
+          (then
+            (local.set $word (i32.or (local.get $word)
+              (i32.shl
+                (f64.ge (f64.add (f64.load (local.get $pa)) (f64.mul (local.get $s) (f64.load (local.get $pb)))) (f64.const 0))
+                (local.get $jw))))
+            (local.set $pa (i32.add (local.get $pa) (i32.const 8)))
+            (local.set $pb (i32.add (local.get $pb) (i32.const 8)))
+            (local.set $jw (i32.add (local.get $jw) (i32.const 1)))))
+        (if (i32.gt_u (local.get $jw) (i32.const 0))
+          (then
+            (i32.store (local.get $po) (local.get $word))
+            (local.set $po (i32.add (local.get $po) (i32.const 4)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $user))))
+
+  ;; ---- the bucket path of the Hamming k-NN (src/lsh/hammingKnn.ts bucketPath) ----
+  ;; Users grouped by code (codes of <= 16 bits): the nb distinct codes at $bcode, bucket t's users
+  ;; at $busers[bstart[t] .. bstart[t + 1]). Per query: each bucket's distance, the users per
+  ;; distance (the query itself taken out), the boundary D = the distance of the k-th nearest, then
+  ;; the users of the buckets within D offered to the heap of the scans (bound D from the start:
+  ;; a user farther than D is never among the k), drained best first. The same answers as the JS
+  ;; loop: the tie keys of distinct users differ, so the k smallest (distance, key) are one set.
+  (func (export "knnBucket") (param $codes i32) (param $bcode i32) (param $bstart i32) (param $nb i32) (param $busers i32)
+        (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
+        (param $out i32) (param $heap i32) (param $bdist i32) (param $hist i32)
+    (local $qi i32) (local $q i32) (local $c i32) (local $t i32) (local $d i32) (local $D i32)
+    (local $cum i32) (local $p i32) (local $e i32) (local $h i32)
+    (call $setup (local.get $k) (local.get $heap))
+    (block $qdone
+      (loop $query
+        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
+        (local.set $c (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))))
+        (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $bits) (i32.const 1)) (i32.const 2)))
+        (local.set $t (i32.const 0))
+        (block $bdone
+          (loop $bucket
+            (br_if $bdone (i32.ge_u (local.get $t) (local.get $nb)))
+            (local.set $d (i32.popcnt (i32.xor (i32.load (i32.add (local.get $bcode) (i32.shl (local.get $t) (i32.const 2)))) (local.get $c))))
+            (i32.store8 (i32.add (local.get $bdist) (local.get $t)) (local.get $d))
+            (local.set $h (i32.add (local.get $hist) (i32.shl (local.get $d) (i32.const 2))))
+            (local.set $p (i32.add (local.get $bstart) (i32.shl (local.get $t) (i32.const 2))))
+            (i32.store (local.get $h) (i32.add (i32.load (local.get $h))
+              (i32.sub (i32.load offset=4 (local.get $p)) (i32.load (local.get $p)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $bucket)))
+        ;; the query itself is not its own neighbour
+        (i32.store (local.get $hist) (i32.sub (i32.load (local.get $hist)) (i32.const 1)))
+        (local.set $D (i32.const 0))
+        (local.set $cum (i32.load (local.get $hist)))
+        (block $found
+          (loop $boundary
+            (br_if $found (i32.ge_s (local.get $cum) (local.get $k)))
+            (local.set $D (i32.add (local.get $D) (i32.const 1)))
+            (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))
+            (br $boundary)))
+        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+        (global.set $bound (local.get $D))
+        (local.set $t (i32.const 0))
+        (block $odone
+          (loop $offerBuckets
+            (br_if $odone (i32.ge_u (local.get $t) (local.get $nb)))
+            (local.set $d (i32.load8_u (i32.add (local.get $bdist) (local.get $t))))
+            (if (i32.le_u (local.get $d) (global.get $bound))
+              (then
+                (local.set $p (i32.add (local.get $bstart) (i32.shl (local.get $t) (i32.const 2))))
+                (local.set $e (i32.add (local.get $busers) (i32.shl (i32.load offset=4 (local.get $p)) (i32.const 2))))
+                (local.set $p (i32.add (local.get $busers) (i32.shl (i32.load (local.get $p)) (i32.const 2))))
+                (block $udone
+                  (loop $user
+                    (br_if $udone (i32.ge_u (local.get $p) (local.get $e)))
+                    (call $offer (i32.load (local.get $p)) (local.get $d))
+                    (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                    (br $user)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $offerBuckets)))
+        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (br $query))))
+
+;; ---- projections with the sums in registers (src/lsh/hyperplanes.ts projectAll) ----
+  ;; The sums of `project`, column block by column block: the transposed planes at $cols hold
+  ;; $kp >= kappa columns a row (a multiple of 8, the extra ones 0), and for each block of 16
+  ;; columns (8 f64x2 registers; a last block of 8 in 4) the row's stored entries are summed in
+  ;; registers, in entry order from 0 with a multiply then an add: each column's double is the JS
+  ;; loop's. `project` loads and stores every column of the row at every entry (the chain of an add
+  ;; went through memory). A block reaching past kappa writes its columns below kappa through the
+  ;; 128 bytes at $scratch.
+  (func (export "projectBlocks") (param $rowPtr i32) (param $colIdx i32) (param $values i32) (param $users i32)
+                                 (param $cols i32) (param $kappa i32) (param $kp i32) (param $out i32) (param $scratch i32)
+    (local $i i32) (local $p i32) (local $p0 i32) (local $pend i32) (local $o i32) (local $c i32)
+    (local $blk i32) (local $rowBytes i32) (local $kpBytes i32) (local $v v128) (local $j i32) (local $width i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128)
+    (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
+    (local.set $kpBytes (i32.shl (local.get $kp) (i32.const 3)))
+    (block $udone
+      (loop $user
+        (br_if $udone (i32.ge_u (local.get $i) (local.get $users)))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $p0 (i32.load (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $pend (i32.load offset=4 (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $blk (i32.const 0))
+        (block $bdone
+          (loop $block
+            (br_if $bdone (i32.ge_u (local.get $blk) (local.get $rowBytes)))
+            (local.set $a0 (v128.const f64x2 0 0))
+            (local.set $a1 (v128.const f64x2 0 0))
+            (local.set $a2 (v128.const f64x2 0 0))
+            (local.set $a3 (v128.const f64x2 0 0))
+            (local.set $a4 (v128.const f64x2 0 0))
+            (local.set $a5 (v128.const f64x2 0 0))
+            (local.set $a6 (v128.const f64x2 0 0))
+            (local.set $a7 (v128.const f64x2 0 0))
+            (local.set $p (local.get $p0))
+            (if (i32.le_u (i32.add (local.get $blk) (i32.const 128)) (local.get $kpBytes))
+              (then
+                (local.set $width (i32.const 128))
+                (block $pdone
+                  (loop $entry
+                    (br_if $pdone (i32.ge_u (local.get $p) (local.get $pend)))
+                    (local.set $c (i32.add (i32.add (local.get $cols) (local.get $blk))
+                      (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $kpBytes))))
+                    (local.set $v (f64x2.splat (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3))))))
+                    (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (v128.load (local.get $c)) (local.get $v))))
+                    (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (v128.load offset=16 (local.get $c)) (local.get $v))))
+                    (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (v128.load offset=32 (local.get $c)) (local.get $v))))
+                    (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (v128.load offset=48 (local.get $c)) (local.get $v))))
+                    (local.set $a4 (f64x2.add (local.get $a4) (f64x2.mul (v128.load offset=64 (local.get $c)) (local.get $v))))
+                    (local.set $a5 (f64x2.add (local.get $a5) (f64x2.mul (v128.load offset=80 (local.get $c)) (local.get $v))))
+                    (local.set $a6 (f64x2.add (local.get $a6) (f64x2.mul (v128.load offset=96 (local.get $c)) (local.get $v))))
+                    (local.set $a7 (f64x2.add (local.get $a7) (f64x2.mul (v128.load offset=112 (local.get $c)) (local.get $v))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                    (br $entry))))
+              (else
+                (local.set $width (i32.const 64))
+                (block $pdone4
+                  (loop $entry4
+                    (br_if $pdone4 (i32.ge_u (local.get $p) (local.get $pend)))
+                    (local.set $c (i32.add (i32.add (local.get $cols) (local.get $blk))
+                      (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $kpBytes))))
+                    (local.set $v (f64x2.splat (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3))))))
+                    (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (v128.load (local.get $c)) (local.get $v))))
+                    (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (v128.load offset=16 (local.get $c)) (local.get $v))))
+                    (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (v128.load offset=32 (local.get $c)) (local.get $v))))
+                    (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (v128.load offset=48 (local.get $c)) (local.get $v))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                    (br $entry4)))))
+            (if (i32.le_u (i32.add (local.get $blk) (local.get $width)) (local.get $rowBytes))
+              (then
+                (v128.store (i32.add (local.get $o) (local.get $blk)) (local.get $a0))
+                (v128.store offset=16 (i32.add (local.get $o) (local.get $blk)) (local.get $a1))
+                (v128.store offset=32 (i32.add (local.get $o) (local.get $blk)) (local.get $a2))
+                (v128.store offset=48 (i32.add (local.get $o) (local.get $blk)) (local.get $a3))
+                (if (i32.eq (local.get $width) (i32.const 128))
+                  (then
+                    (v128.store offset=64 (i32.add (local.get $o) (local.get $blk)) (local.get $a4))
+                    (v128.store offset=80 (i32.add (local.get $o) (local.get $blk)) (local.get $a5))
+                    (v128.store offset=96 (i32.add (local.get $o) (local.get $blk)) (local.get $a6))
+                    (v128.store offset=112 (i32.add (local.get $o) (local.get $blk)) (local.get $a7)))))
+              (else
+                (v128.store (local.get $scratch) (local.get $a0))
+                (v128.store offset=16 (local.get $scratch) (local.get $a1))
+                (v128.store offset=32 (local.get $scratch) (local.get $a2))
+                (v128.store offset=48 (local.get $scratch) (local.get $a3))
+                (v128.store offset=64 (local.get $scratch) (local.get $a4))
+                (v128.store offset=80 (local.get $scratch) (local.get $a5))
+                (v128.store offset=96 (local.get $scratch) (local.get $a6))
+                (v128.store offset=112 (local.get $scratch) (local.get $a7))
+                (local.set $j (i32.const 0))
+                (block $cdone
+                  (loop $copy
+                    (br_if $cdone (i32.ge_u (i32.add (local.get $blk) (local.get $j)) (local.get $rowBytes)))
+                    (f64.store (i32.add (i32.add (local.get $o) (local.get $blk)) (local.get $j))
+                      (f64.load (i32.add (local.get $scratch) (local.get $j))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 8)))
+                    (br $copy)))))
+            (local.set $blk (i32.add (local.get $blk) (local.get $width)))
+            (br $block)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $user))))
 )

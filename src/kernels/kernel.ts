@@ -38,6 +38,7 @@ interface Exports {
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
   project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
+  projectBlocks(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, kp: number, out: number, scratch: number): void;
   rankCount(codes: number, users: number, probes: number, targets: number, np: number, stop: number, wide: number, out: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -107,6 +108,25 @@ interface Exports {
     pairs: number,
     n: number,
     precAt: number,
+  ): void;
+  flipGrid(state: number, codes: number, n: number, words: number, mask: number, t: number): void;
+  randomWords(state: number, codes: number, n: number, words: number, mask: number): void;
+  signs(a: number, b: number, scale: number, m: number, kappa: number, out: number): void;
+  knnBucket(
+    codes: number,
+    bcode: number,
+    bstart: number,
+    nb: number,
+    busers: number,
+    queries: number,
+    nq: number,
+    k: number,
+    seed: number,
+    bits: number,
+    out: number,
+    heap: number,
+    bdist: number,
+    hist: number,
   ): void;
   recScore(
     rowPtr: number,
@@ -308,20 +328,31 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
     const count = end - start;
     const first = rowPtr[start];
     const nnz = rowPtr[end] - first;
+    // the planes' rows padded with zeros to whole blocks of 8 columns (hamming.wat projectBlocks)
     const cols = 0;
-    const ptrAt = align16(byColumn.length * 8);
+    const kp = Math.ceil(kappa / 8) * 8;
+    const n = byColumn.length / kappa;
+    const scratchAt = align16(n * kp * 8);
+    const ptrAt = scratchAt + 128;
     const colAt = align16(ptrAt + (count + 1) * 4);
     const valAt = align16(colAt + nnz * 4);
     const outAt = align16(valAt + nnz * 8);
     const need = outAt + count * kappa * 8;
     reserve(wasm, need);
     const buf = wasm.memory.buffer;
-    new Float64Array(buf, cols, byColumn.length).set(byColumn);
+    if (start === 0) {
+      const padded = new Float64Array(buf, cols, n * kp);
+      if (kp === kappa) padded.set(byColumn);
+      else {
+        padded.fill(0);
+        for (let c = 0; c < n; c++) padded.set(byColumn.subarray(c * kappa, (c + 1) * kappa), c * kp);
+      }
+    }
     const ptr = new Int32Array(buf, ptrAt, count + 1);
     for (let i = 0; i <= count; i++) ptr[i] = rowPtr[start + i] - first;
     new Int32Array(buf, colAt, nnz).set(colIdx.subarray(first, first + nnz));
     new Float64Array(buf, valAt, nnz).set(values.subarray(first, first + nnz));
-    wasm.project(ptrAt, colAt, valAt, count, cols, kappa, outAt);
+    wasm.projectBlocks(ptrAt, colAt, valAt, count, cols, kappa, kp, outAt, scratchAt);
     out.set(new Float64Array(wasm.memory.buffer, outAt, count * kappa), start * kappa);
     start = end;
   }
@@ -333,10 +364,12 @@ export function wasmProject(rowPtr: Int32Array, colIdx: Int32Array, values: Floa
  * row a, out[t·kappa + a] += scales[t] · Σ_b us[a][b] · ws[t·kappa + b], the sum in b order from 0,
  * two rows per f64x2: the same doubles as the JS loop. `usT` is us transposed (kappa x kappa, b
  * major). `lower`: us is lower triangular, and the sums skip its zeros (half the work). `out`
- * (m x kappa) is updated in place. Returns false without WebAssembly.
+ * (m x kappa) is updated in place; `zeroed` says it holds only +0 (a fresh buffer), so the module
+ * starts from its own zeros instead of a copy of it (the same sums: 0 + x either way). Returns
+ * false without WebAssembly.
  */
-export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false): boolean {
-  return rowProducts(usT, ws, scales, m, kappa, kappa, out, lower);
+export function wasmLaplaceNoise(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, out: Float64Array, lower = false, zeroed = false): boolean {
+  return rowProducts(usT, ws, scales, m, kappa, kappa, out, lower, zeroed);
 }
 
 /**
@@ -350,7 +383,7 @@ export function wasmProjectDense(planesT: Float64Array, vs: Float64Array, m: num
   return rowProducts(planesT, vs, new Float64Array(m).fill(1), m, kappa, cols, out.fill(0, 0, m * kappa), false);
 }
 
-function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, cols: number, out: Float64Array, lower: boolean): boolean {
+function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, m: number, kappa: number, cols: number, out: Float64Array, lower: boolean, zeroed = false): boolean {
   const wasm = instance();
   if (!wasm) return false;
   const usAt = 0;
@@ -364,7 +397,8 @@ function rowProducts(usT: Float64Array, ws: Float64Array, scales: Float64Array, 
   new Float64Array(buf, wsAt, m * cols).set(ws.subarray(0, m * cols));
   new Float64Array(buf, scaleAt, m).set(scales.subarray(0, m));
   const o = new Float64Array(buf, outAt, m * kappa);
-  o.set(out.subarray(0, m * kappa));
+  if (zeroed) o.fill(0);
+  else o.set(out.subarray(0, m * kappa));
   wasm.noise(usAt, wsAt, scaleAt, m, kappa, cols, outAt, lower ? 1 : 0);
   out.set(o);
   return true;
@@ -1027,4 +1061,130 @@ export function wasmAngularTiles(rows: ScoredRows, queries: Int32Array, maxUsers
       return wasm.exactDots(cPtrAt, cUserAt, cValAt, len, qColAt + qPtr[i]! * 4, qValAt + qPtr[i]! * 8, qPtr[i + 1]! - qPtr[i]!, dotAt, thr, candAt);
     },
   };
+}
+
+// ---- the randomized response's draws on seedrandom's xor4096 (src/mechanisms/flips.ts) ----
+
+/** The bytes of an xor4096 state in the module's memory (src/random/rng.ts: X[0..127], i, w). */
+const XOR_STATE_BYTES = 130 * 4;
+
+/**
+ * Runs `draw` on the module with the generator's `state` and `users` x `words` code words copied in
+ * (state at 0, codes after it), then copies both back: the codes as the JS loop leaves them and the
+ * state as that many draws leave it. Returns false without WebAssembly.
+ */
+function onCodes(state: Int32Array, codes: Uint32Array, users: number, words: number, draw: (wasm: Exports, st: number, at: number) => void): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  if (state.length !== XOR_STATE_BYTES / 4) throw new RangeError(`an xor4096 state holds ${XOR_STATE_BYTES / 4} int32, got ${state.length}`);
+  const at = align16(XOR_STATE_BYTES);
+  const count = users * words;
+  reserve(wasm, at + count * 4);
+  const buf = wasm.memory.buffer;
+  const st = new Int32Array(buf, 0, state.length);
+  st.set(state);
+  const c = new Uint32Array(buf, at, count);
+  c.set(codes.subarray(0, count));
+  draw(wasm, 0, at);
+  codes.set(c);
+  state.set(st);
+  return true;
+}
+
+/**
+ * flipBitsOnGrid's flips (src/mechanisms/flips.ts) on the generator whose xor4096 `state` it is:
+ * each of the `users` x `words` code words XORed with bernoulliWord(t) (0 < t < 2^31), the last
+ * word of a row masked by `mask`, the draws in the JS loop's order. The same codes and the same
+ * state after as the JS loop. Returns false without WebAssembly.
+ */
+export function wasmFlipGrid(state: Int32Array, codes: Uint32Array, users: number, words: number, mask: number, t: number): boolean {
+  if (!(Number.isInteger(t) && t > 0 && t < 2 ** 31)) throw new RangeError(`wasmFlipGrid: t must be an integer in (0, 2^31), got ${t}`);
+  return onCodes(state, codes, users, words, (wasm, st, at) => wasm.flipGrid(st, at, users, words, mask | 0, t));
+}
+
+/** randomizeAll's words (src/mechanisms/flips.ts): one draw a code word, a row's last word masked by `mask`; as wasmFlipGrid. */
+export function wasmRandomWords(state: Int32Array, codes: Uint32Array, users: number, words: number, mask: number): boolean {
+  return onCodes(state, codes, users, words, (wasm, st, at) => wasm.randomWords(st, at, users, words, mask | 0));
+}
+
+// ---- the signs of a + scale·b (src/lsh/codes.ts packCombinedSigns) ----
+
+/** Users per chunk of wasmCombinedSigns: their rows of a and b (2 x 8·kappa bytes each) stay in the cache. */
+const SIGNS_CHUNK = 1024;
+
+/**
+ * The codes of a[i] + scale[i]·b[i] (row-major users x kappa; bit j of user i is 1 iff
+ * a[i·kappa + j] + scale[i]·b[i·kappa + j] >= 0, the product and the sum rounded as the JS loop
+ * rounds them) into `codes` (users x ceil(kappa / 32) words, every word written): packCombinedSigns'
+ * bits. Users go through the module's memory in chunks. Returns false without WebAssembly.
+ */
+export function wasmCombinedSigns(a: Float64Array, b: Float64Array, scale: Float64Array, users: number, kappa: number, codes: Uint32Array): boolean {
+  const wasm = instance();
+  if (!wasm) return false;
+  const words = Math.ceil(kappa / 32);
+  const chunk = Math.min(users, SIGNS_CHUNK);
+  const bAt = align16(chunk * kappa * 8);
+  const scaleAt = align16(bAt + chunk * kappa * 8);
+  const outAt = align16(scaleAt + chunk * 8);
+  reserve(wasm, outAt + chunk * words * 4);
+  const buf = wasm.memory.buffer;
+  const av = new Float64Array(buf, 0, chunk * kappa);
+  const bv = new Float64Array(buf, bAt, chunk * kappa);
+  const sv = new Float64Array(buf, scaleAt, chunk);
+  const ov = new Uint32Array(buf, outAt, chunk * words);
+  for (let start = 0; start < users; start += chunk) {
+    const m = Math.min(chunk, users - start);
+    av.set(a.subarray(start * kappa, (start + m) * kappa));
+    bv.set(b.subarray(start * kappa, (start + m) * kappa));
+    sv.set(scale.subarray(start, start + m));
+    wasm.signs(0, bAt, scaleAt, m, kappa, outAt);
+    codes.set(m === chunk ? ov : ov.subarray(0, m * words), start * words);
+  }
+  return true;
+}
+
+// ---- the bucket path of the Hamming k-NN (src/lsh/hammingKnn.ts) ----
+
+/**
+ * The k nearest of every query (best first into `out`, queries x k) over users grouped by code
+ * (codes of at most 16 bits, one word a user): `bucketCode` the distinct codes, bucket t's users
+ * at bucketUsers[bucketStart[t] .. bucketStart[t + 1]). hammingKnn's bucket path, with the heap
+ * and tie keys of the scans (hamming.wat knnBucket): the same answers. Returns false without
+ * WebAssembly. Arguments are validated by the caller (k below the number of users).
+ */
+export function wasmBucketKnn(
+  codes: Uint32Array,
+  bits: number,
+  bucketCode: Int32Array,
+  bucketStart: Int32Array,
+  bucketUsers: Int32Array,
+  queries: Int32Array,
+  k: number,
+  tieSeed: number,
+  out: Int32Array,
+): boolean {
+  const wasm = instance();
+  if (!wasm || bits > 16) return false;
+  const users = bucketUsers.length;
+  const nb = bucketCode.length;
+  const nq = queries.length;
+  const codesAt = 0;
+  const bcodeAt = align16(users * 4);
+  const bstartAt = align16(bcodeAt + nb * 4);
+  const busersAt = align16(bstartAt + (nb + 1) * 4);
+  const queriesAt = align16(busersAt + users * 4);
+  const outAt = align16(queriesAt + nq * 4);
+  const heapAt = align16(outAt + nq * k * 4);
+  const bdistAt = align16(heapAt + k * 12);
+  const histAt = align16(bdistAt + nb);
+  reserve(wasm, histAt + (bits + 1) * 4);
+  const buf = wasm.memory.buffer;
+  new Uint32Array(buf, codesAt, users).set(codes.subarray(0, users));
+  new Int32Array(buf, bcodeAt, nb).set(bucketCode);
+  new Int32Array(buf, bstartAt, nb + 1).set(bucketStart);
+  new Int32Array(buf, busersAt, users).set(bucketUsers);
+  new Int32Array(buf, queriesAt, nq).set(queries);
+  wasm.knnBucket(codesAt, bcodeAt, bstartAt, nb, busersAt, queriesAt, nq, k, tieSeed | 0, bits, outAt, heapAt, bdistAt, histAt);
+  out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
+  return true;
 }

@@ -3,7 +3,7 @@ import type { CodeSet } from './codes.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
-import { hammingKernelName, wasmScan, WASM_MAX_BITS } from '../kernels/kernel.js';
+import { hammingKernelName, wasmBucketKnn, wasmScan, WASM_MAX_BITS } from '../kernels/kernel.js';
 
 /**
  * Hamming k-nearest neighbours with deterministic, uniformly distributed tie-breaking (protocol §3).
@@ -79,7 +79,7 @@ export function hammingKnn(set: CodeSet, queries: Int32Array, k: number, tieSeed
   const bucket = path === 'bucket' || (path === 'auto' && autoBucket(set.bits, users, opts.kernel ?? 'auto'));
   if (bucket) {
     if (set.bits > BUCKET_MAX_BITS) throw new RangeError(`the bucket path needs bits <= ${BUCKET_MAX_BITS}, got ${set.bits}`);
-    bucketPath(set, users, queries, k, tieSeed, out);
+    bucketPath(set, users, queries, k, tieSeed, out, opts.kernel !== 'js');
   } else {
     const kernel = opts.kernel ?? 'auto';
     if (kernel === 'js' || !wasmScan(set, users, queries, k, tieSeed, out)) {
@@ -150,7 +150,7 @@ function scanPath(set: CodeSet, users: number, queries: Int32Array, k: number, t
   }
 }
 
-function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
+function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, kernel = true): void {
   const { codes, bits } = set;
   // Group users by code once (counting sort).
   const size = 1 << bits;
@@ -171,6 +171,8 @@ function bucketPath(set: CodeSet, users: number, queries: Int32Array, k: number,
   const fill = bucketStart.slice(0, distinct);
   const bucketUsers = new Int32Array(users);
   for (let u = 0; u < users; u++) bucketUsers[fill[slotOf[codes[u]]]++] = u;
+  // the queries in the WebAssembly module, with the scans' heap and tie keys: the same answers
+  if (kernel && wasmBucketKnn(codes, bits, bucketCode, bucketStart, bucketUsers, queries, k, tieSeed, out)) return;
 
   const bucketDist = new Uint8Array(distinct);
   const hist = new Int32Array(bits + 1);

@@ -1,6 +1,8 @@
 import type { CodeSet } from '../lsh/codes.js';
 import type { Rng } from '../random/rng.js';
 import { lastWordMask } from '../lsh/codes.js';
+import { rngWordState } from '../random/rng.js';
+import { wasmFlipGrid, wasmRandomWords } from '../kernels/kernel.js';
 
 /** Below this flip probability geometric skipping (one uniform and one log per flip, ~3x the cost
  *  of one uniform) beats one uniform per bit; measured with tests/lsh/bench-lsh.mjs (break-even
@@ -23,6 +25,9 @@ export function randomizeAll(set: CodeSet, rng: Rng): void {
   const { codes, words, bits } = set;
   const users = words === 0 ? 0 : codes.length / words;
   const mask = lastWordMask(bits);
+  // the generator's own stream in the WebAssembly module: the same words, the state left as here
+  const state = rngWordState(rng);
+  if (state && users > 0 && wasmRandomWords(state, codes, users, words, mask)) return;
   for (let i = 0; i < users; i++) {
     const row = i * words;
     for (let w = 0; w < words - 1; w++) codes[row + w] = randomWord(rng);
@@ -134,6 +139,10 @@ export function flipBitsOnGrid(set: CodeSet, p: number, rng: Rng): void {
   const { codes, words, bits } = set;
   const users = words === 0 ? 0 : codes.length / words;
   const mask = lastWordMask(bits);
+  // the generator's own stream in the WebAssembly module (bernoulliWord there, branch-free): the
+  // same words, the state left as here
+  const state = rngWordState(rng);
+  if (state && users > 0 && wasmFlipGrid(state, codes, users, words, mask, t)) return;
   for (let i = 0; i < users; i++) {
     const row = i * words;
     for (let w = 0; w < words; w++) {

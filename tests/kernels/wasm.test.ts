@@ -112,7 +112,8 @@ describe('WebAssembly projections', () => {
   it('gives the same doubles as the JS loop, for odd and even kappa and in chunks', () => {
     const n = 37;
     const vectors = randomVectors(203, n, 'proj');
-    for (const kappa of [1, 2, 7, 20, 50, 65]) {
+    // kappa below, at and across the blocks of 8 columns of projectBlocks
+    for (const kappa of [1, 2, 7, 8, 9, 16, 17, 20, 50, 65]) {
       const planes = drawHyperplanes(makeRng(`planes-${kappa}`), kappa, n);
       const js = projectAll(vectors, planes, kappa, { kernel: 'js' });
       expect(bytes(projectAll(vectors, planes, kappa)).equals(bytes(js)), `kappa ${kappa}`).toBe(true);

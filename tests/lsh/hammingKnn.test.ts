@@ -50,6 +50,8 @@ function variants(bits: number): HammingOptions[] {
   const v: HammingOptions[] = [{}, { path: 'scan', kernel: 'js' }];
   if (bits <= 16) v.push({ path: 'bucket', kernel: 'js' });
   if (bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd') v.push({ path: 'scan', kernel: 'wasm' });
+  // the bucket path's queries in the WebAssembly module (hamming.wat knnBucket)
+  if (bits <= 16 && hammingKernelName() === 'wasm-simd') v.push({ path: 'bucket', kernel: 'wasm' });
   return v;
 }
 

@@ -90,6 +90,20 @@ describe('packSigns', () => {
     }
     expect(() => packCombinedSigns(new Float64Array(4), null, new Float64Array(3), new Float64Array(2), 2)).toThrow(RangeError);
   });
+
+  it('packCombinedSigns gives those codes over several chunks of the kernel (2,100 users), with odd kappa and values that are not finite', () => {
+    const rng = makeRng('combined-chunks');
+    const special = [0, -0, Number.NaN, Infinity, -Infinity, Number.MIN_VALUE, -Number.MIN_VALUE, 1e308, -1e308];
+    const value = () => (rng() < 0.02 ? special[Math.floor(rng() * special.length)]! : rng() < 0.05 ? 0 : (rng() - 0.5) * 2 ** Math.floor(rng() * 40 - 20));
+    for (const kappa of [7, 20, 50]) {
+      const users = 2100;
+      const a = Float64Array.from({ length: users * kappa }, value);
+      const b = Float64Array.from({ length: users * kappa }, value);
+      const scale = Float64Array.from({ length: users }, () => rng() * 1000);
+      const full = a.map((x, e) => x + scale[Math.floor(e / kappa)]! * b[e]!);
+      expect(packCombinedSigns(a, null, b, scale, kappa)).toEqual(packSigns(full, users, kappa));
+    }
+  });
 });
 
 describe('random-projection LSH', () => {

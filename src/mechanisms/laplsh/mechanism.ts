@@ -179,7 +179,8 @@ export function projectedDraws(rng: Rng, hashing: TrialHashing, users: number, a
       scales[t] = 1 / Math.sqrt(w2 + rest());
     }
     const part = dir.subarray(start * kappa, (start + m) * kappa);
-    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part, true)) continue;
+    // part is still the zeros alloc gave
+    if (wasmLaplaceNoise(usT, ws, scales, m, kappa, part, true, true)) continue;
     for (let t = 0; t < m; t++) {
       const base = t * kappa;
       for (let a = 0; a < kappa; a++) {
