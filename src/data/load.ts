@@ -8,7 +8,7 @@ import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary,
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
 import { buildVectors, rankItems } from './vectors.js';
-import { releaseArrays } from '../util/release.js';
+import { releaseArrays, releasedArraysFreed } from '../util/release.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
@@ -196,6 +196,8 @@ async function buildMissing(
 ): Promise<void> {
   const split = opts.recommend;
   const inter = await readPlan(plan, opts.progress, split?.split === 'last');
+  // the rows the interactions were combined from are handed back: gone before the vectors are made
+  await releasedArraysFreed();
   built.base = {
     rowsRead: inter.rowsRead,
     rowsSkipped: inter.rowsSkipped,
