@@ -7,7 +7,7 @@ import type { DatasetSpec } from './spec.js';
 import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary, RecommendSplit, UserVectors } from './types.js';
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
-import { buildVectors, rankItems } from './vectors.js';
+import { buildVectors, buildVectorsOfDims, rankItems } from './vectors.js';
 import { releaseArrays, releasedArraysFreed } from '../util/release.js';
 import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
@@ -208,10 +208,14 @@ async function buildMissing(
   };
   if (!split) {
     const ranking = rankItems(inter);
-    for (const n of missing) {
-      built.vectors.set(n, buildVectors(inter, ranking, n, plan.center, spec.name));
+    // the n up to the first one too large, built together; then that one's error, as when built one by one
+    const fit = missing.findIndex((n) => n > inter.itemIds.length);
+    const ready = fit < 0 ? missing : missing.slice(0, fit);
+    for (const [n, v] of buildVectorsOfDims(inter, ranking, ready, plan.center, spec.name)) {
+      built.vectors.set(n, v);
       store(n);
     }
+    if (fit >= 0) buildVectors(inter, ranking, missing[fit]!, plan.center, spec.name);
     // the vectors copy what they keep: the interactions' memory goes now, not at a collection
     // that may come only after the whole computation (src/util/release.ts)
     releaseArrays([inter.userPtr, inter.itemIdx, inter.values, inter.times]);
