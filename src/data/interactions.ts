@@ -128,22 +128,41 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
   const ir = it;
   const userRank = users.rank;
   const itemRank = items.rank;
-  for (let r = 0; r < n; r++) {
-    ur[r] = userRank[u[r]!]!;
-    ir[r] = itemRank[it[r]!]!;
+  // MovieLens files are usually already sorted by user then item: then file order is the order.
+  // With every row kept, the ranks, that check and the count of distinct pairs take one pass.
+  let sorted = true;
+  let pairs = 0;
+  if (kept === n) {
+    let lastU = -1;
+    let lastI = -1;
+    for (let r = 0; r < n; r++) {
+      const a = userRank[u[r]!]!;
+      const b = itemRank[it[r]!]!;
+      ur[r] = a;
+      ir[r] = b;
+      if (a !== lastU || b !== lastI) {
+        pairs++;
+        if (a < lastU || (a === lastU && b < lastI)) sorted = false;
+        lastU = a;
+        lastI = b;
+      }
+    }
+  } else {
+    for (let r = 0; r < n; r++) {
+      ur[r] = userRank[u[r]!]!;
+      ir[r] = itemRank[it[r]!]!;
+    }
   }
   // the rows in pair order: null while that is file order with every row kept
   let order: Int32Array<ArrayBuffer> | null = null;
   if (kept < n) {
     order = new Int32Array(kept);
     for (let r = 0, k = 0; r < n; r++) if (ur[r]! >= 0) order[k++] = r;
-  }
-  // MovieLens files are usually already sorted by user then item: then file order is the order
-  let sorted = true;
-  for (let p = 1; p < kept && sorted; p++) {
-    const a = order === null ? p - 1 : order[p - 1]!;
-    const b = order === null ? p : order[p]!;
-    if (ur[b]! < ur[a]! || (ur[b] === ur[a] && ir[b]! < ir[a]!)) sorted = false;
+    for (let p = 1; p < kept && sorted; p++) {
+      const a = order[p - 1]!;
+      const b = order[p]!;
+      if (ur[b]! < ur[a]! || (ur[b] === ur[a] && ir[b]! < ir[a]!)) sorted = false;
+    }
   }
   const temporary: Int32Array[] = [];
   if (!sorted) {
@@ -159,15 +178,17 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
   if (order !== null) temporary.push(order);
 
   const userPtr = new Int32Array(users.ids.length + 1);
-  // count distinct pairs first so the outputs are allocated once at their exact size
-  let pairs = 0;
+  // count distinct pairs first (unless counted above) so the outputs are allocated once at their exact size
   let lastU = -1;
   let lastI = -1;
-  for (let p = 0; p < kept; p++) {
-    const r = order === null ? p : order[p]!;
-    if (ur[r] !== lastU || ir[r] !== lastI) pairs++;
-    lastU = ur[r]!;
-    lastI = ir[r]!;
+  if (order !== null) {
+    pairs = 0;
+    for (let p = 0; p < kept; p++) {
+      const r = order[p]!;
+      if (ur[r] !== lastU || ir[r] !== lastI) pairs++;
+      lastU = ur[r]!;
+      lastI = ir[r]!;
+    }
   }
   const itemIdx = new Int32Array(pairs);
   const values = new Float64Array(pairs);

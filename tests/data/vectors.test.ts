@@ -193,9 +193,11 @@ describe('the vectors of several n built at once', () => {
   it('equal buildVectors of each n bit for bit, in the order asked, on shared memory', () => {
     const rng = makeRng('vectors-of-dims');
     for (const center of ['user', 'global', 'none'] as Center[]) {
-      for (let rep = 0; rep < 4; rep++) {
-        // ratings of tenths: means that leave rounding residue, users with no kept item at small n
-        const rows = randomRows(rng, 2500, 120, 70).map(([u, i, v]) => [u, i, Math.floor(v * 10 * rng()) / 10] as [string, string, number]);
+      for (let rep = 0; rep < 6; rep++) {
+        // ratings of tenths: means that leave rounding residue, users with no kept item at small n;
+        // dense rows (columns read from bits) and, from rep 4, rows far sparser than n (sorted)
+        const [count, users, items] = rep < 4 ? [2500, 120, 70] : [1800, 600, 2500];
+        const rows = randomRows(rng, count, users, items).map(([u, i, v]) => [u, i, Math.floor(v * 10 * rng()) / 10] as [string, string, number]);
         const inter = interOf(rows);
         const ranking = rankItems(inter);
         const dims = [20, 1, 5, inter.itemIds.length, 60].filter((n) => n <= inter.itemIds.length);
