@@ -1,7 +1,7 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomicSync, writePartsAtomicSync } from '../util/atomic.js';
-import { sha256File, sha256Hex, stableStringify } from '../util/hash.js';
+import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { DatasetSummary, RecommendData, RecommendDimSummary, RecommendSummary, UserVectors } from './types.js';
 
 /**
@@ -165,7 +165,9 @@ function readHashIndex(indexFile: string): HashIndex {
 }
 
 /**
- * What `hashes.json` in the cache directory remembers of an input: its SHA-256 when the file's
+ * `hashes.json` in the cache directory remembers (absolute path, size, mtime in ns) -> SHA-256, so
+ * an unchanged 680 MB file is not re-hashed on a cache hit; any change of size or mtime re-hashes
+ * (docs/DATA.md, "Cache"). What it remembers of an input: its SHA-256 when the file's
  * stamp is the one remembered with it (`current`), else null; and the hash remembered for the
  * path whatever its stamp (`last`, null when none), whose cache files say the input was read before.
  */
@@ -181,19 +183,4 @@ export function rememberHash(path: string, cacheDir: string, stamp: InputStamp, 
   const index = readHashIndex(indexFile);
   index[resolve(path)] = { ...stamp, sha256 };
   writeFileAtomicSync(indexFile, JSON.stringify(index, null, 1));
-}
-
-/**
- * SHA-256 of an input file, with a pre-check: `hashes.json` in the cache directory remembers
- * (absolute path, size, mtime in ns) → hash, so an unchanged 680 MB file is not re-hashed on a
- * cache hit. Any change of size or mtime re-hashes. Without a cache directory it always hashes.
- */
-export async function hashInput(path: string, cacheDir: string | null): Promise<string> {
-  if (!cacheDir) return sha256File(path);
-  const stamp = inputStamp(path);
-  const known = rememberedHash(path, cacheDir, stamp).current;
-  if (known) return known;
-  const sha256 = await sha256File(path);
-  rememberHash(path, cacheDir, stamp, sha256);
-  return sha256;
 }
