@@ -100,6 +100,39 @@ function pairTimes(time: Float64Array, order: Int32Array | null, ur: Int32Array,
 }
 
 /**
+ * The ranks written over the interned indices (-1 for the rows of dropped users). MovieLens files
+ * are usually already sorted by user then item: then file order is the order. With every row kept
+ * (`allKept`), that check and the count of distinct pairs come in the same pass (else `sorted`
+ * true and `pairs` 0: the caller checks and counts its kept rows).
+ */
+function rankInPlace(u: Int32Array, it: Int32Array, userRank: Int32Array, itemRank: Int32Array, allKept: boolean): { sorted: boolean; pairs: number } {
+  let sorted = true;
+  let pairs = 0;
+  if (!allKept) {
+    for (let r = 0; r < u.length; r++) {
+      u[r] = userRank[u[r]!]!;
+      it[r] = itemRank[it[r]!]!;
+    }
+    return { sorted, pairs };
+  }
+  let lastU = -1;
+  let lastI = -1;
+  for (let r = 0; r < u.length; r++) {
+    const a = userRank[u[r]!]!;
+    const b = itemRank[it[r]!]!;
+    u[r] = a;
+    it[r] = b;
+    if (a !== lastU || b !== lastI) {
+      pairs++;
+      if (a < lastU || (a === lastU && b < lastI)) sorted = false;
+      lastU = a;
+      lastI = b;
+    }
+  }
+  return { sorted, pairs };
+}
+
+/**
  * Merge repeated (user, item) rows: `last` keeps the value of the last row in file order, `sum`
  * adds values in file order, `count` counts rows. `keepUser` (by interned index) drops users.
  * Sorting is two stable counting sorts (by item, then by user): O(rows), no object per row; rows
@@ -128,31 +161,7 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
   const ir = it;
   const userRank = users.rank;
   const itemRank = items.rank;
-  // MovieLens files are usually already sorted by user then item: then file order is the order.
-  // With every row kept, the ranks, that check and the count of distinct pairs take one pass.
-  let sorted = true;
-  let pairs = 0;
-  if (kept === n) {
-    let lastU = -1;
-    let lastI = -1;
-    for (let r = 0; r < n; r++) {
-      const a = userRank[u[r]!]!;
-      const b = itemRank[it[r]!]!;
-      ur[r] = a;
-      ir[r] = b;
-      if (a !== lastU || b !== lastI) {
-        pairs++;
-        if (a < lastU || (a === lastU && b < lastI)) sorted = false;
-        lastU = a;
-        lastI = b;
-      }
-    }
-  } else {
-    for (let r = 0; r < n; r++) {
-      ur[r] = userRank[u[r]!]!;
-      ir[r] = itemRank[it[r]!]!;
-    }
-  }
+  let { sorted, pairs } = rankInPlace(u, it, userRank, itemRank, kept === n);
   // the rows in pair order: null while that is file order with every row kept
   let order: Int32Array<ArrayBuffer> | null = null;
   if (kept < n) {

@@ -203,35 +203,8 @@ export function buildVectorsOfDims(inter: Interactions, ranking: Int32Array, dim
     for (let j = 0; j < n; j++) ids[j] = inter.itemIds[ranking[j]!]!;
     return ids;
   };
-  // each smaller n: the rows cut to columns below n (a row left empty drops its user), then scaled
-  for (const n of dims) {
-    if (n === top) continue;
-    let m = 0;
-    let rows = 0;
-    for (let r = 0; r < kept; r++) {
-      const a = m;
-      for (let p = rowPtr[r]!, e = rowPtr[r + 1]!; p < e && colIdx[p]! < n; p++) m++;
-      if (m > a) rows++;
-    }
-    const ptr = sharedInt32(rows + 1);
-    const cols = sharedInt32(m);
-    const scaled = sharedFloat64(m);
-    const userIds = new Array<string>(rows);
-    let at = 0;
-    let i = 0;
-    for (let r = 0; r < kept; r++) {
-      const start = at;
-      for (let p = rowPtr[r]!, e = rowPtr[r + 1]!; p < e && colIdx[p]! < n; p++) {
-        cols[at] = colIdx[p]!;
-        scaled[at++] = vals[p]!;
-      }
-      if (at === start) continue;
-      scaleRow(scaled, start, at);
-      userIds[i] = inter.userIds[userOf[r]!]!;
-      ptr[++i] = at;
-    }
-    out.set(n, { dataset, n, userIds, itemIds: itemIdsOf(n), rowPtr: ptr, colIdx: cols, values: scaled, dropped: nUsers - rows });
-  }
+  // each smaller n: the rows cut to columns below n, then scaled
+  for (const n of dims) if (n !== top) out.set(n, { dataset, n, itemIds: itemIdsOf(n), ...cutRows(rowPtr, colIdx, vals, n, (r) => inter.userIds[userOf[r]!]!, nUsers) });
   const userIds = new Array<string>(kept);
   for (let r = 0; r < kept; r++) {
     scaleRow(vals, rowPtr[r]!, rowPtr[r + 1]!);
@@ -240,6 +213,46 @@ export function buildVectorsOfDims(inter: Interactions, ranking: Int32Array, dim
   out.set(top, { dataset, n: top, userIds, itemIds: itemIdsOf(top), rowPtr, colIdx, values: vals, dropped: nUsers - kept });
   // in the order asked
   return new Map(dims.map((n) => [n, out.get(n)!]));
+}
+
+/**
+ * The unscaled rows of a larger n cut to the columns below `n` and scaled (a row left empty drops
+ * its user): the users' ids (`userId` of a row), the CSR on shared memory, and the users dropped of `users`.
+ */
+function cutRows(
+  rowPtr: Int32Array,
+  colIdx: Int32Array,
+  vals: Float64Array,
+  n: number,
+  userId: (row: number) => string,
+  users: number,
+): Pick<UserVectors, 'userIds' | 'rowPtr' | 'colIdx' | 'values' | 'dropped'> {
+  const kept = rowPtr.length - 1;
+  let m = 0;
+  let rows = 0;
+  for (let r = 0; r < kept; r++) {
+    const a = m;
+    for (let p = rowPtr[r]!, e = rowPtr[r + 1]!; p < e && colIdx[p]! < n; p++) m++;
+    if (m > a) rows++;
+  }
+  const ptr = sharedInt32(rows + 1);
+  const cols = sharedInt32(m);
+  const scaled = sharedFloat64(m);
+  const userIds = new Array<string>(rows);
+  let at = 0;
+  let i = 0;
+  for (let r = 0; r < kept; r++) {
+    const start = at;
+    for (let p = rowPtr[r]!, e = rowPtr[r + 1]!; p < e && colIdx[p]! < n; p++) {
+      cols[at] = colIdx[p]!;
+      scaled[at++] = vals[p]!;
+    }
+    if (at === start) continue;
+    scaleRow(scaled, start, at);
+    userIds[i] = userId(r);
+    ptr[++i] = at;
+  }
+  return { userIds, rowPtr: ptr, colIdx: cols, values: scaled, dropped: users - rows };
 }
 
 /** A row's values over its length, as buildVectors scales them (the squares summed in column order). */
