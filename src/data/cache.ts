@@ -1,7 +1,7 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic.js';
-import { sha256File, sha256Hex, stableStringify } from '../util/hash.js';
+import { writeFileAtomicSync, writePartsAtomicSync } from '../util/atomic.js';
+import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { DatasetSummary, RecommendData, RecommendDimSummary, RecommendSummary, UserVectors } from './types.js';
 
 /**
@@ -70,18 +70,14 @@ export function writeVectorCache(file: string, key: string, vec: UserVectors, ba
   const h0 = pad8(12 + json.length);
   const intsBytes = (users + 1 + nnz) * 4;
   const v0 = pad8(h0 + intsBytes);
-  const r0 = v0 + nnz * 8;
+  // the header and its padding; the arrays are written from their own memory (no joined copy)
+  const head = Buffer.alloc(h0);
+  MAGIC.copy(head, 0);
+  head.writeUInt32LE(json.length, 8);
+  json.copy(head, 12);
   const recArrays = rec ? [rec.data.trainPtr, rec.data.trainCol, rec.data.heldPtr, rec.data.heldCol] : [];
-  const out = Buffer.alloc(r0 + recArrays.reduce((s, a) => s + a.byteLength, 0));
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  bytesOf(vec.rowPtr).copy(out, h0);
-  bytesOf(vec.colIdx).copy(out, h0 + (users + 1) * 4);
-  bytesOf(vec.values).copy(out, v0);
-  let at = r0;
-  for (const a of recArrays) at += bytesOf(a).copy(out, at);
-  writeFileAtomicSync(file, out);
+  const parts = [head, bytesOf(vec.rowPtr), bytesOf(vec.colIdx), Buffer.alloc(v0 - h0 - intsBytes), bytesOf(vec.values), ...recArrays.map(bytesOf)];
+  writePartsAtomicSync(file, parts);
 }
 
 /** A CSR of column lists over `rows` rows and `n` columns: pointers from 0 to `nnz`, columns ascending and below n. */
@@ -147,33 +143,44 @@ export function readVectorCache(file: string, key: string): { vectors: UserVecto
   }
 }
 
-/**
- * SHA-256 of an input file, with a pre-check: `hashes.json` in the cache directory remembers
- * (absolute path, size, mtime in ns) → hash, so an unchanged 680 MB file is not re-hashed on a
- * cache hit. Any change of size or mtime re-hashes. Without a cache directory it always hashes.
- */
-export async function hashInput(path: string, cacheDir: string | null): Promise<string> {
-  if (!cacheDir) return sha256File(path);
-  const indexFile = join(cacheDir, 'hashes.json');
-  const abs = resolve(path);
+/** An input file's size and modification time (ns), as `hashes.json` keeps them. */
+export interface InputStamp {
+  size: string;
+  mtimeNs: string;
+}
+
+export function inputStamp(path: string): InputStamp {
   const st = statSync(path, { bigint: true });
-  const stamp = { size: String(st.size), mtimeNs: String(st.mtimeNs) };
-  let index: Record<string, { size: string; mtimeNs: string; sha256: string }> = {};
+  return { size: String(st.size), mtimeNs: String(st.mtimeNs) };
+}
+
+type HashIndex = Record<string, InputStamp & { sha256: string }>;
+
+function readHashIndex(indexFile: string): HashIndex {
   try {
-    index = JSON.parse(readFileSync(indexFile, 'utf8'));
+    return JSON.parse(readFileSync(indexFile, 'utf8'));
   } catch {
-    index = {};
+    return {};
   }
-  const hit = index[abs];
-  if (hit && hit.size === stamp.size && hit.mtimeNs === stamp.mtimeNs && /^[0-9a-f]{64}$/.test(hit.sha256)) return hit.sha256;
-  const sha256 = await sha256File(path);
-  // re-read right before writing so concurrent loaders lose as little as possible
-  try {
-    index = JSON.parse(readFileSync(indexFile, 'utf8'));
-  } catch {
-    index = {};
-  }
-  index[abs] = { ...stamp, sha256 };
+}
+
+/**
+ * `hashes.json` in the cache directory remembers (absolute path, size, mtime in ns) -> SHA-256, so
+ * an unchanged 680 MB file is not re-hashed on a cache hit; any change of size or mtime re-hashes
+ * (docs/DATA.md, "Cache"). What it remembers of an input: its SHA-256 when the file's
+ * stamp is the one remembered with it (`current`), else null; and the hash remembered for the
+ * path whatever its stamp (`last`, null when none), whose cache files say the input was read before.
+ */
+export function rememberedHash(path: string, cacheDir: string, stamp: InputStamp): { current: string | null; last: string | null } {
+  const hit = readHashIndex(join(cacheDir, 'hashes.json'))[resolve(path)];
+  const last = hit && /^[0-9a-f]{64}$/.test(hit.sha256) ? hit.sha256 : null;
+  return { current: last !== null && hit!.size === stamp.size && hit!.mtimeNs === stamp.mtimeNs ? last : null, last };
+}
+
+/** Records an input's hash with the stamp it was taken at (the index re-read right before, so concurrent loaders lose as little as possible). */
+export function rememberHash(path: string, cacheDir: string, stamp: InputStamp, sha256: string): void {
+  const indexFile = join(cacheDir, 'hashes.json');
+  const index = readHashIndex(indexFile);
+  index[resolve(path)] = { ...stamp, sha256 };
   writeFileAtomicSync(indexFile, JSON.stringify(index, null, 1));
-  return sha256;
 }

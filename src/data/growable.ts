@@ -1,6 +1,8 @@
 /**
  * Append-only typed arrays that double their capacity, so readers store one number per row
- * without allocating an object per row.
+ * without allocating an object per row. A reader that can tell its row count ahead `reserve`s it:
+ * a buffer outgrown is freed only at a major collection, which a reader that allocates nothing
+ * else may not meet until long after (its memory then adds to the peak).
  */
 export class GrowableInt32 {
   data: Int32Array;
@@ -13,8 +15,13 @@ export class GrowableInt32 {
     this.data[this.length++] = x;
   }
   private grow(): void {
-    const next = new Int32Array(this.data.length * 2);
-    next.set(this.data);
+    this.reserve(this.data.length * 2);
+  }
+  /** Room for `capacity` values in all (no smaller). */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Int32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
   /** A view of the pushed values (shares memory until the next push that grows). */
@@ -34,8 +41,13 @@ export class GrowableFloat64 {
     this.data[this.length++] = x;
   }
   private grow(): void {
-    const next = new Float64Array(this.data.length * 2);
-    next.set(this.data);
+    this.reserve(this.data.length * 2);
+  }
+  /** Room for `capacity` values in all (no smaller). */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Float64Array(capacity);
+    next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
   view(): Float64Array {

@@ -1,6 +1,7 @@
 import type { Combine } from './spec.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import { orderIds, type Interner } from './interning.js';
+import { releaseArrays } from '../util/release.js';
 
 /**
  * Combined (user, item) interactions after repeats are merged, as CSR by user: users and items
@@ -53,6 +54,13 @@ export class RawRows {
     this.value.push(v);
     this.time?.push(t);
   }
+  /** Room for `rows` rows in all (see GrowableInt32.reserve). */
+  reserve(rows: number): void {
+    this.user.reserve(rows);
+    this.item.reserve(rows);
+    this.value.reserve(rows);
+    this.time?.reserve(rows);
+  }
   skip(line: number): void {
     this.rowsSkipped++;
     if (this.skippedLines.length < MAX_SKIPPED_LINES) this.skippedLines.push(line);
@@ -75,24 +83,62 @@ function countingSortBy(order: Int32Array, key: Int32Array, buckets: number): In
 /**
  * The time of each combined pair, over the rows in pair order (`order`, file order within a pair):
  * with `last` the time of the last row (the row whose value is kept), with `count` and `sum` the
- * earliest (the user's first interaction with the item).
+ * earliest (the user's first interaction with the item). `order` null: every row, in file order.
  */
-function pairTimes(time: Float64Array, order: Int32Array, ur: Int32Array, ir: Int32Array, pairs: number, combine: Combine): Float64Array {
+function pairTimes(time: Float64Array, order: Int32Array | null, ur: Int32Array, ir: Int32Array, pairs: number, combine: Combine): Float64Array {
   const times = new Float64Array(pairs);
+  const rows = order === null ? time.length : order.length;
   let q = -1;
-  for (let p = 0; p < order.length; p++) {
-    const r = order[p]!;
+  for (let p = 0; p < rows; p++) {
+    const r = order === null ? p : order[p]!;
     const t = time[r]!;
-    if (p === 0 || ur[r] !== ur[order[p - 1]!] || ir[r] !== ir[order[p - 1]!]) times[++q] = t;
+    const s = order === null ? p - 1 : order[p - 1]!;
+    if (p === 0 || ur[r] !== ur[s] || ir[r] !== ir[s]) times[++q] = t;
     else if (combine === 'last' || t < times[q]!) times[q] = t;
   }
   return times;
 }
 
 /**
+ * The ranks written over the interned indices (-1 for the rows of dropped users). MovieLens files
+ * are usually already sorted by user then item: then file order is the order. With every row kept
+ * (`allKept`), that check and the count of distinct pairs come in the same pass (else `sorted`
+ * true and `pairs` 0: the caller checks and counts its kept rows).
+ */
+function rankInPlace(u: Int32Array, it: Int32Array, userRank: Int32Array, itemRank: Int32Array, allKept: boolean): { sorted: boolean; pairs: number } {
+  let sorted = true;
+  let pairs = 0;
+  if (!allKept) {
+    for (let r = 0; r < u.length; r++) {
+      u[r] = userRank[u[r]!]!;
+      it[r] = itemRank[it[r]!]!;
+    }
+    return { sorted, pairs };
+  }
+  let lastU = -1;
+  let lastI = -1;
+  for (let r = 0; r < u.length; r++) {
+    const a = userRank[u[r]!]!;
+    const b = itemRank[it[r]!]!;
+    u[r] = a;
+    it[r] = b;
+    if (a !== lastU || b !== lastI) {
+      pairs++;
+      if (a < lastU || (a === lastU && b < lastI)) sorted = false;
+      lastU = a;
+      lastI = b;
+    }
+  }
+  return { sorted, pairs };
+}
+
+/**
  * Merge repeated (user, item) rows: `last` keeps the value of the last row in file order, `sum`
  * adds values in file order, `count` counts rows. `keepUser` (by interned index) drops users.
- * Sorting is two stable counting sorts (by item, then by user): O(rows), no object per row.
+ * Sorting is two stable counting sorts (by item, then by user): O(rows), no object per row; rows
+ * already in (user, item) order, as MovieLens files come, are not sorted nor indexed.
+ * The rows are consumed: their arrays are rewritten with the ranks in place of the interned
+ * indices, then handed back (src/util/release.ts), so the caller must not read them again.
  */
 export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Array): Interactions {
   const n = rows.user.length;
@@ -111,57 +157,77 @@ export function combineRows(rows: RawRows, combine: Combine, keepUser?: Uint8Arr
   const users = orderIds(rows.users, userPresent);
   const items = orderIds(rows.items, itemPresent);
   // ranks in place of interned indices (rows of dropped users get -1 and are left out below)
-  const ur = new Int32Array(n);
-  const ir = new Int32Array(n);
-  let order: Int32Array<ArrayBuffer> = new Int32Array(kept);
-  for (let r = 0, k = 0; r < n; r++) {
-    ur[r] = users.rank[u[r]!]!;
-    ir[r] = items.rank[it[r]!]!;
-    if (keepUser && !keepUser[u[r]!]) continue;
-    order[k++] = r;
+  const ur = u;
+  const ir = it;
+  const userRank = users.rank;
+  const itemRank = items.rank;
+  let { sorted, pairs } = rankInPlace(u, it, userRank, itemRank, kept === n);
+  // the rows in pair order: null while that is file order with every row kept
+  let order: Int32Array<ArrayBuffer> | null = null;
+  if (kept < n) {
+    order = new Int32Array(kept);
+    for (let r = 0, k = 0; r < n; r++) if (ur[r]! >= 0) order[k++] = r;
+    for (let p = 1; p < kept && sorted; p++) {
+      const a = order[p - 1]!;
+      const b = order[p]!;
+      if (ur[b]! < ur[a]! || (ur[b] === ur[a] && ir[b]! < ir[a]!)) sorted = false;
+    }
   }
-  // MovieLens files are usually already sorted by user then item: then file order is the order
-  let sorted = true;
-  for (let p = 1; p < kept && sorted; p++) {
-    const a = order[p - 1]!;
-    const b = order[p]!;
-    if (ur[b]! < ur[a]! || (ur[b] === ur[a] && ir[b]! < ir[a]!)) sorted = false;
-  }
+  const temporary: Int32Array[] = [];
   if (!sorted) {
+    if (order === null) {
+      order = new Int32Array(kept);
+      for (let r = 0; r < kept; r++) order[r] = r;
+    }
+    temporary.push(order);
     order = countingSortBy(order, ir, items.ids.length);
+    temporary.push(order);
     order = countingSortBy(order, ur, users.ids.length);
   }
+  if (order !== null) temporary.push(order);
 
   const userPtr = new Int32Array(users.ids.length + 1);
-  // count distinct pairs first so the outputs are allocated once at their exact size
-  let pairs = 0;
-  for (let p = 0; p < kept; p++) {
-    const r = order[p]!;
-    if (p === 0 || ur[r] !== ur[order[p - 1]!] || ir[r] !== ir[order[p - 1]!]) pairs++;
+  // count distinct pairs first (unless counted above) so the outputs are allocated once at their exact size
+  let lastU = -1;
+  let lastI = -1;
+  if (order !== null) {
+    pairs = 0;
+    for (let p = 0; p < kept; p++) {
+      const r = order[p]!;
+      if (ur[r] !== lastU || ir[r] !== lastI) pairs++;
+      lastU = ur[r]!;
+      lastI = ir[r]!;
+    }
   }
   const itemIdx = new Int32Array(pairs);
   const values = new Float64Array(pairs);
   let q = -1;
+  lastU = -1;
+  lastI = -1;
   for (let p = 0; p < kept; p++) {
-    const r = order[p]!;
+    const r = order === null ? p : order[p]!;
     const v = val[r]!;
-    if (p === 0 || ur[r] !== ur[order[p - 1]!] || ir[r] !== ir[order[p - 1]!]) {
+    if (ur[r] !== lastU || ir[r] !== lastI) {
       q++;
-      itemIdx[q] = ir[r]!;
-      userPtr[ur[r]! + 1]!++;
+      lastU = ur[r]!;
+      lastI = ir[r]!;
+      itemIdx[q] = lastI;
+      userPtr[lastU + 1]!++;
       values[q] = combine === 'count' ? 1 : v;
     } else if (combine === 'last') values[q] = v;
     else if (combine === 'sum') values[q]! += v;
     else values[q]! += 1;
   }
   for (let k = 0; k < users.ids.length; k++) userPtr[k + 1]! += userPtr[k]!;
+  const times = rows.time ? pairTimes(rows.time.view(), order, ur, ir, pairs, combine) : null;
+  releaseArrays([rows.user.data, rows.item.data, rows.value.data, rows.time?.data, ...temporary]);
   return {
     userIds: users.ids,
     itemIds: items.ids,
     userPtr,
     itemIdx,
     values,
-    ...(rows.time ? { times: pairTimes(rows.time.view(), order, ur, ir, pairs, combine) } : {}),
+    ...(times ? { times } : {}),
     rowsRead: rows.rowsRead,
     rowsSkipped: rows.rowsSkipped,
     skippedLines: rows.skippedLines,

@@ -13,6 +13,18 @@ const CHUNK_BYTES = 1 << 23;
  */
 export type LineHandler = (buf: Buffer, start: number, end: number, line: number) => void;
 
+/**
+ * A reader's fast path over whole lines (src/data/movielens.ts): `take` handles the lines of
+ * `buf[start, limit)` it can, in order, each exactly as the line handler would, and stops at the
+ * first it cannot (the scanner hands that one to the line handler, then calls `take` again). Every
+ * line of `buf[start, limit)` ends with its newline before `limit`. Returns the position after the
+ * last line taken; `lines` counts the lines taken.
+ */
+export interface LineRun {
+  take(buf: Buffer, start: number, limit: number): number;
+  lines: number;
+}
+
 /** Open a file for reading, turning "missing" / "is a directory" into one-line user errors. */
 export function openInput(path: string): { fd: number; bytes: number } {
   let fd: number;
@@ -38,7 +50,7 @@ export function openInput(path: string): { fd: number; bytes: number } {
  * Handles a UTF-8 BOM, CRLF and LF, a last line without newline; blank lines are skipped but counted.
  * Returns the number of lines seen (including blank ones).
  */
-export function scanLines(path: string, onLine: LineHandler, progress?: Progress): number {
+export function scanLines(path: string, onLine: LineHandler, progress?: Progress, fast?: LineRun): number {
   const { fd, bytes } = openInput(path);
   progress?.start(`read ${path.split(/[\\/]/).pop()}`, bytes);
   // a small file gets a small buffer (grown below when a line needs it): no 8 MiB allocation per tiny file
@@ -66,8 +78,20 @@ export function scanLines(path: string, onLine: LineHandler, progress?: Progress
       const end = filled + got;
       let nl: number;
       let searchFrom = Math.max(start, filled);
-      // biome-ignore lint/suspicious/noAssignInExpressions: the scan loop reads the next newline in its condition
-      while ((nl = buf.indexOf(10, searchFrom)) !== -1 && nl < end) {
+      // the fast path's lines: those before the chunk's last newline (a carried partial line included)
+      const limit = fast && end > searchFrom ? buf.lastIndexOf(10, end - 1) + 1 : 0;
+      for (;;) {
+        if (start < limit) {
+          const taken = fast!.lines;
+          const at = fast!.take(buf, start, limit);
+          if (at > start) {
+            lineNo += fast!.lines - taken;
+            start = at;
+            searchFrom = at;
+          }
+        }
+        nl = buf.indexOf(10, searchFrom);
+        if (nl === -1 || nl >= end) break;
         lineNo++;
         let e = nl;
         if (e > start && buf[e - 1] === 13) e--;
@@ -119,7 +143,7 @@ export function splitWhitespace(buf: Buffer, start: number, end: number, bounds:
   return count;
 }
 
-const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+export const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
  * Parse a plain decimal `[-]digits[.digits]` from bytes, or NaN when the field is anything else

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { UserError } from '../util/errors.js';
@@ -7,9 +7,10 @@ import type { DatasetSpec } from './spec.js';
 import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary, RecommendSplit, UserVectors } from './types.js';
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
-import { buildVectors, rankItems } from './vectors.js';
-import { releaseArrays } from '../util/release.js';
-import { cacheKey, cachePath, hashInput, readVectorCache, writeVectorCache, type CachedBase, type RecommendBase } from './cache.js';
+import { buildVectors, buildVectorsOfDims, rankItems } from './vectors.js';
+import { releaseArrays, releasedArraysFreed } from '../util/release.js';
+import { cacheKey, cachePath, inputStamp, readVectorCache, rememberedHash, rememberHash, writeVectorCache, type CachedBase, type CachedRecommend, type RecommendBase } from './cache.js';
+import { sha256File, sha256FilesInThread } from '../util/hash.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
 import { ensureSynthetic, resolveSynthOptions } from './synth.js';
@@ -100,10 +101,9 @@ export async function loadDataset(spec: DatasetSpec, dims: number[], opts: LoadO
   return withSynthDir(spec, opts, (o) => loadPlanned(spec, dims, o));
 }
 
-/** The files of a plan with their SHA-256 and size (refusing folders, FIFOs and missing files up front). */
-async function planInputs(plan: ReadPlan, cacheDir: string | null): Promise<DatasetSummary['inputs']> {
-  const inputs: DatasetSummary['inputs'] = [];
-  for (const f of plan.files) {
+/** The files of a plan with their sizes (refusing folders, FIFOs and missing files up front), and whether each opens for reading. */
+function checkInputs(plan: ReadPlan): { bytes: number; readable: boolean }[] {
+  return plan.files.map((f) => {
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(f);
@@ -114,12 +114,55 @@ async function planInputs(plan: ReadPlan, cacheDir: string | null): Promise<Data
     // a folder, a FIFO or a device is refused up front (a FIFO would block the hashing forever)
     if (st.isDirectory()) throw new UserError(`${f}: is a folder, expected a file`);
     if (!st.isFile()) throw new UserError(`${f}: not a regular file`);
-    const bytes = st.size;
-    // generated input is named by its options, not by where the cache happens to be, so the
-    // outputs do not depend on --cache-dir or --no-cache
-    inputs.push({ path: plan.synthetic ? `synthetic:${plan.synthetic}/${basename(f)}` : f, sha256: await hashInput(f, cacheDir), bytes });
-  }
-  return inputs;
+    let readable = true;
+    try {
+      closeSync(openSync(f, 'r'));
+    } catch {
+      readable = false;
+    }
+    return { bytes: st.size, readable };
+  });
+}
+
+/** Inputs of at least this many bytes in all are hashed in a thread of their own, while this one parses them. */
+const HASH_THREAD_MIN_BYTES = 32 << 20;
+
+/** The SHA-256s of a plan's inputs, under way. */
+interface InputHashes {
+  hashes: Promise<string[]>;
+  /** every input's hash from `hashes.json`, its stamp current: `hashes` is settled already */
+  remembered: boolean;
+  /** per input, the hash `hashes.json` last remembered for its path (null when none) */
+  last: (string | null)[];
+  /** ends a hashing thread that is no longer awaited */
+  cancel(): void;
+}
+
+/**
+ * The SHA-256 of each input: remembered in the cache directory's `hashes.json` where the file's
+ * size and mtime are unchanged, else computed (in a thread when `threadBytes`, the inputs' size,
+ * is big: see HASH_THREAD_MIN_BYTES) and remembered.
+ */
+function hashInputs(plan: ReadPlan, cacheDir: string | null, threadBytes: number): InputHashes {
+  const stamps = cacheDir ? plan.files.map(inputStamp) : [];
+  const seen = cacheDir ? plan.files.map((f, i) => rememberedHash(f, cacheDir, stamps[i]!)) : plan.files.map(() => ({ current: null, last: null }));
+  const last = seen.map((r) => r.last);
+  if (seen.every((r) => r.current !== null)) return { hashes: Promise.resolve(seen.map((r) => r.current!)), remembered: true, last, cancel: () => undefined };
+  const todo = plan.files.filter((_, i) => seen[i]!.current === null);
+  const thread = threadBytes >= HASH_THREAD_MIN_BYTES ? sha256FilesInThread(todo) : null;
+  const computed = thread ? thread.hashes : Promise.all(todo.map((f) => sha256File(f)));
+  const hashes = computed.then((got) => {
+    let k = 0;
+    return plan.files.map((f, i) => {
+      if (seen[i]!.current !== null) return seen[i]!.current!;
+      const h = got[k++]!;
+      if (cacheDir) rememberHash(f, cacheDir, stamps[i]!, h);
+      return h;
+    });
+  });
+  // awaited later, or never when the load fails first: not an unhandled rejection meanwhile
+  hashes.catch(() => undefined);
+  return { hashes, remembered: false, last, cancel: () => thread?.cancel() };
 }
 
 /**
@@ -145,34 +188,72 @@ async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions)
   // made here, checked, so that no recursive mkdir below meets a path that cannot hold a folder
   if (cacheDir) makeFolderSync(cacheDir, '--cache-dir');
   const plan = planRead(spec, opts);
-  const inputs = await planInputs(plan, cacheDir);
+  const files = checkInputs(plan);
+  // (an input that does not open is hashed here, for the error it always gave)
+  const hashing = hashInputs(plan, cacheDir, files.every((f) => f.readable) ? files.reduce((s, f) => s + f.bytes, 0) : 0);
   const uniqueDims = [...new Set(dims)];
   const split = opts.recommend ? { split: opts.recommend.split, holdout: opts.recommend.holdout } : undefined;
   const recommendKey = splitKey(split, opts.seed, spec.name);
-  const keyOf = (n: number): string =>
-    cacheKey({ inputs: inputs.map((i) => i.sha256), reader: { ...plan.reader, skipBadRows: plan.skipBadRows }, center: plan.center, n, ...(recommendKey ? { recommend: recommendKey } : {}) });
+  const keyOf = (hashes: readonly string[], n: number): string =>
+    cacheKey({ inputs: [...hashes], reader: { ...plan.reader, skipBadRows: plan.skipBadRows }, center: plan.center, n, ...(recommendKey ? { recommend: recommendKey } : {}) });
 
   const built: Built = { vectors: new Map(), recommend: new Map(), dims: new Map(), base: null, recBase: null };
-  if (cacheDir) {
-    for (const n of uniqueDims) {
-      const hit = readVectorCache(cachePath(cacheDir, keyOf(n)), keyOf(n));
-      if (!hit || Boolean(hit.recommend) !== Boolean(split)) continue;
-      hit.vectors.dataset = spec.name;
-      built.vectors.set(n, hit.vectors);
-      built.base = hit.base;
-      if (hit.recommend) {
-        built.recommend.set(n, hit.recommend.data);
-        built.dims.set(n, hit.recommend.dim);
-        built.recBase = hit.recommend.base;
+  let hashes: string[] | null = null;
+  try {
+    // A cache hit needs the inputs' hashes first. An input hashes.json holds no hash for, or whose
+    // last hash has no cache file for these n, has none to hit (unless the same bytes were read
+    // under another path): it is read while it is hashed, not after. An input that does not open
+    // is hashed first, as before, for that error.
+    const lastKeys = hashing.last.every((h) => h !== null) ? uniqueDims.map((n) => keyOf(hashing.last as string[], n)) : [];
+    const mayHit = cacheDir !== null && (hashing.remembered || lastKeys.some((k) => existsSync(cachePath(cacheDir, k))));
+    if (mayHit || files.some((f) => !f.readable)) hashes = await hashing.hashes;
+    if (cacheDir && mayHit) {
+      for (const n of uniqueDims) {
+        const key = keyOf(hashes!, n);
+        const hit = readVectorCache(cachePath(cacheDir, key), key);
+        if (!hit || Boolean(hit.recommend) !== Boolean(split)) continue;
+        hit.vectors.dataset = spec.name;
+        built.vectors.set(n, hit.vectors);
+        built.base = hit.base;
+        if (hit.recommend) {
+          built.recommend.set(n, hit.recommend.data);
+          built.dims.set(n, hit.recommend.dim);
+          built.recBase = hit.recommend.base;
+        }
       }
     }
+    if (built.vectors.size < uniqueDims.length) {
+      const missing = uniqueDims.filter((n) => !built.vectors.has(n));
+      const stored: [number, CachedRecommend | undefined][] = [];
+      let failed: { error: unknown } | null = null;
+      try {
+        await buildMissing(spec, plan, missing, { ...opts, recommend: split }, built, (n, rec) => void stored.push([n, rec]));
+      } catch (error) {
+        failed = { error };
+      }
+      // what was built is cached, also when a later n failed (its error comes after theirs)
+      if (cacheDir && stored.length > 0) {
+        try {
+          hashes ??= await hashing.hashes;
+        } catch (e) {
+          if (!failed) throw e;
+        }
+        if (hashes) for (const [n, rec] of stored) writeVectorCache(cachePath(cacheDir, keyOf(hashes, n)), keyOf(hashes, n), built.vectors.get(n)!, built.base!, rec);
+      }
+      if (failed) throw failed.error;
+    }
+    hashes ??= await hashing.hashes;
+  } catch (e) {
+    hashing.cancel();
+    throw e;
   }
-  if (built.vectors.size < uniqueDims.length) {
-    const missing = uniqueDims.filter((n) => !built.vectors.has(n));
-    await buildMissing(spec, plan, missing, { ...opts, recommend: split }, built, (n, rec) => {
-      if (cacheDir) writeVectorCache(cachePath(cacheDir, keyOf(n)), keyOf(n), built.vectors.get(n)!, built.base!, rec);
-    });
-  }
+  const inputs = plan.files.map((f, i) => ({
+    // generated input is named by its options, not by where the cache happens to be, so the
+    // outputs do not depend on --cache-dir or --no-cache
+    path: plan.synthetic ? `synthetic:${plan.synthetic}/${basename(f)}` : f,
+    sha256: hashes![i]!,
+    bytes: files[i]!.bytes,
+  }));
   const summary = summaryOf(spec, plan, inputs, uniqueDims, built);
   const ordered = new Map<number, UserVectors>();
   for (const n of dims) ordered.set(n, built.vectors.get(n)!);
@@ -186,16 +267,11 @@ async function loadPlanned(spec: DatasetSpec, dims: number[], opts: LoadOptions)
  * Read the data and build the vectors of the `missing` n (with a split: split first, items ranked
  * and vectors built over the training interactions, and each n's RecommendData); `store` caches each.
  */
-async function buildMissing(
-  spec: DatasetSpec,
-  plan: ReadPlan,
-  missing: number[],
-  opts: LoadOptions,
-  built: Built,
-  store: (n: number, rec?: { base: RecommendBase; dim: RecommendDimSummary; data: RecommendData }) => void,
-): Promise<void> {
+async function buildMissing(spec: DatasetSpec, plan: ReadPlan, missing: number[], opts: LoadOptions, built: Built, store: (n: number, rec?: CachedRecommend) => void): Promise<void> {
   const split = opts.recommend;
   const inter = await readPlan(plan, opts.progress, split?.split === 'last');
+  // the rows the interactions were combined from are handed back: gone before the vectors are made
+  await releasedArraysFreed();
   built.base = {
     rowsRead: inter.rowsRead,
     rowsSkipped: inter.rowsSkipped,
@@ -206,10 +282,14 @@ async function buildMissing(
   };
   if (!split) {
     const ranking = rankItems(inter);
-    for (const n of missing) {
-      built.vectors.set(n, buildVectors(inter, ranking, n, plan.center, spec.name));
+    // the n up to the first one too large, built together; then that one's error, as when built one by one
+    const fit = missing.findIndex((n) => n > inter.itemIds.length);
+    const ready = fit < 0 ? missing : missing.slice(0, fit);
+    for (const [n, v] of buildVectorsOfDims(inter, ranking, ready, plan.center, spec.name)) {
+      built.vectors.set(n, v);
       store(n);
     }
+    if (fit >= 0) buildVectors(inter, ranking, missing[fit]!, plan.center, spec.name);
     // the vectors copy what they keep: the interactions' memory goes now, not at a collection
     // that may come only after the whole computation (src/util/release.ts)
     releaseArrays([inter.userPtr, inter.itemIdx, inter.values, inter.times]);

@@ -1,4 +1,4 @@
-import { writeFileSync, renameSync, unlinkSync, existsSync, statSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { writeFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { withPath } from './errors.js';
@@ -48,6 +48,29 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
   const tmp = tempPathFor(path);
   try {
     writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    if (existsSync(tmp)) unlinkSync(tmp);
+    throw withPath(e, path);
+  }
+}
+
+/**
+ * writeFileAtomicSync of the bytes of `parts` one after another, written from where they are (big
+ * typed arrays' memory, not a copy of them all joined first).
+ */
+export function writePartsAtomicSync(path: string, parts: readonly Uint8Array[]): void {
+  ensureFolder(path);
+  const tmp = tempPathFor(path);
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const part of parts) {
+        for (let at = 0; at < part.length; ) at += writeSync(fd, part, at, part.length - at);
+      }
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (e) {
     if (existsSync(tmp)) unlinkSync(tmp);

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, utimesSync, write
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { loadDataset } from '../../src/data/load.js';
+import { CACHE_VERSION, writeVectorCache } from '../../src/data/cache.js';
 import type { Progress } from '../../src/util/progress.js';
 import type { UserVectors } from '../../src/data/types.js';
 import { FIX } from './fixtures.js';
@@ -82,6 +83,25 @@ describe('vector cache', () => {
     same(good.vectors.get(3)!, fixed.vectors.get(3)!);
   });
 
+  it('an input touched but unchanged is hashed first and met in the cache (not read); hashes.json holds the hash of each load', async () => {
+    const first = await loadDataset(spec, [2, 3], { cacheDir });
+    utimesSync(data, new Date(), new Date(Date.now() + 9000));
+    const p = recorder();
+    const again = await loadDataset(spec, [2, 3], { cacheDir, progress: p });
+    expect(p.labels).toEqual([]);
+    expect(again.summary).toEqual(first.summary);
+    const index = JSON.parse(readFileSync(join(cacheDir, 'hashes.json'), 'utf8'));
+    expect(Object.values(index).map((e) => (e as { sha256: string }).sha256)).toEqual([first.summary.inputs[0]!.sha256]);
+    // a fresh cache folder: read while hashed, the same summary, and the hash remembered
+    const fresh = join(dir, 'fresh-cache');
+    const q = recorder();
+    const cold = await loadDataset(spec, [2, 3], { cacheDir: fresh, progress: q });
+    expect(q.labels.some((l) => l.startsWith('read'))).toBe(true);
+    expect(cold.summary).toEqual(first.summary);
+    expect(Object.values(JSON.parse(readFileSync(join(fresh, 'hashes.json'), 'utf8'))).map((e) => (e as { sha256: string }).sha256)).toEqual([first.summary.inputs[0]!.sha256]);
+    for (const n of [2, 3]) same(first.vectors.get(n)!, cold.vectors.get(n)!);
+  });
+
   it('a changed input file (same size, new mtime) is re-hashed and re-read', async () => {
     await loadDataset(spec, [2], { cacheDir });
     const text = readFileSync(data, 'utf8').replace('1,10,4.0,100', '1,10,5.0,100'); // same length
@@ -94,5 +114,24 @@ describe('vector cache', () => {
     const r = changed.vectors.get(2)!;
     const norm = Math.hypot(5 / 3, 1 / 3);
     expect(r.values[0]).toBeCloseTo(5 / 3 / norm, 14);
+  });
+});
+
+describe('vector cache file', () => {
+  it('is the documented layout, written from the arrays: magic, header length, JSON, padding, rowPtr, colIdx, padding, values', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-cache-bytes-'));
+    const v = (await loadDataset({ name: 'ml', format: 'movielens-csv', path: join(FIX, 'ratings.csv') }, [3], { cacheDir: null })).vectors.get(3)!;
+    const base = { rowsRead: 12, rowsSkipped: 0, skippedLines: [], users: 5, items: 4, interactions: 11 };
+    const file = join(dir, 'x.vec');
+    writeVectorCache(file, 'k', v, base);
+    const json = Buffer.from(
+      JSON.stringify({ version: CACHE_VERSION, key: 'k', dataset: v.dataset, n: v.n, users: v.userIds.length, nnz: v.colIdx.length, dropped: v.dropped, userIds: v.userIds, itemIds: v.itemIds, base }),
+    );
+    const pad = (b: Buffer) => Buffer.concat([b, Buffer.alloc(((b.length + 7) & ~7) - b.length)]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(json.length);
+    const bytes = (a: Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const expected = Buffer.concat([pad(Buffer.concat([Buffer.from('LSHDPV01'), len, json])), pad(Buffer.concat([bytes(v.rowPtr), bytes(v.colIdx)])), bytes(v.values)]);
+    expect(readFileSync(file).equals(expected)).toBe(true);
   });
 });

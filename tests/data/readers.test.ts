@@ -9,6 +9,8 @@ import { parseDecimalBytes, scanLines } from '../../src/data/lines.js';
 import { readInteractionsCsv } from '../../src/data/csv-interactions.js';
 import { combineRows } from '../../src/data/interactions.js';
 import { makeRng } from '../../src/random/rng.js';
+import { readMovieLens } from '../../src/data/movielens.js';
+import type { IntInterner } from '../../src/data/interning.js';
 
 const read = (spec: Omit<DatasetSpec, 'name'>) => readInteractions({ name: 't', ...spec } as DatasetSpec);
 
@@ -214,5 +216,89 @@ describe('byte-level scanning', () => {
     expect(n).toBe(lines.length);
     expect(seen.length).toBe(lines.length);
     expect(seen.every((l, i) => l === lines[i])).toBe(true);
+  });
+});
+
+describe('MovieLens fast path (plain lines read in one pass) against the line handler', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lshdp-ml-fast-'));
+  const layouts = [
+    { format: 'movielens-csv', sep: ',', header: 'userId,movieId,rating,timestamp' },
+    { format: 'movielens-100k', sep: '\t', header: null },
+    { format: 'movielens-1m', sep: '::', header: null },
+  ] as const;
+  /** Lines that are plain, and lines each a little off in a way the fast path must leave alone. */
+  function line(rng: () => number, sep: string): string {
+    const id = () => String(Math.floor(rng() ** 3 * 3000));
+    const rating = () =>
+      ['4', '3.5', '0.5', '5.0', '2.25', '-1', '-0', '10.', '.5', '0.1234567890123', '1234567890123456', '-', '.', '+4', ' 4', '4 ', '"4"', '4e0', '', '1.2.3'][
+        rng() < 0.9 ? Math.floor(rng() * 4) : Math.floor(rng() * 20)
+      ]!;
+    const stamp = () => ['1147880044', '0', '007', '1234567890123456', '123456789012345', '-5', '"9"', ''][rng() < 0.95 ? 0 : Math.floor(rng() * 8)]!;
+    const r = rng();
+    if (r < 0.02) return '';
+    if (r < 0.03) return '\r';
+    if (r < 0.04) return [id(), id(), rating()].join(sep);
+    if (r < 0.05) return [id(), id(), rating(), stamp(), '1'].join(sep);
+    if (r < 0.06) return [`"${id()}"`, id(), rating(), stamp()].join(sep);
+    if (r < 0.07) return [id(), '', rating(), stamp()].join(sep);
+    if (r < 0.08) return [id(), id(), rating(), stamp()].join(sep) + '\r';
+    if (r < 0.085) return [id(), id(), rating(), stamp()].join(sep) + '\r\r';
+    if (r < 0.09) return ['1234567890123456', id(), rating(), stamp()].join(sep);
+    if (r < 0.095) return [id(), id(), rating(), stamp()].join(sep === '::' ? ':' : ',');
+    if (r < 0.1) return 'userId,movieId,rating,timestamp';
+    return [id(), id(), rating(), stamp()].join(sep);
+  }
+  type Outcome = { error: string } | { rows: unknown[]; read: number; skipped: number; lines: number[]; users: number[]; items: number[] };
+  function outcome(path: string, format: (typeof layouts)[number]['format'], plain: boolean, skipBadRows: boolean, times: boolean): Outcome {
+    try {
+      const rows = readMovieLens(path, format, { plain, skipBadRows, times });
+      return {
+        rows: [Array.from(rows.user.view()), Array.from(rows.item.view()), Array.from(rows.value.view(), (v) => (Object.is(v, -0) ? '-0' : v)), rows.time ? Array.from(rows.time.view()) : null],
+        read: rows.rowsRead,
+        skipped: rows.rowsSkipped,
+        lines: rows.skippedLines,
+        users: (rows.users as IntInterner).raw,
+        items: (rows.items as IntInterner).raw,
+      };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+  it('the same rows, counts, skipped lines and errors on lines plain and not (seeded)', () => {
+    const rng = makeRng('ml-fast-path');
+    let errors = 0;
+    for (let rep = 0; rep < 60; rep++) {
+      const layout = layouts[rep % layouts.length]!;
+      const lines = Array.from({ length: 1 + Math.floor(rng() * 200) }, () => line(rng, layout.sep));
+      const bom = rep % 7 === 0 ? '\ufeff' : '';
+      const text = bom + (layout.header && rep % 9 !== 3 ? layout.header + '\n' : '') + lines.join('\n') + (rep % 5 === 0 ? '' : '\n');
+      const f = join(dir, `r${rep}.txt`);
+      writeFileSync(f, text);
+      for (const skipBadRows of [false, true]) {
+        const fast = outcome(f, layout.format, true, skipBadRows, rep % 3 === 0);
+        expect(fast, `${layout.format} rep ${rep}`).toEqual(outcome(f, layout.format, false, skipBadRows, rep % 3 === 0));
+        if ('error' in fast) errors++;
+      }
+    }
+    expect(errors).toBeGreaterThan(10);
+  });
+  it("the same across the reader's chunks (a file over 8 MiB), with bad rows on both sides", () => {
+    const rng = makeRng('ml-fast-path-big');
+    const parts = ['userId,movieId,rating,timestamp'];
+    let bytes = 0;
+    while (bytes < 9 << 20) {
+      const l =
+        rng() < 0.0005
+          ? `${Math.floor(rng() * 9000)},x,4,1`
+          : `${Math.floor(rng() * 160000)},${Math.floor(rng() * 60000)},${[4, 3.5, 0.5][Math.floor(rng() * 3)]},${1_000_000_000 + Math.floor(rng() * 4e8)}`;
+      parts.push(rng() < 0.01 ? l + '\r' : l);
+      bytes += l.length + 1;
+    }
+    const f = join(dir, 'big.csv');
+    writeFileSync(f, parts.join('\n') + '\n');
+    const fast = outcome(f, 'movielens-csv', true, true, false);
+    expect('rows' in fast && fast.skipped > 5).toBe(true);
+    expect(fast).toEqual(outcome(f, 'movielens-csv', false, true, false));
+    expect(outcome(f, 'movielens-csv', true, false, false)).toEqual(outcome(f, 'movielens-csv', false, false, false));
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadDataset } from '../../src/data/load.js';
-import { buildVectors, rankItems } from '../../src/data/vectors.js';
+import { buildVectors, buildVectorsOfDims, rankItems } from '../../src/data/vectors.js';
 import { combineRows, RawRows, type Interactions } from '../../src/data/interactions.js';
 import { IntInterner, StringInterner } from '../../src/data/interning.js';
 import type { Center } from '../../src/data/spec.js';
@@ -180,5 +180,47 @@ describe('vectors on shared memory', () => {
   it('are built on SharedArrayBuffers, so the worker threads read them without a copy', () => {
     const v = buildFrom(randomRows(makeRng('vectors-shared'), 500, 40, 30), 20, 'user');
     for (const a of [v.rowPtr, v.colIdx, v.values]) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe('the vectors of several n built at once', () => {
+  const bits = (a: Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  function interOf(rows: [string, string, number][]): Interactions {
+    const raw = new RawRows(new IntInterner(), new IntInterner());
+    for (const [u, i, v] of rows) raw.add((raw.users as IntInterner).intern(Number(u)), (raw.items as IntInterner).intern(Number(i)), v);
+    return combineRows(raw, 'last');
+  }
+  it('equal buildVectors of each n bit for bit, in the order asked, on shared memory', () => {
+    const rng = makeRng('vectors-of-dims');
+    for (const center of ['user', 'global', 'none'] as Center[]) {
+      for (let rep = 0; rep < 6; rep++) {
+        // ratings of tenths: means that leave rounding residue, users with no kept item at small n;
+        // dense rows (columns read from bits) and, from rep 4, rows far sparser than n (sorted)
+        const [count, users, items] = rep < 4 ? [2500, 120, 70] : [1800, 600, 2500];
+        const rows = randomRows(rng, count, users, items).map(([u, i, v]) => [u, i, Math.floor(v * 10 * rng()) / 10] as [string, string, number]);
+        const inter = interOf(rows);
+        const ranking = rankItems(inter);
+        const dims = [20, 1, 5, inter.itemIds.length, 60].filter((n) => n <= inter.itemIds.length);
+        const got = buildVectorsOfDims(inter, ranking, dims, center, 'rand');
+        expect([...got.keys()]).toEqual(dims);
+        for (const n of dims) {
+          const a = buildVectors(inter, ranking, n, center, 'rand');
+          const b = got.get(n)!;
+          expect(b.userIds).toEqual(a.userIds);
+          expect(b.itemIds).toEqual(a.itemIds);
+          expect(b.dropped).toBe(a.dropped);
+          expect(b.n).toBe(n);
+          expect(bits(b.rowPtr).equals(bits(a.rowPtr))).toBe(true);
+          expect(bits(b.colIdx).equals(bits(a.colIdx))).toBe(true);
+          expect(bits(b.values).equals(bits(a.values))).toBe(true);
+          for (const x of [b.rowPtr, b.colIdx, b.values]) expect(x.buffer).toBeInstanceOf(SharedArrayBuffer);
+        }
+      }
+    }
+  });
+  it('an n above the items is the error buildVectors gives', () => {
+    const inter = interOf(randomRows(makeRng('vectors-of-dims-big'), 200, 20, 10));
+    const items = inter.itemIds.length;
+    expect(() => buildVectorsOfDims(inter, rankItems(inter), [2, items + 1], 'user', 'rand')).toThrow(`rand: n = ${items + 1} exceeds the number of items (${items})`);
   });
 });

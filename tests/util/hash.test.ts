@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256File, sha256Hex, stableStringify } from '../../src/util/hash.js';
+import { sha256File, sha256FilesInThread, sha256Hex, stableStringify } from '../../src/util/hash.js';
 
 describe('hashes', () => {
   it('sha256Hex gives the FIPS 180-2 vectors and a Hash object’s digest, for text (UTF-8) and bytes', () => {
@@ -21,6 +21,21 @@ describe('hashes', () => {
       const bytes = Buffer.alloc(5 << 20, 7);
       writeFileSync(join(dir, 'f'), bytes);
       expect(await sha256File(join(dir, 'f'))).toBe(sha256Hex(bytes));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sha256FilesInThread gives sha256File’s digests, in order; a missing file rejects with its code', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-hash-'));
+    try {
+      const a = Buffer.alloc(9 << 20, 3);
+      a[5 << 20] = 1;
+      writeFileSync(join(dir, 'a'), a);
+      writeFileSync(join(dir, 'b'), '');
+      const got = await sha256FilesInThread([join(dir, 'a'), join(dir, 'b')]).hashes;
+      expect(got).toEqual([await sha256File(join(dir, 'a')), sha256Hex('')]);
+      await expect(sha256FilesInThread([join(dir, 'none')]).hashes).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
