@@ -129,10 +129,17 @@ export function groupKey(dataset: string, n: number): string {
   return `${dataset}_n${n}`;
 }
 
-/** The compiled worker next to this module (dist/machinery/worker.js); null when running from sources. */
+/**
+ * The compiled worker next to this module: its one-file bundle where the build made it
+ * (dist/machinery/worker.bundle.js, scripts/bundle.mjs: a worker loads one file instead of about a
+ * hundred), else dist/machinery/worker.js; null when running from sources.
+ */
 export function defaultWorkerUrl(): URL | null {
-  const url = new URL('./worker.js', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? url : null;
+  for (const file of ['./worker.bundle.js', './worker.js']) {
+    const url = new URL(file, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url;
+  }
+  return null;
 }
 
 interface Pending {

@@ -33,6 +33,9 @@ export function prefetchReportModules(report: boolean): void {
   // a failure to load shows where the module is used; here it is only a head start
   import('../claims/index.js').catch(() => undefined);
   // and the statistics functions the claims call (one bundled file)
-  import('../vendor/stdlib.js').then((m) => m.preloadStdlib(), () => undefined);
+  import('../vendor/stdlib.js').then(
+    (m) => m.preloadStdlib(),
+    () => undefined,
+  );
   if (report) import('../report/index.js').catch(() => undefined);
 }

@@ -1,5 +1,5 @@
 /**
- * A library bundled into one file by the build (scripts/bundle-vendor.mjs: dist/vendor/bundled-<name>.cjs),
+ * A library bundled into one file by the build (scripts/bundle.mjs: dist/vendor/bundled-<name>.cjs),
  * or null where there is none (the tests run on src/, which has no bundles): the caller then loads
  * the packages themselves, the same code.
  */

@@ -19,7 +19,7 @@ interface Special {
   tCdf: (x: number, v: number) => number;
 }
 
-/** Each function's package (the bundle's entry, scripts/bundle-vendor.mjs, lists the same). */
+/** Each function's package (the bundle's entry, scripts/bundle.mjs, lists the same). */
 export const STDLIB_PACKAGES: Readonly<Record<keyof Special, string>> = {
   betaQuantile: '@stdlib/stats-base-dists-beta-quantile',
   binomialCdf: '@stdlib/stats-base-dists-binomial-cdf',

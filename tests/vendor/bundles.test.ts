@@ -1,14 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as yamlPackage from 'yaml';
 import { ROOT } from '../helpers/cli.js';
+import { smallGrid } from '../helpers/experiment.js';
+import { runExperiment } from '../../src/pipeline/run.js';
 import { betaQuantile, binomialCdf, chisquareCdf, chisquareLogpdf, chisquareQuantile, erfcinv, normalCdf, normalLogcdf, STDLIB_PACKAGES, tCdf } from '../../src/vendor/stdlib.js';
 import * as yaml from '../../src/vendor/yaml.js';
 
 /**
- * The build's one-file bundles of YAML and the @stdlib functions (scripts/bundle-vendor.mjs) are the
+ * The build's one-file bundles of YAML and the @stdlib functions (scripts/bundle.mjs) are the
  * packages' own code: every value they give is the packages' to the bit, on arguments across each
  * function's range, tails included. (src/vendor/ loads the packages where there is no bundle, as
  * under these tests; the CLI runs on dist/, with them.)
@@ -93,5 +97,30 @@ describe('src/vendor: YAML', () => {
       expect(d1.errors.map((e) => [e.code, e.message, e.linePos])).toEqual(d2.errors.map((e) => [e.code, e.message, e.linePos]));
       expect(bundle.stringify(d1.toJS())).toBe(yamlPackage.stringify(d2.toJS()));
     }
+  });
+});
+
+describe('the worker thread’s bundle', () => {
+  const bundle = join(ROOT, 'dist', 'machinery', 'worker.bundle.js');
+
+  it.skipIf(!existsSync(bundle))('is the worker a run starts (the build made it), and imports no config schema, YAML, statistics package or renderer', async () => {
+    const { defaultWorkerUrl } = (await import(pathToFileURL(join(ROOT, 'dist', 'machinery', 'executor.js')).href)) as typeof import('../../src/machinery/executor.js');
+    expect(defaultWorkerUrl()?.href).toBe(pathToFileURL(bundle).href);
+    const imported = [...readFileSync(bundle, 'utf8').matchAll(/^import [^;]*? from "([^"]+)";?$/gm)].map((m) => m[1]!);
+    expect(imported.length).toBeGreaterThan(3);
+    expect(imported.filter((m) => /^(zod|yaml|@stdlib|vega|@resvg)/.test(m))).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(bundle))('computes a grid on two threads to the bytes of the unbundled worker (a plugin importing lshdp included)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-bundle-'));
+    const config = join(dir, 'grid.yaml');
+    const plugin = join(ROOT, 'tests', 'fixtures', 'plugins', 'rr-from-lshdp.mjs');
+    writeFileSync(config, `${smallGrid('bundle', 3, ['exact', 'lsh', 'lshrr', 'laplsh', `{module: ${JSON.stringify(plugin)}}`])([1, 4])}`);
+    const run = (out: string, worker: string) =>
+      runExperiment({ config, out: join(dir, out), report: false, quiet: true, cacheDir: null, threads: 2, workerUrl: pathToFileURL(worker), log: () => undefined });
+    await run('bundled', bundle);
+    await run('plain', join(ROOT, 'dist', 'machinery', 'worker.js'));
+    for (const file of ['utility.csv', 'claims.json', 'budgets.csv']) expect(readFileSync(join(dir, 'bundled', file), 'utf8'), file).toBe(readFileSync(join(dir, 'plain', file), 'utf8'));
+    expect(readFileSync(join(dir, 'bundled', 'utility.csv'), 'utf8')).toContain('rr-from-lshdp');
   });
 });

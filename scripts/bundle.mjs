@@ -1,12 +1,23 @@
 #!/usr/bin/env node
-// Bundles the CommonJS libraries a run loads into one file each (dist/vendor/bundled-*.cjs), after
-// tsc: YAML (72 files) and the @stdlib special functions (about 330 files, 80 ms of a run's main
+// After tsc (`npm run build`), two kinds of one-file bundles, because Node's module loading (a stat,
+// a package.json and a realpath per file, then the module's compilation) is a visible part of a
+// small run:
+//
+// The worker thread's entry (dist/machinery/worker.bundle.js, from dist/machinery/worker.js and
+// the lshdp modules it imports, about 100; packages stay imports): each of a run's workers loads
+// it before its first cell, on the cores the main thread is using to load the run, and a grid grown
+// by one ξ waits for that. src/machinery/executor.ts starts workers from it where it exists.
+// Everything a worker computes is the same code, so every result is the same; a plugin that imports
+// `lshdp` gets the package's own modules beside the bundle's (the functions it imports keep no
+// state between calls, so their results are too).
+//
+// The CommonJS libraries a run loads, one file each (dist/vendor/bundled-*.cjs): YAML (72 files) and the @stdlib special functions (about 330 files, 80 ms of a run's main
 // thread, loaded while the workers compute on the same cores). One file loads in a fraction of the
 // time: Node's module resolution (a stat, a package.json read and a realpath per file) is most of
 // the cost. The code is the libraries' own, unchanged, so every double is the same;
 // src/vendor/*.ts load the packages themselves where the bundle is absent (the tests run on src/).
-// `npm run build` runs it; tests/vendor/bundles.test.ts compares the bundled functions with the
-// packages'.
+// tests/vendor/bundles.test.ts compares the bundled functions with the packages' and the bundled
+// worker's results with the unbundled one's.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +41,17 @@ export const BUNDLES = {
   tCdf: require('@stdlib/stats-base-dists-t-cdf'),
 };`,
 };
+
+await build({
+  entryPoints: [join(ROOT, 'dist', 'machinery', 'worker.js')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: join(ROOT, 'dist', 'machinery', 'worker.bundle.js'),
+  logLevel: 'warning',
+});
 
 mkdirSync(OUT, { recursive: true });
 for (const [name, contents] of Object.entries(BUNDLES)) {
