@@ -548,7 +548,7 @@ for (const stage of stages) {
       'full grid, MovieLens-25M-shaped, cold (caches empty)',
       repeat(gridRuns, () => gridOnce(cfg, 2, { cold: true })),
       '--threads 2',
-      quick ? '' : '≤ 120 s, ≤ 2 GB',
+      quick ? '' : '≤ 60 s, ≤ 1.5 GB',
     );
   } else if (stage === 'attack') {
     // the linkage attack (docs/ATTACKS.md) on the shared MovieLens grid: every user a target
