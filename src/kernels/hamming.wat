@@ -494,7 +494,7 @@
   (func $selectSet (param $dist i32) (param $users i32) (param $bits i32) (param $out i32) (param $tied i32)
     (local $n16 i32) (local $t i32) (local $p i32) (local $end i32) (local $m i32) (local $u i32) (local $dv v128)
     (local $q i32) (local $s i32) (local $sbEnd i32) (local $need i32) (local $w i32) (local $e i32) (local $j i32)
-    (local $h v128) (local $key i32) (local $size i32) (local $sel i32) (local $i i32)
+    (local $h v128) (local $atT i32)
     (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
     (local.set $t (call $boundary (local.get $dist) (local.get $n16) (local.get $bits)))
     (local.set $need (i32.sub (global.get $k) (global.get $below)))
@@ -514,7 +514,7 @@
               ;; the users below t to out, those at t to the tied list: one loop over each mask's bits
               (local.set $h (v128.load (local.get $q)))
               (local.set $m (i8x16.bitmask (i8x16.lt_u (local.get $h) (local.get $dv))))
-              (local.set $sel (i8x16.bitmask (i8x16.eq (local.get $h) (local.get $dv))))
+              (local.set $atT (i8x16.bitmask (i8x16.eq (local.get $h) (local.get $dv))))
               (local.set $u (i32.sub (local.get $q) (local.get $dist)))
               (if (local.get $m)
                 (then
@@ -523,13 +523,13 @@
                     (local.set $w (i32.add (local.get $w) (i32.const 1)))
                     (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
                     (br_if $each (local.get $m)))))
-              (if (local.get $sel)
+              (if (local.get $atT)
                 (then
                   (loop $eachTied
-                    (i32.store (i32.add (local.get $tied) (i32.shl (local.get $e) (i32.const 2))) (i32.add (local.get $u) (i32.ctz (local.get $sel))))
+                    (i32.store (i32.add (local.get $tied) (i32.shl (local.get $e) (i32.const 2))) (i32.add (local.get $u) (i32.ctz (local.get $atT))))
                     (local.set $e (i32.add (local.get $e) (i32.const 1)))
-                    (local.set $sel (i32.and (local.get $sel) (i32.sub (local.get $sel) (i32.const 1))))
-                    (br_if $eachTied (local.get $sel)))))
+                    (local.set $atT (i32.and (local.get $atT) (i32.sub (local.get $atT) (i32.const 1))))
+                    (br_if $eachTied (local.get $atT)))))
               (local.set $q (i32.add (local.get $q) (i32.const 16)))
               (br_if $vec (i32.lt_u (local.get $q) (local.get $sbEnd))))))
         (local.set $p (local.get $sbEnd))
@@ -537,7 +537,7 @@
         (br $blocks)))
     (if (i32.eqz (local.get $need)) (then (return)))
     ;; the tied users' keys, fmix32(base ^ (u + 1) · 0x85ebca77), four a vector, after the users
-    ;; (the list is padded to a multiple of 4; the pad's keys are never read)
+    ;; (the list is padded to a multiple of 4: selectByMinima sets the pad's keys to 0xFFFFFFFF)
     (local.set $j (i32.const 0))
     (block $kdone
       (loop $keys
