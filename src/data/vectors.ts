@@ -44,6 +44,39 @@ function centred(value: number, shift: number): number {
   return Math.abs(v) <= CENTRED_ZERO_TOL * (Math.abs(value) + Math.abs(shift)) ? 0 : v;
 }
 
+/**
+ * Pass 1 over the interactions: each user's centring shift (`user`: the mean of ALL the user's
+ * combined values, summed in order) and its stored values at the columns of `colOf` (-1: not kept),
+ * their total and the users with at least one, so the CSR arrays are allocated once.
+ */
+function shiftsAndCounts(inter: Interactions, colOf: Int32Array, center: Center): { shift: Float64Array; nnzOf: Int32Array; nnz: number; kept: number } {
+  const { userPtr, itemIdx, values } = inter;
+  const nUsers = inter.userIds.length;
+  const gMean = center === 'global' ? globalMean(inter) : 0;
+  const shift = new Float64Array(nUsers);
+  const nnzOf = new Int32Array(nUsers);
+  let nnz = 0;
+  let kept = 0;
+  for (let u = 0; u < nUsers; u++) {
+    const a = userPtr[u]!;
+    const b = userPtr[u + 1]!;
+    let sh = 0;
+    if (center === 'global') sh = gMean;
+    else if (center === 'user') {
+      let s = 0;
+      for (let p = a; p < b; p++) s += values[p]!;
+      sh = s / (b - a);
+    }
+    shift[u] = sh;
+    let k = 0;
+    for (let p = a; p < b; p++) if (colOf[itemIdx[p]!]! >= 0 && centred(values[p]!, sh) !== 0) k++;
+    nnzOf[u] = k;
+    nnz += k;
+    if (k > 0) kept++;
+  }
+  return { shift, nnzOf, nnz, kept };
+}
+
 export function buildVectors(inter: Interactions, ranking: Int32Array, n: number, center: Center, dataset: string): UserVectors {
   const nItems = inter.itemIds.length;
   if (!Number.isInteger(n) || n < 1) throw new UserError(`${dataset}: n must be a positive integer, got ${n}`);
@@ -52,32 +85,7 @@ export function buildVectors(inter: Interactions, ranking: Int32Array, n: number
   for (let j = 0; j < n; j++) colOf[ranking[j]!] = j;
   const { userPtr, itemIdx, values } = inter;
   const nUsers = inter.userIds.length;
-  const gMean = center === 'global' ? globalMean(inter) : 0;
-
-  const shiftOf = (u: number): number => {
-    if (center === 'none') return 0;
-    if (center === 'global') return gMean;
-    let s = 0;
-    const a = userPtr[u]!;
-    const b = userPtr[u + 1]!;
-    for (let p = a; p < b; p++) s += values[p]!;
-    return s / (b - a);
-  };
-
-  // pass 1: non-zeros per user, so the CSR arrays are allocated once
-  const shift = new Float64Array(nUsers);
-  const nnzOf = new Int32Array(nUsers);
-  let nnz = 0;
-  let kept = 0;
-  for (let u = 0; u < nUsers; u++) {
-    const sh = shiftOf(u);
-    shift[u] = sh;
-    let k = 0;
-    for (let p = userPtr[u]!, e = userPtr[u + 1]!; p < e; p++) if (colOf[itemIdx[p]!]! >= 0 && centred(values[p]!, sh) !== 0) k++;
-    nnzOf[u] = k;
-    nnz += k;
-    if (k > 0) kept++;
-  }
+  const { shift, nnzOf, nnz, kept } = shiftsAndCounts(inter, colOf, center);
   // on shared memory: the worker threads read them as they are (src/util/shared.ts)
   const rowPtr = sharedInt32(kept + 1);
   const colIdx = sharedInt32(nnz);
@@ -131,30 +139,8 @@ export function buildVectorsOfDims(inter: Interactions, ranking: Int32Array, dim
   for (let j = 0; j < top; j++) colOf[ranking[j]!] = j;
   const { userPtr, itemIdx, values } = inter;
   const nUsers = inter.userIds.length;
-  const gMean = center === 'global' ? globalMean(inter) : 0;
-
   // pass 1 over the interactions: each user's shift and non-zeros at the largest n
-  const shift = new Float64Array(nUsers);
-  const nnzOf = new Int32Array(nUsers);
-  let nnz = 0;
-  let kept = 0;
-  for (let u = 0; u < nUsers; u++) {
-    const a = userPtr[u]!;
-    const b = userPtr[u + 1]!;
-    let sh = 0;
-    if (center === 'global') sh = gMean;
-    else if (center === 'user') {
-      let s = 0;
-      for (let p = a; p < b; p++) s += values[p]!;
-      sh = s / (b - a);
-    }
-    shift[u] = sh;
-    let k = 0;
-    for (let p = a; p < b; p++) if (colOf[itemIdx[p]!]! >= 0 && centred(values[p]!, sh) !== 0) k++;
-    nnzOf[u] = k;
-    nnz += k;
-    if (k > 0) kept++;
-  }
+  const { shift, nnzOf, nnz, kept } = shiftsAndCounts(inter, colOf, center);
   // pass 2: the largest n's rows, columns ascending, values centred and not yet scaled
   const rowPtr = sharedInt32(kept + 1);
   const colIdx = sharedInt32(nnz);
