@@ -33,7 +33,7 @@ if (!isMainThread) {
 
 async function main() {
   const { loadDataset } = await import(join(ROOT, 'dist', 'data', 'load.js'));
-  const { hammingKernelName } = await import(join(ROOT, 'dist', 'kernels', 'kernel.js'));
+  const { hammingKernelName } = await import(join(ROOT, 'dist', 'kernels', 'instance.js'));
   const { makeRng } = await import(join(ROOT, 'dist', 'random', 'rng.js'));
   const { sampleWithoutReplacement } = await import(join(ROOT, 'dist', 'random', 'samplers.js'));
 

@@ -1,7 +1,8 @@
 import { TopK } from '../util/topK.js';
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
-import { ANGULAR_TILE_NNZ, ANGULAR_TILE_USERS, hammingKernelName, wasmAngularTiles } from '../kernels/kernel.js';
+import { ANGULAR_TILE_NNZ, ANGULAR_TILE_USERS, wasmAngularTiles } from '../kernels/exact.js';
+import { hammingKernelName } from '../kernels/instance.js';
 
 /**
  * Exact angular k-NN (protocol §3): for each query user, the k other users nearest by angular
@@ -160,7 +161,7 @@ const QUERY_BLOCK_NNZ = 1 << 20;
 const QUERY_BLOCK = 4096;
 
 /**
- * Every query against the users tile by tile in the WebAssembly module (kernel.ts
+ * Every query against the users tile by tile in the WebAssembly module (src/kernels/exact.ts
  * wasmAngularTiles): a tile's rows transposed by column stay in the cache while each query of a
  * block adds its postings into the tile's dots, which stay in the first-level cache too; the
  * per-query pass over the whole inverted index read each posting from memory and scattered it

@@ -1,4 +1,4 @@
-import { wasmCombinedSigns } from '../kernels/kernel.js';
+import { wasmCombinedSigns } from '../kernels/releases.js';
 
 /** Packed bit codes of every user: row i occupies words [i*words, (i+1)*words), bit j of a row is
  *  bit (j % 32) of word floor(j / 32). Unused high bits of the last word are 0. */

@@ -3,7 +3,8 @@ import type { CodeSet } from './codes.js';
 import { UserError } from '../util/errors.js';
 import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
-import { hammingKernelName, wasmBucketKnn, wasmScan, WASM_MAX_BITS } from '../kernels/kernel.js';
+import { hammingKernelName } from '../kernels/instance.js';
+import { wasmBucketKnn, wasmScan, WASM_MAX_BITS } from '../kernels/knn.js';
 
 /**
  * Hamming k-nearest neighbours with deterministic, uniformly distributed tie-breaking (protocol §3).

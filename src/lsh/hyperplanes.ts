@@ -1,7 +1,7 @@
 import type { UserVectors } from '../data/types.js';
 import type { Rng } from '../random/rng.js';
 import { fillNormal } from '../random/samplers.js';
-import { wasmProject } from '../kernels/kernel.js';
+import { wasmProject } from '../kernels/releases.js';
 import type { CodeSet } from './codes.js';
 import { freshFloat64, type Float64Alloc } from '../util/bufferPool.js';
 import type { TrialMinHash } from './minHash.js';

@@ -23,7 +23,9 @@ import { codeCount, popcount32 } from './codes.js';
 import { queryKeyBase, tieKey } from './tieKey.js';
 import { TopK } from '../util/topK.js';
 import { checkKnnArgs, hammingKnn, type HammingKernel } from './hammingKnn.js';
-import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../kernels/kernel.js';
+import { hammingKernelName } from '../kernels/instance.js';
+import { wasmRealKnn } from '../kernels/reals.js';
+import { wasmSymbolKnn, WASM_MAX_POSITIONS } from '../kernels/symbols.js';
 
 /** What a mechanism releases per user (its facts' `release`; absent: bits). */
 export type ReleaseKind = 'bits' | 'symbols' | 'reals';
@@ -225,7 +227,7 @@ export interface ReleaseKnnOptions {
  * (distance, tieKey(queryKeyBase(tieSeed, query), candidate)). Bits go to hammingKnn (its
  * kernels, src/lsh/hammingKnn.ts), and so do symbols of two letters (packed as the bits are, the
  * same distances). Symbols and reals run in the WebAssembly kernel where it applies
- * (src/kernels/kernel.ts wasmSymbolKnn, wasmRealKnn: the same answers), else in the JS loop here:
+ * (src/kernels/symbols.ts wasmSymbolKnn, reals.ts wasmRealKnn: the same answers), else in the JS loop here:
  * one distance pass per query, then nearestByDistance.
  */
 export function releaseKnn(set: ReleaseSet, queries: Int32Array, k: number, tieSeed: number, opts: ReleaseKnnOptions = {}): Int32Array {

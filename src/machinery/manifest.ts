@@ -41,7 +41,7 @@ export interface Manifest {
   mechanism_algorithms?: Record<string, string>;
   git_commit: string | null;
   node: string;
-  /** the Hamming k-NN kernel that ran (src/kernels/kernel.ts); results do not depend on it */
+  /** the Hamming k-NN kernel that ran (src/kernels/); results do not depend on it */
   kernel?: string;
   config_file: string;
   config_hash: string;

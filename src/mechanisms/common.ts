@@ -3,7 +3,7 @@ import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import type { MechanismContext } from './types.js';
 import { packSigns } from '../lsh/codes.js';
-import { wasmNormals, wasmProjectDense } from '../kernels/kernel.js';
+import { wasmNormals, wasmProjectDense } from '../kernels/releases.js';
 import { fillZigguratNormals } from '../random/ziggurat.js';
 
 /**

@@ -2,7 +2,7 @@ import type { CodeSet } from '../lsh/codes.js';
 import type { Rng } from '../random/rng.js';
 import { lastWordMask } from '../lsh/codes.js';
 import { rngWordState } from '../random/rng.js';
-import { wasmFlipGrid, wasmRandomWords } from '../kernels/kernel.js';
+import { wasmFlipGrid, wasmRandomWords } from '../kernels/releases.js';
 
 /** Below this flip probability geometric skipping (one uniform and one log per flip, ~3x the cost
  *  of one uniform) beats one uniform per bit; measured with tests/lsh/bench-lsh.mjs (break-even

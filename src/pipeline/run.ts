@@ -12,7 +12,7 @@ import { InterruptedError, UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
-import { hammingKernelName } from '../kernels/kernel.js';
+import { hammingKernelName } from '../kernels/instance.js';
 import type { ShardSpec } from '../machinery/shards.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { ALGORITHM_VERSION, gitCommit, LSHDP_VERSION } from '../experiment/version.js';

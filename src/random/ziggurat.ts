@@ -13,7 +13,7 @@ import type { Rng } from './rng.js';
  * - Each draw takes two 32-bit words: 53 bits for the uniform u (the upper 27 and 26 bits), 7 of
  *   the 11 bits left for the layer and one for the sign.
  * - The same doubles in JavaScript (`fillZigguratNormals`) and in the WebAssembly kernel
- *   (src/kernels/kernel.ts `wasmNormals`, which imports Math.exp and Math.log for the rare slow
+ *   (src/kernels/releases.ts `wasmNormals`, which imports Math.exp and Math.log for the rare slow
  *   path); tests/random/ziggurat.test.ts checks the law, the kernel test checks the doubles.
  * - A state is 4 words (Int32Array), seeded from a seeded source (seedrandom keeps deriving the
  *   seeds: `zigguratState(rng)`), never all zero.

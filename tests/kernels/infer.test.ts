@@ -1,8 +1,8 @@
 /**
- * The inference kernels. The nearest auxiliary users as a set (wasmNearestOf with asSet, hamming.wat
+ * The inference kernels. The nearest auxiliary users as a set (wasmNearestOf with asSet, knn.wat
  * knnSet) against the ranked search (knnCount): the same users for every probe, with many ties at
  * the boundary (few bits), codes of one and two words, k from 1 to m - 1, and for some probes alone. The metrics
- * (src/kernels/kernel.ts wasmInferRanks, hamming.wat inferRank and inferRank4) against the JavaScript metrics (src/evaluations/infer/ranking.ts targetMetrics,
+ * (src/kernels/infer.ts wasmInferRanks, infer.wat inferRank and inferRank4) against the JavaScript metrics (src/evaluations/infer/ranking.ts targetMetrics,
  * itself checked against the pairwise definitions in tests/evaluations/infer/inference.test.ts):
  * the same doubles for every target, over item counts on both sides of a 64-bit word, neighbour
  * lists of 1 to 40 (one to six vote planes; the four-plane path up to 15), targets holding no item
@@ -11,7 +11,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
-import { hammingKernelName, INFER_MAX_TAKE, wasmInferRanks, wasmNearestOf } from '../../src/kernels/kernel.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
+import { INFER_MAX_TAKE, wasmInferRanks } from '../../src/kernels/infer.js';
+import { wasmNearestOf } from '../../src/kernels/knn.js';
 import { auxView, kernelData, PREC_AT, rankScratch, targetMetrics } from '../../src/evaluations/infer/ranking.js';
 import { inferGroups, inferMeans, inferPermutation, popularity, priorOrder } from '../../src/evaluations/infer/inference.js';
 import type { ItemSets } from '../../src/data/types.js';

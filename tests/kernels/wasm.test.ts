@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes, popcount32 } from '../../src/lsh/codes.js';
-import { HAMMING_WASM_BASE64 } from '../../src/kernels/binary.js';
-import { hammingKernelName, wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense, wasmRankCounts, wasmScan } from '../../src/kernels/kernel.js';
+import { KERNELS_WASM_BASE64 } from '../../src/kernels/binary.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
+import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '../../src/kernels/releases.js';
+import { wasmRankCounts } from '../../src/kernels/attack.js';
+import { wasmScan } from '../../src/kernels/knn.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
 import { makeRng } from '../../src/random/rng.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { assembleHammingWasm } from '../../scripts/build-wasm.mjs';
+import { assembleKernelsWasm } from '../../scripts/build-wasm.mjs';
 
 function randomCodes(users: number, bits: number, seed: string) {
   const set = emptyCodes(users, bits);
@@ -22,9 +25,9 @@ describe('WebAssembly Hamming kernel', () => {
     vi.resetModules();
   });
 
-  it('is the committed build of src/kernels/hamming.wat (rebuilt byte for byte)', async () => {
-    const bytes: Buffer = await assembleHammingWasm();
-    expect(bytes.equals(Buffer.from(HAMMING_WASM_BASE64, 'base64'))).toBe(true);
+  it('is the committed build of src/kernels/*.wat (rebuilt byte for byte)', async () => {
+    const bytes: Buffer = await assembleKernelsWasm();
+    expect(bytes.equals(Buffer.from(KERNELS_WASM_BASE64, 'base64'))).toBe(true);
   });
 
   it('runs on this Node (WebAssembly SIMD) unless the JS kernel is forced', () => {
@@ -74,7 +77,7 @@ describe('WebAssembly Hamming kernel', () => {
     vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
     vi.resetModules();
     const fresh = await import('../../src/lsh/hammingKnn.js');
-    const kernel = await import('../../src/kernels/kernel.js');
+    const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
     expect(fresh.hammingKnn(set, queries, 5, 9)).toEqual(expected);
     expect(() => fresh.hammingKnn(set, queries, 5, 9, { path: 'scan', kernel: 'wasm' })).toThrow(RangeError);

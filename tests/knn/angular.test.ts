@@ -3,7 +3,7 @@ import type { UserVectors } from '../../src/data/types.js';
 import { makeRng, type Rng } from '../../src/random/rng.js';
 import { angularDistance, densifyRow, dotDenseRow, exactKnn } from '../../src/knn/angular.js';
 import { UserError } from '../../src/util/errors.js';
-import { hammingKernelName } from '../../src/kernels/kernel.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
 
 /** Whether the WebAssembly module runs here (not under LSHDP_HAMMING_KERNEL=js). */
 const wasmHere = hammingKernelName() === 'wasm-simd';
@@ -256,7 +256,7 @@ describe('exactKnn: the WebAssembly tiles against the JS inverted index', () => 
     vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
     vi.resetModules();
     const fresh = await import('../../src/knn/angular.js');
-    const kernel = await import('../../src/kernels/kernel.js');
+    const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
     expectSame(fresh.exactKnn(v, queries, 5, { all: true }), expected, 'LSHDP_HAMMING_KERNEL=js');
     expect(() => fresh.exactKnn(v, queries, 5, { kernel: 'wasm' })).toThrow(RangeError);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hammingKnn, type HammingOptions } from '../../src/lsh/hammingKnn.js';
-import { hammingKernelName, WASM_MAX_BITS } from '../../src/kernels/kernel.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
+import { WASM_MAX_BITS } from '../../src/kernels/knn.js';
 import { emptyCodes, hammingDistance } from '../../src/lsh/codes.js';
 import { queryKeyBase, tieKey } from '../../src/lsh/tieKey.js';
 import type { CodeSet } from '../../src/lsh/codes.js';
@@ -50,7 +51,7 @@ function variants(bits: number): HammingOptions[] {
   const v: HammingOptions[] = [{}, { path: 'scan', kernel: 'js' }];
   if (bits <= 16) v.push({ path: 'bucket', kernel: 'js' });
   if (bits <= WASM_MAX_BITS && hammingKernelName() === 'wasm-simd') v.push({ path: 'scan', kernel: 'wasm' });
-  // the bucket path's queries in the WebAssembly module (hamming.wat knnBucket)
+  // the bucket path's queries in the WebAssembly module (knn.wat knnBucket)
   if (bits <= 16 && hammingKernelName() === 'wasm-simd') v.push({ path: 'bucket', kernel: 'wasm' });
   return v;
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { packSymbols, releaseKnn, type RealSet } from '../../src/lsh/releases.js';
-import { hammingKernelName, wasmRealKnn, wasmSymbolKnn, WASM_MAX_POSITIONS } from '../../src/kernels/kernel.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
+import { wasmRealKnn } from '../../src/kernels/reals.js';
+import { wasmSymbolKnn, WASM_MAX_POSITIONS } from '../../src/kernels/symbols.js';
 import { makeRng } from '../../src/random/rng.js';
 import { bruteForceKnn } from '../helpers/releases.js';
 
-// The WebAssembly kernels of symbols and reals (src/kernels/hamming.wat knnSym, knnReal) against
+// The WebAssembly kernels of symbols and reals (src/kernels/symbols.wat knnSym, reals.wat knnReal) against
 // the JS loop of src/lsh/releases.ts and a brute force written out plainly: the same neighbours,
 // in the same order, on every path. Shapes cross the kernels' lane groups (16 users for symbols, 8
 // for reals), word counts, odd and even coordinate counts, and heavy ties.

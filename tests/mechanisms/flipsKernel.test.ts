@@ -91,7 +91,7 @@ describe('the randomized response on the generator state', () => {
   });
 
   it('flips and randomizes as the loops before it, with the kernel', async () => {
-    const kernel = await import('../../src/kernels/kernel.js');
+    const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('wasm-simd');
     checkFlips();
   });
@@ -99,7 +99,7 @@ describe('the randomized response on the generator state', () => {
   it('and without it (LSHDP_HAMMING_KERNEL=js)', async () => {
     vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
     vi.resetModules();
-    const kernel = await import('../../src/kernels/kernel.js');
+    const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
     const flips = await import('../../src/mechanisms/flips.js');
     const rng = await import('../../src/random/rng.js');

@@ -45,7 +45,7 @@ describe('mechanisms without WebAssembly', () => {
     const wasm = await codesOfEveryCase();
     vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
     vi.resetModules();
-    const kernel = await import('../../src/kernels/kernel.js');
+    const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
     const js = await codesOfEveryCase();
     CASES.forEach((c, i) => {

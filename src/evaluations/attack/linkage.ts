@@ -19,7 +19,9 @@ import { describeRelease, distancesTo, isBits, releaseRows, sameShape, type Rele
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
 import { xoshiroUniform } from '../../random/ziggurat.js';
-import { hammingKernelName, WASM_MAX_BITS, wasmRankCounts } from '../../kernels/kernel.js';
+import { hammingKernelName } from '../../kernels/instance.js';
+import { WASM_MAX_BITS } from '../../kernels/knn.js';
+import { wasmRankCounts } from '../../kernels/attack.js';
 import { sha256Hex, stableStringify } from '../../util/hash.js';
 
 /** The version of the attack's algorithm (its draws and its ranking): in every attack entry's hash. */

@@ -31,7 +31,9 @@ import { queryKeyBase, tieKey } from '../../lsh/tieKey.js';
 import { deriveSeed, makeRng } from '../../random/rng.js';
 import { sampleWithoutReplacement } from '../../random/samplers.js';
 import { auxView, kernelData, PREC_AT, rankScratch, targetMetrics, type AuxView } from './ranking.js';
-import { hammingKernelName, wasmInferRanks, wasmNearestOf, type InferKernelData } from '../../kernels/kernel.js';
+import { hammingKernelName } from '../../kernels/instance.js';
+import { wasmInferRanks, type InferKernelData } from '../../kernels/infer.js';
+import { wasmNearestOf } from '../../kernels/knn.js';
 import { TopK } from '../../util/topK.js';
 
 export { PREC_AT };

@@ -11,7 +11,7 @@
  * the pairwise definitions), without a sort per target.
  */
 import type { ItemSets } from '../../data/types.js';
-import type { InferKernelData } from '../../kernels/kernel.js';
+import type { InferKernelData } from '../../kernels/infer.js';
 
 /** The rank its precision is taken at (prec10). */
 export const PREC_AT = 10;
@@ -115,7 +115,7 @@ export function targetMetrics(s: RankScratch, sets: ItemSets, view: AuxView, t: 
 }
 
 /**
- * The view as the inference kernel takes it (src/kernels/kernel.ts wasmInferRanks): each auxiliary
+ * The view as the inference kernel takes it (src/kernels/infer.ts wasmInferRanks): each auxiliary
  * user's prior places as a bit set (aux index-major, ⌈n/64⌉ u64 words a user) and the targets'
  * places one after another. Built once per (trial, aux) and kept with the view.
  */

@@ -14,14 +14,15 @@
  * same list as a full sort by (score desc, column asc), which the tests check.
  *
  * Without a memo, the lists of every query of a result are scored in one call of the WebAssembly
- * kernel (src/kernels/kernel.ts wasmRecommendSums, hamming.wat recScore): the same operations on
+ * kernel (src/kernels/recommend.ts wasmRecommendSums, recommend.wat recScore): the same operations on
  * the same doubles, its passes skipping blocks of columns by SIMD compares, the sums bit for bit
  * those of the JS loop below, which stays for an engine without WebAssembly SIMD, for
  * LSHDP_HAMMING_KERNEL=js, for a memo, and as the reference of the tests (on MovieLens at n = 1000,
  * k 1/5/10 and N 10/20: about 4 µs a query against 12 µs in JS).
  */
 import type { RecommendData, UserVectors } from '../../data/types.js';
-import { hammingKernelName, wasmRecommendSums, type RecommendSums } from '../../kernels/kernel.js';
+import { hammingKernelName } from '../../kernels/instance.js';
+import { wasmRecommendSums, type RecommendSums } from '../../kernels/recommend.js';
 
 /** Per (k, N) means over the queries; entry [ki * top.length + ni] is of (ks[ki], top[ni]). */
 export interface RecommendMeans {
@@ -87,7 +88,7 @@ function scratchFor(n: number, nMax: number): Scratch {
 export type RecommendMemo = Map<string, number[]>;
 
 /**
- * Where the lists are scored: 'auto' in the WebAssembly kernel where it applies (src/kernels/kernel.ts
+ * Where the lists are scored: 'auto' in the WebAssembly kernel where it applies (src/kernels/recommend.ts
  * wasmRecommendSums: the same doubles), else the JS loop here; 'js' the JS loop; 'wasm' the kernel
  * or an error (tests).
  */

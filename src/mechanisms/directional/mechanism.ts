@@ -35,7 +35,7 @@ import { PURKAYASTHA_FACTS, VMF_FACTS } from './facts.js';
 import { cachedPlaneFactor } from '../laplsh/mechanism.js';
 import { packCombinedSigns, type CodeSet } from '../../lsh/codes.js';
 import { freshFloat64, type Float64Alloc } from '../../util/bufferPool.js';
-import { wasmLaplaceNoise } from '../../kernels/kernel.js';
+import { wasmLaplaceNoise } from '../../kernels/releases.js';
 import { chiSquareSource } from '../../random/samplers.js';
 import { directionAround, purkayasthaAngleSource, vmfCosineSource } from '../../random/directional.js';
 import { purkayasthaConcentration, vmfConcentration } from '../../privacy/epsilon.js';

@@ -11,7 +11,7 @@ import { LAPLSH_FACTS } from './facts.js';
 import { emptyCodes, packCombinedSigns } from '../../lsh/codes.js';
 import { chiSquareSource, gammaSource, sphereSample } from '../../random/samplers.js';
 import { laplshEpsilon } from '../../privacy/epsilon.js';
-import { wasmLaplaceNoise } from '../../kernels/kernel.js';
+import { wasmLaplaceNoise } from '../../kernels/releases.js';
 
 export type LaplaceSampler = NoiseSampler;
 

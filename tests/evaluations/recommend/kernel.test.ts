@@ -6,8 +6,8 @@ import { makeRng } from '../../../src/random/rng.js';
 import { bruteForce, dataOf, gridRows, meansBits, recOf, vectorsOf } from './fixtures.js';
 
 /**
- * The recommendation scoring in the WebAssembly kernel (src/kernels/kernel.ts wasmRecommendSums,
- * hamming.wat recScore) against the JS loop of lists.ts and the brute force: the same doubles,
+ * The recommendation scoring in the WebAssembly kernel (src/kernels/recommend.ts wasmRecommendSums,
+ * recommend.wat recScore) against the JS loop of lists.ts and the brute force: the same doubles,
  * bit for bit, on the shapes that decide a list (ties, training columns, short lists, k = 0, N
  * beyond the candidates, the floor guessed from the query before).
  */
