@@ -20,7 +20,7 @@ export default defineConfig({
     // evaluating the same modules (vitest's runner, src/, the built CLI) before. The tests leave
     // no state behind for the next file: they put back the environment, working folder and
     // stdout/stderr writers they change (tests/helpers/inproc.ts), unregister the mechanisms
-    // they register, and the two that load modules under another LSHDP_HAMMING_KERNEL reset the
+    // they register, and the two that load modules under another LSHDP_KERNEL reset the
     // registry after (vi.resetModules). A test that cannot do so belongs in a child process.
     isolate: false,
     // and, as a safety net, forgets after each file the plugins it registered (tests/helpers/isolation.ts)

@@ -56,7 +56,7 @@ async function main() {
     process.exit(2);
   }
   if (hammingKernelName() !== 'wasm-simd') {
-    console.error('the WebAssembly kernel does not run here (LSHDP_HAMMING_KERNEL=js?)');
+    console.error('the WebAssembly kernel does not run here (LSHDP_KERNEL=js?)');
     process.exit(2);
   }
   const spec = { name: 'ml', format: 'movielens-csv', path: ratings };

@@ -6,8 +6,8 @@
  * or a private one (newInstance) when its data must stay in memory between calls.
  *
  * The module uses WebAssembly SIMD; where it does not validate (an engine without SIMD), or when
- * the environment sets LSHDP_HAMMING_KERNEL=js, every caller runs its JS loop instead (the same
- * results: tests/lsh/kernels.cli.test.ts).
+ * the environment sets LSHDP_KERNEL=js (or its older name LSHDP_HAMMING_KERNEL=js), every caller
+ * runs its JS loop instead (the same results: tests/lsh/kernels.cli.test.ts).
  */
 import { KERNELS_WASM_BASE64 } from './binary.js';
 
@@ -24,9 +24,17 @@ let cached: KernelMemory | null | undefined;
 /** The module, compiled once per thread (null where it does not validate: no WebAssembly SIMD). */
 let compiled: WebAssembly.Module | null | undefined;
 
+/**
+ * Whether the environment turns every kernel off: LSHDP_KERNEL=js, or LSHDP_HAMMING_KERNEL=js, its
+ * name from when the Hamming scan was the only kernel (kept as an alias).
+ */
+export function kernelsOff(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.LSHDP_KERNEL === 'js' || env.LSHDP_HAMMING_KERNEL === 'js';
+}
+
 /** A new instance of the module, with its own memory; null where the kernel does not run in this thread. */
 export function newInstance<T extends KernelMemory>(): T | null {
-  if (process.env.LSHDP_HAMMING_KERNEL === 'js') return null;
+  if (kernelsOff()) return null;
   try {
     if (compiled === undefined) {
       const bytes = Buffer.from(KERNELS_WASM_BASE64, 'base64');

@@ -65,7 +65,7 @@ let recCached: RecommendExports | null | undefined;
  * A second instance of the module for the recommendation scoring alone: the other kernels lay out
  * their arrays from address 0 of their instance's memory at every call, and would overwrite the
  * vectors and split that this one keeps from call to call (the same for every result of a trial
- * cell). Null where the first instance is (no WebAssembly SIMD, or LSHDP_HAMMING_KERNEL=js).
+ * cell). Null where the first instance is (no WebAssembly SIMD, or LSHDP_KERNEL=js).
  */
 function recInstance(): RecommendExports | null {
   if (recCached === undefined) recCached = newInstance<RecommendExports>();

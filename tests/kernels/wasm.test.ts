@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hammingKnn } from '../../src/lsh/hammingKnn.js';
 import { emptyCodes, popcount32 } from '../../src/lsh/codes.js';
 import { KERNELS_WASM_BASE64 } from '../../src/kernels/binary.js';
-import { hammingKernelName } from '../../src/kernels/instance.js';
+import { hammingKernelName, kernelsOff } from '../../src/kernels/instance.js';
 import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '../../src/kernels/releases.js';
 import { wasmRankCounts } from '../../src/kernels/attack.js';
 import { wasmScan } from '../../src/kernels/knn.js';
@@ -31,7 +31,7 @@ describe('WebAssembly Hamming kernel', () => {
   });
 
   it('runs on this Node (WebAssembly SIMD) unless the JS kernel is forced', () => {
-    if (process.env.LSHDP_HAMMING_KERNEL === 'js') return;
+    if (kernelsOff()) return;
     expect(hammingKernelName()).toBe('wasm-simd');
   });
 
@@ -74,13 +74,43 @@ describe('WebAssembly Hamming kernel', () => {
     const set = randomCodes(500, 40, 'fallback');
     const queries = Int32Array.from([0, 1, 499]);
     const expected = hammingKnn(set, queries, 5, 9);
-    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js'); // the old name of the switch (an alias of LSHDP_KERNEL)
     vi.resetModules();
     const fresh = await import('../../src/lsh/hammingKnn.js');
     const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
     expect(fresh.hammingKnn(set, queries, 5, 9)).toEqual(expected);
     expect(() => fresh.hammingKnn(set, queries, 5, 9, { path: 'scan', kernel: 'wasm' })).toThrow(RangeError);
+  });
+
+  it.each(['LSHDP_KERNEL', 'LSHDP_HAMMING_KERNEL'])('turns every kernel off with %s=js (the new name and the old one)', async (name) => {
+    const set = randomCodes(300, 20, 'switch');
+    const queries = Int32Array.from([0, 7, 299]);
+    const expected = hammingKnn(set, queries, 4, 3);
+    vi.stubEnv('LSHDP_KERNEL', '');
+    vi.stubEnv('LSHDP_HAMMING_KERNEL', '');
+    vi.stubEnv(name, 'js');
+    vi.resetModules();
+    const kernel = await import('../../src/kernels/instance.js');
+    expect(kernel.kernelsOff()).toBe(true);
+    expect(kernel.hammingKernelName()).toBe('js');
+    // the private instances too (infer, recommend) and every wrapper: each declines
+    const recommend = await import('../../src/kernels/recommend.js');
+    const rows = { n: 3, rowPtr: Int32Array.of(0, 1, 2), colIdx: Int32Array.of(0, 1), values: Float64Array.of(1, 1) };
+    const split = { trainPtr: Int32Array.of(0, 0, 0), trainCol: new Int32Array(0), heldPtr: Int32Array.of(0, 1, 2), heldCol: Int32Array.of(2, 2) };
+    expect(recommend.wasmRecommendSums(rows, split, Int32Array.of(0), Int32Array.of(1), 1, [1], [1], Float64Array.of(1))).toBeNull();
+    const releases = await import('../../src/kernels/releases.js');
+    expect(releases.wasmNormals(Int32Array.of(1, 2, 3, 4), new Float64Array(4))).toBe(false);
+    const fresh = await import('../../src/lsh/hammingKnn.js');
+    expect(fresh.hammingKnn(set, queries, 4, 3)).toEqual(expected);
+    expect(() => fresh.hammingKnn(set, queries, 4, 3, { path: 'scan', kernel: 'wasm' })).toThrow(RangeError);
+  });
+
+  it('reads the switch from either name, and nothing else turns it on', () => {
+    expect(kernelsOff({ LSHDP_KERNEL: 'js' })).toBe(true);
+    expect(kernelsOff({ LSHDP_HAMMING_KERNEL: 'js' })).toBe(true);
+    expect(kernelsOff({})).toBe(false);
+    expect(kernelsOff({ LSHDP_KERNEL: 'wasm', LSHDP_HAMMING_KERNEL: '' })).toBe(false);
   });
 
   it('leaves codes longer than 64 bits to the JS kernel', () => {

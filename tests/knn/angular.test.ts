@@ -5,7 +5,7 @@ import { angularDistance, densifyRow, dotDenseRow, exactKnn } from '../../src/kn
 import { UserError } from '../../src/util/errors.js';
 import { hammingKernelName } from '../../src/kernels/instance.js';
 
-/** Whether the WebAssembly module runs here (not under LSHDP_HAMMING_KERNEL=js). */
+/** Whether the WebAssembly module runs here (not under LSHDP_KERNEL=js). */
 const wasmHere = hammingKernelName() === 'wasm-simd';
 
 /** Random sparse unit rows with small-integer values (so exact ties are common), plus duplicated
@@ -249,16 +249,16 @@ describe('exactKnn: the WebAssembly tiles against the JS inverted index', () => 
     expect(() => exactKnn(bad, Int32Array.of(0, 1), 3, { kernel: 'wasm', tile: { users: 4, nnz: 100 } })).toThrow(/out of range/);
   });
 
-  it('runs the JS inverted index where the module does not (LSHDP_HAMMING_KERNEL=js): the same answers', async () => {
+  it('runs the JS inverted index where the module does not (LSHDP_KERNEL=js): the same answers', async () => {
     const v = randomVectors(makeRng('tiles-env'), 300, 25, 6, 0.2);
     const queries = Int32Array.from({ length: 40 }, (_, i) => (i * 7) % 300);
     const expected = exactKnn(v, queries, 5, { all: true });
-    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+    vi.stubEnv('LSHDP_KERNEL', 'js');
     vi.resetModules();
     const fresh = await import('../../src/knn/angular.js');
     const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');
-    expectSame(fresh.exactKnn(v, queries, 5, { all: true }), expected, 'LSHDP_HAMMING_KERNEL=js');
+    expectSame(fresh.exactKnn(v, queries, 5, { all: true }), expected, 'LSHDP_KERNEL=js');
     expect(() => fresh.exactKnn(v, queries, 5, { kernel: 'wasm' })).toThrow(RangeError);
   });
 });

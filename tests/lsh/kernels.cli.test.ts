@@ -11,7 +11,7 @@ describe('Hamming kernels end to end', () => {
     const wasm = runIn(dir, args('wasm'));
     expect(wasm.status, wasm.stderr).toBe(0);
     // a child process of its own: the kernel is chosen once per process
-    const js = runIn(dir, args('js'), undefined, { LSHDP_HAMMING_KERNEL: 'js' });
+    const js = runIn(dir, args('js'), undefined, { LSHDP_KERNEL: 'js' });
     expect(js.status, js.stderr).toBe(0);
     const kernel = (out: string) => JSON.parse(readFileSync(join(dir, out, 'manifest.json'), 'utf8')).kernel as string;
     expect(kernel('js')).toMatch(/js/i);

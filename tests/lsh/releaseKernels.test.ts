@@ -11,7 +11,7 @@ import { bruteForceKnn } from '../helpers/releases.js';
 // in the same order, on every path. Shapes cross the kernels' lane groups (16 users for symbols, 8
 // for reals), word counts, odd and even coordinate counts, and heavy ties.
 
-const wasm = process.env.LSHDP_HAMMING_KERNEL !== 'js' && hammingKernelName() === 'wasm-simd';
+const wasm = hammingKernelName() === 'wasm-simd';
 
 const bruteForce = bruteForceKnn;
 
@@ -142,7 +142,7 @@ describe.runIf(wasm)('WebAssembly kernel of reals', () => {
 });
 
 describe('k-NN of releases without the WebAssembly kernel', () => {
-  it('gives the same lists with the JS loop (the LSHDP_HAMMING_KERNEL=js path)', () => {
+  it('gives the same lists with the JS loop (the LSHDP_KERNEL=js path)', () => {
     const set = reals(50, 5, 'js', true);
     const sym = packSymbols(symbols(50, 30, 4, 'js'), 50, 30, 4);
     for (const r of [set, sym]) expect(releaseKnn(r, all(50), 4, 8, { kernel: 'js' })).toEqual(releaseKnn(r, all(50), 4, 8));

@@ -96,8 +96,8 @@ describe('the randomized response on the generator state', () => {
     checkFlips();
   });
 
-  it('and without it (LSHDP_HAMMING_KERNEL=js)', async () => {
-    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+  it('and without it (LSHDP_KERNEL=js)', async () => {
+    vi.stubEnv('LSHDP_KERNEL', 'js');
     vi.resetModules();
     const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');

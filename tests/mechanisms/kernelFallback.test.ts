@@ -43,7 +43,7 @@ describe('mechanisms without WebAssembly', () => {
 
   it('draw the same codes with the JS loops as with the kernel (direct and projected samplers)', async () => {
     const wasm = await codesOfEveryCase();
-    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+    vi.stubEnv('LSHDP_KERNEL', 'js');
     vi.resetModules();
     const kernel = await import('../../src/kernels/instance.js');
     expect(kernel.hammingKernelName()).toBe('js');

@@ -17,7 +17,7 @@
  * kernel (src/kernels/recommend.ts wasmRecommendSums, recommend.wat recScore): the same operations on
  * the same doubles, its passes skipping blocks of columns by SIMD compares, the sums bit for bit
  * those of the JS loop below, which stays for an engine without WebAssembly SIMD, for
- * LSHDP_HAMMING_KERNEL=js, for a memo, and as the reference of the tests (on MovieLens at n = 1000,
+ * LSHDP_KERNEL=js, for a memo, and as the reference of the tests (on MovieLens at n = 1000,
  * k 1/5/10 and N 10/20: about 4 µs a query against 12 µs in JS).
  */
 import type { RecommendData, UserVectors } from '../../data/types.js';

@@ -194,7 +194,7 @@ describe('recommendation scoring in the WebAssembly kernel', () => {
     const { rng, vectors, rec, queries, users } = gridData('rec-kernel-off', 30, 40, 0.2, 0.2);
     const answers = Int32Array.from({ length: queries.length * 4 }, () => Math.floor(rng() * users));
     const expected = meansBits(recommendMeans(vectors, rec, queries, answers, 4, [1, 4], [2, 5], undefined, 'wasm'));
-    vi.stubEnv('LSHDP_HAMMING_KERNEL', 'js');
+    vi.stubEnv('LSHDP_KERNEL', 'js');
     vi.resetModules();
     const fresh = await import('../../../src/evaluations/recommend/lists.js');
     expect(meansBits(fresh.recommendMeans(vectors, rec, queries, answers, 4, [1, 4], [2, 5]))).toBe(expected);
