@@ -3,7 +3,6 @@
  * recomputes anything: every figure and table is built from these files alone. Missing files are
  * `null` (a partial folder still gets a partial report); malformed ones are one-line user errors.
  */
-import { flipProbability } from '../privacy/rr.js';
 import { summaryFromJson } from '../data/summaryJson.js';
 import type { AttackCoordinates, RecommendCoordinates, ResultCoordinates } from '../experiment/trialValues.js';
 import { columnsOf, type ColumnType, type EvaluationFacts } from '../evaluations/types.js';
@@ -14,12 +13,13 @@ import { ATTACK_COLUMNS as WRITTEN_ATTACK_COLUMNS, NN_COLUMNS, RECOMMEND_COLUMNS
 
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
-import Papa from 'papaparse';
 import { UserError, fileError } from '../util/errors.js';
 import type { DatasetSummary } from '../data/types.js';
-import { BUDGET_RECORD_COLUMNS, type BudgetRecord, type DirectionalBudgetRecord } from '../privacy/budget.js';
-import { ACCOUNTANT_ROWS_MECHANISM, builtInFacts } from '../mechanisms/catalog.js';
+import type { BudgetRecord, DirectionalBudgetRecord } from '../privacy/budget.js';
+import { builtInFacts } from '../mechanisms/catalog.js';
 import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
+import { BUDGET_COLUMNS, readBudgetsCsv, readDirectionalBudgetsCsv, readOwnBudgetsCsv } from './readBudgets.js';
+import { num, optBool, optNum, optStr, readCsv, str, type Row, type Table } from './csvTable.js';
 
 /**
  * One row of utility.csv. Field names are the file's column names (docs/OUTPUTS.md), so a row
@@ -126,8 +126,7 @@ export interface ResultsFolder {
 /** utility.csv's header, in file order (the writer's, src/experiment/aggregate.ts; each a `UtilityRow` field). */
 export const UTILITY_COLUMNS = WRITTEN_UTILITY_COLUMNS satisfies readonly (keyof UtilityRow)[];
 export { NN_COLUMNS };
-/** budgets.csv's header, in file order (the same as `BudgetRecord`'s fields). */
-export const BUDGET_COLUMNS = BUDGET_RECORD_COLUMNS;
+export { BUDGET_COLUMNS, readBudgetsCsv, readDirectionalBudgetsCsv, readOwnBudgetsCsv };
 
 /** Columns of the files written before the names were unified (read, never written). */
 const LEGACY_UTILITY_COLUMNS = [
@@ -147,83 +146,6 @@ const LEGACY_UTILITY_COLUMNS = [
   'ldp_epsilon',
   'fallback',
 ] as const;
-const LEGACY_BUDGET_COLUMNS = ['d', 'delta', 'kappa', 'xi', 'alpha', 'epsilon', 'ldp_budget', 'fallback'] as const;
-
-/** A parsed CSV: rows as column → cell, with their 1-based line numbers for error messages. */
-interface Table {
-  file: string;
-  header: Set<string>;
-  rows: { line: number; cell: (col: string) => string }[];
-}
-
-function parseCsv(file: string): { header: string[]; data: string[][] } {
-  const text = readFileSync(file, 'utf8');
-  const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: 'greedy' });
-  const bad = parsed.errors.find((e) => e.type !== 'Delimiter');
-  if (bad) throw fileError(file, (bad.row ?? 0) + 1, `malformed CSV: ${bad.message}`);
-  const [header, ...data] = parsed.data;
-  if (!header) throw fileError(file, 1, 'empty file (expected a header line)');
-  return { header: header.map((h) => h.trim()), data };
-}
-
-/**
- * The CSV's rows, checked against the first column set the header holds in full (the current
- * names first, older names after); the index of that set tells the caller which one it was.
- */
-function readCsv(file: string, accepted: readonly (readonly string[])[]): { table: Table; version: number } {
-  const { header, data } = parseCsv(file);
-  const index = new Map(header.map((h, i) => [h, i]));
-  const version = accepted.findIndex((cols) => cols.every((c) => index.has(c)));
-  if (version < 0) {
-    const missing = accepted[0].filter((c) => !index.has(c));
-    throw fileError(file, 1, `missing column(s) ${missing.join(', ')} in the header (docs/OUTPUTS.md lists the columns)`);
-  }
-  return {
-    version,
-    table: {
-      file,
-      header: new Set(header),
-      rows: data.map((cells, i) => {
-        const line = i + 2;
-        if (cells.length !== header.length) {
-          throw fileError(file, line, `expected ${header.length} fields, found ${cells.length}`);
-        }
-        return { line, cell: (col: string) => (index.has(col) ? (cells[index.get(col)!] ?? '').trim() : '') };
-      }),
-    },
-  };
-}
-
-type Row = Table['rows'][number];
-
-function num(t: Table, row: Row, col: string): number {
-  const s = row.cell(col);
-  // `inf` is how the writers spell an unbounded value (src/experiment/aggregate.ts): read it back
-  if (s === 'inf') return Infinity;
-  const v = Number(s);
-  if (s === '' || !Number.isFinite(v)) throw fileError(t.file, row.line, `column ${col}: "${s}" is not a number`);
-  return v;
-}
-
-function optNum(t: Table, row: Row, col: string): number | null {
-  return row.cell(col) === '' ? null : num(t, row, col);
-}
-
-function optBool(t: Table, row: Row, col: string): boolean | null {
-  const s = row.cell(col);
-  if (s === '') return null;
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  throw fileError(t.file, row.line, `column ${col}: "${s}" is not true/false`);
-}
-
-function str(t: Table, row: Row, col: string): string {
-  const s = row.cell(col);
-  if (s === '') throw fileError(t.file, row.line, `column ${col}: empty`);
-  return s;
-}
-
-const optStr = (row: Row, col: string): string | null => (row.cell(col) === '' ? null : row.cell(col));
 
 /**
  * utility.csv, in the current vocabulary. A file of an older lshdp (`epsilon`, `ldp_epsilon`, no
@@ -369,91 +291,6 @@ export function readNnDistancesCsv(file: string): NnDistanceRow[] {
     user: r.cell('user'),
     nn1: num(t, r, 'nn1_distance'),
   }));
-}
-
-/** budgets.csv, in the current vocabulary; an older file (paper accountant only) is mapped to it. */
-export function readBudgetsCsv(file: string): BudgetRecord[] {
-  const { table: t, version } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
-  if (version === 1) {
-    return t.rows.map((r) => {
-      const eps = num(t, r, 'epsilon');
-      return {
-        accountant: 'paper',
-        d: num(t, r, 'd'),
-        delta: num(t, r, 'delta'),
-        kappa: num(t, r, 'kappa'),
-        xi: num(t, r, 'xi'),
-        alpha: optNum(t, r, 'alpha'),
-        epsilon_bit: eps,
-        flip: flipProbability(eps),
-        epsilon_ldp: num(t, r, 'ldp_budget'),
-        fallback: optBool(t, r, 'fallback') ?? false,
-        unbounded: false,
-        delta_hockey: null,
-      };
-    });
-  }
-  // a run with directional mechanisms or mechanisms with a parameter of their own appends their
-  // rows (mechanism column ≠ lshrr): read apart
-  return t.rows
-    .filter((r) => !isDirectionalRow(r) && !isOwnRow(r))
-    .map((r) => ({
-      accountant: str(t, r, 'accountant'),
-      d: num(t, r, 'd'),
-      delta: num(t, r, 'delta'),
-      kappa: num(t, r, 'kappa'),
-      xi: num(t, r, 'xi'),
-      alpha: optNum(t, r, 'alpha'),
-      epsilon_bit: optNum(t, r, 'epsilon_bit'),
-      flip: num(t, r, 'flip'),
-      epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
-      fallback: optBool(t, r, 'fallback') ?? false,
-      unbounded: optBool(t, r, 'unbounded') ?? false,
-      delta_hockey: optNum(t, r, 'delta_hockey'),
-    }));
-}
-
-/** A row of a mechanism with its own parameter: its `parameter` cell names it (absent before such rows existed). */
-const isOwnRow = (r: Row): boolean => r.cell('parameter') !== '';
-const isDirectionalRow = (r: Row): boolean => r.cell('mechanism') !== '' && r.cell('mechanism') !== ACCOUNTANT_ROWS_MECHANISM && !isOwnRow(r);
-
-/** The rows of budgets.csv's mechanisms with a parameter of their own (src/mechanisms/ownBudget.ts); [] for a file without them. */
-export function readOwnBudgetsCsv(file: string): OwnBudgetRecord[] {
-  const { table: t } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
-  if (!t.header.has('parameter')) return [];
-  return t.rows.filter(isOwnRow).map((r) => ({
-    mechanism: str(t, r, 'mechanism'),
-    d: num(t, r, 'd'),
-    delta: num(t, r, 'delta'),
-    kappa: num(t, r, 'kappa'),
-    xi: num(t, r, 'xi'),
-    parameter: str(t, r, 'parameter'),
-    value: optNum(t, r, 'value'),
-    epsilon_ldp: optNum(t, r, 'epsilon_ldp'),
-    ldp_delta: optNum(t, r, 'ldp_delta'),
-    accountant: r.cell('accountant') === '' ? null : str(t, r, 'accountant'),
-    fallback: optBool(t, r, 'fallback'),
-  }));
-}
-
-/** The directional mechanisms' rows of budgets.csv (vmf, purkayastha); [] for a file without them. */
-export function readDirectionalBudgetsCsv(file: string): DirectionalBudgetRecord[] {
-  const { table: t } = readCsv(file, [BUDGET_COLUMNS, LEGACY_BUDGET_COLUMNS]);
-  if (!t.header.has('mechanism')) return [];
-  return t.rows.filter(isDirectionalRow).map((r) => {
-    const metric = str(t, r, 'concentration_metric');
-    if (metric !== 'euclidean' && metric !== 'angle') throw fileError(t.file, r.line, `column concentration_metric: "${metric}" is not euclidean or angle`);
-    return {
-      mechanism: str(t, r, 'mechanism'),
-      d: num(t, r, 'd'),
-      delta: num(t, r, 'delta'),
-      kappa: num(t, r, 'kappa'),
-      xi: num(t, r, 'xi'),
-      concentration: num(t, r, 'concentration'),
-      concentration_metric: metric,
-      epsilon_ldp: num(t, r, 'epsilon_ldp'),
-    };
-  });
 }
 
 /** attack.csv, every column; `concentration` and `concentration_metric` when the file has them. */
