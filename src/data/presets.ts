@@ -17,3 +17,21 @@ export const PRESETS: Record<string, Preset> = {
   'foursquare-nyc': { kind: 'checkins', users: 10000, items: 100000, ratings: 800000, minPerUser: 1, description: 'shaped like the Foursquare WWW19 New York subset' },
   'foursquare-small': { kind: 'checkins', users: 500, items: 3000, ratings: 20000, minPerUser: 1, description: 'small Foursquare-like check-ins (tests)' },
 };
+
+/** The generator's options, resolved (src/data/synth.ts resolveSynthOptions). */
+export interface SynthOptions {
+  preset: string;
+  users: number;
+  items: number;
+  /** ratings, or check-ins for the check-in presets */
+  ratings: number;
+  seed: number;
+}
+
+/** One generated file. */
+export interface SynthFile {
+  name: string;
+  path: string;
+  bytes: number;
+  lines: number;
+}
