@@ -20,15 +20,13 @@
 // releases (the k-NN of a trial cell over reals and symbols against bits, every user a query: on the
 // shared MovieLens data, or a synthetic set of its shape without it, and on the 4,000-user
 // Foursquare-shaped set).
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { BIN, ROOT, dropSetups, lshdp, median, repeat, stageOnce, timings, wallOnce } from './bench-lib.mjs';
+import { growSmall, growXi } from './bench-grow.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'bin', 'lshdp');
-const STAGE = join(ROOT, 'scripts', 'bench-stage.mjs');
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name, dflt) => {
@@ -71,12 +69,6 @@ const ML = quick ? { preset: 'movielens-25m', users: 20000, items: 10000, rating
 const FSQ4K = { preset: 'foursquare-nyc', users: 4000, items: 40000, ratings: 320_000 };
 const FSQ = quick ? { preset: 'foursquare-nyc', users: 2000, items: 20000, ratings: 100_000 } : { preset: 'foursquare-nyc' };
 
-function lshdp(args, opts = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, ...opts });
-  if (r.status !== 0) throw new Error(`lshdp ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
-  return r;
-}
-
 function ensureSynth(dir, o) {
   const marker = join(dir, '.complete');
   if (existsSync(marker)) return;
@@ -115,22 +107,6 @@ function benchConfig(file, spec, name, { keepGrid = false } = {}) {
   return out;
 }
 
-function stageOnce(stage, args) {
-  const r = spawnSync(process.execPath, [STAGE, stage, JSON.stringify(args)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`stage ${stage} failed:\n${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop());
-}
-
-/**
- * Removes the trial setups kept in a cache folder (setup-*.bin), so that a row measures the grid's
- * own work: with them, a run of the same grid reads its hyperplanes, projections and shared draws.
- */
-function dropSetups(dir) {
-  if (!existsSync(dir)) return;
-  for (const f of readdirSync(dir)) if (f.startsWith('setup-') && f.endsWith('.bin')) rmSync(join(dir, f), { force: true });
-}
-
-/** A whole `lshdp run` under /usr/bin/time: wall seconds and peak RSS of the process (all threads). */
 /**
  * The shared MovieLens grid with an evaluation's block against the same grid without it (both
  * warm: vectors and neighbours cached; the block's own data, such as item sets, cached by a first
@@ -156,6 +132,7 @@ function sharedGridWith(name, block, label) {
   record(label, on, `${(on.seconds / off.seconds).toFixed(2)}× the grid without (${off.seconds.toFixed(1)} s)`, '≤ 1.3×');
 }
 
+/** A whole `lshdp run` under /usr/bin/time: wall seconds and peak RSS of the process (all threads). */
 function gridOnce(config, threads, { cold = false } = {}) {
   const out = join(BENCH, 'results', `${config.replace(/.*\//, '').replace('.yaml', '')}-t${threads ?? 'default'}`);
   rmSync(out, { recursive: true, force: true });
@@ -177,110 +154,12 @@ function gridOnce(config, threads, { cold = false } = {}) {
   return { seconds, peakRssMB: rssKB / 1024 };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** Run `once` `n` times; the row reports the median of every numeric field, and the spread
- *  (min–max) of `seconds`. */
-function repeat(n, once) {
-  const results = [];
-  for (let i = 0; i < n; i++) results.push(once(i));
-  const row = {};
-  for (const key of Object.keys(results[0])) {
-    row[key] = typeof results[0][key] === 'number' ? median(results.map((r) => r[key])) : results[0][key];
-  }
-  if (n > 1 && typeof results[0].seconds === 'number') {
-    row.secondsMin = Math.min(...results.map((r) => r.seconds));
-    row.secondsMax = Math.max(...results.map((r) => r.seconds));
-  }
-  return row;
-}
-
 const rows = [];
 function record(stage, result, given, target) {
   const spread = result.secondsMin === undefined ? '' : `spread ${result.secondsMin.toFixed(2)}–${result.secondsMax.toFixed(2)} s`;
   const throughput = [given, spread].filter((x) => x).join('; ');
   rows.push({ stage, seconds: result.seconds, rss: result.peakRssMB, throughput, target });
   process.stderr.write(`bench: ${stage}: ${result.seconds.toFixed(2)} s${Number.isNaN(result.peakRssMB) ? '' : `, ${result.peakRssMB.toFixed(0)} MB`}${throughput ? ', ' + throughput : ''}\n`);
-}
-
-/** Wall seconds of one process, start to exit. */
-function wallOnce(args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
-
-/** Wall seconds of one `lshdp ARGS` run. */
-function timedLshdp(args) {
-  const t0 = process.hrtime.bigint();
-  lshdp(args);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
-
-/** Median and spread (min–max) of `n` timings. */
-function timings(n, once) {
-  const xs = Array.from({ length: n }, once);
-  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
-}
-
-/**
- * Growth in a `lshdp run --watch` process: the grid of `base` is computed (or found) in `out`,
- * then `n` times, a second after the last run as a person editing the file would (the watch warms
- * its modules meanwhile), the config is grown to `grown` and the time to the end of the run taken;
- * between two, the folder is put back to the base grid while the watch waits. `config(list)` is
- * the config's text for a list of ξ. Seconds of each growth, and whether the last folder's
- * utility.csv is `expected`'s.
- */
-async function watchGrowths({ config, file, out, base, grown, n, expected, args = [] }) {
-  writeFileSync(file, config(base));
-  rmSync(out, { recursive: true, force: true });
-  const child = spawn(process.execPath, [BIN, 'run', file, '--out', out, '--no-report', '--threads', '2', '--watch', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let text = '';
-  let waiting = null;
-  let watching = 0;
-  child.stderr.on('data', (d) => {
-    text += d;
-    const count = text.split('\n').filter((l) => l.startsWith('watching ')).length;
-    if (count > watching) {
-      watching = count;
-      const w = waiting;
-      waiting = null;
-      w?.();
-    }
-  });
-  const ended = new Promise((_, fail) => child.on('exit', () => fail(new Error(`the watch ended:\n${text}`))));
-  ended.catch(() => undefined);
-  const next = () => Promise.race([new Promise((ok) => (waiting = ok)), ended]);
-  const pause = () => new Promise((ok) => setTimeout(ok, 1000));
-  const saved = `${out}-base`;
-  try {
-    await next();
-    rmSync(saved, { recursive: true, force: true });
-    cpSync(out, saved, { recursive: true });
-    const seconds = [];
-    let same = false;
-    for (let i = 0; i < n; i++) {
-      if (i > 0) {
-        rmSync(out, { recursive: true, force: true });
-        cpSync(saved, out, { recursive: true });
-        writeFileSync(file, config(base));
-        await next();
-      }
-      await pause();
-      const t0 = process.hrtime.bigint();
-      writeFileSync(file, config(grown));
-      await next();
-      seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
-      same = readFileSync(join(out, 'utility.csv'), 'utf8') === readFileSync(expected, 'utf8');
-    }
-    return { seconds, same };
-  } finally {
-    child.kill('SIGINT');
-  }
 }
 
 const fmtRate = (x) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : `${(x / 1e6).toFixed(1)} M`);
@@ -386,65 +265,7 @@ for (const stage of stages) {
       '≤ 6 s',
     );
   } else if (stage === 'grow-xi') {
-    // Growing the shared MovieLens grid by one xi: the second run reuses every stored result and
-    // computes only the new xi; compared with the grown grid run at once into a fresh folder.
-    const config = join(ROOT, 'configs', 'shared-movielens-small.yaml');
-    const cfg = parse(readFileSync(config, 'utf8'));
-    const dataPath = join(ROOT, 'configs', cfg.datasets[0].path);
-    const help = spawnSync(process.execPath, [BIN, 'run', '--help'], { encoding: 'utf8' }).stdout;
-    if (!existsSync(dataPath)) {
-      process.stderr.write(`bench: grow-xi skipped: ${cfg.datasets[0].path} (the shared data) is absent\n`);
-    } else if (!help.includes('--set')) {
-      process.stderr.write('bench: grow-xi skipped: lshdp run has no --set flag\n');
-    } else {
-      const xi = cfg.privacy.xi;
-      const grown = [...xi, Math.max(...xi) * 2];
-      const set = (list) => ['--set', `privacy.xi=[${list.join(',')}]`];
-      const once = () => {
-        const grow = join(BENCH, 'results', 'grow-xi');
-        const fresh = join(BENCH, 'results', 'grow-xi-fresh');
-        for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
-        const run = (out, list) => timedLshdp(['run', config, '--out', out, '--quiet', '--no-report', '--threads', '2', ...set(list)]);
-        const first = run(grow, xi);
-        const added = run(grow, grown);
-        const reuse = run(grow, grown);
-        // the grown grid at once: the vectors and exact neighbours cached, the trial setups not;
-        // then again with the setups the first one kept
-        dropSetups(join(ROOT, 'data', 'cache'));
-        const atOnce = run(fresh, grown);
-        rmSync(fresh, { recursive: true, force: true });
-        const atOnceKept = run(fresh, grown);
-        const same = readFileSync(join(grow, 'utility.csv'), 'utf8') === readFileSync(join(fresh, 'utility.csv'), 'utf8');
-        return { seconds: added, peakRssMB: Number.NaN, first, atOnce, atOnceKept, reuse, same: same ? 1 : 0 };
-      };
-      once(); // warm the vector and neighbour caches
-      const r = repeat(gridRuns, once);
-      record(
-        `grow the shared MovieLens grid by one ξ (${grown[grown.length - 1]})`,
-        r,
-        `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept); first grid ${r.first.toFixed(1)} s; utility.csv ${r.same === 1 ? 'identical' : 'DIFFERENT'}`,
-        '≤ 0.3×',
-      );
-      record('  same grid again (reuses everything)', { seconds: r.reuse, peakRssMB: Number.NaN }, '', '≤ 0.5 s');
-      // the same growth in a process that stays warm between runs (run --watch)
-      const absolute = { ...cfg, datasets: cfg.datasets.map((d) => ({ ...d, path: join(ROOT, 'configs', d.path) })) };
-      const w = await watchGrowths({
-        config: (list) => stringify({ ...absolute, privacy: { ...absolute.privacy, xi: list } }),
-        file: join(BENCH, 'grow-xi-watch.yaml'),
-        out: join(BENCH, 'results', 'grow-xi-watch'),
-        base: xi,
-        grown,
-        n: Math.max(3, runs),
-        expected: join(BENCH, 'results', 'grow-xi-fresh', 'utility.csv'),
-      });
-      const wm = median(w.seconds.slice(1));
-      record(
-        `  the same growth in a \`run --watch\` process`,
-        { seconds: wm, peakRssMB: Number.NaN, secondsMin: Math.min(...w.seconds.slice(1)), secondsMax: Math.max(...w.seconds.slice(1)) },
-        `${(wm / r.atOnce).toFixed(2)}× the grown grid at once (${(wm / r.atOnceKept).toFixed(2)}× with the setups kept); the watch's first growth ${w.seconds[0].toFixed(2)} s (${(w.seconds[0] / r.atOnce).toFixed(2)}×); utility.csv ${w.same ? 'identical' : 'DIFFERENT'}`,
-        '≤ 0.3×',
-      );
-    }
+    await growXi({ BENCH, runs, gridRuns, record });
   } else if (stage === 'recommend') {
     // The shared MovieLens grid with `recommend` (docs/RECOMMEND.md) against the same grid without
     // it, in pairs run one after the other (this machine's speed drifts by the hour): the vectors
@@ -470,61 +291,7 @@ for (const stage of stages) {
       );
     }
   } else if (stage === 'grow-small') {
-    // Growing a grid of about 3 s by one xi: the fixed cost of a run against its new work.
-    const spec = { name: 'fsq', format: 'synthetic', preset: 'foursquare-nyc' };
-    const cfg = {
-      name: 'bench-grow-small',
-      seed: 1,
-      datasets: [spec],
-      dims: [1000],
-      queries: 0,
-      k: [1, 5, 10],
-      kappa: [50],
-      trials: 3,
-      privacy: { d: 0.1, delta: 0.01, xi: [1, 2, 5, 10] },
-      mechanisms: ['exact', 'lsh', 'lshrr', 'laplsh'],
-    };
-    const file = join(BENCH, 'bench-grow-small.yaml');
-    writeFileSync(file, stringify(cfg));
-    const once = () => {
-      const grow = join(BENCH, 'results', 'grow-small');
-      const fresh = join(BENCH, 'results', 'grow-small-fresh');
-      for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
-      const run = (out, list) => timedLshdp(['run', file, '--out', out, '--quiet', '--no-report', '--threads', '2', '--cache-dir', cacheDir, '--set', `privacy.xi=[${list.join(',')}]`]);
-      const first = run(grow, [1, 2, 5, 10]);
-      const added = run(grow, [1, 2, 5, 10, 20]);
-      // as for grow-xi: at once without, then with, the kept trial setups
-      dropSetups(cacheDir);
-      const atOnce = run(fresh, [1, 2, 5, 10, 20]);
-      rmSync(fresh, { recursive: true, force: true });
-      const atOnceKept = run(fresh, [1, 2, 5, 10, 20]);
-      return { seconds: added, peakRssMB: Number.NaN, first, atOnce, atOnceKept };
-    };
-    once(); // warm the caches
-    const r = repeat(gridRuns, once);
-    record(
-      'grow a 3-s synthetic grid (foursquare-nyc, n 1000, κ 50, 3 trials) by one ξ',
-      r,
-      `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept)`,
-      '≤ 0.4×',
-    );
-    const w = await watchGrowths({
-      config: (list) => stringify({ ...cfg, privacy: { ...cfg.privacy, xi: list } }),
-      file: join(BENCH, 'grow-small-watch.yaml'),
-      out: join(BENCH, 'results', 'grow-small-watch'),
-      base: [1, 2, 5, 10],
-      grown: [1, 2, 5, 10, 20],
-      n: Math.max(3, runs),
-      expected: join(BENCH, 'results', 'grow-small-fresh', 'utility.csv'),
-      args: ['--cache-dir', cacheDir],
-    });
-    const wm = median(w.seconds.slice(1));
-    record(
-      '  the same growth in a `run --watch` process',
-      { seconds: wm, peakRssMB: Number.NaN, secondsMin: Math.min(...w.seconds.slice(1)), secondsMax: Math.max(...w.seconds.slice(1)) },
-      `${(wm / r.atOnce).toFixed(2)}× the grown grid at once (${(wm / r.atOnceKept).toFixed(2)}× with the setups kept); the watch's first growth ${w.seconds[0].toFixed(2)} s; utility.csv ${w.same ? 'identical' : 'DIFFERENT'}`,
-      '≤ 0.5×',
-    );
+    await growSmall({ BENCH, runs, gridRuns, cacheDir, record });
   } else if (stage === 'grid-fsq') {
     const cfg = benchConfig('bench-foursquare.yaml', fsqSpec, 'bench-fsq');
     gridOnce(cfg); // warm the vector cache, so the row measures the grid
