@@ -42,11 +42,12 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       // the readers and the k-NN load only when the command runs
-      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
+      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }, { TooFewItemsError }] = await Promise.all([
         import('../data/detect.js'),
         import('../knn/inspect.js'),
         import('../data/summaryJson.js'),
         import('../util/progress.js'),
+        import('../data/vectors.js'),
       ]);
       let format = o.format;
       let detected: string | null = null;
@@ -83,7 +84,7 @@ export function registerData(program: Command): void {
         progress: createProgress({ quiet: o.quiet || o.json }),
       }).catch((e: unknown) => {
         // the default --dims (100,500,1000) is too large for small files: say which flag to change
-        if (e instanceof UserError && /exceeds the number of items/.test(e.message)) e = new UserError(`${e.message}; choose smaller --dims`);
+        if (e instanceof TooFewItemsError) e = new UserError(`--dims: ${e.n} exceeds the number of ${e.counted} of ${file ?? name} (${e.count}); choose smaller --dims`);
         // a detected format may be the wrong guess: the one error line says which format was read
         if (e instanceof UserError && detected) throw new UserError(`${e.message} [read as ${detected}]`);
         throw e;
