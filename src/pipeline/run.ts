@@ -25,7 +25,8 @@ import { acquireFolderLock } from '../machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../machinery/manifest.js';
 import { prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
-import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { dryRunLines, planLines, plannedCost, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { earlierRun, recordRunTime } from '../machinery/runTimes.js';
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
 import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
@@ -137,7 +138,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   try {
     const engine = opts.engine ?? (await loadRealEngine());
     const progress = createProgress({ quiet: opts.quiet });
+    const loadStarted = Date.now();
     const data = await loadDataSets(setup, opts.config, engine, progress, guard, log);
+    const loadMs = Date.now() - loadStarted;
     // a warning, not a progress line: said under -q too
     for (const warning of [queriesCutWarning(cfg, data.loaded), topCutWarning(cfg)]) if (warning) process.stderr.write(`${warning}\n`);
     const store = new CellStore(outDir);
@@ -148,7 +151,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force, ownStores: others });
     for (const line of planLines(setup, plan, opts.shard)) log(line);
     if (opts.dryRun) {
-      for (const l of dryRunLines(cfg, plan, setup.threads)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
+      const history = { earlier: earlierRun(setup.cacheDir, setup.configHash), loadMs };
+      for (const l of dryRunLines(cfg, plan, setup.threads, history)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
       return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: 0, cellsComputed: 0 };
     }
     // the results folder (nothing was written before this point)
@@ -159,6 +163,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     // the claims' modules (and the report's) load while the workers compute, not after them
     if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
+    const computeStarted = Date.now();
     const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
@@ -175,7 +180,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeShardFiles(outDir, data.summaries, manifest());
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
-    } else await outputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log);
+    } else {
+      const outputsStarted = Date.now();
+      await outputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log);
+      // the next --dry-run of this config here reads these times (the cache folder's, never the results')
+      const end = Date.now();
+      recordRunTime(setup.cacheDir, {
+        configHash: setup.configHash,
+        threads,
+        cells: done.cellsComputed,
+        cost: plannedCost(plan),
+        computeMs: outputsStarted - computeStarted,
+        outputsMs: end - outputsStarted,
+        totalMs: end - started,
+      });
+    }
     return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
   } finally {
     // on every path, errors included: live workers would keep the process from exiting (a pool
