@@ -25,6 +25,10 @@ import { attackFigureEntries } from './attackFigures.js';
 import type { FrontierSlice } from './frontierFigure.js';
 import { attackTable } from './attackTable.js';
 import { marksOf, withReleaseMarks } from './releasable.js';
+import { evaluationTable } from './evaluationTable.js';
+import { optionalEvaluations } from '../evaluations/catalog.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 export { readResultsFolder } from './read.js';
 export { withReleaseMarks } from './releasable.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
@@ -284,7 +288,22 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex', false, marks));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.attackMd}, ${TABLE_FILES.attackTex}`);
   }
+  // every other evaluation's file: tables/<name>.md, the generic view (`lshdp table <name>`)
+  for (const facts of optionalEvaluations().filter((e) => !OWN_TABLES.includes(e.name))) {
+    const rows = (res as unknown as Record<string, Record<string, unknown>[] | null | undefined>)[facts.name];
+    const name = genericTableFile(facts.name);
+    if (!rows) removeRetired(dir, [name]);
+    else {
+      await writeFileAtomic(join(dir, name), evaluationTable(facts, rows, 'md', marks));
+      log(opts, `lshdp: wrote tables/${name}`);
+    }
+  }
 }
+
+/** The evaluations whose tables are written above by their own views (utility is always on). */
+const OWN_TABLES: readonly string[] = [RECOMMEND_FACTS.name, ATTACK_FACTS.name];
+/** tables/<name>.md of an evaluation without a view of its own (docs/OUTPUTS.md). */
+export const genericTableFile = (name: string): string => `${name}.md`;
 
 /**
  * index.html plus the local vega builds in assets/. The page shows the SVGs of figures/; with
