@@ -25,7 +25,8 @@ export default defineConfig({
     isolate: false,
     // and, as a safety net, forgets after each file the plugins it registered (tests/helpers/isolation.ts)
     setupFiles: ['./tests/helpers/isolation.ts'],
-    reporters: ['default', './tests/helpers/summary-reporter.ts'],
+    // a line per file as it finishes (a suite that looks hung is one a user stops), then the plain closing line
+    reporters: ['default', './tests/helpers/progress-reporter.ts', './tests/helpers/summary-reporter.ts'],
     // `npm run coverage` / `coverage:full`: line coverage of src/, the built dist/ mapped back to
     // it through its source maps (most CLI tests run the built CLI in-process)
     coverage: {

@@ -108,6 +108,14 @@ export function parseAlpha(s: string | undefined): number {
   return a;
 }
 
+/** One line per verdict the claims left undecided (inconclusive, not-tested), naming each: "lshdp:   inconclusive (2): a, b". */
+function undecidedLines(results: readonly ClaimResult[], prefix: string): string[] {
+  return [...new Set(results.map((r) => r.verdict))].map((v) => {
+    const ids = results.filter((r) => r.verdict === v).map((r) => r.id);
+    return `lshdp:   ${prefix}${v} (${ids.length}): ${ids.join(', ')}`;
+  });
+}
+
 /** Evaluate the claims of results folder `dir` and write claims.json and tables/claims.md. */
 export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): WrittenClaims {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
@@ -122,7 +130,14 @@ export function writeClaims(dir: string, opts: WriteClaimsOptions = {}): Written
   const lines = [
     `lshdp: claims (α = ${alpha}): ${datasets.map((ds) => `${ds}: ${verdictCounts(results.filter((r) => r.dataset === ds))}`).join('; ')}`,
     ...decided.map((r) => `lshdp:   ${datasets.length > 1 ? `${r.dataset}: ` : ''}${r.id}: ${verdictWithShare(r)}`),
-    'lshdp: wrote claims.json and tables/claims.md',
+    // the others the first line counts, by name: "5 inconclusive" says which five
+    ...datasets.flatMap((ds) =>
+      undecidedLines(
+        results.filter((r) => r.dataset === ds && !decided.includes(r)),
+        datasets.length > 1 ? `${ds}: ` : '',
+      ),
+    ),
+    'lshdp: wrote claims.json and tables/claims.md (every claim with its cells and why)',
   ];
   return { results, json, markdown, lines };
 }

@@ -83,7 +83,8 @@ export async function auditCommand(file: string, opts: AuditFlags): Promise<void
   const mismatched = outcome.results.filter((r) => r.verdict === 'law-mismatch');
   if (opts.json) process.stdout.write(stringifyAudit(auditJson(outcome, meta)));
   else {
-    say(`${outcome.results.length} rows: ${verdictSummary({ results: outcome.results })}`);
+    // the rows the summary counts and the lines below do not list are in audit.csv, each with its reason
+    say(`${outcome.results.length} rows: ${verdictSummary({ results: outcome.results })} (every row with its verdict and reason: ${join(out, 'audit.csv')})`);
     for (const r of violated) say(`  violated: ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
     for (const r of mismatched) say(`  law-mismatch (${r.law_direction}): ${r.mechanism} κ=${r.kappa} ξ=${r.xi}: ${r.reason}`);
     info(`wrote ${written.map((w) => join(out, w)).join(', ')}`);

@@ -5,6 +5,7 @@
  * takes its purpose from here) only when that command runs. tests/cli/startup.test.ts checks each
  * term against the real command's and the help of this list against the full tree's, byte for byte.
  */
+import { optionalEvaluations } from '../evaluations/catalog.js';
 
 export interface CommandEntry {
   name: string;
@@ -25,7 +26,16 @@ export const COMMANDS = [
   },
   { name: 'plot', term: 'plot [options] <results-dir>', purpose: 'rebuild the figures of a results folder from its CSVs (no recomputation)' },
   { name: 'report', term: 'report [options] <results-dir>', purpose: 'write the HTML report of a results folder (with its figures and tables)' },
-  { name: 'table', term: 'table', purpose: "print the privacy-budget table, a utility-loss table or an evaluation's table (recommendations, linkage attack, attribute inference)" },
+  {
+    name: 'table',
+    term: 'table',
+    // the evaluations' titles from their list, asked when help prints (one registered in process too)
+    get purpose(): string {
+      return `print the privacy-budget table, a utility-loss table or an evaluation's table (${optionalEvaluations()
+        .map((e) => e.title.toLowerCase())
+        .join(', ')})`;
+    },
+  },
   {
     name: 'audit',
     term: 'audit [options] <config>',

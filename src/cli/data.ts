@@ -4,7 +4,7 @@ import { UserError } from '../util/errors.js';
 import { formatNames, formatUnit } from '../data/formats/index.js';
 import { cliIo } from './io.js';
 import { cacheDirOption, intArg, noCacheOption, numberList, quietOption } from './options.js';
-import { addReaderOptions, delimiterArg, readerSpec, type ReaderFlags } from './readerFlags.js';
+import { addReaderOptions, readerSpec, type ReaderFlags } from './readerFlags.js';
 import { registerDataFetch } from './dataFetch.js';
 import { purpose } from './commands.js';
 
@@ -17,6 +17,7 @@ interface InspectFlags extends ReaderFlags {
   cache: boolean;
   cacheDir: string;
   quiet?: boolean;
+  configDir?: string;
 }
 
 const DEFAULT_DIMS = [100, 500, 1000];
@@ -32,7 +33,8 @@ export function registerData(program: Command): void {
     .option('--dims <n...>', `vector lengths n (default: ${DEFAULT_DIMS.join(',')})`)
     .option('--json', 'print one JSON object')
     .option('--sample <q>', 'query users for the 1-NN distances (default: all when ≤ 20,000 users, else 2,000)', intArg('--sample'))
-    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1);
+    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1)
+    .option('--config-dir <dir>', 'the folder of the config the suggested data set entry goes in: its path relative to it (default: absolute)');
   addReaderOptions(inspect)
     .addOption(noCacheOption())
     .addOption(cacheDirOption('vector cache folder'))
@@ -40,17 +42,17 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       // the readers and the k-NN load only when the command runs
-      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
+      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }, { TooFewItemsError }] = await Promise.all([
         import('../data/detect.js'),
         import('../knn/inspect.js'),
         import('../data/summaryJson.js'),
         import('../util/progress.js'),
+        import('../data/vectors.js'),
       ]);
       let format = o.format;
       let detected: string | null = null;
-      let entry: string | null = null;
-      // a flag's column as a config writes it: an index without a header, else the name
-      const columnOf = (c: string | undefined) => (c !== undefined && o.header === false && /^\d+$/.test(c) ? Number(c) : c);
+      // detection chose reader options (a table's columns): the config needs them
+      let chose = false;
       if (format === undefined) {
         if (!file) throw new UserError('data inspect: give a FILE, or --format synthetic --preset NAME');
         const d = detectFormat(file, { user: o.user, item: o.item, poi: o.poi });
@@ -62,15 +64,16 @@ export function registerData(program: Command): void {
         o.item ??= flag(d.item);
         o.value ??= flag(d.value);
         detected = `format ${d.format}, detected from ${d.why} (give --format to choose another)`;
-        // the data set entry a config needs for this file, where detection chose reader options (a table's columns)
-        if (d.user !== undefined || d.delimiter !== undefined)
-          entry = configEntry(file, { ...d, delimiter: o.delimiter === undefined ? undefined : delimiterArg(o.delimiter), user: columnOf(o.user), item: columnOf(o.item), value: columnOf(o.value) });
+        chose = d.user !== undefined || d.delimiter !== undefined;
       }
       const unit = formatUnit(format);
       const generated = unit.inputs.length === 0;
       if (!generated && !file) throw new UserError(`data inspect: a FILE is required for format ${format}`);
       const name = file ? file.split(/[\\/]/).pop()! : `synthetic-${o.preset ?? 'small'}`;
       const spec = readerSpec(name, format, file, o, 'data inspect');
+      // the data set entry a config needs for this file, with every reader option given or detected
+      const options = Object.keys(spec).some((k) => !['name', 'format', 'path'].includes(k)) || o.skipBadRows;
+      const entry = file && (chose || options) ? configEntry({ ...spec, ...(o.skipBadRows ? { skip_bad_rows: true } : {}) }, o.configDir) : null;
       const report = await inspectDataset(spec, dims, {
         cacheDir: o.cache ? o.cacheDir : null,
         // only a format that generates its data writes files: a real file needs no (temporary) synthDir
@@ -81,13 +84,14 @@ export function registerData(program: Command): void {
         progress: createProgress({ quiet: o.quiet || o.json }),
       }).catch((e: unknown) => {
         // the default --dims (100,500,1000) is too large for small files: say which flag to change
-        if (e instanceof UserError && /exceeds the number of items/.test(e.message)) e = new UserError(`${e.message}; choose smaller --dims`);
+        if (e instanceof TooFewItemsError) e = new UserError(`--dims: ${e.n} exceeds the number of ${e.counted} of ${file ?? name} (${e.count}); choose smaller --dims`);
         // a detected format may be the wrong guess: the one error line says which format was read
         if (e instanceof UserError && detected) throw new UserError(`${e.message} [read as ${detected}]`);
         throw e;
       });
       if (detected && !o.quiet) cliIo().err(`lshdp: ${detected}\n`);
-      if (entry && !o.quiet) cliIo().err(`lshdp: as a config's data set entry (a relative path resolves against the config file's folder): ${entry}\n`);
+      const paths = o.configDir === undefined ? 'its path absolute; --config-dir DIR makes it relative to the config' : `its path relative to ${o.configDir}, the config's folder`;
+      if (entry && !o.quiet) cliIo().err(`lshdp: as a config's data set entry (${paths}): ${entry}\n`);
       cliIo().out(o.json ? JSON.stringify({ ...report, summary: summaryToJson(report.summary) }, null, 2) + '\n' : formatInspect(report));
     });
 }

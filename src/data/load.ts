@@ -7,12 +7,13 @@ import type { DatasetSpec } from './spec.js';
 import type { DatasetSummary, LoadedDataset, RecommendData, RecommendDimSummary, RecommendSplit, UserVectors } from './types.js';
 import type { Interactions } from './interactions.js';
 import { formatUnit, generatesData, type ReadPlan } from './formats/index.js';
-import { buildVectors, buildVectorsOfDims, rankItems } from './vectors.js';
+import { buildVectors, buildVectorsOfDims, rankItems, TooFewItemsError } from './vectors.js';
 import { releaseArrays, releasedArraysFreed } from '../util/release.js';
 import { cacheKey, cachePath, inputStamp, readVectorCache, rememberedHash, rememberHash, writeVectorCache, type CachedBase, type CachedRecommend, type RecommendBase } from './cache.js';
 import { sha256File, sha256FilesInThread } from '../util/hash.js';
 import { recommendData, splitInteractions, splitProblem } from './split.js';
 import { makeFolderSync } from '../util/folders.js';
+import { SKIP_BAD_ROWS_HINT } from './lines.js';
 import { ensureSynthetic, resolveSynthOptions } from './synth.js';
 
 export interface LoadOptions {
@@ -74,7 +75,33 @@ export function planRead(spec: DatasetSpec, opts: LoadOptions = {}): ReadPlan {
 
 /** The interactions of a plan, read by the reader of the plan's format (`times`: with each pair's time). */
 async function readPlan(plan: ReadPlan, progress?: Progress, times = false): Promise<Interactions> {
-  return formatUnit(plan.format).read(plan, { skipBadRows: plan.skipBadRows, progress, ...(times ? { times } : {}) });
+  try {
+    return await formatUnit(plan.format).read(plan, { skipBadRows: plan.skipBadRows, progress, ...(times ? { times } : {}) });
+  } catch (e) {
+    throw plan.skipBadRows ? e : await withBadRowCount(plan, e);
+  }
+}
+
+/** How many lines of the first few a malformed-row error lists. */
+const LINES_SHOWN = 5;
+
+/**
+ * A malformed row's error, with how many malformed rows the file has and where the first few are
+ * (read again, skipping them, only on this error path): one run says it all, not one run per line.
+ * Any other error, or a file with that one malformed row, passes unchanged.
+ */
+async function withBadRowCount(plan: ReadPlan, e: unknown): Promise<unknown> {
+  if (!(e instanceof UserError) || !e.message.endsWith(SKIP_BAD_ROWS_HINT)) return e;
+  let again: Interactions;
+  try {
+    again = await formatUnit(plan.format).read(plan, { skipBadRows: true });
+  } catch {
+    return e;
+  }
+  if (again.rowsSkipped < 2) return e;
+  const lines = again.skippedLines.slice(0, LINES_SHOWN);
+  const more = again.rowsSkipped > lines.length ? ', …' : '';
+  return new UserError(`${e.message.slice(0, -SKIP_BAD_ROWS_HINT.length)}; ${again.rowsSkipped} malformed rows in all, at lines ${lines.join(', ')}${more}${SKIP_BAD_ROWS_HINT}`, e.exitCode);
 }
 
 /** Read and combine a data set's interactions (no vectors, no cache). */
@@ -307,8 +334,7 @@ async function buildMissing(spec: DatasetSpec, plan: ReadPlan, missing: number[]
   };
   const ranking = rankItems(train);
   for (const n of missing) {
-    if (n > train.itemIds.length)
-      throw new UserError(`${spec.name}: n = ${n} exceeds the number of items with a training interaction (${train.itemIds.length} of ${inter.itemIds.length} after the recommendation split)`);
+    if (n > train.itemIds.length) throw new TooFewItemsError(spec.name, n, 'items with a training interaction', `${train.itemIds.length} of ${inter.itemIds.length} after the recommendation split`);
     const v = buildVectors(train, ranking, n, plan.center, spec.name);
     const { data, dim } = recommendData(parts, ranking, v, split.holdout);
     built.vectors.set(n, v);

@@ -5,6 +5,22 @@ import type { Interactions } from './interactions.js';
 import type { UserVectors } from './types.js';
 
 /**
+ * A vector length n above the items the data set has: the key that asked for it (a config's
+ * `dims`, inspect's `--dims`) is the caller's to name, with the file (src/machinery/load.ts).
+ */
+export class TooFewItemsError extends UserError {
+  constructor(
+    readonly dataset: string,
+    readonly n: number,
+    /** what was counted ("items", "items with a training interaction") and the count as said */
+    readonly counted: string,
+    readonly count: string,
+  ) {
+    super(`${dataset}: n = ${n} exceeds the number of ${counted} (${count})`);
+  }
+}
+
+/**
  * Item ranking of protocol §2.1: by number of distinct users (after combining repeats, one pair =
  * one user), ties by smaller id in the id order (= smaller item index, since items are ordered).
  * Returns item indices, most popular first.
@@ -80,7 +96,7 @@ function shiftsAndCounts(inter: Interactions, colOf: Int32Array, center: Center)
 export function buildVectors(inter: Interactions, ranking: Int32Array, n: number, center: Center, dataset: string): UserVectors {
   const nItems = inter.itemIds.length;
   if (!Number.isInteger(n) || n < 1) throw new UserError(`${dataset}: n must be a positive integer, got ${n}`);
-  if (n > nItems) throw new UserError(`${dataset}: n = ${n} exceeds the number of items (${nItems})`);
+  if (n > nItems) throw new TooFewItemsError(dataset, n, 'items', String(nItems));
   const colOf = new Int32Array(nItems).fill(-1);
   for (let j = 0; j < n; j++) colOf[ranking[j]!] = j;
   const { userPtr, itemIdx, values } = inter;

@@ -31,6 +31,6 @@ export function vectorsForItems(inter: Interactions, items: readonly string[], c
 
 /** The n most popular items of the data (protocol §2.1 ranking), as ids. */
 export function topItems(inter: Interactions, n: number, dataset: string): string[] {
-  if (n > inter.itemIds.length) throw new UserError(`${dataset}: n = ${n} exceeds the number of items (${inter.itemIds.length})`);
+  if (n > inter.itemIds.length) throw new UserError(`--dims: n = ${n} exceeds the number of items of ${dataset} (${inter.itemIds.length}); choose a smaller n`);
   return Array.from(rankItems(inter).subarray(0, n), (i) => inter.itemIds[i]!);
 }

@@ -18,7 +18,13 @@ export interface MetricFacts {
   stem: string;
   /** how tables and figures name it */
   label: string;
-  /** which way is better for a user of the release (utility) or for the adversary (an attack) */
+  /**
+   * Which way the metric is better for the party it measures for: for a utility metric (the loss,
+   * recall, NDCG) the user of the release; for a metric of harm to the users (an attack's success,
+   * how many users a release singles out) the adversary, so `higher` there means more harm. lshdp
+   * ranks and decides nothing by it: it tells a reader (and a consumer of the facts) which way the
+   * numbers point.
+   */
   better: 'higher' | 'lower';
 }
 

@@ -119,7 +119,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   if (opts.checkFiles) {
     const notInstalled = registryFileProblems(cfg.datasets, opts.dataDir);
     if (notInstalled.length > 0) fail(file, notInstalled, sets);
-    const missing = fileChecks(cfg, (i, key) => given[i]![key] ?? '');
+    const missing = fileChecks(cfg, (i, key) => given[i]![key] ?? '', { dataDir: opts.dataDir, configDir: base });
     if (missing.length > 0) fail(file, missing, sets);
   }
   return cfg;

@@ -54,13 +54,16 @@ export interface WalkedRow extends Point {
 }
 
 /** What an evaluation tells the walk: its facts, how to read one trial's value, and its baselines. */
-export interface RowHooks {
+export interface RowHooks<R = unknown> {
   facts: EvaluationFacts;
   /**
    * One trial's values of result `id` at `point`, from the trial cell's record in the evaluation's
-   * store (`facts.store`), or undefined when the record lacks them.
+   * store (`facts.store`), or undefined when the record lacks them. `R` is that record's type as the
+   * unit stores it (`RowHooks<CellRecord>`, `RowHooks<AttackRecord>`): the walk hands over what it
+   * read from the store, and the lists hold every unit's hooks as `RowHooks` (a method's parameter
+   * is compared both ways), so a unit types its record once, without a cast.
    */
-  point(record: unknown, id: string, point: Point): TrialPoint | undefined;
+  point(record: R, id: string, point: Point): TrialPoint | undefined;
   /**
    * The rows of a (data set, n) before its κ rows (the exact rows, the baselines), from its exact
    * cell's record or from the trial cells' records of each κ in the evaluation's store (trial order).

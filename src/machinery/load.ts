@@ -13,6 +13,7 @@ import type { Engine } from './engine.js';
 import type { RunSetup } from './setup.js';
 import { evaluationsIn } from '../evaluations/index.js';
 import { itemSetsOf } from '../data/itemSets.js';
+import { TooFewItemsError } from '../data/vectors.js';
 
 export interface LoadedData {
   loaded: Map<string, LoadedDataset>;
@@ -29,7 +30,12 @@ export async function loadDataSets(setup: RunSetup, configFile: string, engine: 
     const t0 = Date.now();
     // with `recommend`, the split (not `top`: the lists do not change the data) and the seed it draws from
     const split = cfg.recommend ? { recommend: { split: cfg.recommend.split, holdout: cfg.recommend.holdout }, seed: cfg.seed } : {};
-    const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true, ...split });
+    const ds = await engine.loadDataset(spec, cfg.dims, { metric: cfg.metric, cacheDir, progress, skipBadRows: skipBadRows || spec.skip_bad_rows === true, ...split }).catch((e: unknown) => {
+      // an n the data cannot give: the config's key and the file, not only the data set's name
+      if (!(e instanceof TooFewItemsError)) throw e;
+      const from = spec.path ? ` in ${spec.path}` : '';
+      throw configError(configFile, [`dims: ${e.n} exceeds the number of ${e.counted} of data set "${spec.name}" (${e.count}${from}); choose a smaller n`], setup.overrides);
+    });
     progress.stop();
     loadMs[spec.name] = Date.now() - t0;
     if (guard.signal) throw new InterruptedError(guard.signal, `interrupted by ${guard.signal} while loading ${spec.name}; nothing was written`);

@@ -7,6 +7,7 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
 import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
+import { estimateFromHistory, type RunTime } from './runTimes.js';
 import type { CellRecord } from '../experiment/records.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
@@ -254,12 +255,23 @@ export function planLines(setup: RunSetup, plan: RunPlan, shard: ShardSpec | nul
   return lines;
 }
 
-/** `--dry-run`: the grid, what would be computed and reused, and a rough time. */
-export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: number): string[] {
-  const cost = plan.cellsTodo.reduce((s, c) => s + plan.costOf(c), 0);
+/** The cost model's units of the cells a plan computes. */
+export const plannedCost = (plan: RunPlan): number => plan.cellsTodo.reduce((s, c) => s + plan.costOf(c), 0);
+
+/**
+ * `--dry-run`: the grid, what would be computed and reused, and the time: from the earlier run of
+ * the config on this machine when there is one (src/machinery/runTimes.ts), else the cost model's
+ * rough guess, said to be rough.
+ */
+export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: number, history: { earlier: RunTime | null; loadMs: number } = { earlier: null, loadMs: 0 }): string[] {
+  const cost = plannedCost(plan);
   const cellsTodo = plan.cellsTodo.length;
+  const { earlier } = history;
   // calibration: about 1e8 cost units per second and thread on the development machine (a rough guide, not a promise)
-  const seconds = cost / 1e8 / Math.max(1, Math.min(threads, cellsTodo || 1));
+  const seconds = earlier ? estimateFromHistory(earlier, { cost, cells: cellsTodo, threads, loadMs: history.loadMs }) : cost / 1e8 / Math.max(1, Math.min(threads, cellsTodo || 1));
+  const basis = earlier
+    ? `, from the earlier run of this config here (${earlier.at.slice(0, 16).replace('T', ' ')} UTC: ${formatCount(Math.round(earlier.totalMs / 1000))} s on ${earlier.threads} thread${earlier.threads === 1 ? '' : 's'})`
+    : ': rough (no earlier run here)';
   const axes = [
     `datasets ${cfg.datasets.map((d) => d.name).join(', ')}`,
     `n [${cfg.dims.join(', ')}]`,
@@ -275,6 +287,6 @@ export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: numbe
   return [
     `grid: ${axes.join('; ')}`,
     `${formatCount(plan.cells.length)} cells (${formatCount(plan.results.length)} results per trial cell); ${formatCount(total)} results: ${formatCount(reused)} reused, ${formatCount(total - reused)} to compute in ${formatCount(cellsTodo)} cells`,
-    `estimated compute: about ${seconds < 1 ? '< 1' : formatCount(Math.round(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'} (dry run: nothing computed or written)`,
+    `estimated time: about ${seconds < 1 ? '< 1' : formatCount(Math.round(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'}${basis} (dry run: nothing computed or written)`,
   ];
 }

@@ -25,7 +25,8 @@ import { acquireFolderLock } from '../machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../machinery/manifest.js';
 import { prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
-import { dryRunLines, planLines, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { dryRunLines, planLines, plannedCost, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { earlierRun, recordRunTime } from '../machinery/runTimes.js';
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
 import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
@@ -147,10 +148,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     if (!opts.force) for (const s of others.values()) s.removeTemporaries();
     const plan = planRun(setup, data, (name) => engine.mechanism(name), store, { shard: opts.shard, force: opts.force, ownStores: others });
     for (const line of planLines(setup, plan, opts.shard)) log(line);
-    if (opts.dryRun) {
-      for (const l of dryRunLines(cfg, plan, setup.threads)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
-      return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: 0, cellsComputed: 0 };
-    }
+    if (opts.dryRun) return dryRun(opts, setup, plan, data);
     // the results folder (nothing was written before this point)
     prepareResultsFolder(outDir, setup.owner, { force: opts.force });
     store.ensure();
@@ -159,6 +157,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     // the claims' modules (and the report's) load while the workers compute, not after them
     if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
+    const computeStarted = Date.now();
     const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
@@ -175,7 +174,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
       // a shard holds part of the grid: manifest and summaries only; `lshdp merge` writes the CSVs
       writeShardFiles(outDir, data.summaries, manifest());
       log(`shard ${opts.shard.index}/${opts.shard.count} done: ${formatCount(plan.total)} results in ${outDir}; combine the shards with lshdp merge (which also tests the paper's claims)`);
-    } else await outputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log);
+    } else await timedOutputsStage(opts, setup, { plan, data, done, quick, engine, manifest }, log, { started, computeStarted, threads });
     return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
   } finally {
     // on every path, errors included: live workers would keep the process from exiting (a pool
@@ -184,6 +183,36 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     guard.dispose();
     lock?.release();
   }
+}
+
+/** `--dry-run`: its lines, the time from this config's earlier run here when there is one; nothing computed or written. */
+function dryRun(opts: RunOptions, setup: RunSetup, plan: RunPlan, data: LoadedData): RunResult {
+  const history = { earlier: earlierRun(setup.cacheDir, setup.configHash), loadMs: Object.values(data.loadMs).reduce((a, b) => a + b, 0) };
+  for (const l of dryRunLines(setup.cfg, plan, setup.threads, history)) (opts.log ?? ((x: string) => process.stdout.write(x + '\n')))(l);
+  return { outDir: setup.outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: 0, cellsComputed: 0 };
+}
+
+/** The outputs stage, then the run's stage times recorded for the next --dry-run of this config here (in the cache folder, never the results). */
+async function timedOutputsStage(
+  opts: RunOptions,
+  setup: RunSetup,
+  run: Parameters<typeof outputsStage>[2],
+  log: (line: string) => void,
+  at: { started: number; computeStarted: number; threads: number },
+): Promise<void> {
+  const outputsStarted = Date.now();
+  await outputsStage(opts, setup, run, log);
+  const end = Date.now();
+  const { plan, done } = run;
+  recordRunTime(setup.cacheDir, {
+    configHash: setup.configHash,
+    threads: at.threads,
+    cells: done.cellsComputed,
+    cost: plannedCost(plan),
+    computeMs: outputsStarted - at.computeStarted,
+    outputsMs: end - outputsStarted,
+    totalMs: end - at.started,
+  });
 }
 
 /**

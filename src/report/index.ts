@@ -24,7 +24,13 @@ import { recommendTable } from './recommendTable.js';
 import { attackFigureEntries } from './attackFigures.js';
 import type { FrontierSlice } from './frontierFigure.js';
 import { attackTable } from './attackTable.js';
+import { marksOf, withReleaseMarks } from './releasable.js';
+import { evaluationTable } from './evaluationTable.js';
+import { optionalEvaluations } from '../evaluations/catalog.js';
+import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 export { readResultsFolder } from './read.js';
+export { withReleaseMarks } from './releasable.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, type TableFormat } from './tables.js';
 export { budgetsTable } from './budgetTables.js';
@@ -257,17 +263,18 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
   const dir = join(res.dir, 'tables');
   // the name this table had before utility-table.csv (it clashed with the top-level utility.csv)
   removeRetired(dir, ['utility.csv']);
+  const marks = marksOf(res);
   if (res.utility) {
-    await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md', marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex', marks));
     await writeFileAtomic(join(dir, TABLE_FILES.utilityCsv), utilityTable(res.utility, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
   }
   // likewise its recommendation tables
   if (!res.recommend) removeRetired(dir, [TABLE_FILES.recommendMd, TABLE_FILES.recommendTex, TABLE_FILES.recommendCsv]);
   if (res.recommend) {
-    await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md', marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex', marks));
     await writeFileAtomic(join(dir, TABLE_FILES.recommendCsv), recommendTable(res.recommend, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.recommendMd}, ${TABLE_FILES.recommendTex}, ${TABLE_FILES.recommendCsv}`);
   }
@@ -277,11 +284,26 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
   }
   if (res.attack) {
-    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md', false, marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex', false, marks));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.attackMd}, ${TABLE_FILES.attackTex}`);
   }
+  // every other evaluation's file: tables/<name>.md, the generic view (`lshdp table <name>`)
+  for (const facts of optionalEvaluations().filter((e) => !OWN_TABLES.includes(e.name))) {
+    const rows = (res as unknown as Record<string, Record<string, unknown>[] | null | undefined>)[facts.name];
+    const name = genericTableFile(facts.name);
+    if (!rows) removeRetired(dir, [name]);
+    else {
+      await writeFileAtomic(join(dir, name), evaluationTable(facts, rows, 'md', marks));
+      log(opts, `lshdp: wrote tables/${name}`);
+    }
+  }
 }
+
+/** The evaluations whose tables are written above by their own views (utility is always on). */
+const OWN_TABLES: readonly string[] = [RECOMMEND_FACTS.name, ATTACK_FACTS.name];
+/** tables/<name>.md of an evaluation without a view of its own (docs/OUTPUTS.md). */
+export const genericTableFile = (name: string): string => `${name}.md`;
 
 /**
  * index.html plus the local vega builds in assets/. The page shows the SVGs of figures/; with
@@ -295,7 +317,7 @@ export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts:
 
 /** Everything: figures, tables and the HTML report of a results folder (`reuse`: a run's, which keeps the figures whose spec did not change: writeFigures). */
 export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean; reuse?: boolean } = {}): Promise<void> {
-  const res = readResultsFolder(resultsDir);
+  const res = await withReleaseMarks(readResultsFolder(resultsDir));
   const figs = await writeFigures(res, opts);
   await writeTables(res, opts);
   await writeReport(res, figs, opts);

@@ -54,7 +54,7 @@ describe('lshdp audit', () => {
       expect(row.epsilon_ceiling!, row.mechanism).toBeGreaterThan(2);
       expect(row.detectable_inflation!, row.mechanism).toBeGreaterThanOrEqual(1);
     }
-    expect(r.stdout).toMatch(/^9 rows: violated 0, law-mismatch 0, no-violation-found \d, not-testable \d, not-applicable 1$/m);
+    expect(r.stdout).toMatch(/^9 rows: violated 0, law-mismatch 0, no-violation-found \d, not-testable \d, not-applicable 1 \(every row with its verdict and reason: .*audit\.csv\)$/m);
     const exact = json.results.filter((x) => x.mechanism === 'lshrr-exact');
     expect(exact.map((x) => [x.accountant, x.tail_ci!.length, x.samples, x.detectable_by])).toEqual([
       ['exact', 2, 300, 'flip-rate'],
@@ -79,7 +79,7 @@ describe('lshdp audit', () => {
     const out = join(dir, 'out');
     const r = await lshdpIn(['audit', file, '--out', out, '--samples', '100']);
     expect(r.status, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/^2 rows: violated 2, law-mismatch 0, no-violation-found 0, not-testable 0, not-applicable 0$/m);
+    expect(r.stdout).toMatch(/^2 rows: violated 2, law-mismatch 0, no-violation-found 0, not-testable 0, not-applicable 0 \(every row with its verdict and reason: .*audit\.csv\)$/m);
     expect(r.stdout).toMatch(
       /^ {2}violated: naive κ=10 ξ=2: exact tail [\d.]+ > δ = 0\.01 at the declared per-bit ε; flip rate [\d.]+ on \d+ differing bits: realized per-bit ε >= [\d.]+ > [\d.]+ the claim allows \(p [\d.e-]+\)$/m,
     );
@@ -115,7 +115,7 @@ export default {
     const file = config(dir, '[{ module: ./overflip.mjs }]');
     const r = await lshdpIn(['audit', file, '--out', join(dir, 'out'), '--samples', '1000']);
     expect(r.status, r.stderr).toBe(4);
-    expect(r.stdout).toMatch(/^2 rows: violated 0, law-mismatch 2, no-violation-found 0, not-testable 0, not-applicable 0$/m);
+    expect(r.stdout).toMatch(/^2 rows: violated 0, law-mismatch 2, no-violation-found 0, not-testable 0, not-applicable 0 \(every row with its verdict and reason: .*audit\.csv\)$/m);
     expect(r.stdout).toMatch(/^ {2}law-mismatch \(safer\): overflip κ=10 ξ=2: the release departs from its declared law \(safer\): flip rate [\d.]+ on the differing bits, declared [\d.]+/m);
     expect(r.stderr).toMatch(/^lshdp: audit: 2 of 2 tested row\(s\) depart from their declared law \(law-mismatch, exit 4\); none is violated$/m);
     const json = JSON.parse(readFileSync(join(dir, 'out', 'audit.json'), 'utf8')) as AuditFile;

@@ -83,7 +83,7 @@ const CASES: Case[] = [
   {
     name: 'unknown format',
     config: withData('- { name: x, format: movielens-2m, path: r.csv }'),
-    says: /^c\.yaml: datasets\[0\]\.format: must be one of "movielens-csv", .*got string "movielens-2m"$/,
+    says: /^c\.yaml: datasets\[0\]\.format: must be one of "movielens-csv", .*got string "movielens-2m" \(did you mean "movielens-1m"\?\)$/,
   },
   { name: 'unsafe name', config: SYNTH.replace('name: bad', 'name: ../escape'), says: /^c\.yaml: name: must be letters, digits/ },
   { name: 'missing data file', config: ml('data/ratings.csv'), says: /^c\.yaml: datasets\[0\]\.path: file not found: data\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/ },

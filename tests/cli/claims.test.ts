@@ -58,6 +58,12 @@ describe('lshdp claims', () => {
       // the terminal lists each decided claim with its share (one data set: no data set prefix)
       if (decided.includes(c)) expect(r.stderr).toContain(`lshdp:   ${c.id}: ${c.verdict} (${share})\n`);
     }
+    // the claims the summary counts and does not list with a share are named, verdict by verdict
+    for (const v of ['inconclusive', 'not-tested']) {
+      const ids = claims.filter((c) => c.verdict === v).map((c) => c.id);
+      if (ids.length) expect(r.stderr).toContain(`lshdp:   ${v} (${ids.length}): ${ids.join(', ')}\n`);
+    }
+    expect(r.stderr).toContain('lshdp: wrote claims.json and tables/claims.md (every claim with its cells and why)');
     // no verdict word alone in the table: every verdict cell has its share
     expect(r.stdout).not.toMatch(/\| (supported|contradicted|inconclusive|not-tested) \|/);
   });

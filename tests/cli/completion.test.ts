@@ -8,6 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
 import { cli, expectCleanOutcome } from '../fuzz/inproc.js';
 import { REGISTRY_NAMES } from '../../src/data/registry.js';
 import { FORMATS } from '../../src/data/formats/index.js';
@@ -19,6 +22,8 @@ import { SET_KEYS, setKeysOf } from '../../src/cli/configKeys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lshdp-completion-'));
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+// skipped with a word, as the browser tests are: where the shell is absent its script cannot be checked
+for (const shell of ['zsh', 'fish']) if (!has(shell)) console.log(`skipping the ${shell} completion test: no ${shell} on the PATH (apt-get install -y ${shell})`);
 
 async function script(shell: string): Promise<string> {
   const r = await cli(['completion', shell]);
@@ -131,5 +136,42 @@ describe('lshdp completion', () => {
     const r = await cli(['completion', 'tcsh']);
     expectCleanOutcome(r);
     expect(r.err).toBe('lshdp: error: completion: unknown shell "tcsh" (known: bash, zsh, fish)\n');
+  });
+});
+
+describe('completion as documented', () => {
+  /** The sh block docs/RUNNING.md gives under "Shell completion". */
+  const documented = (): string => {
+    const text = readFileSync(join(ROOT, 'docs', 'RUNNING.md'), 'utf8');
+    const at = text.indexOf('**Shell completion**');
+    const block = text.slice(at).match(/```sh\n([\s\S]*?)```/)?.[1];
+    expect(block, 'docs/RUNNING.md: the completion lines').toBeDefined();
+    return block!.replace(/^ {2}/gm, '');
+  };
+  /** A clean environment: node and the system's tools on the PATH, nothing of this session's. */
+  const clean = () => ({ HOME: dir, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+
+  it('the documented lines, run in a clean bash in the project folder, complete lshdp (and leave npx alone)', () => {
+    const lines = documented();
+    expect(lines).toMatch(/export PATH="\$PWD\/bin:\$PATH"/);
+    // the README's row says the same two lines
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const line of lines.trim().split('\n')) expect(readme).toContain(line.trim());
+    const r = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', `${lines}\ncomplete -p lshdp; complete -p npx 2>/dev/null || echo 'npx: none'\nCOMP_WORDS=(lshdp me); COMP_CWORD=1; _lshdp; echo "\${COMPREPLY[@]}"`],
+      { cwd: ROOT, env: clean(), encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')).toEqual(['complete -o bashdefault -o filenames -F _lshdp lshdp', 'npx: none', 'merge mechanisms', '']);
+  });
+
+  it('without lshdp on the PATH the source line loads nothing: why the PATH line is documented', () => {
+    const source = documented()
+      .split('\n')
+      .find((l) => l.startsWith('source'))!;
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${source}\ncomplete -p lshdp`], { cwd: ROOT, env: clean(), encoding: 'utf8' });
+    expect(r.stderr).toMatch(/lshdp: command not found/);
+    expect(r.status).not.toBe(0);
   });
 });

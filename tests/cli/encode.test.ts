@@ -385,7 +385,11 @@ describe('lshdp encode: bad input is one line, exit 2, nothing written', () => {
     ['--query of nothing', ['encode', '--query', 'nowhere', 'ratings.csv', '--out', 'bad'], /nowhere: no such file/],
     ['--noise-seed not a number', [...base, '--xi', '1', '--noise-seed', 'abc', '--out', 'bad'], /--noise-seed: expected a non-negative integer/],
     ['missing data file', ['encode', '--format', 'movielens-csv', 'nope.csv', '--seed', '1', '--mechanism', 'lsh', '--out', 'bad'], /nope\.csv: no such file/],
-    ['n beyond the items', ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--dims', '100000', '--out', 'bad'], /n = 100000 exceeds the number of items/],
+    [
+      'n beyond the items',
+      ['encode', '--format', 'movielens-csv', 'ratings.csv', '--seed', '1', '--mechanism', 'lsh', '--dims', '100000', '--out', 'bad'],
+      /--dims: n = 100000 exceeds the number of items of ratings\.csv \(\d+\); choose a smaller n/,
+    ],
   ];
   beforeAll(async () => {
     writeFileSync(join(dir, 'five.txt'), '1\n2\n3\n4\n5\n');

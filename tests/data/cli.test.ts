@@ -108,8 +108,8 @@ describe('headerless interactions files (LibRec, MyMediaLite) end to end: data i
       expect(inspected.status, inspected.stderr).toBe(0);
       expect(inspected.stderr).toContain(`lshdp: format interactions, detected from ${why}`);
       const stem = fixture.replace(/\..*$/, '');
-      const entry = `{ name: ${stem}, format: interactions, path: ${fixture}, header: false, delimiter: whitespace, user: 0, item: 1, value: 2 }`;
-      expect(inspected.stderr).toContain(`lshdp: as a config's data set entry (a relative path resolves against the config file's folder): ${entry}\n`);
+      const entry = `{ name: ${stem}, format: interactions, path: ${join(realpathSync(cwd), fixture)}, header: false, delimiter: whitespace, user: 0, item: 1, value: 2 }`;
+      expect(inspected.stderr).toContain(`lshdp: as a config's data set entry (its path absolute; --config-dir DIR makes it relative to the config): ${entry}\n`);
       const summary = JSON.parse(inspected.stdout).summary;
       expect(summary.users).toBe(4);
       // the entry, pasted into a config beside the file: `lshdp run` reads the file as inspect did

@@ -143,10 +143,47 @@ describe('a connection that cannot be made ends with the way out', () => {
     );
   });
 
-  it('a host that does not resolve (offline)', async () => {
-    const { opts } = recorded(dataDir(), 'http://no-such-host.invalid');
-    const err = (await fetchDataset('tiny', { ...opts, attempts: 1 }).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/^http:\/\/no-such-host\.invalid\/datasets\/tiny\.zip: host (not found \(ENOTFOUND\)|name lookup failed \(EAI_AGAIN\)); .*lshdp data add tiny tiny\.zip$/);
+  /** A lookup that fails with `code` the first `times` calls (as an offline machine's or a flaky DNS server's), then resolves to this machine. */
+  const failingLookup = (code: string, times: number) => {
+    let calls = 0;
+    return (_host: string, options: { all?: boolean }, cb: (e: NodeJS.ErrnoException | null, a?: unknown, f?: number) => void) => {
+      if (++calls <= times) cb(Object.assign(new Error(`getaddrinfo ${code}`), { code }));
+      else if (options.all) cb(null, [{ address: '127.0.0.1', family: 4 }]);
+      else cb(null, '127.0.0.1', 4);
+    };
+  };
+
+  it('a host that does not resolve (offline, ENOTFOUND): said at once, not retried, with the data add way', async () => {
+    const { waits, lines, opts } = recorded(dataDir(), 'http://no-such-host.invalid');
+    const t0 = Date.now();
+    const err = (await fetchDataset('tiny', opts).catch((e: Error) => e)) as Error;
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // this machine's own answer for a .invalid name; without a DNS server some say EAI_AGAIN (one retry, below)
+    if (/ENOTFOUND/.test(err.message)) {
+      expect(waits).toEqual([]);
+      expect(lines).toEqual([]);
+      expect(err.message).toMatch(
+        /^http:\/\/no-such-host\.invalid\/datasets\/tiny\.zip: host not found \(ENOTFOUND\): the name does not resolve \(offline, or no such host\), which waiting does not mend, so not retried; nothing downloaded; offline or blocked\? .*lshdp data add tiny tiny\.zip$/,
+      );
+    } else expect(err.message).toMatch(/EAI_AGAIN\); gave up after 2 tries; .*lshdp data add tiny tiny\.zip$/);
+    // the same, whatever this machine's DNS does: a lookup that answers ENOTFOUND
+    const host = recorded(dataDir(), server.base.replace('127.0.0.1', 'mirror.example'));
+    const again = (await fetchDataset('tiny', { ...host.opts, lookup: failingLookup('ENOTFOUND', 99) as never }).catch((e: Error) => e)) as Error;
+    expect(host.waits).toEqual([]);
+    expect(again.message).toMatch(/host not found \(ENOTFOUND\): the name does not resolve .* so not retried; nothing downloaded; .*lshdp data add tiny tiny\.zip$/);
+  });
+
+  it('a lookup that could not be made this time (EAI_AGAIN): one retry after 1 s, which may succeed', async () => {
+    const base = server.base.replace('127.0.0.1', 'mirror.example');
+    server.files.set('/datasets/tiny.zip', { body: zip });
+    const down = recorded(dataDir(), base);
+    const err = (await fetchDataset('tiny', { ...down.opts, lookup: failingLookup('EAI_AGAIN', 99) as never }).catch((e: Error) => e)) as Error;
+    expect(down.waits).toEqual([1000]);
+    expect(down.lines).toEqual([`${base}/datasets/tiny.zip: host name lookup failed (EAI_AGAIN); trying again in 1 s (2 of 2)`]);
+    expect(err.message).toMatch(/\(EAI_AGAIN\); gave up after 2 tries; nothing downloaded; offline or blocked\? .*lshdp data add tiny tiny\.zip$/);
+    const once = recorded(dataDir(), base);
+    expect((await fetchDataset('tiny', { ...once.opts, lookup: failingLookup('EAI_AGAIN', 1) as never })).installed).toBe(true);
+    expect(once.waits).toEqual([1000]);
   });
 
   it('the CLI: one line, exit 2, no stack; --retries 0 tries once', async () => {

@@ -76,9 +76,15 @@ describe('an evaluation added as one unit', () => {
     const claims = JSON.parse(readFileSync(join(dir, 'a', 'claims.json'), 'utf8')) as { claims: { id: string; verdict: string; cells_tested: number }[] };
     const own = claims.claims.find((c) => c.id === 'lsh-finds-neighbours');
     expect(own).toMatchObject({ verdict: 'supported', cells_tested: 4 });
-    // lshdp table: the generic view of its file
+    // lshdp table: the generic view of its file; the report writes it as tables/miss.md; --help names it
     const table = await runInProc(dir, ['table', 'miss', 'a']);
     expect(table.status).toBe(0);
+    expect((await runInProc(dir, ['report', 'a', '--no-png'])).status).toBe(0);
+    expect(readFileSync(join(dir, 'a', 'tables', 'miss.md'), 'utf8')).toBe(table.stdout);
+    // (help wraps its lines: read as one)
+    expect((await runInProc(dir, ['--help'])).stdout.replace(/\s+/g, ' ')).toContain(
+      "table print the privacy-budget table, a utility-loss table or an evaluation's table (recommendations, linkage attack, attribute inference, missed neighbours)",
+    );
     expect(table.stdout).toContain('missed share (mean ± se)');
     expect(table.stdout.trimEnd().split('\n').length).toBe(miss.length + 2);
     // lshdp compare: its file matched row by row beside utility.csv's

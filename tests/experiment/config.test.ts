@@ -224,34 +224,44 @@ describe('a missing input file of a registry set', () => {
     throw new Error('config was accepted');
   };
 
-  it('says to name the set (and how to install it), not to read the README again', () => {
+  it('a folder merely named like a set (the shared data elsewhere) gets the plain answer, no registry', () => {
     const ml = missing('shared-movielens-small.yaml');
-    expect(ml).toMatch(
-      /datasets\[0\]\.path: file not found: .*movielens-latest-small\/ratings\.csv \(a file of the registry set movielens-latest-small: name the set, "dataset: movielens-latest-small" in place of format, path and the format's keys, after lshdp data fetch movielens-latest-small\)$/,
-    );
-    expect(ml).not.toMatch(/README/);
-    // the shared TSMC subset is not the registry's file: said, with the file the set reads
-    expect(missing('shared-tsmc.yaml')).toMatch(
-      /checkins\.tsv \(the folder of the registry set foursquare-tsmc2014-nyc, which reads another file, dataset_TSMC2014_NYC\.txt, with results of its own: .*"dataset: foursquare-tsmc2014-nyc".* after lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/,
-    );
+    // (its path runs through a data/ folder: the README's downloads hint, as for any such path)
+    expect(ml).toMatch(/datasets\[0\]\.path: file not found: .*movielens-latest-small\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/);
+    expect(ml).not.toMatch(/registry/);
+    expect(missing('shared-tsmc.yaml')).toMatch(/datasets\[0\]\.path: file not found: .*foursquare-tsmc2014-nyc\/checkins\.tsv \(download it first: README, "Getting the paper's data"\)$/);
   });
 
-  it('recognizes a set by its archive folder or by a file name only it has; other paths keep the data/ hint', () => {
-    const say = (path: string): string => {
-      try {
-        parseConfig(VALID.replace('{ name: s, format: synthetic, preset: small }', `{ name: s, format: movielens-csv, path: ${path} }`), 'c.yaml', {
-          checkFiles: true,
-          cwd: mkdtempSync(join(tmpdir(), 'lshdp-cfg-')),
-        });
-      } catch (e) {
-        return (e as Error).message;
-      }
-      throw new Error('config was accepted');
-    };
+  const say = (path: string, cwd = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'))): string => {
+    try {
+      parseConfig(VALID.replace('{ name: s, format: synthetic, preset: small }', `{ name: s, format: movielens-csv, path: ${path} }`), 'c.yaml', { checkFiles: true, cwd });
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('config was accepted');
+  };
+
+  it('names the set only in the folder where lshdp data fetch installs it; other paths keep the data/ hint', () => {
     expect(say('data/ml-25m/ratings.csv')).toMatch(/\(a file of the registry set movielens-25m: .*lshdp data fetch movielens-25m\)$/);
-    expect(say('downloads/dataset_TSMC2014_NYC.txt')).toMatch(/\(a file of the registry set foursquare-tsmc2014-nyc: .*lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/);
-    // ratings.csv alone belongs to several sets: no guess
+    // the shared 3-column TSMC subset in the install folder is not the set's file: said, with the file the set reads
+    expect(say('data/foursquare-tsmc2014/checkins.tsv')).toMatch(
+      /checkins\.tsv \(the folder of the registry set foursquare-tsmc2014-nyc, which reads another file, dataset_TSMC2014_NYC\.txt, with results of its own: .*"dataset: foursquare-tsmc2014-nyc".* after lshdp data add foursquare-tsmc2014-nyc dataset_TSMC2014_NYC\.txt/,
+    );
+    // a file name only one set has, in a folder lshdp would not install it to: the plain answer
+    expect(say('downloads/dataset_TSMC2014_NYC.txt')).toMatch(/file not found: .*downloads\/dataset_TSMC2014_NYC\.txt$/);
     expect(say('data/ratings.csv')).toMatch(/file not found: .*data\/ratings\.csv \(download it first: README, "Getting the paper's data"\)$/);
     expect(say('elsewhere/ratings.csv')).toMatch(/file not found: .*elsewhere\/ratings\.csv$/);
+  });
+
+  it('a typo of a file that is there says so first, with the near names, and nothing of the registry', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'lshdp-cfg-'));
+    for (const folder of ['movielens-latest-small', 'data/movielens-latest-small']) {
+      mkdirSync(join(cwd, folder), { recursive: true });
+      writeFileSync(join(cwd, folder, 'ratings.csv'), 'userId,movieId,rating,timestamp\n');
+      writeFileSync(join(cwd, folder, 'movies.csv'), 'movieId,title,genres\n');
+      const said = say(`${folder}/ratngs.csv`, cwd);
+      expect(said).toMatch(new RegExp(`datasets\\[0\\]\\.path: file not found: .*${folder}/ratngs\\.csv \\(did you mean ratings\\.csv\\?\\)$`));
+      expect(said).not.toMatch(/registry/);
+    }
   });
 });

@@ -11,6 +11,8 @@ import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
 import { ATTACK_COLUMNS } from '../../src/experiment/columns.js';
 import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
+import { evaluationFacts, optionalEvaluations } from '../../src/evaluations/catalog.js';
+import { genericTableFile } from '../../src/report/index.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -101,6 +103,16 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     for (const f of ['utility.csv', 'tables/utility-table.csv', 'index.html', 'claims.json']) expect(files).toContain(f);
     expect(undocumented(files, tableAfter('Results folder at a glance'))).toEqual([]);
     expect(undocumented(filesUnder(join(dir, 'shard')), tableAfter('Shard folder'))).toEqual([]);
+  });
+
+  it('every evaluation has its file and its tables/<name>.md listed, and the report writes that table', async () => {
+    const glance = tableAfter('Results folder at a glance');
+    for (const e of evaluationFacts()) {
+      expect(glance, `docs/OUTPUTS.md: ${e.file}`).toContain(e.file);
+      expect(glance, `docs/OUTPUTS.md: tables/${e.name}.md`).toContain(`tables/${e.name}.md`);
+    }
+    // each optional evaluation without a view of its own: its generic table, from its file
+    for (const e of optionalEvaluations()) if (!['recommend', 'attack'].includes(e.name)) expect(genericTableFile(e.name)).toBe(`${e.name}.md`);
   });
 
   it("the run's CSV headers are the documented columns, in order", async () => {

@@ -5,7 +5,8 @@
  * `Range: bytes=N-` and `If-Range`: a 206 answer appends; a 200 (the file changed, or the server
  * ignores ranges) starts over; a 416 discards the partial file and starts over. A lost connection,
  * a refused one and a 5xx/429 answer are retried, resuming where the server allows, up to
- * `attempts` tries, waiting 1, 2, 4, 8… s between them (a short outage is survived). What a failure
+ * `attempts` tries, waiting 1, 2, 4, 8… s between them (a short outage is survived); a host name
+ * that does not resolve is not (LOOKUP_TRIES). What a failure
  * says of a rerun is what a rerun does: bytes are said to be kept only when the server can resume
  * them. Redirects are followed (at most 10). Proxy variables (HTTPS_PROXY…) are not honoured: use
  * --mirror for a local mirror instead.
@@ -13,6 +14,7 @@
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { writeFileAtomicSync } from '../../util/atomic.js';
 import { InterruptedError, UserError, withPath } from '../../util/errors.js';
 import { describeFsError } from '../../util/fsProblems.js';
@@ -31,6 +33,8 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   /** a connection silent this long is lost (default 60 s) */
   idleMs?: number;
+  /** the host name lookup (tests give one that fails as an offline machine's does); default the system's */
+  lookup?: LookupFunction;
 }
 
 interface Validators {
@@ -66,15 +70,23 @@ export function discardPartial(part: string): void {
 /** What failed: the connection (offline, refused, no such host), the server (5xx), the transfer. */
 export type FailureKind = 'connection' | 'server' | 'transfer';
 
-/** A failure worth retrying (as opposed to an HTTP 404 or a bad URL). */
+/** A failure worth retrying (as opposed to an HTTP 404 or a bad URL); `tries`: at most this many for it. */
 class Interrupted extends Error {
   constructor(
     message: string,
     readonly kind: FailureKind,
+    readonly tries?: number,
   ) {
     super(message);
   }
 }
+
+/**
+ * Lookup failures and how often they are worth a try: a name that does not resolve (ENOTFOUND,
+ * what an offline machine answers) is no passing outage, so it is said at once; a lookup that
+ * could not be made this time (EAI_AGAIN, a DNS server that did not answer) is tried once more.
+ */
+const LOOKUP_TRIES: Readonly<Record<string, number>> = { ENOTFOUND: 1, EAI_AGAIN: 2 };
 
 /** The download failed after its tries; `kind` says what failed, for the caller's way out. */
 export class DownloadFailed extends UserError {
@@ -144,11 +156,13 @@ export async function download(url: string, part: string, opts: DownloadOptions 
     } catch (e) {
       throwIfAborted(opts.signal, part, url);
       if (!(e instanceof Interrupted)) throw e;
-      if (attempt >= attempts) throw new DownloadFailed(`${e.message}; gave up after ${attempts === 1 ? 'one try' : `${attempts} tries`}; ${keptNote(part, url)}`, e.kind);
+      if (e.tries === 1) throw new DownloadFailed(`${e.message}: the name does not resolve (offline, or no such host), which waiting does not mend, so not retried; ${keptNote(part, url)}`, e.kind);
+      const limit = Math.min(attempts, e.tries ?? attempts);
+      if (attempt >= limit) throw new DownloadFailed(`${e.message}; gave up after ${limit === 1 ? 'one try' : `${limit} tries`}; ${keptNote(part, url)}`, e.kind);
       const wait = backoffMs(attempt);
       const kept = resumableBytes(part, url);
       const from = kept !== null ? `, resuming at ${formatCount(kept)} bytes` : existsSync(part) && statSync(part).size > 0 ? ', from the start (the server cannot resume)' : '';
-      opts.log?.(`${e.message}; trying again in ${wait / 1000} s (${attempt + 1} of ${attempts})${from}`);
+      opts.log?.(`${e.message}; trying again in ${wait / 1000} s (${attempt + 1} of ${limit})${from}`);
       await pause(wait, opts.signal, opts.sleep);
       throwIfAborted(opts.signal, part, url);
     }
@@ -287,7 +301,7 @@ function request(url: string, headers: Record<string, string>, opts: DownloadOpt
       fail(new UserError(`${url}: only http and https URLs are fetched`));
       return;
     }
-    const req = client.get(u, { headers, signal: opts.signal }, (res) => {
+    const req = client.get(u, { headers, signal: opts.signal, ...(opts.lookup ? { lookup: opts.lookup } : {}) }, (res) => {
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location) {
         res.resume();
@@ -303,7 +317,7 @@ function request(url: string, headers: Record<string, string>, opts: DownloadOpt
     req.on('error', (e: NodeJS.ErrnoException) => {
       const words = e.code ? CONNECTION_WORDS[e.code] : undefined;
       const what = words ? `${words} (${e.code})` : (e.code ?? e.message);
-      fail(new Interrupted(`${url}: ${what}`, e.code === 'ECONNRESET' ? 'transfer' : 'connection'));
+      fail(new Interrupted(`${url}: ${what}`, e.code === 'ECONNRESET' ? 'transfer' : 'connection', e.code ? LOOKUP_TRIES[e.code] : undefined));
     });
   });
 }

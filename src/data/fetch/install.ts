@@ -18,7 +18,7 @@ import { fileDigest, sha256File } from '../../util/hash.js';
 import { didYouMean } from '../../util/didYouMean.js';
 import { UserError } from '../../util/errors.js';
 import { REGISTRY, REGISTRY_NAMES, type RegistryEntry } from '../registry.js';
-import { DownloadFailed, discardPartial, download } from './download.js';
+import { DownloadFailed, discardPartial, download, type DownloadOptions } from './download.js';
 import { withDataLock } from './lock.js';
 import { unzipTo } from './archive.js';
 import { detectFormat } from '../detect.js';
@@ -38,6 +38,8 @@ export interface InstallOptions {
   attempts?: number;
   /** the wait between download tries (tests record it instead of waiting) */
   sleep?: (ms: number) => Promise<void>;
+  /** the host name lookup (tests: an offline machine's answers) */
+  lookup?: DownloadOptions['lookup'];
   /** aborts a download (SIGINT, SIGTERM): it rejects with an InterruptedError saying what is kept */
   signal?: AbortSignal;
   /** told when the download starts and when the verifying and unpacking start */
@@ -238,7 +240,7 @@ function wayOut(entry: RegistryEntry, opts: InstallOptions): string {
 async function downloadAndInstall(entry: RegistryEntry, url: string, part: string, opts: InstallOptions): Promise<InstallResult> {
   for (let attempt = 1; ; attempt++) {
     opts.onStage?.('download');
-    await download(url, part, { onProgress: opts.onProgress, log: opts.log, attempts: opts.attempts, sleep: opts.sleep, signal: opts.signal }).catch((e: unknown) => {
+    await download(url, part, { onProgress: opts.onProgress, log: opts.log, attempts: opts.attempts, sleep: opts.sleep, signal: opts.signal, lookup: opts.lookup }).catch((e: unknown) => {
       throw e instanceof DownloadFailed && e.kind !== 'transfer' ? new UserError(`${e.message}; ${wayOut(entry, opts)}`) : e;
     });
     opts.onStage?.('install');

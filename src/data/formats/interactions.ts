@@ -186,7 +186,9 @@ function headedTable(line: string, given: DetectFlags): Detected | string | null
   const user = given.user ?? names.find((h) => USER_COLUMNS.test(h));
   const item = given.item ?? names.find((h) => ITEM_COLUMNS.test(h));
   const shown = names.map((n) => visible(n.slice(0, 40))).join(', ');
-  if (!user || !item || !names.includes(user) || !names.includes(item)) return `looks like a table with header [${shown}]: give --format interactions --user COLUMN --item COLUMN`;
+  // the suggestion carries the delimiter just detected: without it the reader splits on commas
+  const flag = delimiter === ',' ? '' : ` --delimiter ${delimiter === '\t' ? 'tab' : `"${delimiter}"`}`;
+  if (!user || !item || !names.includes(user) || !names.includes(item)) return `looks like a table with header [${shown}]: give --format interactions${flag} --user COLUMN --item COLUMN`;
   const d = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
   return { format: 'interactions', why: `a header with columns ${shown} (${d}-separated; user ${user}, item ${item})`, delimiter, user, item };
 }

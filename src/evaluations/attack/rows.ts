@@ -9,11 +9,11 @@ import type { AttackTrialValue } from '../../experiment/trialValues.js';
 import { attackEntryKey } from './linkage.js';
 import { ATTACK_FACTS } from './facts.js';
 
-export const ATTACK_ROWS: RowHooks = {
+export const ATTACK_ROWS: RowHooks<AttackRecord> = {
   facts: ATTACK_FACTS,
   noun: 'attack entry',
   point(record, id, { at }) {
-    const e = (record as AttackRecord).entries[attackEntryKey(id, at.known!)];
+    const e = record.entries[attackEntryKey(id, at.known!)];
     return e ? { values: { reid1: e.reid1, reid10: e.reid10 }, extra: { users: e.users, targets: e.targets }, eps: e.eps } : undefined;
   },
 };

@@ -36,11 +36,11 @@ function baselineRow(cfg: ExperimentConfig, records: unknown[], name: string, at
   };
 }
 
-export const INFER_ROWS: RowHooks = {
+export const INFER_ROWS: RowHooks<InferRecord> = {
   facts: INFER_FACTS,
   noun: 'inference entry',
   point(record, id, { at }) {
-    const e = (record as InferRecord).entries[inferEntryKey(id, at.aux!)] as StoredInfer | undefined;
+    const e = record.entries[inferEntryKey(id, at.aux!)] as StoredInfer | undefined;
     return e ? { values: { auc: e.auc, prec10: e.prec10 }, extra: { k: e.k, targets: e.targets }, eps: e.eps } : undefined;
   },
   baselines(cfg, _exact, dataset, n, trialRecords) {

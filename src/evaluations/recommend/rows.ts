@@ -45,11 +45,10 @@ function baselineRows(cfg: ExperimentConfig, record: unknown, dataset: string, n
   return rows;
 }
 
-export const RECOMMEND_ROWS: RowHooks = {
+export const RECOMMEND_ROWS: RowHooks<CellRecord> = {
   facts: RECOMMEND_FACTS,
   noun: 'recommendation values',
-  point(record, id, { k, at }) {
-    const rec = record as CellRecord;
+  point(rec, id, { k, at }) {
     if (rec.kind !== 'trial') return undefined;
     const result = rec.results[id];
     const v = result?.rec?.[String(k)]?.[String(at.top)];

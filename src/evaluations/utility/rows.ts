@@ -40,11 +40,10 @@ function exactRows(cfg: ExperimentConfig, record: unknown, dataset: string, n: n
   });
 }
 
-export const UTILITY_ROWS: RowHooks = {
+export const UTILITY_ROWS: RowHooks<CellRecord> = {
   facts: UTILITY_FACTS,
   noun: 'value',
-  point(record, id, { k }) {
-    const rec = record as CellRecord;
+  point(rec, id, { k }) {
     if (rec.kind !== 'trial') return undefined;
     const result = rec.results[id];
     const v = result?.values[String(k)];

@@ -3,7 +3,8 @@
  * format, mechanisms' accountants and options, the metric against the mechanisms, and (before a
  * run) that the input files exist. Each check returns problems as config lines.
  */
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { formatKeyNames, formatsTaking, formatUnit, inputKeys, type InputKey } from '../../data/formats/index.js';
 import type { DatasetSpec } from '../../data/spec.js';
 import { didYouMean } from '../../util/didYouMean.js';
@@ -100,8 +101,12 @@ function datasetChecks(d: DatasetSpec, at: string, metric: string | undefined): 
   return problems;
 }
 
-/** Input files must exist before anything is written (paths are already absolute here). */
-export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: InputKey) => string): string[] {
+/**
+ * Input files must exist before anything is written (paths are already absolute here). A missing
+ * one is said plainly first, with the near names in its folder (`ratngs.csv`: did you mean
+ * ratings.csv?); the registry only when the folder is where `lshdp data fetch` installs a set.
+ */
+export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: InputKey) => string, where: { dataDir?: string; configDir?: string } = {}): string[] {
   const problems: string[] = [];
   cfg.datasets.forEach((d, i) => {
     for (const key of inputKeys(d.format)) {
@@ -111,13 +116,25 @@ export function fileChecks(cfg: ExperimentConfig, given: (i: number, key: InputK
         const st = statSync(p);
         if (!st.isFile()) problems.push(`datasets[${i}].${key}: not a file: ${p}`);
       } catch {
-        // a registry set's file: name the set (lshdp installs it); else data/ is where the README
-        // tells users to put the downloads the project cannot ship
-        const registry = registryHintForPath(given(i, key));
-        const hint = registry ? ` (${registry})` : /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
+        // a typo of a file that is there; else a registry set's install folder: name the set (lshdp
+        // installs it); else data/ is where the README tells users to put the downloads the project cannot ship
+        const near = nearFiles(p);
+        const registry = near ? null : registryHintForPath(p, where.dataDir, where.configDir);
+        const hint = near ? ` (did you mean ${near}?)` : registry ? ` (${registry})` : /(^|\/)data\//.test(given(i, key)) ? ' (download it first: README, "Getting the paper\'s data")' : '';
         problems.push(`datasets[${i}].${key}: file not found: ${p}${hint}`);
       }
     }
   });
   return problems;
+}
+
+/** The files of `path`'s folder whose names are close to its own (a typo), as a message says them; null when none is or the folder is not there. */
+function nearFiles(path: string): string | null {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return null;
+  }
+  return didYouMean(basename(path), names);
 }

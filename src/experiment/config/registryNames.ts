@@ -74,17 +74,18 @@ function installCommand(entry: RegistryEntry): string {
 }
 
 /**
- * A missing input path that belongs to a registry set, said as the way to name the set instead:
- * the path's folder is the set's name or its archive's folder (`…/movielens-latest-small/ratings.csv`,
- * `data/ml-25m/ratings.csv`), or its file name is one only that set has (`dataset_TSMC2014_NYC.txt`).
- * A file of that folder that is not the set's own (the shared 3-column TSMC subset) is told apart:
- * the set reads another file, whose results differ. Null for any other path.
+ * A missing input path in the folder where `lshdp data fetch` (or `data add`) installs a registry
+ * set (the data folder's `<set folder>`, the data folder taken from the working directory or from
+ * the config's folder: `data/ml-25m/ratings.csv`), said as the way to name the set instead. A file
+ * of that folder that is not the set's own (the shared 3-column TSMC subset) is told apart: the set
+ * reads another file, whose results differ. Null for any other path: a folder merely named like a
+ * set is not where lshdp would have put it, so naming the set would answer another question.
  */
-export function registryHintForPath(given: string): string | null {
-  const file = basename(given);
-  const folder = basename(dirname(given));
-  const owners = (name: string) => REGISTRY.filter((e) => e.files.some((f) => basename(f.path) === name));
-  const entry = REGISTRY.find((e) => folder === e.name || folder === e.folder) ?? (owners(file).length === 1 ? owners(file)[0] : undefined);
+export function registryHintForPath(absolute: string, dataDir?: string, configDir?: string): string | null {
+  const file = basename(absolute);
+  const folder = dirname(absolute);
+  const roots = [resolve(dataFolder(dataDir)), ...(configDir ? [resolve(configDir, dataFolder(dataDir))] : [])];
+  const entry = REGISTRY.find((e) => roots.some((root) => folder === resolve(root, e.folder)));
   if (!entry) return null;
   const own = entry.files.find((f) => basename(f.path) === file);
   const name = `"dataset: ${entry.name}" in place of format, path and the format's keys`;

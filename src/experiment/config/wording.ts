@@ -74,7 +74,19 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[]
     }
     case 'invalid_value':
       if (valueAt(input, issue.path) === undefined) return [`${where}: missing (required; one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`];
-      return [`${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${typeName(valueAt(input, issue.path))}`];
+      {
+        // a misspelt word gets the did-you-mean an unknown key gets (`format: movielens-cvs`)
+        const got = valueAt(input, issue.path);
+        const guess =
+          typeof got === 'string'
+            ? didYouMean(
+                got,
+                issue.values.filter((v): v is string => typeof v === 'string'),
+                '"',
+              )
+            : null;
+        return [`${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${typeName(got)}${guess ? ` (did you mean ${guess}?)` : ''}`];
+      }
     case 'invalid_union': {
       const got = valueAt(input, issue.path);
       // an interactions column (the only union of a data set entry)
