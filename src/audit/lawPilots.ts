@@ -6,7 +6,7 @@ import type { TrialHashing } from '../lsh/hyperplanes.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { xoshiroUniform, zigguratState } from '../random/ziggurat.js';
 import type { Hasher } from './sampling.js';
-import { scaledEps } from './claim.js';
+import { epsAt } from '../mechanisms/common.js';
 import type { AuditPlan, Candidate } from './types.js';
 import { lawSample, lawSamples, type LawRow } from './lawSampling.js';
 import { summarize, type Summary } from './lawClaim.js';
@@ -36,7 +36,7 @@ function pilotHashingsOf(plan: AuditPlan, cand: Candidate, kappa: number, hasher
   return list;
 }
 
-/** The release of a row simulated at factor × its ε (scaledEps) on the pilots' hashings, one noise
+/** The release of a row simulated at factor × its ε (epsAt) on the pilots' hashings, one noise
  *  seed per sample (the same at every factor: common random numbers). Cached per factor. */
 export function lawPilots(row: LawRow, plan: AuditPlan, hasher: Hasher): (factor: number) => Summary {
   const cand = row.candidates[row.chosen];
@@ -52,7 +52,7 @@ export function lawPilots(row: LawRow, plan: AuditPlan, hasher: Hasher): (factor
         for (let i = 0; i < hashings.length; i++) seeds.set(zigguratState(noise), 4 * i);
       }
       const store = lawSamples(hashings.length, row.kappa, row.law!.privacy);
-      const eps = scaledEps(row.eps, factor);
+      const eps = epsAt(row.mechanism, row.eps, factor);
       for (let i = 0; i < hashings.length; i++) {
         const state = seeds.slice(4 * i, 4 * i + 4);
         lawSample(store, row, cand.vectors, hashings[i], () => xoshiroUniform(state), eps, deriveSeed(plan.seed, 'audit-law-power-trial', cand.key, row.kappa, i));

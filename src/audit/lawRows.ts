@@ -33,7 +33,8 @@
 import type { ReleaseLaw } from '../mechanisms/releaseLaw.js';
 import { binomialLowerP, binomialUpperP, clopperPearson } from '../stats/binomial.js';
 import { NOT_TESTABLE_FACTOR, POWER_TARGET } from './defaults.js';
-import { predictedFactor, samplesNeeded } from './inflation.js';
+import { predictedFactor, samplesNeeded, smallestFactor } from './inflation.js';
+import { parametersMove } from './pilots.js';
 import { chi2Cdf, chi2Quantile, scaleUpperBound, twoRegionPower } from './lawStats.js';
 import type { Hasher } from './sampling.js';
 import type { AuditPlan, AuditResult, LawScaleTest } from './types.js';
@@ -142,10 +143,25 @@ export function lawChecks(row: LawRow, r: AuditResult, plan: AuditPlan, level: n
   r.detectable_inflation = f;
   r.detectable_by = f === null ? null : test;
   if (f !== null && f <= NOT_TESTABLE_FACTOR) return true;
-  const needed = samplesNeeded((m) => power(pilots(NOT_TESTABLE_FACTOR), m) >= POWER_TARGET, M);
+  // a release that did not move when its ε was scaled ×2 (its noise read from a field of its own):
+  // the law's own parameter inflated analytically (scale ÷ f, ε′ × f: `predict`)
+  const still = !row.mechanism.inflate && parametersMove(row.eps) && sameSummary(pilots(1), pilots(2));
+  const judged = still ? (x: number, m: number) => predict(x, m) : (x: number, m: number) => power(pilots(x), m) >= POWER_TARGET;
+  if (still) {
+    const predicted = smallestFactor((x) => predict(x, M));
+    r.detectable_inflation = predicted;
+    r.detectable_by = predicted === null ? null : test;
+    if (predicted !== null && predicted <= NOT_TESTABLE_FACTOR) return true;
+  }
+  const needed = samplesNeeded((m) => judged(NOT_TESTABLE_FACTOR, m), M);
   r.samples_needed = needed;
   r.samples_needed_extrapolated = false;
   return false;
+}
+
+/** Whether two pilots' summaries (on common random numbers) are the same release. */
+function sameSummary(a: Summary, b: Summary): boolean {
+  return a.stat === b.stat && a.statAll === b.statAll && a.n === b.n;
 }
 
 /** The declared law in words (reasons). */

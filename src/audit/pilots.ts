@@ -1,5 +1,5 @@
 /**
- * Pilots: a row's release simulated at a factor on its ε through its own encode (scaledEps), the
+ * Pilots: a row's release simulated at a factor on its ε through its own encode (epsAt), the
  * black-box test's power on one, and the row's `detectable_inflation` and `samples_needed` from
  * them (verdicts.ts).
  */
@@ -9,7 +9,9 @@ import { xoshiroUniform, zigguratState } from '../random/ziggurat.js';
 import { blackBoxFlagsApprox, blackBoxPower, blackBoxPowerWithSelection, ratesAtLikelyThreshold } from './power.js';
 import { predictedFactor, samplesNeeded, smallestFactor, smallestGridFactor } from './inflation.js';
 import { EXACT_SAMPLES_LIMIT, NOT_TESTABLE_FACTOR, POWER_TARGET } from './defaults.js';
-import { scaledEps, type RowClaim } from './claim.js';
+import type { RowClaim } from './claim.js';
+import { epsAt, scaledEps } from '../mechanisms/common.js';
+import type { EpsilonInfo } from '../privacy/types.js';
 import { scoreSample } from './sampling.js';
 import type { AuditResult } from './types.js';
 import type { BlackBoxFlagged, Context, Judge, Pilot, Pilots, SampledRow } from './rowTypes.js';
@@ -22,7 +24,7 @@ export const PILOT_SAMPLES = 2000;
 export const FLIP_PILOT_SAMPLES = 20000;
 
 /**
- * The release of a row simulated at factor × its ε (scaledEps: through the same encode a plugin
+ * The release of a row simulated at factor × its ε (epsAt: the mechanism's `inflate`, else scaledEps; through the same encode a plugin
  * uses), on the kept pair, with the same seeds at every factor (common random numbers, so the
  * behaviour moves smoothly with the factor). Cached per factor.
  */
@@ -65,7 +67,7 @@ function simulate(row: SampledRow, draws: PilotDraws, factor: number): Pilot {
   const { kappa } = row;
   const N = draws.hashings.length;
   const cand = row.candidates[row.chosen];
-  const eps = scaledEps(row.eps, factor);
+  const eps = epsAt(row.mechanism, row.eps, factor);
   const s0 = new Int32Array(N);
   const s1 = new Int32Array(N);
   let flipsDiff = 0;
@@ -109,6 +111,13 @@ export function blackBoxFlagged(claim: RowClaim, level: number, seed: string, co
  * `detectable_inflation` (the smallest factor on the release flagged with probability >= 0.8 at
  * this M), `detectable_by`, and, when the row is not testable (none up to ×100), `samples_needed`.
  * Returns whether the row is testable.
+ *
+ * When no factor is found, the simulation may have inflated nothing: a plugin whose encode reads its
+ * noise from a field of its own releases the same thing at every factor (common random numbers).
+ * Then, if its ε did move under ×2 and the release did not, the power comes from the release
+ * itself where the law allows (a per-bit randomizer: ×f on the per-bit ε its realized flip rate
+ * shows, the flip checks' `predict`); otherwise it is not computable: `detectable_inflation` and
+ * `samples_needed` stay empty (the reason says why: notTestableReason).
  */
 export function inflation(row: SampledRow, r: AuditResult, ctx: Context, pilots: Pilots, judge: Judge): boolean {
   const M = ctx.plan.samples;
@@ -117,8 +126,36 @@ export function inflation(row: SampledRow, r: AuditResult, ctx: Context, pilots:
   r.detectable_inflation = f;
   r.detectable_by = f === null ? null : judge.flaggedAt(pilots.at(f), M).by;
   if (f !== null && f <= NOT_TESTABLE_FACTOR) return true;
+  if (!row.mechanism.inflate && parametersMove(row.eps) && !pilotMoved(pilots.at(1), pilots.at(2))) {
+    if (row.claim!.kind === 'flips' && judge.predict) {
+      const predicted = smallestFactor((x) => judge.predict!(x, M));
+      r.detectable_inflation = predicted;
+      r.detectable_by = predicted === null ? null : 'flip-rate';
+      if (predicted !== null && predicted <= NOT_TESTABLE_FACTOR) return true;
+      const needed = samplesNeeded((m) => judge.predict!(NOT_TESTABLE_FACTOR, m), M);
+      r.samples_needed = needed;
+      r.samples_needed_extrapolated = needed > EXACT_SAMPLES_LIMIT;
+      return false;
+    }
+    // no power figure: samples_needed stays null, which notTestableReason reads
+    r.detectable_inflation = null;
+    r.detectable_by = null;
+    return false;
+  }
   const needed = samplesNeeded((m) => judge.flaggedAt(pilots.at(NOT_TESTABLE_FACTOR), m, true).flagged, M);
   r.samples_needed = needed;
   r.samples_needed_extrapolated = needed > EXACT_SAMPLES_LIMIT;
+  return false;
+}
+
+/** Whether scaling ×2 changes the accounting a release reads (ε = 0, ∞ or none do not move). */
+export function parametersMove(eps: EpsilonInfo): boolean {
+  return JSON.stringify(scaledEps(eps, 2)) !== JSON.stringify(eps);
+}
+
+/** Whether two pilots (on common random numbers) released anything different. */
+function pilotMoved(a: Pilot, b: Pilot): boolean {
+  if (a.flipsAll !== b.flipsAll || a.flipsDiff !== b.flipsDiff || a.hamMean !== b.hamMean || a.pos.length !== b.pos.length) return true;
+  for (let i = 0; i < a.pos.length; i++) if (a.pos[i] !== b.pos[i] || a.neg[i] !== b.neg[i]) return true;
   return false;
 }

@@ -207,7 +207,11 @@ function noViolationReason(r: AuditResult, claim: RowClaim, pilots: Pilots): str
   return s;
 }
 
+/** The reason of a row whose power could not be computed (pilots.ts inflation). */
+export const POWER_NOT_COMPUTABLE = 'power not computable: the release did not change when its ε was scaled ×2 (declare `inflate`, or `flipsBits`, or a release law)';
+
 function notTestableReason(r: AuditResult, claim: RowClaim): string {
+  if (r.samples_needed === null) return POWER_NOT_COMPUTABLE;
   const f = r.detectable_inflation;
   const found = f === null ? `none up to ×${MAX_FACTOR} is` : `only ×${f} is`;
   const unbounded = claim.kind === 'flips' && r.allowed === Infinity ? '; every per-bit ε meets the claim ((1 − p)^κ >= 1 − δ), so no inflation of the flips can break it' : '';

@@ -43,31 +43,41 @@
  *   as `eps`. Numbers must be >= 0 (Infinity allowed: no noise).
  */
 import type { EpsilonInfo } from '../privacy/types.js';
-import type { DeclaredFacts, Mechanism, MechanismContext } from './types.js';
+import type { DeclaredFacts, MechanismContext } from './types.js';
 import { UserError } from '../util/errors.js';
 import { cleanCodes } from './common.js';
 import { registerMechanism } from './registry.js';
 import type { ReleaseSet } from '../lsh/releases.js';
-import { loadPluginSync, type LoadedPlugin, type PluginRef } from './pluginLoader.js';
-import type { MechanismPlugin, PluginEncodeInput, PluginEpsilon } from './pluginContract.js';
-import { call, checkEpsilon, checkPluginRelease, MODULE_HASH_OPTION, where } from './pluginChecks.js';
+import { loadPluginSync, type LoadedPlugin, type PluginBackedMechanism, type PluginRef } from './pluginLoader.js';
+import type { MechanismPluginV1, PluginEncodeInput, PluginEpsilon } from './pluginContract.js';
+import { call, checkEpsilon, checkPluginRelease, where } from './pluginChecks.js';
+import { optionsForPlugin, pluginOptionKeys, pluginOptionProblems } from './pluginOptions.js';
+import { pluginMechanismV2 } from './pluginV2.js';
 
-export type { MechanismPlugin, PluginEncodeInput, PluginEpsilon, PluginEpsilonInput, PluginReals, PluginSymbols } from './pluginContract.js';
+export {
+  PLUGIN_API_VERSION,
+  PLUGIN_API_VERSIONS,
+  PLUGIN_INTERNAL_FIELDS,
+  type MechanismPlugin,
+  type MechanismPluginV1,
+  type MechanismPluginV2,
+  type PluginEncodeInput,
+  type PluginEpsilon,
+  type PluginEpsilonInput,
+  type PluginHashing,
+  type PluginLawInput,
+  type PluginPrivacy,
+  type PluginReals,
+  type PluginRelease,
+  type PluginSymbols,
+  type PluginView,
+} from './pluginContract.js';
 export { checkPluginCodes, checkPluginRelease, MODULE_HASH_OPTION } from './pluginChecks.js';
-export { loadPlugin, loadPluginSync, validatePlugin, type LoadedPlugin, type PluginRef } from './pluginLoader.js';
-
-/** A registry mechanism made from a plugin: its `epsilon` reads `privacy.d` in the family's metric. */
-export type PluginBackedMechanism = Mechanism & { readonly plugin: LoadedPlugin };
-
-/** The entry's options as the plugin sees them (without the file hash lshdp adds). */
-function pluginOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { [MODULE_HASH_OPTION]: _hash, ...rest } = options;
-  return rest;
-}
+export { loadPlugin, loadPluginSync, validatePlugin, type LoadedPlugin, type PluginBackedMechanism, type PluginRef } from './pluginLoader.js';
 
 /** The facts the plugin declares, as its registry entry carries them (absent keys stay absent, so
  *  a plugin that declares none has the entry, and the result hashes, it had before). */
-function declaredFacts(plugin: MechanismPlugin): DeclaredFacts {
+function declaredFacts(plugin: MechanismPluginV1): DeclaredFacts {
   const keys = ['roles', 'algorithm', 'ldpNote', 'cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise', 'release'] as const;
   return Object.fromEntries(keys.filter((k) => plugin[k] !== undefined).map((k) => [k, plugin[k]])) as DeclaredFacts;
 }
@@ -76,18 +86,22 @@ function declaredFacts(plugin: MechanismPlugin): DeclaredFacts {
 type PluginEpsilonInfo = EpsilonInfo & { plugin?: PluginEpsilon; privacy?: PluginEncodeInput['privacy'] };
 
 /**
- * The plugin as a `Mechanism` of the registry, for one LSH family (its `disagreement`). `epsilon`
- * reads `privacy.d` as the distance in the family's metric. The mechanism's name is the plugin's.
+ * The plugin as a `Mechanism` of the registry, for one LSH family (its `disagreement`), by its
+ * contract version (version 2: pluginV2.ts). `epsilon` reads `privacy.d` as the distance in the
+ * family's metric. The mechanism's name is the plugin's.
  */
 export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) => number): PluginBackedMechanism {
-  const { plugin, path } = loaded;
-  const optionKeys = [...(plugin.optionKeys ?? [])];
+  if (loaded.plugin.apiVersion === 2) return pluginMechanismV2(loaded, disagreement);
+  const plugin = loaded.plugin;
+  const { path } = loaded;
+  const optionKeys = pluginOptionKeys(plugin);
   const checkOptions = (options: Record<string, unknown>) => {
-    for (const key of Object.keys(options)) {
-      if (key !== MODULE_HASH_OPTION && !optionKeys.includes(key))
-        throw new UserError(`${where(path)}: unknown option "${key}" (${optionKeys.length ? `known: ${optionKeys.join(', ')}` : 'it takes no options'})`);
-    }
+    const bad = pluginOptionProblems(plugin, options)[0];
+    if (bad) throw new UserError(`${where(path)}: ${bad.text}`);
   };
+  const pluginOptions = (options: Record<string, unknown>) => optionsForPlugin(plugin, options);
+  const statedOf = (eps: PluginEpsilonInfo) => eps.privacy ?? { xi: null, d: Number.NaN, delta: Number.NaN };
+  const lawOf = plugin.releaseLaw;
   return {
     plugin: loaded,
     // a plugin reads privacy.d as the distance in the family's metric (and gets `disagreement`)
@@ -119,7 +133,7 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
         users,
         kappa: ctx.hashing.kappa,
         disagreement,
-        privacy: eps.privacy ?? { xi: null, d: NaN, delta: NaN },
+        privacy: statedOf(eps),
         eps: eps.plugin ?? {},
         rng: ctx.rng,
         options: pluginOptions(ctx.options),
@@ -129,6 +143,13 @@ export function pluginMechanism(loaded: LoadedPlugin, disagreement: (d: number) 
       // returning input.codes itself is fine: it is already a copy
       return checkPluginRelease(out, users, path, plugin.release);
     },
+    // a release that is not bits states its law from what `epsilon` returned
+    ...(lawOf
+      ? {
+          releaseLaw: (eps: PluginEpsilonInfo, ctx: MechanismContext) =>
+            call(path, 'releaseLaw', () => lawOf.call(plugin, { kappa: ctx.hashing.kappa, disagreement, privacy: statedOf(eps), eps: eps.plugin ?? {}, options: pluginOptions(ctx.options) })),
+        }
+      : {}),
   };
 }
 

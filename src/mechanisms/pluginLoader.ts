@@ -7,10 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MECHANISM_ROLES } from './types.js';
 import { UserError } from '../util/errors.js';
-import { RELEASE_KINDS } from '../lsh/releases.js';
 import type { MechanismPlugin } from './pluginContract.js';
+import type { Mechanism } from './types.js';
+import { validatePlugin } from './pluginValidate.js';
 import { firstLine, where } from './pluginChecks.js';
 
 /** A validated plugin, where it came from and the SHA-256 of its file (part of result identities). */
@@ -23,39 +23,10 @@ export interface LoadedPlugin {
   sha256: string;
 }
 
-const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** A registry mechanism made from a plugin: its `epsilon` reads `privacy.d` in the family's metric. */
+export type PluginBackedMechanism = Mechanism & { readonly plugin: LoadedPlugin };
 
-/** Checks the shape of a default export; returns it typed. Exported for tests. */
-export function validatePlugin(value: unknown, path: string): MechanismPlugin {
-  const w = where(path);
-  if (value === null || typeof value !== 'object') throw new UserError(`${w}: has no default export object (export default { name, usesXi, encode, ... })`);
-  const p = value as Record<string, unknown>;
-  if (typeof p.name !== 'string' || !NAME_RE.test(p.name)) throw new UserError(`${w}: name must be a string of letters, digits, '-' or '_' starting with a letter, got ${JSON.stringify(p.name)}`);
-  if (typeof p.encode !== 'function') throw new UserError(`${w}: lacks an encode function`);
-  if (typeof p.usesXi !== 'boolean') throw new UserError(`${w}: usesXi must be true or false, got ${JSON.stringify(p.usesXi)}`);
-  if (p.usesXi && typeof p.epsilon !== 'function') throw new UserError(`${w}: usesXi is true but it lacks an epsilon function`);
-  if (p.epsilon !== undefined && typeof p.epsilon !== 'function') throw new UserError(`${w}: epsilon must be a function`);
-  if (p.description !== undefined && typeof p.description !== 'string') throw new UserError(`${w}: description must be a string`);
-  if (p.optionKeys !== undefined && !(Array.isArray(p.optionKeys) && p.optionKeys.every((k) => typeof k === 'string'))) throw new UserError(`${w}: optionKeys must be an array of strings`);
-  checkDeclaredFacts(p, w);
-  return p as unknown as MechanismPlugin;
-}
-
-/** The declared facts' types: strings, booleans, roles among MECHANISM_ROLES. */
-function checkDeclaredFacts(p: Record<string, unknown>, w: string): void {
-  for (const key of ['algorithm', 'ldpNote'] as const) {
-    if (p[key] !== undefined && typeof p[key] !== 'string') throw new UserError(`${w}: ${key} must be a string`);
-  }
-  for (const key of ['cleanIsLshCode', 'bloomFilter', 'flipsBits', 'hashesFromNoise'] as const) {
-    if (p[key] !== undefined && typeof p[key] !== 'boolean') throw new UserError(`${w}: ${key} must be true or false, got ${JSON.stringify(p[key])}`);
-  }
-  if (p.release !== undefined && !(RELEASE_KINDS as readonly unknown[]).includes(p.release))
-    throw new UserError(`${w}: release must be one of ${RELEASE_KINDS.join(', ')}; got ${JSON.stringify(p.release)}`);
-  const roles = p.roles;
-  if (roles === undefined) return;
-  const known = MECHANISM_ROLES as readonly unknown[];
-  if (!Array.isArray(roles) || !roles.every((r) => known.includes(r))) throw new UserError(`${w}: roles must be an array of: ${MECHANISM_ROLES.join(', ')}; got ${JSON.stringify(roles)}`);
-}
+export { validatePlugin };
 
 /**
  * Loads and validates a plugin module. `path` is resolved against `baseDir` (the config file's
