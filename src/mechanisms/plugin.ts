@@ -1,14 +1,15 @@
 /**
  * Mechanism plugins: a mechanism in its own ES module, loaded by path (`module:` in configs,
- * `--mechanism ./file.mjs` for `lshdp encode`).
+ * `--mechanism ./file.mjs` for `lshdp encode`), by the contract version it states (`apiVersion`,
+ * pluginContract.ts: lshdp runs PLUGIN_API_VERSIONS, the current one and the one before).
  *
- * The contract does not depend on the LSH family. A plugin never sees the users' vectors or item
- * sets: it gets the CLEAN LSH codes of every user (whatever the family: random projection for the
- * angular distance, 1-bit MinHash for Jaccard), the family's per-bit disagreement probability as a
- * function of the distance, the privacy parameters and a seeded random source, and returns the
- * released codes. Everything a plugin can express is therefore "LSH, then a randomizer of the
- * codes": LSHRR and RAPPOR-like randomizers fit; LapLSH (noise on the vector) does not and stays
- * built in.
+ * Version 2 (pluginV2.ts) is a built-in from outside: a `Mechanism` minus PLUGIN_INTERNAL_FIELDS,
+ * its encode given read-only views of what a built-in's gets (PluginView: the vectors, the trial's
+ * hyperplanes, projections, clean codes and MinHash, perTrial, rng, options). Version 1, below, is
+ * the codes-only contract and does not depend on the LSH family: it gets the CLEAN LSH codes of
+ * every user (random projection for the angular distance, 1-bit MinHash for Jaccard), the family's
+ * per-bit disagreement probability, the privacy parameters and a seeded random source, and returns
+ * the released codes: "LSH, then a randomizer of the codes".
  *
  * A module default-exports a `MechanismPlugin`:
  *
