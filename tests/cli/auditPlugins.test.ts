@@ -65,13 +65,20 @@ describe('lshdp audit of plugins', () => {
     }
   }, 120_000);
 
-  it('a hidden ×1.5 on the own-field rate is violated; a release that ignores its ε without flipsBits or a law: not-testable, no figure, the reason', async () => {
+  it('a hidden ×1.5 on the own-field rate is violated; a law read from its own field gets the law’s power; a release that ignores its ε without flipsBits or a law: not-testable, no figure, the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-audit-plugins-'));
     // the own-field flipper without flipsBits: a black box whose release does not move with its ε
     const text = readFileSync(join(PLUGINS, 'own-rate-flips.mjs'), 'utf8').replace("name: 'own-rate'", "name: 'own-rate-bb'").replace('  flipsBits: true,\n', '');
     writeFileSync(join(PLUGINS, '.own-rate-bb.test.mjs'), text);
     try {
-      const file = config(dir, `[${module('.own-rate-bb.test.mjs')}, ${module('own-rate-flips.mjs', ', hidden: 1.5, label: hidden')}]`);
+      // the laplace plugin reading its ε′ from a field of its own (but for its clean release, ε = ∞):
+      // its release does not move under ×2, its law gives the power (scale ÷ f)
+      const own = readFileSync(join(PLUGINS, 'laplace-bits-v2.mjs'), 'utf8')
+        .replace("name: 'laplace-bits'", "name: 'laplace-own'")
+        .replace('({ epsilon: xi / kappa, ldpEpsilon: xi, fallback: false })', '({ epsilon: xi / kappa, ldpEpsilon: xi, fallback: false, own: xi / kappa })')
+        .replace('const e = eps.epsilon;', 'const e = eps.epsilon === Infinity ? Infinity : eps.own;');
+      writeFileSync(join(dir, 'laplace-own.mjs'), own);
+      const file = config(dir, `[${module('.own-rate-bb.test.mjs')}, ${module('own-rate-flips.mjs', ', hidden: 1.5, label: hidden')}, { module: ./laplace-own.mjs }]`);
       const r = await lshdpIn(['audit', file, '--out', join(dir, 'out'), '--samples', '1000']);
       expect(r.status, r.stderr).toBe(3);
       const json = JSON.parse(readFileSync(join(dir, 'out', 'audit.json'), 'utf8')) as AuditFile;
@@ -83,6 +90,10 @@ describe('lshdp audit of plugins', () => {
       for (const x of bb) expect(x.reason).toBe('power not computable: the release did not change when its ε was scaled ×2 (declare `inflate`, or `flipsBits`, or a release law)');
       const csv = parse(readFileSync(join(dir, 'out', 'audit.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
       for (const row of csv.filter((x) => x.mechanism === 'own-rate-bb')) expect([row.detectable_inflation, row.samples_needed]).toEqual(['', '']);
+      for (const x of json.results.filter((y) => y.mechanism === 'laplace-own')) {
+        expect([x.verdict, x.detectable_by], `laplace-own ${x.xi}`).toEqual(['no-violation-found', 'laplace-scale']);
+        expect(x.detectable_inflation!).toBeLessThan(2);
+      }
       expect(json.results.filter((x) => x.mechanism === 'hidden').map((x) => [x.verdict, x.detectable_by])).toEqual([
         ['violated', 'flip-rate'],
         ['violated', 'flip-rate'],
