@@ -136,9 +136,25 @@ export function lawChecks(row: LawRow, r: AuditResult, plan: AuditPlan, level: n
     };
     lawTestsSymbols(s, noise, level, found, r);
   }
-  // detectable inflation: the decisive test's power at M on the release simulated at ×f
   if (plan.skipInflation) return true;
-  const flagged = (f: number) => power(pilots(f), M) >= POWER_TARGET;
+  return lawInflation(row, r, M, test, pilots, (pilot, samples) => power(pilot, samples) >= POWER_TARGET, predict);
+}
+
+/**
+ * `detectable_inflation`: the decisive test's power at M on the release simulated at ×f (`flags`
+ * of a pilot), searched from `predict`'s guess; `samples_needed` when none up to ×100. Returns
+ * whether the row is testable.
+ */
+function lawInflation(
+  row: LawRow,
+  r: AuditResult,
+  M: number,
+  test: LawScaleTest,
+  pilots: (factor: number) => Summary,
+  flags: (pilot: Summary, samples: number) => boolean,
+  predict: (factor: number, samples: number) => boolean,
+): boolean {
+  const flagged = (f: number) => flags(pilots(f), M);
   const f = predictedFactor(flagged, (x) => predict(x, M));
   r.detectable_inflation = f;
   r.detectable_by = f === null ? null : test;
@@ -146,7 +162,7 @@ export function lawChecks(row: LawRow, r: AuditResult, plan: AuditPlan, level: n
   // a release that did not move when its ε was scaled ×2 (its noise read from a field of its own):
   // the law's own parameter inflated analytically (scale ÷ f, ε′ × f: `predict`)
   const still = !row.mechanism.inflate && parametersMove(row.eps) && sameSummary(pilots(1), pilots(2));
-  const judged = still ? (x: number, m: number) => predict(x, m) : (x: number, m: number) => power(pilots(x), m) >= POWER_TARGET;
+  const judged = still ? predict : (x: number, m: number) => flags(pilots(x), m);
   if (still) {
     const predicted = smallestFactor((x) => predict(x, M));
     r.detectable_inflation = predicted;

@@ -8,7 +8,7 @@
  *   a small Jaccard config, the paired difference (same trial, same hashing) of the loss and of the
  *   recall over 40 trials lies within z_{1−0.01/(2c)} standard errors for the c cells (two-sided,
  *   family-wise 1%, Bonferroni).
- * - The audit: on the shipped audit grids, each plugin gets its built-in's verdict on every row and
+ * - The audit: on the shipped audit grids (LapLSH; 36 (κ, ξ) rows for the others), each plugin gets its built-in's verdict on every row and
  *   `detectable_inflation` within one search step (the black-box grid's neighbour; 5% for the
  *   bisected factors); a hidden ×1.5 behind the same declaration (option `hidden`) is flagged
  *   (violated or law-mismatch) in at least 80% of the rows whose honest figure is <= 1.5 (one-sided
@@ -108,7 +108,7 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
 
   it('the audit gives them their built-ins’ verdicts and power; a hidden ×1.5 is flagged where the honest figure is <= 1.5', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lshdp-plugin-rivals-audit-'));
-    const grid = (name: string, metric: string, datasets: string[], mechanisms: string) => {
+    const grid = (name: string, metric: string, datasets: string[], mechanisms: string, kappa = '[10, 20, 50]', xi = '[1, 2, 5, 10, 20]') => {
       const file = join(dir, `${name}.yaml`);
       writeFileSync(
         file,
@@ -121,9 +121,9 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
           'dims: [50]',
           'queries: 0',
           'k: [1]',
-          'kappa: [10, 20, 50]',
+          `kappa: ${kappa}`,
           'trials: 1',
-          'privacy: { d: 0.1, delta: 0.01, xi: [1, 2, 5, 10, 20] }',
+          `privacy: { d: 0.1, delta: 0.01, xi: ${xi} }`,
           `mechanisms: ${mechanisms}`,
           '',
         ].join('\n'),
@@ -132,10 +132,12 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
     };
     const two = ['  - { name: synth, format: synthetic, preset: small }', '  - { name: checkins, format: synthetic, preset: foursquare-small }'];
     const hidden = ', hidden: 1.5, label: hidden';
+    // the audit has a row per (κ, ξ): 36 of them for the rivals whose rows can see ×1.5
+    const wide = ['[10, 20, 30, 50]', '[1, 2, 3, 5, 8, 10, 15, 20, 30]'] as const;
     const runs = [
       ['laplsh', grid('lap', 'angular', two, `[laplsh, ${mod('laplsh-v2.mjs')}, ${mod('laplsh-v2.mjs', hidden)}]`)],
-      ['jl-gaussian', grid('jl', 'angular', two, `[jl-gaussian, ${mod('jl-gaussian-v2.mjs')}, ${mod('jl-gaussian-v2.mjs', hidden)}]`)],
-      ['minhash-bucket', grid('mh', 'jaccard', two.slice(0, 1), `[minhash-bucket, ${mod('minhash-bucket-v2.mjs')}, ${mod('minhash-bucket-v2.mjs', hidden)}]`)],
+      ['jl-gaussian', grid('jl', 'angular', two, `[jl-gaussian, ${mod('jl-gaussian-v2.mjs')}, ${mod('jl-gaussian-v2.mjs', hidden)}]`, ...wide)],
+      ['minhash-bucket', grid('mh', 'jaccard', two.slice(0, 1), `[minhash-bucket, ${mod('minhash-bucket-v2.mjs')}, ${mod('minhash-bucket-v2.mjs', hidden)}]`, ...wide)],
     ] as const;
     for (const [builtIn, cfg] of runs) {
       const r = await lshdpIn(['audit', cfg, '--out', join(dir, builtIn)]);
