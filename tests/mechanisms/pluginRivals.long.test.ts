@@ -8,11 +8,13 @@
  *   a small Jaccard config, the paired difference (same trial, same hashing) of the loss and of the
  *   recall over 40 trials lies within z_{1−0.01/(2c)} standard errors for the c cells (two-sided,
  *   family-wise 1%, Bonferroni).
- * - The audit: on the shipped audit grids (LapLSH; 36 (κ, ξ) rows for the others), each plugin gets its built-in's verdict on every row and
- *   `detectable_inflation` within one search step (the black-box grid's neighbour; 5% for the
- *   bisected factors); a hidden ×1.5 behind the same declaration (option `hidden`) is flagged
- *   (violated or law-mismatch) in at least 80% of the rows whose honest figure is <= 1.5 (one-sided
- *   binomial at 1%, needing >= 30 such rows), its honest twin in at most α = 5% of rows.
+ * - The audit: on the shipped audit grid (LapLSH) or 36 (κ, ξ) rows (the others), each plugin gets
+ *   its built-in's verdict on every row and `detectable_inflation` within one step of the audit's
+ *   factor grid (withinOneStep) of the built-in's, or of the span between it and the built-in's
+ *   under another label (its twin: the same release, other pilot noise; where the pilots measure the release coarsely, as
+ *   minhash-bucket's keep rate near 1/b at ξ = 1, the figure moves with the pilot noise); a hidden ×1.5 behind the same declaration (option `hidden`) is
+ *   flagged (violated or law-mismatch) in at least 80% of the rows whose honest figure is <= 1.5
+ *   (one-sided binomial at 1%, needing >= 30 such rows), its honest twin in at most α = 5% of rows.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,24 @@ import { SIMULATION_FACTORS } from '../../src/audit/inflation.js';
 
 const PLUGINS = join(ROOT, 'tests/fixtures/plugins');
 const mod = (file: string, extra = '') => `{ module: ${JSON.stringify(join(PLUGINS, file))}${extra} }`;
+
+/** One step of the audit's factor search: `g` between the grid factors (SIMULATION_FACTORS, the
+ *  black-box search's own grid) on either side of `f`. The bisected searches find a factor from
+ *  pilots of the release, whose noise differs between a plugin and its built-in, so their figures
+ *  differ by the pilots' error, not by a bisection step. */
+function withinOneStep(f: number, g: number): boolean {
+  const below = [1, ...SIMULATION_FACTORS].filter((x) => x < f).pop() ?? 1;
+  const above = SIMULATION_FACTORS.find((x) => x > f) ?? Number.POSITIVE_INFINITY;
+  return g >= below && g <= above;
+}
+
+/** `g` within one grid step of the span of two figures of the same release (the built-in's and its
+ *  twin's): below the smaller's lower neighbour, above the larger's upper one, it is apart. */
+function withinSpan(f: number, t: number, g: number): boolean {
+  const lo = Math.min(f, t);
+  const hi = Math.max(f, t);
+  return withinOneStep(lo, g) || withinOneStep(hi, g) || (g >= lo && g <= hi);
+}
 
 function utilityConfig(dir: string, name: string, metric: string, mechanisms: string): string {
   const file = join(dir, `${name}.yaml`);
@@ -135,16 +155,19 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
     // the audit has a row per (κ, ξ): 36 of them for the rivals whose rows can see ×1.5
     const wide = ['[10, 20, 30, 50]', '[1, 2, 3, 5, 8, 10, 15, 20, 30]'] as const;
     const runs = [
-      ['laplsh', grid('lap', 'angular', two, `[laplsh, ${mod('laplsh-v2.mjs')}, ${mod('laplsh-v2.mjs', hidden)}]`)],
-      ['jl-gaussian', grid('jl', 'angular', two, `[jl-gaussian, ${mod('jl-gaussian-v2.mjs')}, ${mod('jl-gaussian-v2.mjs', hidden)}]`, ...wide)],
-      ['minhash-bucket', grid('mh', 'jaccard', two.slice(0, 1), `[minhash-bucket, ${mod('minhash-bucket-v2.mjs')}, ${mod('minhash-bucket-v2.mjs', hidden)}]`, ...wide)],
+      ['laplsh', grid('lap', 'angular', two, `[laplsh, { name: laplsh, label: twin }, ${mod('laplsh-v2.mjs')}, ${mod('laplsh-v2.mjs', hidden)}]`)],
+      ['jl-gaussian', grid('jl', 'angular', two, `[jl-gaussian, { name: jl-gaussian, label: twin }, ${mod('jl-gaussian-v2.mjs')}, ${mod('jl-gaussian-v2.mjs', hidden)}]`, ...wide)],
+      [
+        'minhash-bucket',
+        grid('mh', 'jaccard', two.slice(0, 1), `[minhash-bucket, { name: minhash-bucket, label: twin }, ${mod('minhash-bucket-v2.mjs')}, ${mod('minhash-bucket-v2.mjs', hidden)}]`, ...wide),
+      ],
     ] as const;
     for (const [builtIn, cfg] of runs) {
       const r = await lshdpIn(['audit', cfg, '--out', join(dir, builtIn)]);
       expect([0, 3, 4], r.stderr).toContain(r.status);
       const rows = (JSON.parse(readFileSync(join(dir, builtIn, 'audit.json'), 'utf8')) as AuditFile).results;
       const by = (label: string) => rows.filter((x) => x.mechanism === label);
-      const [base, plugin, hid] = [by(builtIn), by(`${builtIn}-v2`), by('hidden')];
+      const [base, twin, plugin, hid] = [by(builtIn), by('twin'), by(`${builtIn}-v2`), by('hidden')];
       expect(plugin).toHaveLength(base.length);
       let honestFlags = 0;
       const eligible: boolean[] = [];
@@ -155,8 +178,10 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
         expect(p.verdict, where).toBe(b.verdict);
         const [f, g] = [b.detectable_inflation, p.detectable_inflation];
         if (f === null || g === null) expect(g, where).toBe(f);
-        else if (b.detectable_by === 'black-box') expect(Math.abs(SIMULATION_FACTORS.indexOf(f) - SIMULATION_FACTORS.indexOf(g)), where).toBeLessThanOrEqual(1);
-        else expect(Math.max(f, g) / Math.min(f, g), where).toBeLessThanOrEqual(1.05);
+        else {
+          const t = twin[i]!.detectable_inflation;
+          expect(g, `${where}: ${f} (built-in; ${t} under other pilot noise) against ${g}`).toSatisfy((x: number) => withinOneStep(f, x) || (t !== null && withinSpan(f, t, x)));
+        }
         if (p.verdict === 'violated' || p.verdict === 'law-mismatch') honestFlags++;
         if (g !== null && g <= 1.5) eligible.push(hid[i]!.verdict === 'violated' || hid[i]!.verdict === 'law-mismatch');
       });
@@ -171,6 +196,7 @@ describe('the rivals rewritten as version-2 plugins (long tier)', () => {
       const flagged = eligible.filter(Boolean).length;
       // H0: the rate is below 80%; reject at 1% (one-sided binomial)
       expect(binomialUpperP(flagged, eligible.length, 0.8), `${builtIn}: ${flagged} of ${eligible.length}`).toBeLessThanOrEqual(0.01);
+      console.log(`${builtIn}: hidden ×1.5 flagged in ${flagged} of ${eligible.length} rows whose honest figure is <= 1.5; honest plugin flagged in ${honestFlags} of ${plugin.length}`);
     }
   }, 3_600_000);
 });
