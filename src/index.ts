@@ -9,7 +9,8 @@
  * - hashing: `drawHyperplanes`, `projectAll`, `packSigns`, the families `angularFamily`,
  *   `jaccardFamily`; Hamming k-NN: `hammingKnn`, `tieSeed`;
  * - mechanisms: `getMechanism(name).epsilon(…)` / `.encode(…)`, the built-in mechanism objects,
- *   `registerMechanism`, and plugins (`loadPlugin`, `pluginMechanism`, the `MechanismPlugin` type);
+ *   `registerMechanism`, and plugins (`loadPlugin`, `pluginMechanism`, the `MechanismPlugin` type of
+ *   either contract version, `PluginView`: what a version-2 plugin's encode reads);
  * - privacy: the accountants (`accountEpsilon`, `lshrrEpsilon`, `solveAlpha`, `exactEpsilon`, …);
  * - evaluation: `evaluateAnswers`, `utilityLoss`, `recallAtK`, `sampleQueries`;
  * - experiments: `runExperiment` (what `lshdp run` does), `loadConfig`;
@@ -73,12 +74,24 @@ export {
   loadPlugin,
   pluginMechanism,
   validatePlugin,
+  PLUGIN_API_VERSION,
+  PLUGIN_API_VERSIONS,
+  PLUGIN_INTERNAL_FIELDS,
   type MechanismPlugin,
+  type MechanismPluginV1,
+  type MechanismPluginV2,
   type PluginEpsilon,
   type PluginEpsilonInput,
   type PluginEncodeInput,
+  type PluginHashing,
+  type PluginLawInput,
+  type PluginPrivacy,
+  type PluginRelease,
+  type PluginView,
   type LoadedPlugin,
 } from './mechanisms/plugin.js';
+export type { OptionSpec, OwnBudgetRow } from './mechanisms/types.js';
+export type { ReleaseLaw, ReleaseNoise, ReleaseClaim } from './mechanisms/releaseLaw.js';
 
 // privacy accounting
 export {
@@ -102,6 +115,14 @@ export {
   purkayasthaConcentration,
   exactEpsilon,
   hockeyStickDelta,
+  // what the rivals rewritten as plugins account with (tests/fixtures/plugins/*-v2.mjs)
+  jlGaussianSigma,
+  jlGaussianAccount,
+  spectralNorm,
+  minhashBucketEpsilon,
+  bucketDisagreement,
+  realizedOtherProbability,
+  MINHASH_BUCKET_ACCOUNTANTS,
 } from './privacy/index.js';
 export { accountEpsilon, ACCOUNTANT_NAMES, DEFAULT_ACCOUNTANT, type AccountantName, type Account, type AccountArgs } from './privacy/accountants.js';
 

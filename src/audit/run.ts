@@ -28,9 +28,10 @@ import { clopperPearson } from '../stats/binomial.js';
 import { getFamily } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { hasherFor, scoreSample, type Hasher } from './sampling.js';
-import { finalizeRows, type SampledRow } from './verdicts.js';
+import { finalizeRows } from './verdicts.js';
+import type { SampledRow } from './rowTypes.js';
 import { rowClaim, type RowClaim } from './claim.js';
-import { lawPrivacy, lawSample, lawSamples } from './lawRows.js';
+import { lawPrivacy, lawSample, lawSamples } from './lawSampling.js';
 import type { AuditOutcome, AuditPlan, Candidate, LossCdfPoint, RealPairResult } from './types.js';
 
 export type { AuditEntry, AuditOutcome, AuditPlan, AuditResult, LawDirection, LossCdfPoint, RealPairResult, Verdict } from './types.js';

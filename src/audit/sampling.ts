@@ -19,7 +19,7 @@ import { describeRelease, isBits, type ReleaseSet } from '../lsh/releases.js';
 import { deriveSeed, type Rng } from '../random/rng.js';
 import type { LshFamily } from '../lsh/families/index.js';
 import { UserError } from '../util/errors.js';
-import { scaledEps } from './claim.js';
+import { epsAt } from '../mechanisms/common.js';
 
 /** Hamming distance between row a of one code set and row b of another (same bit length). */
 export function hammingBetween(x: CodeSet, a: number, y: CodeSet, b: number): number {
@@ -64,7 +64,7 @@ function replaysNoise(m: Mechanism): boolean {
  * The clean release and the release of one sample, through the mechanism's own `encode`: a
  * mechanism whose clean code is the LSH code of the seeds (`cleanIsLshCode`) is compared with the
  * hashing's codes; any other is run at ε = ∞ (its own accounting with every ε made infinite, through
- * the same `encode`: scaledEps), on a recording of the noise stream whose replay (same salts and
+ * the same `encode`: epsAt, the mechanism's `inflate` or scaledEps), on a recording of the noise stream whose replay (same salts and
  * positions), continued by the stream, then draws the release (replaysNoise), or on the stream
  * before the release draws on. `perTrial` (optional) is the sample's MechanismContext.perTrial.
  */
@@ -81,7 +81,7 @@ export function releasePair(
   const encode = (r: Rng, e: EpsilonInfo): ReleaseSet => m.encode!(ctx(r), e);
   if (m.cleanIsLshCode) return { clean: hashing.codes!, out: encode(rng, eps) };
   if (!replaysNoise(m)) {
-    const clean = encode(rng, scaledEps(eps, Infinity));
+    const clean = encode(rng, epsAt(m, eps, Infinity));
     return { clean, out: encode(rng, eps) };
   }
   const tape: number[] = [];
@@ -90,7 +90,7 @@ export function releasePair(
     tape.push(v);
     return v;
   };
-  const clean = encode(recording, scaledEps(eps, Infinity));
+  const clean = encode(recording, epsAt(m, eps, Infinity));
   let at = 0;
   const replay: Rng = () => (at < tape.length ? tape[at++] : rng());
   return { clean, out: encode(replay, eps) };

@@ -16,7 +16,7 @@ import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import type { EpsilonInfo } from '../privacy/types.js';
 import { makeRng } from '../random/rng.js';
-import { scaledEps } from '../mechanisms/common.js';
+import { epsAt } from '../mechanisms/common.js';
 
 /** What the clean release of a result is made from: its mechanism, options, noise seed and what its ξ meant. */
 export interface CleanedRelease {
@@ -31,6 +31,7 @@ export function cleanCodes(release: CleanedRelease, like: ReleaseSet, vectors: U
   const { mech } = release;
   if (!mech.hashesFromNoise && isBits(like) && hashing.codes.bits === like.bits) return hashing.codes;
   // the release's own accounting with every ε made infinite, as the audit asks for the clean
-  // release (a plugin reads its epsilon_bit, which becomes Infinity too)
-  return mech.encode!({ vectors, hashing, rng: makeRng(release.noiseSeed), options: release.options }, scaledEps(release.eps, Infinity));
+  // release (a plugin reads its epsilon_bit, which becomes Infinity too; one that declares
+  // `inflate` says itself what its release at Infinity is)
+  return mech.encode!({ vectors, hashing, rng: makeRng(release.noiseSeed), options: release.options }, epsAt(mech, release.eps, Infinity));
 }

@@ -1,7 +1,7 @@
 import type { CodeSet } from '../lsh/codes.js';
 import type { TrialHashing } from '../lsh/hyperplanes.js';
 import type { EpsilonInfo } from '../privacy/types.js';
-import type { MechanismContext } from './types.js';
+import type { Mechanism, MechanismContext } from './types.js';
 import { packSigns } from '../lsh/codes.js';
 import { wasmNormals, wasmProjectDense } from '../kernels/releases.js';
 import { fillZigguratNormals } from '../random/ziggurat.js';
@@ -90,4 +90,10 @@ export function scaledEps(eps: EpsilonInfo, factor: number): EpsilonInfo {
     for (const key of ['epsilon_bit', 'epsilon_ldp']) if (key in plugin) out.plugin[key] = scale(plugin[key]);
   }
   return out;
+}
+
+/** The accounting `eps` of mechanism `m` at `factor` × its ε: its own `inflate` where it declares
+ *  one (Mechanism.inflate), else scaledEps. */
+export function epsAt(m: Pick<Mechanism, 'inflate'>, eps: EpsilonInfo, factor: number): EpsilonInfo {
+  return m.inflate ? m.inflate(eps, factor) : scaledEps(eps, factor);
 }

@@ -65,7 +65,9 @@ export type MechanismRole = (typeof MECHANISM_ROLES)[number];
  *  it ("only laplsh, vmf, purkayastha take a sampler"). */
 export type OptionSpec =
   | { readonly type: 'choice'; readonly values: readonly [string, ...string[]]; readonly default: string; readonly noun: string }
-  | { readonly type: 'integer'; readonly min: number; readonly max: number; readonly default: number; readonly noun: string };
+  | { readonly type: 'integer'; readonly min: number; readonly max: number; readonly default: number; readonly noun: string }
+  | { readonly type: 'real'; readonly min: number; readonly max: number; readonly default: number; readonly noun: string }
+  | { readonly type: 'boolean'; readonly default: boolean; readonly noun: string };
 
 /**
  * One mechanism of the comparison. `exact` is the reference (true neighbours, no code); every other
@@ -183,6 +185,13 @@ export interface Mechanism {
    * release does not depend on the input, e.g. jl-gaussian at ξ = 0).
    */
   releaseLaw?(eps: EpsilonInfo, ctx: MechanismContext, privacy: PrivacyParams): ReleaseLaw | null;
+  /**
+   * The accounting `eps` with the release's own parameter scaled by `factor` (Infinity: the clean
+   * release, no noise), for a mechanism whose `encode` reads its noise from something `scaledEps`
+   * (src/mechanisms/common.ts: `epsilon`, `ldpEpsilon`) does not scale. The audit simulates
+   * inflations through it and the attacks take their clean release at Infinity. Absent: scaledEps.
+   */
+  inflate?(eps: EpsilonInfo, factor: number): EpsilonInfo;
 }
 
 /**
@@ -206,8 +215,8 @@ export interface OwnBudgetRow {
   over?: string;
 }
 
-/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`). */
-export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement' | 'releaseLaw'>;
+/** The plain part of a Mechanism (everything but its functions: `epsilon`, `encode`, `angleLogDensity`, `budgetRow`, `positionDisagreement`, `releaseLaw`, `inflate`). */
+export type MechanismFacts = Omit<Mechanism, 'epsilon' | 'encode' | 'angleLogDensity' | 'budgetRow' | 'positionDisagreement' | 'releaseLaw' | 'inflate'>;
 
 /** A unit's declaration of its plain facts (its facts.ts), frozen, its optionKeys those of its
  *  optionSchema: the catalog lists them and the unit's code spreads them into its Mechanism. */

@@ -13,6 +13,7 @@ import { realizedPerBitEpsilon } from '../../src/privacy/rr.js';
 import { loadPluginSync } from '../../src/mechanisms/plugin.js';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
+import { POWER_NOT_COMPUTABLE } from '../../src/audit/verdicts.js';
 import {
   CORRECT,
   M_SMALL,
@@ -114,12 +115,17 @@ describe('(b) must reject', () => {
     }
   });
 
-  it('a noiseless LapLSH and RAPPOR (clean codes claimed at ξ) are never no-violation-found: violated below the ceiling, not-testable beyond', () => {
+  it('a noiseless LapLSH and RAPPOR (clean codes claimed at ξ) are never no-violation-found: violated below the ceiling, not-testable beyond (power not computable)', () => {
     for (const name of ['laplsh', 'rappor']) {
       for (let rep = 0; rep < 1; rep++) {
         const rows = audit([scaledEntry(name, Infinity)], `clean-${name}-${rep}`, { familySize: M_SMALL, skipInflation: false, xi: [2, 20] });
         for (const r of rows) expect(r.verdict, `${name} ξ ${r.xi}`).toBe(r.xi < r.epsilon_ceiling! ? 'violated' : 'not-testable');
-        for (const r of rows.filter((x) => x.verdict === 'not-testable')) expect(typeof r.samples_needed, `${name} ξ ${r.xi}`).toBe('number');
+        // its release does not move when its ε is scaled ×2 (it ignores its ε) and it declares no flip
+        // or release law: no power figure, and the reason says why (issue 52)
+        for (const r of rows.filter((x) => x.verdict === 'not-testable')) {
+          expect([r.detectable_inflation, r.samples_needed], `${name} ξ ${r.xi}`).toEqual([null, null]);
+          expect(r.reason).toBe(POWER_NOT_COMPUTABLE);
+        }
       }
     }
   });

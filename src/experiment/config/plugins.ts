@@ -7,6 +7,7 @@ import { UserError } from '../../util/errors.js';
 import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
 import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../../mechanisms/plugin.js';
 import { getFamily } from '../../lsh/families/index.js';
+import { pluginOptionProblems } from '../../mechanisms/pluginOptions.js';
 import type { MechanismEntry } from './schema.js';
 
 /** Plugin entries: each module loaded (sync), checked and registered; problems as config lines. */
@@ -23,10 +24,9 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
     }
     try {
       const loaded = loadPluginSync(module, base);
-      const { name, optionKeys = [] } = loaded.plugin;
-      for (const key of Object.keys(options)) {
-        if (!optionKeys.includes(key)) problems.push(`mechanisms[${i}].${key}: plugin ${name} (${module}) has no option "${key}"${optionKeys.length ? ` (known: ${optionKeys.join(', ')})` : ''}`);
-      }
+      const { name } = loaded.plugin;
+      // unknown keys with a did-you-mean, and (apiVersion 2) values against the plugin's optionSchema
+      for (const p of pluginOptionProblems(loaded.plugin, options)) problems.push(`mechanisms[${i}].${p.key}: plugin ${name} (${module})${p.unknown ? ' ' : ': '}${p.text}`);
       if (listMechanisms().some((x) => x.name === name)) problems.push(`mechanisms[${i}].module: plugin ${module} is named "${name}", a built-in mechanism; rename the plugin`);
       else if (byName.has(name) && byName.get(name) !== loaded.sha256) problems.push(`mechanisms[${i}].module: two different modules are named "${name}"`);
       byName.set(name, loaded.sha256);

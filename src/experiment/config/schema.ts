@@ -82,9 +82,10 @@ function datasetSchema() {
 }
 
 /** The zod type of one declared option. */
-const optionType = (s: OptionSpec) => (s.type === 'choice' ? z.enum(s.values) : z.number().int().min(s.min).max(s.max));
+const optionType = (s: OptionSpec) =>
+  s.type === 'choice' ? z.enum(s.values) : s.type === 'boolean' ? z.boolean() : s.type === 'real' ? z.number().min(s.min).max(s.max) : z.number().int().min(s.min).max(s.max);
 const optionShape = (options: Readonly<Record<string, OptionSpec>>) =>
-  Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, optionType(spec).optional()])) as Record<string, z.ZodOptional<z.ZodType<string | number>>>;
+  Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, optionType(spec).optional()])) as Record<string, z.ZodOptional<z.ZodType<string | number | boolean>>>;
 
 const mechanismObject = z.strictObject({
   name: z.enum(MECHANISM_NAMES),
