@@ -1,0 +1,189 @@
+/**
+ * A results folder's cells for the matched tables: per (data set, n, κ) at the chosen k, known share
+ * and auxiliary share, each privatized entry's per-trial attack successes and utility loss over its
+ * ξ grid, clean LSH's, u_rand, and what the accountant says at any ξ (for ε_LDP at ξ*).
+ */
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import type { AttackTrialValue, InferTrialValue, TrialValue } from '../experiment/trialValues.js';
+import { readEvaluationValues, readTrialValues } from '../machinery/readFolder.js';
+import { getMechanism } from '../mechanisms/registry.js';
+import { getFamily } from '../lsh/families/index.js';
+import { epsilonOnFamily } from '../privacy/onFamily.js';
+import { nearest } from '../util/nearest.js';
+import { UserError } from '../util/errors.js';
+import { isLsh } from '../claims/grid.js';
+import { NULL_BASELINE } from '../evaluations/infer/store.js';
+import type { EntrySeries } from './matched.js';
+import { randomLossOf } from './randomLoss.js';
+
+/** What a table is matched on: reid@1 at `known` ≤ T, and/or the auc advantage over null at `aux` ≤ T. */
+export interface Targets {
+  reid1: number | null;
+  aucAdv: number | null;
+  /** the utility loss's k, the attack's known share, the inference's auxiliary share: the grid's nearest to these */
+  k: number;
+  known: number;
+  aux: number;
+}
+
+export interface FolderCell {
+  dataset: string;
+  n: number;
+  kappa: number;
+  k: number;
+  known: number | null;
+  aux: number | null;
+  trials: number;
+  /** target values in the order of each entry's `success` (reid@1 first when given) */
+  targets: number[];
+  targetNames: ('reid1' | 'auc_adv')[];
+  entries: (EntrySeries & { base: string; options: Record<string, unknown> })[];
+  lsh?: { loss: number[]; success: number[][] };
+  uRand: number | null;
+  /** entries left out, with why */
+  skipped: string[];
+}
+
+export interface FolderCells {
+  config: ExperimentConfig;
+  cells: FolderCell[];
+  /** ε_LDP of an entry at ξ (its accountant at that ξ), null where none is stated */
+  epsilonLdp(cell: FolderCell, label: string, xi: number): number | null;
+}
+
+type Key = string;
+const key = (...parts: (string | number | null)[]): Key => parts.join('\u0000');
+
+/** Per-trial values grouped by key: key → trial → value. */
+function byTrial<V extends { trial: number }>(values: readonly V[], keyOf: (v: V) => Key, read: (v: V) => number): Map<Key, Map<number, number>> {
+  const out = new Map<Key, Map<number, number>>();
+  for (const v of values) {
+    const k = keyOf(v);
+    const m = out.get(k) ?? new Map<number, number>();
+    out.set(k, m);
+    m.set(v.trial, read(v));
+  }
+  return out;
+}
+
+/** The m trial values 0..m−1 of a map, or null when one is missing. */
+function complete(m: Map<number, number> | undefined, trials: number): number[] | null {
+  if (!m) return null;
+  const out: number[] = [];
+  for (let t = 0; t < trials; t++) {
+    const v = m.get(t);
+    if (v === undefined) return null;
+    out.push(v);
+  }
+  return out;
+}
+
+/** The cells of a finished results folder for these targets (one-line errors for what the folder lacks). */
+export function readFolderCells(dir: string, targets: Targets): FolderCells {
+  if (targets.reid1 === null && targets.aucAdv === null) throw new UserError('lshdp choose: give a target (--reid1 T or --auc-adv T, or a decide: block in the config)');
+  const { config, values } = readTrialValues(dir);
+  const attack = targets.reid1 !== null ? readEvaluationValues<AttackTrialValue>(dir, 'attack').values : [];
+  const infer = targets.aucAdv !== null ? readEvaluationValues<InferTrialValue>(dir, 'infer').values : [];
+  const k = nearest(new Set(values.map((v) => v.k)), targets.k)!;
+  const known = targets.reid1 !== null ? (nearest(new Set(attack.map((v) => v.known)), targets.known) ?? null) : null;
+  const aux = targets.aucAdv !== null ? (nearest(new Set(infer.map((v) => v.aux)), targets.aux) ?? null) : null;
+  const names: ('reid1' | 'auc_adv')[] = [...(targets.reid1 !== null ? ['reid1' as const] : []), ...(targets.aucAdv !== null ? ['auc_adv' as const] : [])];
+  const ts = [targets.reid1, targets.aucAdv].filter((t): t is number => t !== null);
+  const loss = byTrial(
+    values.filter((v: TrialValue) => v.k === k),
+    (v) => key(v.dataset, v.n, v.kappa, v.mechanism, v.xi),
+    (v) => v.loss,
+  );
+  const reid = byTrial(
+    attack.filter((v) => v.known === known),
+    (v) => key(v.dataset, v.n, v.kappa, v.mechanism, v.xi),
+    (v) => v.reid1,
+  );
+  const inferAt = infer.filter((v) => v.aux === aux);
+  const nulls = byTrial(
+    inferAt.filter((v) => v.mechanism === NULL_BASELINE),
+    (v) => key(v.dataset, v.n, v.kappa),
+    (v) => v.auc,
+  );
+  const auc = byTrial(
+    inferAt.filter((v) => v.base !== null),
+    (v) => key(v.dataset, v.n, v.kappa, v.mechanism, v.xi),
+    (v) => v.auc,
+  );
+  const options = new Map(config.mechanisms.map((m) => [m.label, m.options as Record<string, unknown>]));
+  const uRandOf = randomLossOf(dir, config);
+  // the attacked series (either evaluation's) name the cells and the entries
+  const series = [...(names[0] === 'reid1' ? attack.filter((v) => v.known === known) : inferAt.filter((v) => v.base !== null))];
+  const cells = new Map<Key, FolderCell>();
+  const seen = new Set<Key>();
+  for (const v of series) {
+    if (v.kappa === null || v.base === null) continue;
+    const ck = key(v.dataset, v.n, v.kappa);
+    let cell = cells.get(ck);
+    if (!cell) {
+      cell = { dataset: v.dataset, n: v.n, kappa: v.kappa, k, known, aux, trials: config.trials, targets: ts, targetNames: names, entries: [], uRand: uRandOf(v.dataset, v.n, k), skipped: [] };
+      cells.set(ck, cell);
+    }
+    const ek = key(ck, v.mechanism);
+    if (seen.has(ek)) continue;
+    seen.add(ek);
+    const successOf = (xi: number | null): number[][] | null => {
+      const out: number[][] = [];
+      for (const name of names) {
+        const here = key(v.dataset, v.n, v.kappa, v.mechanism, xi);
+        if (name === 'reid1') {
+          const r = complete(reid.get(here), config.trials);
+          if (!r) return null;
+          out.push(r);
+        } else {
+          const a = complete(auc.get(here), config.trials);
+          const z = complete(nulls.get(key(v.dataset, v.n, v.kappa)), config.trials);
+          if (!a || !z) return null;
+          out.push(a.map((x, t) => x - z[t]));
+        }
+      }
+      return out;
+    };
+    if (isLsh({ base: v.base })) {
+      const l = complete(loss.get(key(v.dataset, v.n, v.kappa, v.mechanism, null)), config.trials);
+      const s = successOf(null);
+      if (l && s) cell.lsh = { loss: l, success: s };
+      continue;
+    }
+    if (v.xi === null) continue;
+    const xis = [...new Set(series.filter((w) => w.dataset === v.dataset && w.n === v.n && w.kappa === v.kappa && w.mechanism === v.mechanism).map((w) => w.xi as number))].sort((a, b) => a - b);
+    const entry: EntrySeries & { base: string; options: Record<string, unknown> } = {
+      label: v.mechanism,
+      base: v.base,
+      options: options.get(v.mechanism) ?? {},
+      xis,
+      success: names.map(() => []),
+      loss: [],
+      releasable: !getMechanism(v.base).hashesFromNoise,
+    };
+    let ok = true;
+    for (const xi of xis) {
+      const l = complete(loss.get(key(v.dataset, v.n, v.kappa, v.mechanism, xi)), config.trials);
+      const s = successOf(xi);
+      if (!l || !s) {
+        ok = false;
+        break;
+      }
+      entry.loss.push(l);
+      for (let g = 0; g < s.length; g++) entry.success[g].push(s[g]);
+    }
+    if (ok) cell.entries.push(entry);
+    else cell.skipped.push(`${v.mechanism}: missing trials or values`);
+  }
+  const family = getFamily(config.metric ?? 'angular');
+  const privacy = { d: config.privacy.d, delta: config.privacy.delta };
+  return {
+    config,
+    cells: [...cells.values()],
+    epsilonLdp(cell, label, xi) {
+      const e = cell.entries.find((x) => x.label === label);
+      if (!e || !Number.isFinite(xi)) return null;
+      return epsilonOnFamily(getMechanism(e.base), family.disagreement, xi, cell.kappa, privacy, e.options).ldpEpsilon;
+    },
+  };
+}
