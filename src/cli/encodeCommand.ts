@@ -17,6 +17,7 @@ import { getMechanism } from '../mechanisms/registry.js';
 import type { Mechanism } from '../mechanisms/types.js';
 import { loadPlugin, pluginMechanism } from '../mechanisms/plugin.js';
 import { ENCODE_MECHANISMS, builtInFacts } from '../mechanisms/catalog.js';
+import { cannotBeReleased } from '../mechanisms/releasable.js';
 import { ACCOUNTANT_NAMES } from '../privacy/accountants.js';
 import { codesCsv, readHashingFile, type HashingFile } from '../encode/releaseFiles.js';
 import { describeRelease } from '../lsh/releases.js';
@@ -110,10 +111,10 @@ async function resolveMechanism(name: string, family: LshFamily): Promise<{ mech
   if (name.includes('/') || /\.(m?js)$/.test(name)) {
     const loaded = await loadPlugin(name);
     const mech = pluginMechanism(loaded, family.disagreement);
-    if (mech.hashesFromNoise) throw new UserError(`--mechanism: ${name} draws its hash functions from the secret noise, so released codes could not be compared with later ones`);
+    if (cannotBeReleased(mech)) throw new UserError(`--mechanism: ${name} draws its hash functions from the secret noise, so released codes could not be compared with later ones`);
     return { mech, module: { path: name, sha256: loaded.sha256 } };
   }
-  if (builtInFacts(name)?.hashesFromNoise)
+  if (cannotBeReleased(builtInFacts(name)))
     throw new UserError(`--mechanism: ${name} draws its Bloom hash functions from the secret noise, so released codes could not be compared with later ones; use ${ENCODE_MECHANISMS.join(', ')}`);
   if (!ENCODE_MECHANISMS.includes(name)) throw new UserError(`--mechanism: unknown mechanism "${name}" (known: ${ENCODE_MECHANISMS.join(', ')}, or a plugin module path like ./my-mechanism.mjs)`);
   return { mech: getMechanism(name) };

@@ -48,9 +48,9 @@ export function registerPlot(program: Command): void {
       if (o.format && o.png === false) throw new UserError('--no-png and --format: give one of them (--format vl,svg is --no-png)');
       const formats = words.includes('all') ? (['vl', 'svg', 'png'] as const) : (words as ('vl' | 'svg' | 'png')[]);
       // loaded on demand: vega, vega-lite and resvg would slow every other command's start-up
-      const { readResultsFolder, writeFigures } = await import('../report/index.js');
+      const { readResultsFolder, writeFigures, withReleaseMarks } = await import('../report/index.js');
       if (o.out) rememberFolderOption(o.out, '--out'); // a full disk names it
-      await writeFigures(readResultsFolder(dir), {
+      await writeFigures(await withReleaseMarks(readResultsFolder(dir)), {
         filter,
         metrics: [...new Set(metrics)],
         formats: o.png === false ? ['vl', 'svg'] : [...new Set(formats)],

@@ -114,10 +114,15 @@ export function registerTable(program: Command): void {
     .action(async (dir: string, opts: FilterFlags & { format: string }) => {
       const format = parseFormat(opts.format);
       refuseShardFolder(dir);
-      const [{ readUtilityOf }, { filterUtility }, { utilityTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/tables.js')]);
+      const [{ readUtilityOf }, { filterUtility }, { utilityTable }, marks] = await Promise.all([
+        import('../report/read.js'),
+        import('../report/filter.js'),
+        import('../report/tables.js'),
+        import('../report/releasable.js'),
+      ]);
       const { file, rows: all } = readUtilityOf(dir);
       const rows = filterUtility(all, parseFilter(opts), file);
-      cliIo().out(utilityTable(rows, format));
+      cliIo().out(utilityTable(rows, format, await marks.unreleasableLabels(marks.manifestConfigOf(dir), rows)));
     });
 
   // each evaluation's view (utility's above): its own where it has one, else the generic one of its file
@@ -143,12 +148,18 @@ function registerEvaluationTable(table: Command, facts: EvaluationFacts): void {
   cmd.option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md').action(async (dir: string, opts: FilterFlags & { format: string } & Record<string, string[] | undefined>) => {
     const format = parseFormat(opts.format);
     refuseShardFolder(dir);
-    const [{ readEvaluationOf }, { filterUtility }, { evaluationTable }] = await Promise.all([import('../report/read.js'), import('../report/filter.js'), import('../report/evaluationTable.js')]);
+    const [{ readEvaluationOf }, { filterUtility }, { evaluationTable }, marks] = await Promise.all([
+      import('../report/read.js'),
+      import('../report/filter.js'),
+      import('../report/evaluationTable.js'),
+      import('../report/releasable.js'),
+    ]);
     const { file, rows: all } = readEvaluationOf<Record<string, unknown>>(facts, dir);
     const filterable = all.map((r, i) => ({ mechanism: r.mechanism as string, kappa: (r.kappa ?? null) as number | null, k: (r.k ?? null) as number | null, n: r.n as number, i }));
     let rows = filterUtility(filterable, parseFilter(opts), file).map((w) => all[w.i]!);
     for (const a of axes) rows = byAxis(rows, all, a, numberList(`--${a}`, opts[a], []), file);
-    cliIo().out(evaluationTable(facts, rows, format));
+    const labelled = rows.flatMap((r) => (typeof r.mechanism === 'string' ? [{ mechanism: r.mechanism, base: (r.base ?? null) as string | null }] : []));
+    cliIo().out(evaluationTable(facts, rows, format, await marks.unreleasableLabels(marks.manifestConfigOf(dir), labelled)));
   });
 }
 

@@ -46,13 +46,15 @@ export function registerAttackTable(table: Command, facts: EvaluationFacts): voi
       if (opts.wide && format !== 'md') throw new UserError('--wide: prints markdown only (leave out --format, or use --format md)');
       if (opts.percent && (format === 'csv' || format === 'json')) throw new UserError(`--percent: md and latex only (${format} keeps attack.csv's shares)`);
       refuseShardFolder(dir);
-      const [{ readAttackOf }, { filterAttack }, { attackTable, attackWideTable }] = await Promise.all([
+      const [{ readAttackOf }, { filterAttack }, { attackTable, attackWideTable }, { manifestConfigOf, unreleasableLabels }] = await Promise.all([
         import('../report/read.js'),
         import('../report/filter.js'),
         import('../report/attackTable.js'),
+        import('../report/releasable.js'),
       ]);
       const { file, rows } = readAttackOf(dir);
       const shown = filterAttack(rows, parseAttackFilter(opts), file);
-      cliIo().out(opts.wide ? attackWideTable(shown, opts.percent) : attackTable(shown, format, opts.percent));
+      const marks = await unreleasableLabels(manifestConfigOf(dir), shown);
+      cliIo().out(opts.wide ? attackWideTable(shown, opts.percent, marks) : attackTable(shown, format, opts.percent, marks));
     });
 }

@@ -22,10 +22,11 @@ export function registerRecommendTable(table: Command, facts: EvaluationFacts): 
       const format = parseFormat(opts.format);
       if (opts.wide && format !== 'md') throw new UserError('--wide: prints markdown only (leave out --format, or use --format md)');
       refuseShardFolder(dir);
-      const [{ readRecommendOf }, { filterUtility }, { recommendTable, recommendWideTable }] = await Promise.all([
+      const [{ readRecommendOf }, { filterUtility }, { recommendTable, recommendWideTable }, { manifestConfigOf, unreleasableLabels }] = await Promise.all([
         import('../report/read.js'),
         import('../report/filter.js'),
         import('../report/recommendTable.js'),
+        import('../report/releasable.js'),
       ]);
       const { file, rows: all } = readRecommendOf(dir);
       const top = onlyValues(
@@ -43,6 +44,7 @@ export function registerRecommendTable(table: Command, facts: EvaluationFacts): 
         { min: 0 },
       );
       const rows = filterUtility(all, parseFilter(opts), file).filter((r) => (!top || top.includes(r.top)) && (!xi || r.xi === null || xi.includes(r.xi)));
-      cliIo().out(opts.wide ? recommendWideTable(rows) : recommendTable(rows, format));
+      const marks = await unreleasableLabels(manifestConfigOf(dir), rows);
+      cliIo().out(opts.wide ? recommendWideTable(rows, marks) : recommendTable(rows, format, marks));
     });
 }

@@ -6,6 +6,7 @@
  * sampler, kernel or accountant.
  */
 import type { MechanismFacts, OptionSpec } from './types.js';
+import { cannotBeReleased } from './releasable.js';
 import { EXACT_FACTS } from './exact/facts.js';
 import { LSH_FACTS } from './lsh/facts.js';
 import { LSHRR_FACTS } from './lshrr/facts.js';
@@ -54,7 +55,7 @@ export const MECHANISM_ALGORITHMS: Readonly<Record<string, string>> = Object.fre
  * that draw their hash functions from the secret noise (RAPPOR: codes released apart could not be
  * compared). encode checks against it and completion offers it.
  */
-export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !m.hashesFromNoise).map((m) => m.name);
+export const ENCODE_MECHANISMS: readonly string[] = BUILT_IN_FACTS.filter((m) => m.kind === 'code' && !cannotBeReleased(m)).map((m) => m.name);
 
 /** The built-in of that name, or undefined (a plugin, a name from another version's folder). */
 export function builtInFacts(name: string): MechanismFacts | undefined {

@@ -15,6 +15,7 @@ import { reidSpec } from './reidFigure.js';
 import { frontierAxes, frontierRows, frontierSpec, frontierYTitle, type FrontierAxes, type FrontierRow, type FrontierSlice } from './frontierFigure.js';
 import { advantageConstant, inferAux, inferFrontierRows, inferRowsOf, twoRowFrontierSpec } from './inferFrontier.js';
 import type { VlSpec } from './specs.js';
+import { marksOf } from './releasable.js';
 
 /** The figure ids' prefixes: the report's attack section shows the figures whose id starts so. */
 export const ATTACK_FIGURE_PREFIXES = ['reid-', 'frontier-'] as const;
@@ -30,6 +31,7 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
   const attack = res.attack ?? [];
   const utility = res.utility ?? [];
   const out: FigureEntry[] = [];
+  const marks = marksOf(res);
   for (const ds of uniqueInOrder(attack.map((r) => r.dataset))) {
     // Fig. 2's series first, so a mechanism keeps its colour and marker; then any the attack adds
     const allSeries = uniqueInOrder([
@@ -61,13 +63,13 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
       ...(axes.top === null || axes.top === (slice.top ?? FRONTIER_TOP) ? [] : [`NDCG@${axes.top} is the grid's nearest list length to ${slice.top ?? FRONTIER_TOP}`]),
       ...(missing > 0 ? [`${missing} attacked point${missing === 1 ? '' : 's'} without a utility value left out`] : []),
     ];
-    const second = inferRow(res, ds, rows, axes, allSeries, slice);
+    const second = inferRow(res, ds, rows, axes, allSeries, slice, marks);
     const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`;
     out.push({
       id,
       title: `Privacy–utility frontier: ${ds}`,
       caption: second ? `${caption} ${second.caption}` : caption,
-      spec: second ? second.spec : frontierSpec(ds, rows, axes, allSeries),
+      spec: second ? second.spec : frontierSpec(ds, rows, axes, allSeries, marks),
       svgPath: `figures/${id}.svg`,
     });
   }
@@ -79,7 +81,15 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
  * null: the one-row figure as before): the spec of both rows and the caption's sentence on the
  * second.
  */
-function inferRow(res: ResultsFolder, ds: string, reid: FrontierRow[], axes: FrontierAxes, allSeries: string[], slice: FrontierSlice): { spec: VlSpec; caption: string } | null {
+function inferRow(
+  res: ResultsFolder,
+  ds: string,
+  reid: FrontierRow[],
+  axes: FrontierAxes,
+  allSeries: string[],
+  slice: FrontierSlice,
+  marks: ReadonlySet<string>,
+): { spec: VlSpec; caption: string } | null {
   const infer = inferRowsOf(res);
   if (!infer) return null;
   const want = slice.aux ?? INFER_FACTS.headline.aux;
@@ -93,7 +103,7 @@ function inferRow(res: ResultsFolder, ds: string, reid: FrontierRow[], axes: Fro
     ...(missing > 0 ? [`${missing} inferred point${missing === 1 ? '' : 's'} without a utility value or a null row left out`] : []),
   ];
   return {
-    spec: twoRowFrontierSpec(ds, { reid, infer: rows, aux, constant }, axes, allSeries),
+    spec: twoRowFrontierSpec(ds, { reid, infer: rows, aux, constant }, axes, allSeries, marks),
     caption: `Second row: x = attribute inference's auc minus the null baseline's (a random code in place of the release) at the same n, κ and aux = ${aux} (symmetric-log, linear within ±${Number(constant.toPrecision(2))}, null's smallest standard error), y as above; dotted grey: null (0), dashed grey: prior, the auxiliary group's popularity alone; bars: ±1 se of the mechanism's and null's auc combined as if independent${notes.length ? ` (${notes.join('; ')})` : ''}.`,
   };
 }

@@ -8,6 +8,8 @@ import Papa from 'papaparse';
 import { ATTACK_COLUMNS, type AttackRow } from './read.js';
 import { escapeLatex, escapeMdNote, formatMeanSe, formatNumber, latexTabular, markdownTable, type TableFormat } from './tables.js';
 import { uniqueInOrder } from '../util/unique.js';
+import { markLabel } from '../mechanisms/releasable.js';
+import { latexMark, releaseNotes } from './releasable.js';
 import { UserError } from '../util/errors.js';
 
 /** The rounded display columns `table attack --format csv` adds after attack.csv's columns. */
@@ -24,7 +26,7 @@ const share = (x: number, percent: boolean): string => (percent ? formatNumber(1
 const shareMeanSe = (mean: number, se: number | null, percent: boolean): string => (percent ? formatMeanSe(100 * mean, se === null ? null : 100 * se) : formatMeanSe(mean, se));
 
 /** `percent` (md and latex): reid@1, reid@10 and the chance level in %, as the README prints them. */
-export function attackTable(rows: readonly AttackRow[], format: TableFormat, percent = false): string {
+export function attackTable(rows: readonly AttackRow[], format: TableFormat, percent = false, unreleasable: ReadonlySet<string> = new Set()): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
     const cell = (v: unknown): string | number => (v === null || v === undefined ? '' : (v as string | number));
@@ -35,7 +37,7 @@ export function attackTable(rows: readonly AttackRow[], format: TableFormat, per
     r.dataset,
     String(r.n),
     String(r.kappa),
-    r.mechanism,
+    markLabel(r.mechanism, unreleasable),
     r.xi === null ? '–' : String(r.xi),
     String(r.known),
     shareMeanSe(r.reid1_mean, r.reid1_se, percent),
@@ -44,17 +46,24 @@ export function attackTable(rows: readonly AttackRow[], format: TableFormat, per
     String(r.trials),
     `${r.targets} of ${r.users}`,
   ]);
+  const notes = [
+    ...NOTES,
+    ...releaseNotes(
+      rows.map((r) => r.mechanism),
+      unreleasable,
+    ),
+  ];
   if (format === 'md') {
     const pc = percent ? ' %' : '';
     const header = ['dataset', 'n', 'κ', 'mechanism', 'ξ', 'known', `reid@1${pc} (mean ± se)`, `reid@10${pc} (mean ± se)`, `chance 1/N${pc}`, 'trials', 'targets of N'];
     const align = header.map((_, i) => (i === 0 || i === 3 ? 'l' : 'r') as 'l' | 'r');
-    return markdownTable(header, cells, align) + '\n' + NOTES.join('  \n') + '\n';
+    return markdownTable(header, cells, align) + '\n' + notes.join('  \n') + '\n';
   }
   const pc = percent ? ' (\\%)' : '';
   const header = ['data set', '$n$', '$\\kappa$', 'mechanism', '$\\xi$', 'known', `reid@1${pc}`, `reid@10${pc}`, `chance $1/N$${pc}`, 'trials', 'targets of $N$'];
-  const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 3 ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
+  const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 3 ? latexMark(escapeLatex(c)) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
   const align = header.map((_, i) => (i === 0 || i === 3 ? 'l' : 'r')).join('');
-  return latexTabular(header, body, align, 'linkage attack: mean $\\pm$ standard error over trials') + NOTES.map((n) => `% ${n}`).join('\n') + '\n';
+  return latexTabular(header, body, align, 'linkage attack: mean $\\pm$ standard error over trials') + notes.map((n) => `% ${n}`).join('\n') + '\n';
 }
 
 /**
@@ -64,13 +73,19 @@ export function attackTable(rows: readonly AttackRow[], format: TableFormat, per
  * `percent` (one decimal). Needs one known share (the caller filters). Markdown, the largest
  * standard error said under it.
  */
-export function attackWideTable(rows: readonly AttackRow[], percent = false): string {
+export function attackWideTable(rows: readonly AttackRow[], percent = false, unreleasable: ReadonlySet<string> = new Set()): string {
   const known = uniqueInOrder(rows.map((r) => r.known));
   if (known.length > 1) throw new UserError(`--wide: needs one known share (has known ${known.join(', ')}); choose it with --known`);
   const value = (x: number) => (percent ? (100 * x).toFixed(1) : x.toFixed(3));
   const labels = uniqueInOrder(rows.map((r) => r.mechanism));
   const xisOf = (m: string) => uniqueInOrder(rows.flatMap((r) => (r.mechanism === m && r.xi !== null ? [r.xi] : []))).sort((a, b) => a - b);
-  const header = ['data set', 'n', 'κ', `chance 1/N${percent ? ' %' : ''}`, ...labels.map((m) => (xisOf(m).length ? `${m} ξ=${xisOf(m).join(' / ')}` : m))];
+  const header = [
+    'data set',
+    'n',
+    'κ',
+    `chance 1/N${percent ? ' %' : ''}`,
+    ...labels.map((m) => (xisOf(m).length ? `${markLabel(m, unreleasable)} ξ=${xisOf(m).join(' / ')}` : markLabel(m, unreleasable))),
+  ];
   const body: string[][] = [];
   for (const ds of uniqueInOrder(rows.map((r) => r.dataset)))
     for (const n of uniqueInOrder(rows.filter((r) => r.dataset === ds).map((r) => r.n)))
@@ -87,5 +102,5 @@ export function attackWideTable(rows: readonly AttackRow[], percent = false): st
   const se = Math.max(0, ...rows.flatMap((r) => (r.reid1_se === null ? [] : [percent ? 100 * r.reid1_se : r.reid1_se])));
   const note = `reid@1${percent ? ' in %' : ''} (mean over trials${known.length ? `; known = ${known[0]}` : ''}; standard errors ≤ ${formatNumber(se, 2)}); a mechanism without ξ is the no-noise ceiling.`;
   const align = header.map((_, i) => (i === 0 ? 'l' : 'r') as 'l' | 'r');
-  return markdownTable(header, body, align) + '\n' + escapeMdNote(note) + '\n';
+  return markdownTable(header, body, align) + '\n' + [note, ...releaseNotes(labels, unreleasable)].map(escapeMdNote).join('  \n') + '\n';
 }

@@ -14,6 +14,11 @@ import type { EvaluationFacts } from '../evaluations/types.js';
 import { RECOMMEND_FACTS } from '../evaluations/recommend/facts.js';
 import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import { builtInFacts } from '../mechanisms/catalog.js';
+import { markLabel } from '../mechanisms/releasable.js';
+import { marksOf, releaseNotes } from './releasable.js';
+
+/** Notes under a table, each its own paragraph (none: nothing). */
+const notesHtml = (notes: readonly string[]): string => notes.map((n) => `\n<p class="note">${escapeHtml(n)}</p>`).join('');
 
 /** The files that hold a table in full, linked beside its summary (none in a single-file page: it travels alone). */
 const filesOf = (singleFile: boolean, files: TableFile[]): TableFile[] => (singleFile ? [] : files);
@@ -61,8 +66,9 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
     { title: 'utility loss (mean ± se)', type: 'num' },
     { title: 'recall (mean ± se)', type: 'num' },
   ];
+  const marks = marksOf(res);
   const rows = res.utility.map((r): Cell[] => [
-    ...coordinateCells(r, { text: r.mechanism + (r.fallback ? ' *' : ''), v: r.mechanism }, true),
+    ...coordinateCells(r, { text: markLabel(r.mechanism, marks) + (r.fallback ? ' *' : ''), v: r.mechanism }, true),
     numCell(r.epsilon_ldp),
     numCell(r.epsilon_bit),
     numCell(r.epsilon_lap),
@@ -75,6 +81,10 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
     `ε_LDP: the LDP-equivalent budget, comparable across mechanisms (κ·ε_bit for LSHRR, 2·ε_Lap for LapLSH, ε for RAPPOR); ε_bit: the per-bit randomized-response ε${perPosition ? ' (for private MinHash: the ε per released position)' : ''}; ε_Lap: the Laplace ε.`,
     ...(res.utility.some((r) => r.utility_loss_se === null) ? ['n/a: standard error unknown (one trial).'] : []),
     ...(res.utility.some((r) => r.fallback) ? ['* fallback: no α exists (d<sup>κ</sup> ≥ δ), ξ = κε.'] : []),
+    ...releaseNotes(
+      res.utility.map((r) => r.mechanism),
+      marks,
+    ).map(escapeHtml),
   ];
   const files = filesOf(singleFile, [
     { label: 'utility.csv', href: 'utility.csv' },
@@ -89,7 +99,7 @@ export function utilitySection(res: ResultsFolder, singleFile = false): string {
  * figures (in the Figures section) and what the measures and baselines are. Shown only for a
  * folder that has recommend.csv.
  */
-function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean, file: string): string {
+function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[], singleFile: boolean, file: string, marks: ReadonlySet<string>): string {
   const columns: Column[] = [
     ...coordinateColumns(true),
     { title: 'N', type: 'num', choice: true },
@@ -100,7 +110,7 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
     { title: 'item recall@N (mean ± se)', type: 'num' },
   ];
   const cells = rows.map((r): Cell[] => [
-    ...coordinateCells(r, { text: r.mechanism }, true),
+    ...coordinateCells(r, { text: markLabel(r.mechanism, marks), v: r.mechanism }, true),
     numCell(r.top, String(r.top)),
     numCell(r.trials, String(r.trials)),
     numCell(r.queries, String(r.queries)),
@@ -113,6 +123,10 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
     "Top-N lists made from each mechanism's k neighbours (the sum of their training vectors), scored on each query user's held-out items (docs/RECOMMEND.md): HR@N, the share of queries with a held-out item in the top N; NDCG@N, the discounted gain of the hits over its ideal; item recall@N, the share of a query's held-out items in the top N. Each is averaged over the queries of a trial, then mean ± standard error over trials.",
     'Rows without ξ: no privacy (vanilla LSH; exact, the exact k nearest neighbours, no κ) and pop, the N items most users had in training (no neighbours, no k). ξ = 0: uniformly random bits, the random level.',
     ...(rows.some((r) => r.ndcg_se === null) ? ['n/a: standard error unknown (one trial: the baselines, which draw nothing at random).'] : []),
+    ...releaseNotes(
+      rows.map((r) => r.mechanism),
+      marks,
+    ),
   ];
   return (
     (links.length ? `<p>Figures: ${links.join(', ')}.</p>\n` : '') +
@@ -132,7 +146,7 @@ function recommendSection(rows: readonly RecommendRow[], figures: FigureEntry[],
 
 /** The Recommendations section when the folder has recommend.csv, else nothing. */
 function recommendSections(res: ResultsFolder, figures: FigureEntry[], facts: EvaluationFacts, view: FigureView): string[] {
-  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures, view.singleFile, facts.file))] : [];
+  return res.recommend ? [section(facts.name, facts.title, recommendSection(res.recommend, figures, view.singleFile, facts.file, marksOf(res)))] : [];
 }
 
 /** What the attack.csv rows measure, above the table (docs/ATTACKS.md has the whole threat model). */
@@ -152,8 +166,9 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
     { title: 'trials', type: 'num' },
     { title: 'targets of N', type: 'num' },
   ];
+  const marks = marksOf(res);
   const rows = res.attack.map((r): Cell[] => [
-    ...coordinateCells(r, { text: r.mechanism }, false),
+    ...coordinateCells(r, { text: markLabel(r.mechanism, marks), v: r.mechanism }, false),
     numCell(r.known, String(r.known)),
     { text: formatMeanSe(r.reid1_mean, r.reid1_se), v: r.reid1_mean },
     { text: formatMeanSe(r.reid10_mean, r.reid10_se), v: r.reid10_mean },
@@ -174,6 +189,11 @@ function attackSections(res: ResultsFolder, all: FigureEntry[], facts: Evaluatio
           { label: facts.file, href: facts.file },
           { label: 'tables/attack.md', href: 'tables/attack.md' },
         ]),
+      )}${notesHtml(
+        releaseNotes(
+          res.attack.map((r) => r.mechanism),
+          marks,
+        ),
       )}`,
     ),
   ];
@@ -195,15 +215,22 @@ function genericSections(res: ResultsFolder, _figures: FigureEntry[], facts: Eva
     ...coordinates.map((c): Column => ({ title: c, type: rows.some((r) => typeof r[c] === 'string') ? 'text' : 'num', choice: true })),
     ...facts.metrics.map((m): Column => ({ title: `${m.label} (mean ± se)`, type: 'num' })),
   ];
+  const marks = marksOf(res);
+  const text = (c: string, v: unknown): Cell => (c === 'mechanism' && typeof v === 'string' ? { text: markLabel(v, marks), v } : { text: v === null || v === undefined ? '–' : String(v) });
   const cells = rows.map((r): Cell[] => [
-    ...coordinates.map((c) => (typeof r[c] === 'number' ? numCell(r[c] as number, String(r[c])) : { text: r[c] === null || r[c] === undefined ? '–' : String(r[c]) })),
+    ...coordinates.map((c) => (typeof r[c] === 'number' ? numCell(r[c] as number, String(r[c])) : text(c, r[c]))),
     ...facts.metrics.map((m) => ({ text: formatMeanSe(r[`${m.stem}_mean`] as number, (r[`${m.stem}_se`] ?? null) as number | null), v: r[`${m.stem}_mean`] as number })),
   ]);
   return [
     section(
       facts.name,
       facts.title,
-      `<p class="note">${escapeHtml(`${facts.file}: mean ± standard error over trials (${facts.docs}).`)}</p>\n${interactiveTable(`${facts.name}-table`, columns, cells, filesOf(view.singleFile, [{ label: facts.file, href: facts.file }]))}`,
+      `<p class="note">${escapeHtml(`${facts.file}: mean ± standard error over trials (${facts.docs}).`)}</p>\n${interactiveTable(`${facts.name}-table`, columns, cells, filesOf(view.singleFile, [{ label: facts.file, href: facts.file }]))}${notesHtml(
+        releaseNotes(
+          rows.flatMap((r) => (typeof r.mechanism === 'string' ? [r.mechanism] : [])),
+          marks,
+        ),
+      )}`,
     ),
   ];
 }

@@ -6,6 +6,7 @@
 import { nearest } from '../util/nearest.js';
 import { uniqueInOrder, type AttackRow, type RecommendRow, type UtilityRow } from './read.js';
 import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
+import { UNRELEASABLE_MARK, UNRELEASABLE_SHORT } from '../mechanisms/releasable.js';
 import { CHANCE_RULE, FRONTIER_K, FRONTIER_KNOWN, FRONTIER_TOP, knownWords, legendScales, panelOf, panels } from './attackPanels.js';
 
 /** What the frontier's y axis is, and at which grid values its axes are read. */
@@ -169,10 +170,20 @@ export function frontierYTitle(axes: FrontierAxes): string {
   return axes.metric === 'ndcg' ? `NDCG@${axes.top} (k = ${axes.k})` : `utility loss (k = ${axes.k})`;
 }
 
-/** The legend scales of a frontier: every mechanism drawn in any of its rows of panels, in `allSeries` order. */
-export function frontierLegend(allSeries: string[], drawn: readonly { mechanism: string }[]) {
+/** The legend scales of a frontier: every mechanism drawn in any of its rows of panels, in `allSeries` order; the labels among `marks` carry the marker of what cannot be released. */
+export function frontierLegend(allSeries: string[], drawn: readonly { mechanism: string }[], marks: ReadonlySet<string> = new Set()) {
   const shown = allSeries.filter((m) => drawn.some((r) => r.mechanism === m));
-  return legendScales(allSeries, shown, []);
+  const scales = legendScales(allSeries, shown, []);
+  const marked = shown.filter((m) => marks.has(m));
+  if (marked.length === 0) return scales;
+  const labelExpr = `indexof(${JSON.stringify(marked)}, datum.label) >= 0 ? datum.label + ' ${UNRELEASABLE_MARK}' : datum.label`;
+  const withMarks = (s: { legend: object }) => ({ ...s, legend: { ...s.legend, labelExpr } });
+  return { ...scales, color: withMarks(scales.color), shape: withMarks(scales.shape) };
+}
+
+/** The frontier's subtitle line on the marker, when a drawn mechanism carries it. */
+export function frontierMarkNote(drawn: readonly { mechanism: string }[], marks: ReadonlySet<string>): string[] {
+  return drawn.some((r) => marks.has(r.mechanism)) ? [UNRELEASABLE_SHORT] : [];
 }
 
 /** A frontier row of panels' look: the grid of panels, the colour and marker scales, the y axis. */
@@ -185,8 +196,8 @@ export interface FrontierLook {
 }
 
 /** The look of a frontier whose rows of panels draw `drawn` (their panels aligned, one legend). */
-export function frontierLook(axes: FrontierAxes, allSeries: string[], drawn: readonly { mechanism: string; kappa: number; n: number }[]): FrontierLook {
-  const { color, shape } = frontierLegend(allSeries, drawn);
+export function frontierLook(axes: FrontierAxes, allSeries: string[], drawn: readonly { mechanism: string; kappa: number; n: number }[], marks: ReadonlySet<string> = new Set()): FrontierLook {
+  const { color, shape } = frontierLegend(allSeries, drawn, marks);
   const yTitle = frontierYTitle(axes);
   return { layout: panels(drawn), color, shape, yTitle, y: { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: false } } };
 }
@@ -251,12 +262,9 @@ export function frontierYWords(axes: FrontierAxes): { y: string; better: string 
  * y = utility loss (or NDCG), ±1 se bars on both, a mechanism's points joined in ξ order; one
  * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule.
  */
-export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[]): VlSpec {
-  const look = frontierLook(
-    axes,
-    allSeries,
-    rows.filter((r) => r.kind === 'point'),
-  );
+export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set()): VlSpec {
+  const points = rows.filter((r) => r.kind === 'point');
+  const look = frontierLook(axes, allSeries, points, marks);
   const words = frontierYWords(axes);
   return {
     $schema: VL_SCHEMA,
@@ -267,6 +275,7 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
         `${words.y}; ${words.better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
         'one panel per κ (rows) and n (columns), each with its own scales',
+        ...frontierMarkNote(points, marks),
       ],
     },
     ...reidBlock(rows, axes, look),

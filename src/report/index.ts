@@ -24,7 +24,9 @@ import { recommendTable } from './recommendTable.js';
 import { attackFigureEntries } from './attackFigures.js';
 import type { FrontierSlice } from './frontierFigure.js';
 import { attackTable } from './attackTable.js';
+import { marksOf, withReleaseMarks } from './releasable.js';
 export { readResultsFolder } from './read.js';
+export { withReleaseMarks } from './releasable.js';
 export type { ResultsFolder, UtilityRow, NnDistanceRow, BudgetRecord } from './read.js';
 export { utilityTable, type TableFormat } from './tables.js';
 export { budgetsTable } from './budgetTables.js';
@@ -257,17 +259,18 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
   const dir = join(res.dir, 'tables');
   // the name this table had before utility-table.csv (it clashed with the top-level utility.csv)
   removeRetired(dir, ['utility.csv']);
+  const marks = marksOf(res);
   if (res.utility) {
-    await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityMd), utilityTable(res.utility, 'md', marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.utilityTex), utilityTable(res.utility, 'latex', marks));
     await writeFileAtomic(join(dir, TABLE_FILES.utilityCsv), utilityTable(res.utility, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.utilityMd}, ${TABLE_FILES.utilityTex}, ${TABLE_FILES.utilityCsv}`);
   }
   // likewise its recommendation tables
   if (!res.recommend) removeRetired(dir, [TABLE_FILES.recommendMd, TABLE_FILES.recommendTex, TABLE_FILES.recommendCsv]);
   if (res.recommend) {
-    await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendMd), recommendTable(res.recommend, 'md', marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.recommendTex), recommendTable(res.recommend, 'latex', marks));
     await writeFileAtomic(join(dir, TABLE_FILES.recommendCsv), recommendTable(res.recommend, 'csv'));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.recommendMd}, ${TABLE_FILES.recommendTex}, ${TABLE_FILES.recommendCsv}`);
   }
@@ -277,8 +280,8 @@ export async function writeTables(res: ResultsFolder, opts: OutputOptions = {}):
     log(opts, `lshdp: wrote tables/${TABLE_FILES.budgetsMd}, ${TABLE_FILES.budgetsTex}`);
   }
   if (res.attack) {
-    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md'));
-    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex'));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackMd), attackTable(res.attack, 'md', false, marks));
+    await writeFileAtomic(join(dir, TABLE_FILES.attackTex), attackTable(res.attack, 'latex', false, marks));
     log(opts, `lshdp: wrote tables/${TABLE_FILES.attackMd}, ${TABLE_FILES.attackTex}`);
   }
 }
@@ -295,7 +298,7 @@ export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts:
 
 /** Everything: figures, tables and the HTML report of a results folder (`reuse`: a run's, which keeps the figures whose spec did not change: writeFigures). */
 export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean; reuse?: boolean } = {}): Promise<void> {
-  const res = readResultsFolder(resultsDir);
+  const res = await withReleaseMarks(readResultsFolder(resultsDir));
   const figs = await writeFigures(res, opts);
   await writeTables(res, opts);
   await writeReport(res, figs, opts);

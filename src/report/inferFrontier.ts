@@ -13,7 +13,20 @@ import type { RecommendRow, ResultsFolder, UtilityRow } from './read.js';
 import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
 import { CHANCE_RULE, knownWords } from './attackPanels.js';
 import type { InferCoordinates } from '../experiment/trialValues.js';
-import { facetBlock, frontierLook, frontierYWords, joinKey, pointFields, pointLayers, reidBlock, utilityYs, type FrontierAxes, type FrontierLook, type FrontierRow } from './frontierFigure.js';
+import {
+  facetBlock,
+  frontierLook,
+  frontierMarkNote,
+  frontierYWords,
+  joinKey,
+  pointFields,
+  pointLayers,
+  reidBlock,
+  utilityYs,
+  type FrontierAxes,
+  type FrontierLook,
+  type FrontierRow,
+} from './frontierFigure.js';
 
 /** infer.csv's rows as the report reads them (src/evaluations/infer/facts.ts columns). */
 export interface InferRow extends InferCoordinates {
@@ -136,9 +149,9 @@ export interface TwoRows {
  * The frontier of one data set with infer.csv: the reid@1 row of panels (frontierSpec's) above the
  * auc-advantage row, the two aligned panel for panel, with one legend and the same y axis.
  */
-export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: FrontierAxes, allSeries: string[]): VlSpec {
+export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set()): VlSpec {
   const points = [...drawn.reid, ...drawn.infer].filter((r) => r.kind === 'point');
-  const look = frontierLook(axes, allSeries, points);
+  const look = frontierLook(axes, allSeries, points, marks);
   const words = frontierYWords(axes);
   const block = (title: string, spec: VlSpec) => ({ title: { text: title, anchor: 'start', fontSize: 13 }, ...spec });
   return {
@@ -151,6 +164,7 @@ export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: Fronti
         `${words.y}; ${words.better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N (top), null's auc (bottom); dashed: prior's; bars: ±1 se over trials",
         'one panel per κ (rows) and n (columns), each with its own scales',
+        ...frontierMarkNote(points, marks),
       ],
     },
     vconcat: [block('Linkage attack: reid@1', reidBlock(drawn.reid, axes, look)), block('Attribute inference: auc advantage over null', inferBlock(drawn.infer, drawn.aux, drawn.constant, look))],

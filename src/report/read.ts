@@ -121,6 +121,8 @@ export interface ResultsFolder {
   recommend?: RecommendRow[] | null;
   /** read defensively: any JSON object */
   manifest: Record<string, unknown> | null;
+  /** the mechanism labels that cannot be released (report/releasable.ts: withReleaseMarks) */
+  unreleasable?: ReadonlySet<string>;
 }
 
 /** utility.csv's header, in file order (the writer's, src/experiment/aggregate.ts; each a `UtilityRow` field). */

@@ -10,6 +10,8 @@ import { escapeLatex, escapeMdNote, formatMeanSe, formatNumber, latexTabular, ma
 import { uniqueInOrder } from '../util/unique.js';
 import { UserError } from '../util/errors.js';
 import { CONCENTRATION_COLUMNS } from '../experiment/columns.js';
+import { markLabel } from '../mechanisms/releasable.js';
+import { latexMark, releaseNotes } from './releasable.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,13 +21,13 @@ export const RECOMMEND_DISPLAY_COLUMNS = ['hr', 'ndcg', 'item_recall'] as const;
 const dash = (x: number | null): string => (x === null ? '–' : String(x));
 
 /** The md/latex cells of one row (the three measures as "mean ± se"). */
-function displayCells(r: RecommendRow): string[] {
+function displayCells(r: RecommendRow, unreleasable: ReadonlySet<string>): string[] {
   return [
     r.dataset,
     String(r.n),
     dash(r.kappa),
     dash(r.k),
-    r.mechanism,
+    markLabel(r.mechanism, unreleasable),
     dash(r.xi),
     String(r.top),
     String(r.trials),
@@ -37,16 +39,20 @@ function displayCells(r: RecommendRow): string[] {
 }
 
 /** What the md and latex tables say under the rows. */
-function recommendNotes(rows: readonly RecommendRow[]): string[] {
+function recommendNotes(rows: readonly RecommendRow[], unreleasable: ReadonlySet<string>): string[] {
   return [
     "HR@N: share of query users with a held-out item in their top N; NDCG@N: discounted gain of the held-out items in the top N over its ideal; item recall@N: share of a user's held-out items in the top N (each averaged over the queries of a trial; docs/RECOMMEND.md).",
     'Rows without ξ: no privacy (vanilla LSH; exact k-NN, κ –) and the popularity baseline pop (no neighbours, k –); ξ = 0: uniformly random bits.',
     ...(rows.some((r) => r.ndcg_se === null) ? [`${NO_SE}: standard error unknown (one trial: the baselines).`] : []),
+    ...releaseNotes(
+      rows.map((r) => r.mechanism),
+      unreleasable,
+    ),
   ];
 }
 
 /** The table of recommend.csv's rows in `format`. */
-export function recommendTable(rows: readonly RecommendRow[], format: TableFormat): string {
+export function recommendTable(rows: readonly RecommendRow[], format: TableFormat, unreleasable: ReadonlySet<string> = new Set()): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
     const papa = require('papaparse') as typeof import('papaparse');
@@ -55,8 +61,8 @@ export function recommendTable(rows: readonly RecommendRow[], format: TableForma
     const data = rows.map((r) => [...columns.map((c) => cell(r[c])), formatMeanSe(r.hr_mean, r.hr_se), formatMeanSe(r.ndcg_mean, r.ndcg_se), formatMeanSe(r.item_recall_mean, r.item_recall_se)]);
     return papa.unparse({ fields: [...columns, ...RECOMMEND_DISPLAY_COLUMNS], data }, { newline: '\n' }) + '\n';
   }
-  const cells = rows.map(displayCells);
-  const notes = recommendNotes(rows);
+  const cells = rows.map((r) => displayCells(r, unreleasable));
+  const notes = recommendNotes(rows, unreleasable);
   const text = new Set([0, 4]);
   if (format === 'md') {
     const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'N', 'trials', 'queries', 'HR@N (mean ± se)', 'NDCG@N (mean ± se)', 'item recall@N (mean ± se)'];
@@ -72,7 +78,7 @@ export function recommendTable(rows: readonly RecommendRow[], format: TableForma
     );
   }
   const header = ['data set', '$n$', '$\\kappa$', '$k$', 'mechanism', '$\\xi$', '$N$', 'trials', 'queries', 'HR@$N$', 'NDCG@$N$', 'item recall@$N$'];
-  const body = cells.map((row) => row.map((c, i) => (text.has(i) ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
+  const body = cells.map((row) => row.map((c, i) => (text.has(i) ? latexMark(escapeLatex(c)) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
   const align = header.map((_, i) => (text.has(i) ? 'l' : 'r')).join('');
   return latexTabular(header, body, align, 'recommendations: mean $\\pm$ standard error over trials') + notes.map((n) => `% ${n}`).join('\n') + '\n';
 }
@@ -83,13 +89,13 @@ export function recommendTable(rows: readonly RecommendRow[], format: TableForma
  * 1 / 5 / 20); the rows without κ (exact, pop) in every κ row. Needs one k and one N (the
  * caller filters). Markdown, means to 3 decimals, the largest standard error said under it.
  */
-export function recommendWideTable(rows: readonly RecommendRow[]): string {
+export function recommendWideTable(rows: readonly RecommendRow[], unreleasable: ReadonlySet<string> = new Set()): string {
   const ks = uniqueInOrder(rows.flatMap((r) => (r.k === null ? [] : [r.k])));
   const tops = uniqueInOrder(rows.map((r) => r.top));
   if (ks.length > 1 || tops.length > 1) throw new UserError(`--wide: needs one k and one N (has k ${ks.join(', ')} and N ${tops.join(', ')}); choose them with --k and --top`);
   const labels = uniqueInOrder(rows.map((r) => r.mechanism));
   const xisOf = (m: string) => uniqueInOrder(rows.flatMap((r) => (r.mechanism === m && r.xi !== null ? [r.xi] : []))).sort((a, b) => a - b);
-  const header = ['data set', 'n', 'κ', ...labels.map((m) => (xisOf(m).length ? `${m} ξ=${xisOf(m).join(' / ')}` : m))];
+  const header = ['data set', 'n', 'κ', ...labels.map((m) => (xisOf(m).length ? `${markLabel(m, unreleasable)} ξ=${xisOf(m).join(' / ')}` : markLabel(m, unreleasable)))];
   const body: string[][] = [];
   for (const ds of uniqueInOrder(rows.map((r) => r.dataset)))
     for (const n of uniqueInOrder(rows.filter((r) => r.dataset === ds).map((r) => r.n))) {
@@ -110,7 +116,7 @@ export function recommendWideTable(rows: readonly RecommendRow[]): string {
       header.map((_, i) => (i === 0 ? 'l' : 'r')),
     ) +
     '\n' +
-    escapeMdNote(note) +
+    [note, ...releaseNotes(labels, unreleasable)].map(escapeMdNote).join('  \n') +
     '\n'
   );
 }

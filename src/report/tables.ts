@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import type { UtilityRow } from './read.js';
 import { UTILITY_COLUMNS } from '../experiment/columns.js';
 import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog.js';
+import { markLabel } from '../mechanisms/releasable.js';
+import { latexMark, releaseNotes } from './releasable.js';
 
 // papaparse writes the CSV tables only: loaded on first use, so `table budgets` in markdown does not pay for it
 const require = createRequire(import.meta.url);
@@ -79,7 +81,7 @@ export function latexTabular(header: string[], rows: string[][], align: string, 
 const dash = (x: number | null, f: (v: number) => string = (v) => formatNumber(v)): string => (x === null ? '–' : f(x));
 
 /** The display columns of the utility table: which ε columns appear depends on the rows. */
-function utilityDisplay(rows: UtilityRow[]) {
+function utilityDisplay(rows: UtilityRow[], unreleasable: ReadonlySet<string>) {
   const hasBit = rows.some((r) => r.epsilon_bit !== null);
   const hasLap = rows.some((r) => r.epsilon_lap !== null);
   const cells = rows.map((r) => [
@@ -87,7 +89,7 @@ function utilityDisplay(rows: UtilityRow[]) {
     String(r.n),
     dash(r.kappa, String),
     String(r.k),
-    r.mechanism + (r.fallback ? ' *' : ''),
+    markLabel(r.mechanism, unreleasable) + (r.fallback ? ' *' : ''),
     dash(r.xi, String),
     dash(r.epsilon_ldp),
     ...(hasBit ? [dash(r.epsilon_bit)] : []),
@@ -100,7 +102,7 @@ function utilityDisplay(rows: UtilityRow[]) {
 }
 
 /** The notes under the md/tex utility table: what each ε is, n/a, the fallback mark. */
-function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): string[] {
+function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean, unreleasable: ReadonlySet<string>): string[] {
   // each unit's own wording (Mechanism.ldpNote): LSHRR's and LapLSH's when their ε column is shown
   // (a plugin's rows fill ε_bit in LSHRR's sense), the others' when one of their rows is
   const ofRows = (name: string) => rows.some((r) => r.base === name);
@@ -113,6 +115,12 @@ function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): str
   if (hasLap) notes.push("ε_Lap: LapLSH's Laplace ε.");
   if (rows.some((r) => r.utility_loss_se === null)) notes.push(`${NO_SE}: standard error unknown (one trial).`);
   if (rows.some((r) => r.fallback)) notes.push('* fallback: no α exists (d^κ ≥ δ), ξ = κε (pure LDP bound).');
+  notes.push(
+    ...releaseNotes(
+      rows.map((r) => r.mechanism),
+      unreleasable,
+    ),
+  );
   return notes;
 }
 
@@ -121,9 +129,9 @@ function utilityNotes(rows: UtilityRow[], hasBit: boolean, hasLap: boolean): str
  * names: json rows are utility.csv's rows; csv keeps every utility.csv column at full precision
  * and adds the rounded display columns `utility_loss` and `recall` ("mean ± se"). `md` and
  * `latex` print the display table, with the comparable ε_LDP and the mechanism's own ε named
- * by what it is.
+ * by what it is; a mechanism among `unreleasable` (labels) is marked, the mark's note under them.
  */
-export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
+export function utilityTable(rows: UtilityRow[], format: TableFormat, unreleasable: ReadonlySet<string> = new Set()): string {
   if (format === 'json') return JSON.stringify(rows, null, 2) + '\n';
   if (format === 'csv') {
     const cell = (v: unknown): string | number | boolean => (v === null ? '' : (v as string | number | boolean));
@@ -141,8 +149,8 @@ export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
       ) + '\n'
     );
   }
-  const { hasBit, hasLap, cells } = utilityDisplay(rows);
-  const notes = utilityNotes(rows, hasBit, hasLap);
+  const { hasBit, hasLap, cells } = utilityDisplay(rows, unreleasable);
+  const notes = utilityNotes(rows, hasBit, hasLap, unreleasable);
   if (format === 'md') {
     const header = ['dataset', 'n', 'κ', 'k', 'mechanism', 'ξ', 'ε_LDP', ...(hasBit ? ['ε_bit'] : []), ...(hasLap ? ['ε_Lap'] : []), 'trials', 'utility loss (mean ± se)', 'recall (mean ± se)'];
     const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r') as 'l' | 'r');
@@ -162,7 +170,7 @@ export function utilityTable(rows: UtilityRow[], format: TableFormat): string {
     'utility loss',
     'recall',
   ];
-  const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 4 ? escapeLatex(c) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
+  const body = cells.map((row) => row.map((c, i) => (i === 0 || i === 4 ? latexMark(escapeLatex(c)) : c.replace(/±/g, '$\\pm$').replace(/–/g, '--'))));
   const align = header.map((_, i) => (i === 0 || i === 4 ? 'l' : 'r')).join('');
   return latexTabular(header, body, align, 'utility loss: mean $\\pm$ standard error over trials') + notes.map((n) => `% ${n}`).join('\n') + '\n';
 }

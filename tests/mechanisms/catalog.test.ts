@@ -45,7 +45,8 @@ describe('the units of src/mechanisms/', () => {
 
   it('the catalog imports the units’ facts only', () => {
     const specs = importsOf(join(MECHANISMS, 'catalog.ts'));
-    expect(specs.filter((s) => !s.endsWith(' (type)')).every((s) => /^\.\/[a-z]+\/facts\.js$/.test(s))).toBe(true);
+    // and the one rule on them that has no code behind it (releasable.ts: what cannot be released)
+    expect(specs.filter((s) => !s.endsWith(' (type)')).every((s) => /^\.\/[a-z]+\/facts\.js$/.test(s) || s === './releasable.js')).toBe(true);
   });
 
   it('each Mechanism’s plain part is its unit’s facts, in the catalog’s order', () => {
