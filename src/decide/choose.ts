@@ -52,7 +52,7 @@ export interface MatchedRow {
   tied_with: string[];
   /** Holm-adjusted p of "worse than the best" (null for the best and unranked) */
   p_worse: number | null;
-  /** false: its codes cannot be released apart (hash functions drawn from the noise) */
+  /** false: it cannot be released (src/mechanisms/releasable.ts: hash functions drawn from the secret noise) */
   releasable: boolean;
   trials: number;
 }

@@ -22,26 +22,32 @@ export interface Crossing {
  * Pool-adjacent-violators with equal weights: the non-decreasing sequence closest to `p` in least
  * squares (each block of pooled values replaced by its mean).
  */
-export function pava(p: readonly number[]): number[] {
-  const means: number[] = [];
-  const sizes: number[] = [];
-  for (const x of p) {
-    means.push(x);
-    sizes.push(1);
+export function pava(p: ArrayLike<number>): number[] {
+  const out = new Float64Array(p.length);
+  pavaInto(p, out, new Float64Array(p.length), new Int32Array(p.length));
+  return [...out];
+}
+
+/**
+ * `pava` into `out` without allocating (the bootstrap runs it some hundred thousand times): `means`
+ * and `sizes` are scratch of p's length.
+ */
+export function pavaInto(p: ArrayLike<number>, out: Float64Array, means: Float64Array, sizes: Int32Array): void {
+  let blocks = 0;
+  for (let j = 0; j < p.length; j++) {
+    means[blocks] = p[j];
+    sizes[blocks] = 1;
+    blocks++;
     // merge backwards while the last two blocks violate the order
-    while (means.length > 1 && means[means.length - 2] > means[means.length - 1]) {
-      const b = means.pop()!;
-      const nb = sizes.pop()!;
-      const a = means.length - 1;
-      means[a] = (means[a] * sizes[a] + b * nb) / (sizes[a] + nb);
-      sizes[a] += nb;
+    while (blocks > 1 && means[blocks - 2] > means[blocks - 1]) {
+      const a = blocks - 2;
+      means[a] = (means[a] * sizes[a] + means[a + 1] * sizes[a + 1]) / (sizes[a] + sizes[a + 1]);
+      sizes[a] += sizes[a + 1];
+      blocks--;
     }
   }
-  const out: number[] = [];
-  means.forEach((m, b) => {
-    for (let j = 0; j < sizes[b]; j++) out.push(m);
-  });
-  return out;
+  let j = 0;
+  for (let b = 0; b < blocks; b++) for (let c = 0; c < sizes[b]; c++) out[j++] = means[b];
 }
 
 /** ξ at the share f between ξ_i and ξ_{i+1}: in log ξ, or f·ξ_{i+1} when ξ_i = 0 (log 0 is −∞). */
@@ -59,7 +65,7 @@ export const valueAt = (ys: readonly number[], i: number, f: number): number => 
  * The crossing of the mean successes `p` (one per ξ of `xis`, increasing ξ) with T. `pooled`
  * true: `p` is already non-decreasing (the caller pooled it).
  */
-export function crossingOf(xis: readonly number[], p: readonly number[], target: number, pooled = false): Crossing {
+export function crossingOf(xis: readonly number[], p: ArrayLike<number>, target: number, pooled = false): Crossing {
   if (xis.length === 0 || xis.length !== p.length) throw new RangeError(`crossingOf: ${xis.length} ξ values for ${p.length} successes`);
   const q = pooled ? p : pava(p);
   if (q[0] > target) return { flag: 'none', i: -1, f: 0, xi: Number.NaN };

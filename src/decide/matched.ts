@@ -4,7 +4,7 @@
  * bounds, all from one bootstrap of the trials shared by every entry of the cell (resample.ts), then
  * the ranking (rank.ts). Pure: the caller reads the folder (read.ts).
  */
-import { bindingCrossing, crossingOf, pava, type Crossing, type CrossingFlag } from './crossing.js';
+import { bindingCrossing, crossingOf, pavaInto, type Crossing, type CrossingFlag } from './crossing.js';
 import { releaseBounds, type ReleaseBounds } from './release.js';
 import { bootstrapWeights, BOOTSTRAP_B, quantileOf, sdOf, weightedMean } from './resample.js';
 import { rankEntries, type Rank } from './rank.js';
@@ -19,7 +19,7 @@ export interface EntrySeries {
   success: number[][][];
   /** per ξ, per trial: the utility loss at the cell's k */
   loss: number[][];
-  /** false: its codes cannot be released apart (hash functions drawn from the noise) */
+  /** false: it cannot be released (src/mechanisms/releasable.ts: hash functions drawn from the secret noise) */
   releasable: boolean;
 }
 
@@ -80,14 +80,29 @@ interface Evaluated {
   xiOpen: number;
 }
 
-/** One entry under multiplicities w (null: the observed trials). */
-function evaluate(e: EntrySeries, targets: readonly number[], w: Float64Array | null): Evaluated {
-  const crossings = targets.map((t, g) => crossingOf(e.xis, pava(e.success[g].map((xs) => weightedMean(xs, w))), t, true));
-  const { crossing, index } = bindingCrossing(crossings);
-  if (crossing.flag === 'none') return { crossing, binding: index, loss: Number.POSITIVE_INFINITY, xiOpen: Number.NEGATIVE_INFINITY };
-  const u = [weightedMean(e.loss[crossing.i], w), crossing.f > 0 ? weightedMean(e.loss[crossing.i + 1], w) : 0];
-  const loss = crossing.f > 0 ? u[0] + crossing.f * (u[1] - u[0]) : u[0];
-  return { crossing, binding: index, loss, xiOpen: crossing.flag === 'all' ? Number.POSITIVE_INFINITY : crossing.xi };
+/**
+ * One entry's chain (means, pool, crossing, interpolation) under multiplicities w (null: the
+ * observed trials), with its scratch kept between calls: the bootstrap runs it B times per entry.
+ */
+function evaluator(e: EntrySeries, targets: readonly number[]): (w: Float64Array | null) => Evaluated {
+  const J = e.xis.length;
+  const means = new Float64Array(J);
+  const pooled = new Float64Array(J);
+  const blockMeans = new Float64Array(J);
+  const sizes = new Int32Array(J);
+  const crossings: Crossing[] = new Array(targets.length);
+  return (w) => {
+    for (let g = 0; g < targets.length; g++) {
+      for (let j = 0; j < J; j++) means[j] = weightedMean(e.success[g][j], w);
+      pavaInto(means, pooled, blockMeans, sizes);
+      crossings[g] = crossingOf(e.xis, pooled, targets[g], true);
+    }
+    const { crossing, index } = bindingCrossing(crossings);
+    if (crossing.flag === 'none') return { crossing, binding: index, loss: Number.POSITIVE_INFINITY, xiOpen: Number.NEGATIVE_INFINITY };
+    const lo = weightedMean(e.loss[crossing.i], w);
+    const loss = crossing.f > 0 ? lo + crossing.f * (weightedMean(e.loss[crossing.i + 1], w) - lo) : lo;
+    return { crossing, binding: index, loss, xiOpen: crossing.flag === 'all' ? Number.POSITIVE_INFINITY : crossing.xi };
+  };
 }
 
 /** The per-trial values of a per-ξ table at the bracket (i, f). */
@@ -96,23 +111,33 @@ const trialsAt = (table: readonly number[][], c: Crossing): number[] => table[c.
 export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
   const m = input.trials;
   const resamples = m >= 2 ? bootstrapWeights(m, opts.b ?? BOOTSTRAP_B, opts.seed) : [];
-  const observed = input.entries.map((e) => evaluate(e, input.targets, null));
-  const boot = resamples.map((w) => input.entries.map((e) => evaluate(e, input.targets, w)));
+  const runs = input.entries.map((e) => evaluator(e, input.targets));
+  const observed = runs.map((run) => run(null));
+  // per resample, per entry: u* (+Infinity: no crossing) and ξ* as the interval reads it
+  const bootLoss = resamples.map(() => new Float64Array(runs.length));
+  const bootXi = runs.map(() => new Float64Array(resamples.length));
+  resamples.forEach((w, r) => {
+    runs.forEach((run, x) => {
+      const o = run(w);
+      bootLoss[r][x] = o.loss;
+      bootXi[x][r] = o.xiOpen;
+    });
+  });
   const lshObserved = input.lsh ? weightedMean(input.lsh.loss, null) : null;
   const lshBoot = input.lsh ? resamples.map((w) => weightedMean(input.lsh!.loss, w)) : [];
   const shown = retainedShown(input.uRand, lshObserved, lshBoot);
   const ranks = rankEntries(
     observed.map((o) => ({ flag: o.crossing.flag, loss: o.loss })),
-    boot.map((row) => row.map((o) => o.loss)),
+    bootLoss,
     opts.alpha,
   );
   const entries = input.entries.map((e, x): MatchedEntry => {
     const o = observed[x];
     const c = o.crossing;
     const none = c.flag === 'none';
-    const xs = boot.map((row) => row[x].xiOpen).sort((a, b) => a - b);
+    const xs = [...bootXi[x]].sort((a, b) => a - b);
     const perTrial = none ? [] : e.success.map((table) => trialsAt(table, c));
-    const lossBoot = boot.map((row) => row[x].loss);
+    const lossBoot = bootLoss.map((row) => row[x]);
     const retainedBoot = lshBoot.map((ul, r) => retained(input.uRand, lossBoot[r], ul));
     return {
       label: e.label,

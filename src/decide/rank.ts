@@ -2,8 +2,9 @@
  * The ranking of a cell's entries at matched attack success: the observed best (smallest u*) and
  * the entries not significantly worse than it. Each other entry gets a paired one-sided test over
  * the shared bootstrap resamples (H0: it is not worse than the best; p = the share of resamples in
- * which its u* is at most the best's, (1 + count)/(B + 1)), Holm over the other entries of the cell
- * at α. An `all` entry's u* is an upper bound on its loss at T, so it may rank better, never worse:
+ * which its u* is at most the best's, (1 + count)/(B + 1)), doubled because the best is picked from
+ * the same data (the test's direction is chosen by the data: two entries of one law would otherwise
+ * be ranked apart in 2α of folders), Holm over the other entries of the cell at α. An `all` entry's u* is an upper bound on its loss at T, so it may rank better, never worse:
  * it is never found worse. `none` entries (no ξ of the grid meets T) are not ranked. With no
  * resamples (m < 2) nothing is tested.
  */
@@ -25,7 +26,7 @@ export interface Rank {
  * `observed`: per entry its flag and u* (+Infinity for none); `boot[r][x]`: entry x's u* in
  * resample r (+Infinity where that resample has no crossing).
  */
-export function rankEntries(observed: readonly { flag: CrossingFlag; loss: number }[], boot: readonly (readonly number[])[], alpha: number): Rank[] {
+export function rankEntries(observed: readonly { flag: CrossingFlag; loss: number }[], boot: readonly ArrayLike<number>[], alpha: number): Rank[] {
   const ranked = observed.map((_, x) => x).filter((x) => observed[x].flag !== 'none');
   const out: Rank[] = observed.map(() => ({ kind: 'unranked', position: null, tiedWith: [], p: Number.NaN }));
   if (ranked.length === 0) return out;
@@ -38,7 +39,7 @@ export function rankEntries(observed: readonly { flag: CrossingFlag; loss: numbe
   const raw = others.map((x) => {
     let notWorse = 0;
     for (const row of boot) if (row[x] <= row[best]) notWorse++;
-    return (1 + notWorse) / (boot.length + 1);
+    return Math.min(1, (2 * (1 + notWorse)) / (boot.length + 1));
   });
   const h = holm(raw, alpha);
   const worse = new Set(others.filter((x, j) => h.rejected[j] && observed[x].flag !== 'all'));

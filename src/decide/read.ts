@@ -7,6 +7,7 @@ import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { AttackTrialValue, InferTrialValue, TrialValue } from '../experiment/trialValues.js';
 import { readEvaluationValues, readTrialValues } from '../machinery/readFolder.js';
 import { getMechanism } from '../mechanisms/registry.js';
+import { cannotBeReleased } from '../mechanisms/releasable.js';
 import { getFamily } from '../lsh/families/index.js';
 import { epsilonOnFamily } from '../privacy/onFamily.js';
 import { nearest } from '../util/nearest.js';
@@ -159,7 +160,7 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
       xis,
       success: names.map(() => []),
       loss: [],
-      releasable: !getMechanism(v.base).hashesFromNoise,
+      releasable: !cannotBeReleased(getMechanism(v.base)),
     };
     let ok = true;
     for (const xi of xis) {

@@ -23,11 +23,14 @@ export function bootstrapWeights(m: number, b: number, seed: string): Float64Arr
 /** The weighted mean of `xs` under multiplicities `w` (null: every trial once). */
 export function weightedMean(xs: readonly number[], w: Float64Array | null): number {
   let s = 0;
+  if (w === null) {
+    for (let t = 0; t < xs.length; t++) s += xs[t];
+    return s / xs.length;
+  }
   let n = 0;
   for (let t = 0; t < xs.length; t++) {
-    const c = w ? w[t] : 1;
-    s += c * xs[t];
-    n += c;
+    s += w[t] * xs[t];
+    n += w[t];
   }
   return s / n;
 }

@@ -5,6 +5,7 @@
  */
 import { MATCHED_CAVEAT, type MatchedRow, type MatchedTable } from '../decide/choose.js';
 import Papa from 'papaparse';
+import { UNRELEASABLE_MARK, UNRELEASABLE_NOTE } from '../mechanisms/releasable.js';
 import { escapeLatex, formatMeanSe, formatNumber, latexTabular, markdownTable, type TableFormat } from './tables.js';
 
 /** matched.csv's columns, in order (docs/OUTPUTS.md). */
@@ -41,7 +42,6 @@ export const MATCHED_COLUMNS: readonly (keyof MatchedRow)[] = [
   'trials',
 ];
 
-const NOT_RELEASABLE = '†';
 const pct = (x: number) => `${formatNumber(100 * x, 2)}%`;
 const xiText = (x: number) => formatNumber(x, 3);
 
@@ -87,7 +87,7 @@ function cells(r: MatchedRow, rows: readonly MatchedRow[]): string[] {
   const none = r.flag === 'none';
   const success = [r.reid1_mean !== null ? `reid@1 ${pct(r.reid1_mean)}` : '', r.auc_adv_mean !== null ? `auc adv ${formatNumber(r.auc_adv_mean, 2)}` : ''].filter(Boolean).join(', ');
   return [
-    r.mechanism + (r.releasable ? '' : ` ${NOT_RELEASABLE}`),
+    r.releasable ? r.mechanism : `${r.mechanism} ${UNRELEASABLE_MARK}`,
     none ? '–' : `${xiText(r.xi!)} ${r.xi_interval}`.trim(),
     success,
     releaseText(r),
@@ -108,7 +108,7 @@ function notesOf(t: MatchedTable): string[] {
   const notes: string[] = [];
   if (t.clean_meets) notes.push('No noise needed: clean LSH meets T.');
   if (t.below_chance) notes.push("T is below this attack's chance level for the entries flagged none at ξ = 0.");
-  if (t.rows.some((r) => !r.releasable)) notes.push(`${NOT_RELEASABLE} cannot be released apart: its hash functions are drawn from the noise, so its codes are comparable only within one release.`);
+  if (t.rows.some((r) => !r.releasable)) notes.push(UNRELEASABLE_NOTE);
   if (t.rows.some((r) => r.flag === 'all')) notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥").');
   for (const s of t.skipped) notes.push(`left out: ${s}`);
   notes.push(MATCHED_CAVEAT);
