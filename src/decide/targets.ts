@@ -3,6 +3,7 @@
  * `decide:` block (every key optional but one target; lists give one table per value, and with both
  * kinds one per pair); known, aux and k default to 0.5, 0.5 and 10, each read as the grid's nearest.
  */
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { readResultsConfig } from '../machinery/readFolder.js';
 import { UserError } from '../util/errors.js';
 import type { Targets } from './read.js';
@@ -38,11 +39,14 @@ export function targetsOf(block: DecideBlock | undefined, flags: TargetFlags): T
   return out.filter((t) => t.reid1 !== null || t.aucAdv !== null);
 }
 
+/** A config's `decide:` block, undefined without one. */
+export function decideBlockOf(config: ExperimentConfig): DecideBlock | undefined {
+  return (config as unknown as { decide?: DecideBlock }).decide;
+}
+
 /** The targets for results folder `dir`: the flags', else its config's decide: block; a one-line error when neither gives one. */
 export function decideTargets(dir: string, flags: TargetFlags): Targets[] {
-  const { config } = readResultsConfig(dir);
-  const block = (config as unknown as { decide?: DecideBlock }).decide;
-  const out = targetsOf(block, flags);
+  const out = targetsOf(decideBlockOf(readResultsConfig(dir).config), flags);
   if (out.length === 0) throw new UserError(`lshdp choose: ${dir}: no target (give --reid1 T or --auc-adv T, or run a config with a decide: block)`);
   return out;
 }

@@ -4,7 +4,7 @@
  * src/decide/choose.ts. The numbers are src/decide's; this file only lays them out.
  */
 import { MATCHED_CAVEAT, type MatchedRow, type MatchedTable } from '../decide/choose.js';
-import Papa from 'papaparse';
+import { createRequire } from 'node:module';
 import { UNRELEASABLE_MARK, UNRELEASABLE_NOTE } from '../mechanisms/releasable.js';
 import { escapeLatex, formatMeanSe, formatNumber, latexTabular, markdownTable, type TableFormat } from './tables.js';
 
@@ -133,6 +133,10 @@ function latex(tables: readonly MatchedTable[]): string {
     .join('\n');
 }
 
+// papaparse for the CSV form only, loaded on first use (as tables.ts does)
+const require = createRequire(import.meta.url);
+const papa = (): typeof import('papaparse') => require('papaparse') as typeof import('papaparse');
+
 const csvValue = (v: unknown): string => (v === null ? '' : Array.isArray(v) ? v.join(';') : String(v));
 
 /** The tables in `format`: md (one section per table), csv (matched.csv), latex, json (one object per row). */
@@ -146,6 +150,6 @@ export function matchedTables(tables: readonly MatchedTable[], format: TableForm
     case 'json':
       return `${JSON.stringify(rows, null, 2)}\n`;
     default:
-      return `${Papa.unparse({ fields: [...MATCHED_COLUMNS], data: rows.map((r) => MATCHED_COLUMNS.map((c) => csvValue(r[c]))) }, { newline: '\n' })}\n`;
+      return `${papa().unparse({ fields: [...MATCHED_COLUMNS], data: rows.map((r) => MATCHED_COLUMNS.map((c) => csvValue(r[c]))) }, { newline: '\n' })}\n`;
   }
 }
