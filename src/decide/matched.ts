@@ -8,7 +8,7 @@ import { bindingCrossing, crossingOf, pavaInto, type Crossing, type CrossingFlag
 import { releaseBounds, type ReleaseBounds } from './release.js';
 import { bootstrapWeights, BOOTSTRAP_B, quantileOf, sdOf, weightedMean } from './resample.js';
 import { rankEntries, type Rank } from './rank.js';
-import { retained, retainedShown, type Retained } from './retained.js';
+import { retainedAt, retainedShown, type Retained } from './retained.js';
 
 /** One entry of a cell: its ξ grid and, per ξ, the per-trial values (trial t at index t). */
 export interface EntrySeries {
@@ -125,7 +125,7 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
   });
   const lshObserved = input.lsh ? weightedMean(input.lsh.loss, null) : null;
   const lshBoot = input.lsh ? resamples.map((w) => weightedMean(input.lsh!.loss, w)) : [];
-  const shown = retainedShown(input.uRand, lshObserved, lshBoot);
+  const shown = retainedShown(input.uRand, input.lsh ? input.lsh.loss : null);
   const ranks = rankEntries(
     observed.map((o) => ({ flag: o.crossing.flag, loss: o.loss })),
     bootLoss,
@@ -138,7 +138,7 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
     const xs = [...bootXi[x]].sort((a, b) => a - b);
     const perTrial = none ? [] : e.success.map((table) => trialsAt(table, c));
     const lossBoot = bootLoss.map((row) => row[x]);
-    const retainedBoot = lshBoot.map((ul, r) => retained(input.uRand, lossBoot[r], ul));
+    const retainedBoot = lshBoot.map((ul, r) => retainedAt(input.uRand, lossBoot[r], ul));
     return {
       label: e.label,
       flag: c.flag,
@@ -151,7 +151,7 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
       release: perTrial.map((v) => releaseBounds(v)),
       loss: none ? Number.NaN : o.loss,
       lossSe: none ? Number.NaN : sdOf(lossBoot),
-      retained: none || !shown.ok ? { value: Number.NaN, se: Number.NaN, why: none ? '' : shown.why } : { value: retained(input.uRand, o.loss, lshObserved!), se: sdOf(retainedBoot), why: '' },
+      retained: none || !shown.ok ? { value: Number.NaN, se: Number.NaN, why: none ? '' : shown.why } : { value: retainedAt(input.uRand, o.loss, lshObserved!), se: sdOf(retainedBoot), why: '' },
       releasable: e.releasable,
       rank: ranks[x],
     };

@@ -112,7 +112,7 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
     (v) => v.auc,
   );
   const options = new Map(config.mechanisms.map((m) => [m.label, m.options as Record<string, unknown>]));
-  const uRandOf = randomLossOf(dir, config);
+  const uRandOf = randomLossOf(dir);
   // the attacked series (either evaluation's) name the cells and the entries
   const series = [...(names[0] === 'reid1' ? attack.filter((v) => v.known === known) : inferAt.filter((v) => v.base !== null))];
   const cells = new Map<Key, FolderCell>();

@@ -1,9 +1,9 @@
 /**
- * Utility retained at matched attack success: the share of clean LSH's gain over random
- * neighbours that an entry keeps at ξ*, (u_rand − u*)/(u_rand − u_lsh). Not clamped: a release
- * better than clean LSH (jl-gaussian's reals) exceeds 1. Shown only where clean LSH is told from
- * random: u_rand − u_lsh above 3 of its standard errors.
+ * Retained in the matched tables: src/stats/retained.ts's rule (defined there once), with what a
+ * table prints where it cannot be shown: a folder whose exact cells hold no u_rand, or clean LSH
+ * not told from random (u_rand − u_lsh within 3 SEs of clean LSH's loss over trials).
  */
+import { RETAINED_NA, retained, retainedShown as shownByRule } from '../stats/retained.js';
 
 export interface Retained {
   /** NaN where not shown */
@@ -14,19 +14,20 @@ export interface Retained {
 }
 
 export const NO_RANDOM_BASELINE = 'n/a (no random baseline in this folder)';
-export const LSH_LIKE_RANDOM = 'n/a (clean LSH ≈ random)';
+export const LSH_LIKE_RANDOM = RETAINED_NA;
 
-/** (u_rand − u)/(u_rand − u_lsh); NaN without u_rand or with u infinite (no crossing). */
-export function retained(uRand: number | null, u: number, uLsh: number): number {
+/** retained at u (NaN without u_rand, or with u infinite: no crossing in that resample). */
+export function retainedAt(uRand: number | null, u: number, uLsh: number): number {
   if (uRand === null || !Number.isFinite(u)) return Number.NaN;
-  return (uRand - u) / (uRand - uLsh);
+  return retained(u, uRand, uLsh);
 }
 
-/** Whether retained is shown for a cell: u_rand known, and u_rand − u_lsh above 3 bootstrap SEs of u_lsh. */
-export function retainedShown(uRand: number | null, uLsh: number | null, uLshBoot: readonly number[]): { ok: boolean; why: string } {
-  if (uRand === null || uLsh === null) return { ok: false, why: NO_RANDOM_BASELINE };
-  if (uLshBoot.length < 2) return { ok: false, why: 'n/a (fewer than 2 trials: clean LSH not told from random)' };
-  const mean = uLshBoot.reduce((a, b) => a + b, 0) / uLshBoot.length;
-  const se = Math.sqrt(uLshBoot.reduce((a, b) => a + (b - mean) ** 2, 0) / (uLshBoot.length - 1));
-  return uRand - uLsh > 3 * se ? { ok: true, why: '' } : { ok: false, why: LSH_LIKE_RANDOM };
+/** Whether a cell's retained is shown: u_rand known, and the rule of src/stats/retained.ts on clean LSH's per-trial losses. */
+export function retainedShown(uRand: number | null, lshLoss: readonly number[] | null): { ok: boolean; why: string } {
+  if (uRand === null) return { ok: false, why: NO_RANDOM_BASELINE };
+  if (lshLoss === null) return { ok: false, why: 'n/a (no clean lsh entry)' };
+  const m = lshLoss.length;
+  const mean = lshLoss.reduce((a, b) => a + b, 0) / m;
+  const se = m >= 2 ? Math.sqrt(lshLoss.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1) / m) : Number.NaN;
+  return shownByRule(uRand, mean, se) ? { ok: true, why: '' } : { ok: false, why: LSH_LIKE_RANDOM };
 }
