@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { decideBlockOf, targetsOf } from '../decide/targets.js';
+import { decideSettings, targetsOf } from '../decide/targets.js';
 import { readResultsConfig } from '../machinery/readFolder.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 
@@ -17,13 +17,13 @@ const ALPHA = 0.05;
 
 /** Writes (or removes) the folder's matched files; returns whether it wrote them. The tables' modules load only for a config with the block. */
 export async function writeMatchedFiles(dir: string): Promise<boolean> {
-  const block = decideBlockOf(readResultsConfig(dir).config);
-  if (!block) {
+  const settings = decideSettings(readResultsConfig(dir).config);
+  if (!settings) {
     for (const f of Object.values(MATCHED_FILES)) if (existsSync(join(dir, f))) rmSync(join(dir, f));
     return false;
   }
   const [{ chooseTables }, { matchedTables }] = await Promise.all([import('../decide/choose.js'), import('./matchedTable.js')]);
-  const tables = targetsOf(block, {}).flatMap((t) => chooseTables(dir, t, ALPHA));
+  const tables = targetsOf(settings).flatMap((t) => chooseTables(dir, t, ALPHA));
   mkdirSync(join(dir, 'tables'), { recursive: true });
   writeFileAtomicSync(join(dir, MATCHED_FILES.csv), matchedTables(tables, 'csv'));
   writeFileAtomicSync(join(dir, MATCHED_FILES.md), matchedTables(tables, 'md'));
