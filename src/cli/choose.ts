@@ -1,8 +1,8 @@
 /**
  * `lshdp choose DIR`: utility at matched attack success (docs/ATTACKS.md): per (data set, n, κ),
  * each entry's ξ* where its attack success crosses the target, u* there, how sure (bootstrap over
- * trials), one release's bound, and the best entry or the tie. Targets from the flags, else from
- * the folder config's `decide:` block.
+ * trials), one release's bound, and the best entry or the tie. Targets from the flags (which replace
+ * the block's), else from the folder config's `decide:` block.
  */
 import type { Command } from 'commander';
 import { UserError } from '../util/errors.js';

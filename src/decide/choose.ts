@@ -78,11 +78,14 @@ const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /**
  * "[a, b]" with "< ξ_0" / "> ξ_J" for a side where more than 5% of resamples crossed below / beyond
- * the grid; "[> ξ_J]" when both ends lie beyond it (an `all` entry), "[< ξ_0]" when both lie below.
+ * the grid ("none" below a grid starting at 0: no ξ meets T in those resamples); "[> ξ_J]" when both
+ * ends lie beyond it (an `all` entry).
  */
 export function intervalText(low: number, high: number, xis: readonly number[], fmt: (x: number) => string): string {
   if (Number.isNaN(low) || Number.isNaN(high)) return '';
-  const side = (x: number) => (x === Number.NEGATIVE_INFINITY ? `< ${fmt(xis[0])}` : x === Number.POSITIVE_INFINITY ? `> ${fmt(xis[xis.length - 1])}` : fmt(x));
+  // below a grid that starts at 0 there is no ξ: those resamples found none
+  const below = xis[0] === 0 ? 'none' : `< ${fmt(xis[0])}`;
+  const side = (x: number) => (x === Number.NEGATIVE_INFINITY ? below : x === Number.POSITIVE_INFINITY ? `> ${fmt(xis[xis.length - 1])}` : fmt(x));
   return low === high && !Number.isFinite(low) ? `[${side(low)}]` : `[${side(low)}, ${side(high)}]`;
 }
 

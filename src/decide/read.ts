@@ -5,7 +5,11 @@
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { AttackTrialValue, InferTrialValue, TrialValue } from '../experiment/trialValues.js';
-import { readEvaluationValues, readTrialValues } from '../machinery/readFolder.js';
+import { readResultsConfig, readStores, trialValuesOf } from '../machinery/readFolder.js';
+import { CELLS_FOLDER } from '../machinery/store.js';
+import { evaluationValues } from '../experiment/values.js';
+import { evaluationNamed } from '../evaluations/catalog.js';
+import type { CellRecord } from '../experiment/records.js';
 import { getMechanism } from '../mechanisms/registry.js';
 import { cannotBeReleased } from '../mechanisms/releasable.js';
 import { getFamily } from '../lsh/families/index.js';
@@ -79,12 +83,31 @@ function complete(m: Map<number, number> | undefined, trials: number): number[] 
   return out;
 }
 
+/**
+ * The folder's utility values and, where a target needs them, its attack and inference values,
+ * from one read of its stores (reading each evaluation's values apart would read cells/ again for
+ * each: most of choose's time on the shared folder).
+ */
+function readValues(dir: string, targets: Targets): { config: ExperimentConfig; values: TrialValue[]; attack: AttackTrialValue[]; infer: InferTrialValue[] } {
+  const { manifest, config } = readResultsConfig(dir);
+  if (manifest.shard) throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+  const needed = [...(targets.reid1 !== null ? ['attack'] : []), ...(targets.aucAdv !== null ? ['infer'] : [])];
+  for (const name of needed) {
+    const facts = evaluationNamed(name);
+    if (facts.block !== null && (config as unknown as Record<string, unknown>)[facts.block] === undefined) {
+      throw new UserError(`${dir}: no ${facts.title.toLowerCase()} values (its config has no ${facts.block} block; ${facts.docs})`);
+    }
+  }
+  const stores = readStores(dir, config);
+  const { values } = trialValuesOf(config, stores.get(CELLS_FOLDER) as Map<string, CellRecord>, dir);
+  const of = <V>(name: string): V[] => (needed.includes(name) ? evaluationValues<V>(name, config, stores) : []);
+  return { config, values, attack: of<AttackTrialValue>('attack'), infer: of<InferTrialValue>('infer') };
+}
+
 /** The cells of a finished results folder for these targets (one-line errors for what the folder lacks). */
 export function readFolderCells(dir: string, targets: Targets): FolderCells {
   if (targets.reid1 === null && targets.aucAdv === null) throw new UserError('lshdp choose: give a target (--reid1 T or --auc-adv T, or a decide: block in the config)');
-  const { config, values } = readTrialValues(dir);
-  const attack = targets.reid1 !== null ? readEvaluationValues<AttackTrialValue>(dir, 'attack').values : [];
-  const infer = targets.aucAdv !== null ? readEvaluationValues<InferTrialValue>(dir, 'infer').values : [];
+  const { config, values, attack, infer } = readValues(dir, targets);
   const k = nearest(new Set(values.map((v) => v.k)), targets.k)!;
   const known = targets.reid1 !== null ? (nearest(new Set(attack.map((v) => v.known)), targets.known) ?? null) : null;
   const aux = targets.aucAdv !== null ? (nearest(new Set(infer.map((v) => v.aux)), targets.aux) ?? null) : null;

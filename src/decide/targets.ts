@@ -26,11 +26,18 @@ export function targetsOf(s: DecideSettings): Targets[] {
   return reid.flatMap((r) => auc.map((a) => ({ reid1: r, aucAdv: a, ...at }))).filter((t) => t.reid1 !== null || t.aucAdv !== null);
 }
 
-/** A config's settings with the flags' overrides; null without any target. */
+/**
+ * A config's settings with the flags' overrides; null without any target. A target on the command
+ * line replaces the block's targets of both kinds (`choose --reid1 T` matches on reid@1 alone, even
+ * where the block also names auc_adv); known, aux and k replace their keys.
+ */
 export function decideSettings(config: ExperimentConfig, flags: TargetFlags = {}): DecideSettings | null {
+  const given = flags.reid1 !== undefined || flags.aucAdv !== undefined;
+  const block = config.decide;
+  const target = (flag: number | undefined, fromBlock: number[] | undefined) => (flag !== undefined ? [flag] : given && fromBlock ? [] : undefined);
   return resolveDecide(config, {
-    reid1: flags.reid1 === undefined ? undefined : [flags.reid1],
-    auc_adv: flags.aucAdv === undefined ? undefined : [flags.aucAdv],
+    reid1: target(flags.reid1, block?.reid1),
+    auc_adv: target(flags.aucAdv, block?.auc_adv),
     known: flags.known,
     aux: flags.aux,
     k: flags.k,

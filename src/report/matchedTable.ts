@@ -53,7 +53,9 @@ function successText(name: 'reid1' | 'auc_adv', x: number): string {
 function releaseText(r: MatchedRow): string {
   if (r.release_bound === null || r.binding === null) return r.flag === 'none' ? '' : 'n/a (m < 2)';
   const f = (x: number) => successText(r.binding!, x);
-  return `≤ ${f(r.release_bound)} (90%, normal); max ${f(r.release_max!)} (${pct(r.release_max_coverage!)})`;
+  // with two targets, the bound is the binding one's: say which
+  const what = r.reid1_mean !== null && r.auc_adv_mean !== null ? (r.binding === 'reid1' ? 'reid@1 ' : 'auc adv ') : '';
+  return `${what}≤ ${f(r.release_bound)} (90%, normal); max ${f(r.release_max!)} (${pct(r.release_max_coverage!)})`;
 }
 
 function retainedText(r: MatchedRow): string {

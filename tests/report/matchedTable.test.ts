@@ -96,6 +96,7 @@ describe('matched tables', () => {
     expect(md).toContain('≥ 3 ± 2%');
     expect(md).toContain(UNRELEASABLE_NOTE);
     expect(intervalText(-Infinity, 4, [0.5, 20], String)).toBe('[< 0.5, 4]');
+    expect(intervalText(-Infinity, 4, [0, 20], String)).toBe('[none, 4]');
     expect(intervalText(2, Infinity, [0.5, 20], String)).toBe('[2, > 20]');
   });
 });
