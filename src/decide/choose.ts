@@ -39,6 +39,8 @@ export interface MatchedRow {
   release_max_coverage: number | null;
   utility_loss_mean: number | null;
   utility_loss_se: number | null;
+  /** with recommendations: NDCG@N at ξ* (N the grid's nearest to 10), else null */
+  ndcg_mean: number | null;
   /** retained share of clean LSH's gain over random neighbours (1 = 100%), null where not shown */
   retained: number | null;
   retained_se: number | null;
@@ -71,6 +73,8 @@ export interface MatchedTable {
   /** the grid's smallest ξ is 0 and some entry is none: T is below that attack's chance level */
   below_chance: boolean;
   skipped: string[];
+  /** with recommendations: the list length N and the baselines' NDCG@N */
+  ndcg: { top: number; pop: number | null; exact: number | null } | null;
   rows: MatchedRow[];
 }
 
@@ -122,6 +126,7 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
     release_max_coverage: bound ? bound.maxCoverage : null,
     utility_loss_mean: fin(e.loss),
     utility_loss_se: fin(e.lossSe),
+    ndcg_mean: fin(e.ndcg),
     retained: fin(e.retained.value),
     retained_se: fin(e.retained.se),
     retained_note: e.retained.why,
@@ -154,6 +159,7 @@ export function chooseTables(dir: string, targets: Targets, alpha: number): Matc
       clean_meets: matched.cleanMeets,
       below_chance: matched.entries.some((e, x) => e.flag === 'none' && cell.entries[x].xis[0] === 0),
       skipped: cell.skipped,
+      ndcg: cell.ndcg ?? null,
       rows,
     };
   });

@@ -19,6 +19,8 @@ export interface EntrySeries {
   success: number[][][];
   /** per ξ, per trial: the utility loss at the cell's k */
   loss: number[][];
+  /** with recommendations: per ξ, per trial, NDCG@N at the cell's k (shown at ξ*, in no decision) */
+  ndcg?: number[][];
   /** false: it cannot be released (src/mechanisms/releasable.ts: hash functions drawn from the secret noise) */
   releasable: boolean;
 }
@@ -58,6 +60,8 @@ export interface MatchedEntry {
   release: (ReleaseBounds | null)[];
   loss: number;
   lossSe: number;
+  /** NDCG@N at ξ* (mean of the per-trial values interpolated there); NaN without recommendations or for none */
+  ndcg: number;
   retained: Retained;
   releasable: boolean;
   rank: Rank;
@@ -150,6 +154,7 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
       success: perTrial.map((v) => v.reduce((a, b) => a + b, 0) / v.length),
       release: perTrial.map((v) => releaseBounds(v)),
       loss: none ? Number.NaN : o.loss,
+      ndcg: none || !e.ndcg ? Number.NaN : trialsAt(e.ndcg, c).reduce((a, b) => a + b, 0) / m,
       lossSe: none ? Number.NaN : sdOf(lossBoot),
       retained: none || !shown.ok ? { value: Number.NaN, se: Number.NaN, why: none ? '' : shown.why } : { value: retainedAt(input.uRand, o.loss, lshObserved!), se: sdOf(retainedBoot), why: '' },
       releasable: e.releasable,

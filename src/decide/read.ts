@@ -4,7 +4,8 @@
  * ξ grid, clean LSH's, u_rand, and what the accountant says at any ξ (for ε_LDP at ξ*).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import type { AttackTrialValue, InferTrialValue, TrialValue } from '../experiment/trialValues.js';
+import type { AttackTrialValue, InferTrialValue, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
+import { ndcgReader } from './recommend.js';
 import { readResultsConfig, readStores, trialValuesOf } from '../machinery/readFolder.js';
 import { CELLS_FOLDER } from '../machinery/store.js';
 import { evaluationValues } from '../experiment/values.js';
@@ -45,6 +46,8 @@ export interface FolderCell {
   entries: (EntrySeries & { base: string; options: Record<string, unknown> })[];
   lsh?: { loss: number[]; success: number[][] };
   uRand: number | null;
+  /** with recommendations: NDCG@top's baselines at (data set, n) */
+  ndcg?: { top: number; pop: number | null; exact: number | null };
   /** entries left out, with why */
   skipped: string[];
 }
@@ -88,7 +91,7 @@ function complete(m: Map<number, number> | undefined, trials: number): number[] 
  * from one read of its stores (reading each evaluation's values apart would read cells/ again for
  * each: most of choose's time on the shared folder).
  */
-function readValues(dir: string, targets: Targets): { config: ExperimentConfig; values: TrialValue[]; attack: AttackTrialValue[]; infer: InferTrialValue[] } {
+function readValues(dir: string, targets: Targets): { config: ExperimentConfig; values: TrialValue[]; attack: AttackTrialValue[]; infer: InferTrialValue[]; recommend: RecommendTrialValue[] } {
   const { manifest, config } = readResultsConfig(dir);
   if (manifest.shard) throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
   const needed = [...(targets.reid1 !== null ? ['attack'] : []), ...(targets.aucAdv !== null ? ['infer'] : [])];
@@ -101,14 +104,17 @@ function readValues(dir: string, targets: Targets): { config: ExperimentConfig; 
   const stores = readStores(dir, config);
   const { values } = trialValuesOf(config, stores.get(CELLS_FOLDER) as Map<string, CellRecord>, dir);
   const of = <V>(name: string): V[] => (needed.includes(name) ? evaluationValues<V>(name, config, stores) : []);
-  return { config, values, attack: of<AttackTrialValue>('attack'), infer: of<InferTrialValue>('infer') };
+  // the recommendations' NDCG beside u*, read when the config has them (they are in no target)
+  const recommend = config.recommend ? evaluationValues<RecommendTrialValue>('recommend', config, stores) : [];
+  return { config, values, attack: of<AttackTrialValue>('attack'), infer: of<InferTrialValue>('infer'), recommend };
 }
 
 /** The cells of a finished results folder for these targets (one-line errors for what the folder lacks). */
 export function readFolderCells(dir: string, targets: Targets): FolderCells {
   if (targets.reid1 === null && targets.aucAdv === null) throw new UserError('lshdp choose: give a target (--reid1 T or --auc-adv T, or a decide: block in the config)');
-  const { config, values, attack, infer } = readValues(dir, targets);
+  const { config, values, attack, infer, recommend } = readValues(dir, targets);
   const k = nearest(new Set(values.map((v) => v.k)), targets.k)!;
+  const ndcg = ndcgReader(recommend, k);
   const known = targets.reid1 !== null ? (nearest(new Set(attack.map((v) => v.known)), targets.known) ?? null) : null;
   const aux = targets.aucAdv !== null ? (nearest(new Set(infer.map((v) => v.aux)), targets.aux) ?? null) : null;
   const names: ('reid1' | 'auc_adv')[] = [...(targets.reid1 !== null ? ['reid1' as const] : []), ...(targets.aucAdv !== null ? ['auc_adv' as const] : [])];
@@ -146,6 +152,7 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
     let cell = cells.get(ck);
     if (!cell) {
       cell = { dataset: v.dataset, n: v.n, kappa: v.kappa, k, known, aux, trials: config.trials, targets: ts, targetNames: names, entries: [], uRand: uRandOf(v.dataset, v.n, k), skipped: [] };
+      if (ndcg) cell.ndcg = { top: ndcg.top, pop: ndcg.pop(v.dataset, v.n), exact: ndcg.exact(v.dataset, v.n) };
       cells.set(ck, cell);
     }
     const ek = key(ck, v.mechanism);
@@ -195,7 +202,10 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
       }
       entry.loss.push(l);
       for (let g = 0; g < s.length; g++) entry.success[g].push(s[g]);
+      const r = ndcg?.at(v.dataset, v.n, v.kappa, v.mechanism, xi, config.trials);
+      if (r) (entry.ndcg ??= []).push(r);
     }
+    if (entry.ndcg && entry.ndcg.length !== xis.length) delete entry.ndcg;
     if (ok) cell.entries.push(entry);
     else cell.skipped.push(`${v.mechanism}: missing trials or values`);
   }

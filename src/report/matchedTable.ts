@@ -30,6 +30,7 @@ export const MATCHED_COLUMNS: readonly (keyof MatchedRow)[] = [
   'release_max_coverage',
   'utility_loss_mean',
   'utility_loss_se',
+  'ndcg_mean',
   'retained',
   'retained_se',
   'retained_note',
@@ -85,10 +86,15 @@ function rankText(r: MatchedRow, rows: readonly MatchedRow[]): string {
 
 const HEADER = ['entry', 'ξ* [90%]', 'success at ξ*', 'one release', 'u* ± SE', 'retained', 'ε_LDP at ξ*', 'flag', 'rank'];
 
-function cells(r: MatchedRow, rows: readonly MatchedRow[]): string[] {
+/** The header of a table: with recommendations, NDCG@N at ξ* after u*. */
+function headerOf(t: MatchedTable): string[] {
+  return t.ndcg ? [...HEADER.slice(0, 5), `NDCG@${t.ndcg.top} at ξ*`, ...HEADER.slice(5)] : HEADER;
+}
+
+function cells(r: MatchedRow, rows: readonly MatchedRow[], t: MatchedTable): string[] {
   const none = r.flag === 'none';
   const success = [r.reid1_mean !== null ? `reid@1 ${pct(r.reid1_mean)}` : '', r.auc_adv_mean !== null ? `auc adv ${formatNumber(r.auc_adv_mean, 2)}` : ''].filter(Boolean).join(', ');
-  return [
+  const out = [
     r.releasable ? r.mechanism : `${r.mechanism} ${UNRELEASABLE_MARK}`,
     none ? '–' : `${xiText(r.xi!)} ${r.xi_interval}`.trim(),
     success,
@@ -99,6 +105,8 @@ function cells(r: MatchedRow, rows: readonly MatchedRow[]): string[] {
     r.flag,
     rankText(r, rows),
   ];
+  if (t.ndcg) out.splice(5, 0, r.ndcg_mean === null ? '–' : formatNumber(r.ndcg_mean, 3));
+  return out;
 }
 
 function titleOf(t: MatchedTable): string {
@@ -109,6 +117,8 @@ function titleOf(t: MatchedTable): string {
 function notesOf(t: MatchedTable): string[] {
   const notes: string[] = [];
   if (t.clean_meets) notes.push('No noise needed: clean LSH meets T.');
+  if (t.ndcg)
+    notes.push(`NDCG@${t.ndcg.top} of the baselines: pop ${t.ndcg.pop === null ? '–' : formatNumber(t.ndcg.pop, 3)}, exact neighbours ${t.ndcg.exact === null ? '–' : formatNumber(t.ndcg.exact, 3)}.`);
   if (t.below_chance) notes.push("T is below this attack's chance level for the entries flagged none at ξ = 0.");
   if (t.rows.some((r) => !r.releasable)) notes.push(UNRELEASABLE_NOTE);
   if (t.rows.some((r) => r.flag === 'all')) notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥").');
@@ -120,8 +130,8 @@ function notesOf(t: MatchedTable): string[] {
 function markdown(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows));
-      return `### ${titleOf(t)}\n\n${markdownTable(HEADER, rows)}\n${notesOf(t).join('\n')}\n`;
+      const rows = t.rows.map((r) => cells(r, t.rows, t));
+      return `### ${titleOf(t)}\n\n${markdownTable(headerOf(t), rows)}\n${notesOf(t).join('\n')}\n`;
     })
     .join('\n');
 }
@@ -129,8 +139,9 @@ function markdown(tables: readonly MatchedTable[]): string {
 function latex(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows).map(escapeLatex));
-      return latexTabular(HEADER.map(escapeLatex), rows, 'l' + 'r'.repeat(HEADER.length - 1), `${titleOf(t)}. ${notesOf(t).join(' ')}`);
+      const rows = t.rows.map((r) => cells(r, t.rows, t).map(escapeLatex));
+      const header = headerOf(t);
+      return latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1), `${titleOf(t)}. ${notesOf(t).join(' ')}`);
     })
     .join('\n');
 }

@@ -43,6 +43,7 @@ const row = (over: Partial<MatchedRow>): MatchedRow => ({
   release_max_coverage: 10 / 11,
   utility_loss_mean: 0.111,
   utility_loss_se: 0.0004,
+  ndcg_mean: null,
   retained: 0.06,
   retained_se: 0.02,
   retained_note: '',
@@ -87,6 +88,7 @@ describe('matched tables', () => {
       clean_meets: false,
       below_chance: false,
       skipped: [],
+      ndcg: null,
       rows: [row({}), all],
     };
     const md = matchedTables([table, { ...table, n: 500 }], 'md');
@@ -96,6 +98,11 @@ describe('matched tables', () => {
     expect(md).toContain('≥ 3 ± 2%');
     expect(md).toContain(UNRELEASABLE_NOTE);
     expect(intervalText(-Infinity, 4, [0.5, 20], String)).toBe('[< 0.5, 4]');
+    // with recommendations: NDCG@N at ξ* after u*, the baselines under the table
+    const rec = matchedTables([{ ...table, ndcg: { top: 10, pop: 0.126, exact: 0.17 }, rows: [row({ ndcg_mean: 0.0912 })] }], 'md');
+    expect(rec).toContain('| u* ± SE | NDCG@10 at ξ* | retained |');
+    expect(rec).toContain('| 0.11100 ± 0.00040 | 0.0912 | 6 ± 2% |');
+    expect(rec).toContain('NDCG@10 of the baselines: pop 0.126, exact neighbours 0.17.');
     expect(intervalText(-Infinity, 4, [0, 20], String)).toBe('[none, 4]');
     expect(intervalText(2, Infinity, [0.5, 20], String)).toBe('[2, > 20]');
   });
