@@ -203,7 +203,10 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
       entry.loss.push(l);
       for (let g = 0; g < s.length; g++) entry.success[g].push(s[g]);
       const r = ndcg?.at(v.dataset, v.n, v.kappa, v.mechanism, xi, config.trials);
-      if (r) (entry.ndcg ??= []).push(r);
+      if (r) {
+        entry.ndcg = entry.ndcg ?? [];
+        entry.ndcg.push(r);
+      }
     }
     if (entry.ndcg && entry.ndcg.length !== xis.length) delete entry.ndcg;
     if (ok) cell.entries.push(entry);
