@@ -21,6 +21,7 @@ export const MATCHED_COLUMNS: readonly (keyof MatchedRow)[] = [
   'xi',
   'xi_low',
   'xi_high',
+  'xi_interval',
   'flag',
   'binding',
   'reid1_mean',
