@@ -14,7 +14,8 @@ const LAYERS = [
   // evaluation (evaluations/: utility loss, recommendations, the linkage attack)
   ['experiment', 'evaluations'],
   ['machinery'],
-  ['claims', 'audit', 'encode', 'cluster'],
+  // decide: utility at matched attack success, read from a folder through the machinery (lshdp choose)
+  ['claims', 'audit', 'encode', 'cluster', 'decide'],
   ['report'],
   ['pipeline'],
   ['cli', 'index.ts'],

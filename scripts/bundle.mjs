@@ -39,6 +39,7 @@ export const BUNDLES = {
   normalCdf: require('@stdlib/stats-base-dists-normal-cdf'),
   normalLogcdf: require('@stdlib/stats-base-dists-normal-logcdf'),
   tCdf: require('@stdlib/stats-base-dists-t-cdf'),
+  tQuantile: require('@stdlib/stats-base-dists-t-quantile'),
 };`,
 };
 

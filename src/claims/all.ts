@@ -3,13 +3,13 @@
  * attack.ts, infer.ts, recommend.ts), all written to the one contract of family.ts and evaluated by the one
  * loop of evaluate.ts.
  */
-import { ATTACK_CLAIMS } from './attack.js';
+import { ATTACK_CLAIMS, recommendFrontierDominatesLaplsh } from './attack.js';
 import type { ClaimDefinition } from './family.js';
 import { INFER_CLAIMS } from './infer.js';
 import { RECOMMEND_CLAIMS } from './recommend.js';
 import { UTILITY_CLAIMS } from './utility.js';
 
-export const CLAIMS: readonly ClaimDefinition[] = [...UTILITY_CLAIMS, ...ATTACK_CLAIMS, ...INFER_CLAIMS, ...RECOMMEND_CLAIMS];
+export const CLAIMS: readonly ClaimDefinition[] = [...UTILITY_CLAIMS, ...ATTACK_CLAIMS, ...INFER_CLAIMS, ...RECOMMEND_CLAIMS, recommendFrontierDominatesLaplsh];
 
 let listed: readonly ClaimDefinition[] = CLAIMS;
 

@@ -12,7 +12,7 @@ import type { AttackCoordinates, AttackTrialValue } from '../experiment/trialVal
 import { oneSampleTTest, welchTTest } from '../stats/tTests.js';
 import { nearest } from '../util/nearest.js';
 import { directionalCell, distinct, isLaplsh, isLsh, isLshrrPaper, pairedSamples, seriesOf } from './grid.js';
-import { decide, needs, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
+import { decide, needs, notTested, RECOMMEND_AND_ATTACK, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
 import type { CellTest, FamilyOutcome } from './rule.js';
 
 /** The per-trial reid@1 of one (data set, n, κ, mechanism label, ξ, known share). */
@@ -145,7 +145,7 @@ interface FrontierPoint {
 /** Which grid values the frontier's axes are read at, and the utility axis' direction. */
 interface FrontierAxes {
   known: number;
-  /** utility: loss at k (higher is worse), or NDCG@top at k with recommendations (lower is worse) */
+  /** utility: loss at k (higher is worse), or NDCG@top at k (lower is worse) for the recommendations' twin */
   k: number;
   top: number | null;
   points: FrontierPoint[];
@@ -153,20 +153,24 @@ interface FrontierAxes {
 
 const pointKey = (n: number, kappa: number | null, mechanism: string, xi: number | null) => `${n}\u0000${kappa}\u0000${mechanism}\u0000${xi}`;
 
-/** The frontier's headline slice: reid@1 at this known share, utility at this k (NDCG at this N); the grid's nearest where missing. */
+/** The frontier's headline slice: reid@1 at this known share, utility at this k (the twin's NDCG at this N); the grid's nearest where missing. */
 export const FRONTIER_KNOWN = ATTACK_FACTS.headline.known;
 export const FRONTIER_K = UTILITY_FACTS.headline.k;
 export const FRONTIER_TOP = RECOMMEND_FACTS.headline.top;
 
-/** The frontier's points of LapLSH and LSHRR (paper accountant): reid@1 at known ≈ 0.5, loss (or NDCG@10) at k ≈ 10. */
-function frontierAxes(ctx: DatasetContext): FrontierAxes | string {
+/**
+ * The frontier's points of LapLSH and LSHRR (paper accountant): reid@1 at known ≈ 0.5 against the
+ * utility loss at k ≈ 10 (`ndcg` false), or NDCG@10 of the recommendations at k ≈ 10 (`ndcg` true).
+ * Which axis is the claim's, never the config's: a claim id measures one thing.
+ */
+function frontierAxes(ctx: DatasetContext, ndcg: boolean): FrontierAxes | string {
   const known = nearest(new Set(ctx.attack.map((v) => v.known)), FRONTIER_KNOWN);
-  const recommend = ctx.recommend.filter((v) => v.k !== null && v.kappa !== null);
-  const k = nearest(new Set(recommend.length ? recommend.map((v) => v.k!) : ctx.series.map((s) => s.k)), FRONTIER_K);
-  const top = recommend.length ? nearest(new Set(recommend.map((v) => v.top)), FRONTIER_TOP)! : null;
+  const recommend = ndcg ? ctx.recommend.filter((v) => v.k !== null && v.kappa !== null) : [];
+  const k = nearest(new Set(ndcg ? recommend.map((v) => v.k!) : ctx.series.map((s) => s.k)), FRONTIER_K);
+  const top = ndcg && recommend.length ? nearest(new Set(recommend.map((v) => v.top)), FRONTIER_TOP)! : null;
   const missing = needs([
     [known !== undefined, NEEDS_ATTACK],
-    [k !== undefined, 'utility values'],
+    [k !== undefined, ndcg ? 'recommendation values of mechanisms with neighbours' : 'utility values'],
   ]);
   if (missing) return missing;
   const utility = new Map<string, Map<number, number>>();
@@ -229,8 +233,8 @@ function frontierCell(l: FrontierPoint, rs: FrontierPoint[], lowerUtilityIsWorse
   };
 }
 
-function frontierDominates(ctx: DatasetContext): Outcome {
-  const axes = frontierAxes(ctx);
+function frontierDominates(ctx: DatasetContext, ndcg: boolean): Outcome {
+  const axes = frontierAxes(ctx, ndcg);
   if (typeof axes === 'string') return notTested(axes);
   const lap = axes.points.filter((p) => p.lap);
   const rr = axes.points.filter((p) => !p.lap);
@@ -265,10 +269,23 @@ function frontierDominates(ctx: DatasetContext): Outcome {
 
 const lshrrFrontierDominatesLaplsh: ClaimDefinition = {
   id: 'lshrr-frontier-dominates-laplsh',
-  statement: `lshdp's own (linkage attack): on the privacy–utility frontier (reid@1 at known share ${FRONTIER_KNOWN} against utility loss at k = ${FRONTIER_K}, or NDCG@${FRONTIER_TOP} when the run evaluates recommendations; the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.`,
+  statement: `lshdp's own (linkage attack): on the privacy–utility frontier (reid@1 at known share ${FRONTIER_KNOWN} against utility loss at k = ${FRONTIER_K}; the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.`,
   evaluation: 'attack',
   angular: false,
-  evaluate: frontierDominates,
+  evaluate: (ctx) => frontierDominates(ctx, false),
+};
+
+/**
+ * The recommendations' twin of `lshrr-frontier-dominates-laplsh` (NDCG for the utility axis): its
+ * own id, listed after the recommendation claims for a folder with both kinds of values, so that adding `recommend:` to a config never
+ * changes what the loss version measures.
+ */
+export const recommendFrontierDominatesLaplsh: ClaimDefinition = {
+  id: 'recommend-lshrr-frontier-dominates-laplsh',
+  statement: `lshdp's own, the recommendations' twin of lshrr-frontier-dominates-laplsh: on the frontier of reid@1 at known share ${FRONTIER_KNOWN} against NDCG@${FRONTIER_TOP} at k = ${FRONTIER_K} (the grid's nearest where those are missing), every LapLSH point (ξ) has an LSHRR point (paper accountant, same n and κ, any ξ) that is significantly worse on neither axis.`,
+  evaluation: RECOMMEND_AND_ATTACK,
+  angular: false,
+  evaluate: (ctx) => frontierDominates(ctx, true),
 };
 
 /** The linkage attack's claims, in report order. */

@@ -5,7 +5,7 @@
  */
 import { claimDefinitions } from './all.js';
 import type { ClaimDefinition, ClaimEvaluation, DatasetContext, Outcome } from './family.js';
-import { notTested } from './family.js';
+import { notTested, RECOMMEND_AND_ATTACK } from './family.js';
 import { groupRecommendSeries, groupSeries, type RecommendSeries, type Series } from './grid.js';
 import type { ClaimResult, ClaimsInput, ClaimsOptions } from './types.js';
 
@@ -41,6 +41,10 @@ const EVALUATION_GATES: Readonly<Record<string, Gate>> = {
   attack: { listed: (input) => (input.attack ?? []).length > 0, lacks: () => null },
   recommend: {
     listed: (input) => (input.recommend ?? []).length > 0,
+    lacks: (ctx) => (ctx.recommendSeries.length ? null : 'needs recommendation values for this data set'),
+  },
+  [RECOMMEND_AND_ATTACK]: {
+    listed: (input) => (input.recommend ?? []).length > 0 && (input.attack ?? []).length > 0,
     lacks: (ctx) => (ctx.recommendSeries.length ? null : 'needs recommendation values for this data set'),
   },
 };

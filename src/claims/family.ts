@@ -40,6 +40,9 @@ export type Outcome = Pick<ClaimResult, 'verdict' | 'cells_tested' | 'cells_for'
  */
 export type ClaimEvaluation = string;
 
+/** The evaluation of a claim that reads both the recommendations and the linkage attack (listed when a run has both). */
+export const RECOMMEND_AND_ATTACK: ClaimEvaluation = 'recommend+attack';
+
 export interface ClaimDefinition {
   id: ClaimId;
   statement: string;

@@ -46,7 +46,18 @@ export const INFER_CLAIM_IDS = ['clean-lsh-leaks-items', 'inference-rises-with-x
  */
 export const RECOMMEND_CLAIM_IDS = ['recommend-lshrr-beats-laplsh', 'recommend-converges-to-lsh', 'recommend-beats-pop'] as const;
 
-export type ClaimId = (typeof CLAIM_IDS)[number] | (typeof ATTACK_CLAIM_IDS)[number] | (typeof INFER_CLAIM_IDS)[number] | (typeof RECOMMEND_CLAIM_IDS)[number];
+/**
+ * lshdp's claims on recommendations traded against the linkage attack (the NDCG twins of the
+ * attack's claims), reported last, and only for a folder that has both kinds of values.
+ */
+export const RECOMMEND_ATTACK_CLAIM_IDS = ['recommend-lshrr-frontier-dominates-laplsh'] as const;
+
+export type ClaimId =
+  | (typeof CLAIM_IDS)[number]
+  | (typeof ATTACK_CLAIM_IDS)[number]
+  | (typeof INFER_CLAIM_IDS)[number]
+  | (typeof RECOMMEND_CLAIM_IDS)[number]
+  | (typeof RECOMMEND_ATTACK_CLAIM_IDS)[number];
 
 /** One claim on one data set; field names are the JSON output's. */
 export interface ClaimResult {

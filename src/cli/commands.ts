@@ -51,6 +51,11 @@ export const COMMANDS = [
     term: 'claims [options] <results-dir>',
     purpose: "test the paper's claims on a results folder: writes claims.json and tables/claims.md, prints the scorecard",
   },
+  {
+    name: 'choose',
+    term: 'choose [options] <results-dir>',
+    purpose: 'utility at matched attack success: per (data set, n, κ), each mechanism at the ξ* where its attack success meets a target, how sure, and the best or the tie',
+  },
   { name: 'toy', term: 'toy [options]', purpose: 'the exact two-dimensional toy example of Sect. 4 (LSH leakage)' },
   { name: 'synth', term: 'synth [options]', purpose: 'write a synthetic data set in a real file format' },
   { name: 'data', term: 'data', purpose: 'the data sets: fetch, list and add registry sets; inspect a data file' },

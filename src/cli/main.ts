@@ -27,6 +27,7 @@ const MODULES: Record<CommandName, () => Promise<Register>> = {
   audit: async () => (await import('./audit.js')).registerAudit,
   compare: async () => (await import('./compare.js')).registerCompare,
   claims: async () => (await import('./claims.js')).registerClaims,
+  choose: async () => (await import('./choose.js')).registerChoose,
   toy: async () => (await import('./toy.js')).registerToy,
   synth: async () => (await import('./synth.js')).registerSynth,
   data: async () => (await import('./data.js')).registerData,

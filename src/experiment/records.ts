@@ -19,6 +19,10 @@ export interface ExactRecord {
   rows: CellRow[];
   /** the true 1-NN distance of each query user, users ascending by index */
   nn: { users: string[]; distances: number[] };
+  /** per k (string keys): u_rand, the exact expected utility loss of k neighbours drawn uniformly
+   *  at random over the same queries (src/experiment/randomLoss.ts); a record without it is
+   *  recomputed (EXACT_RECORD_REVISION) */
+  random?: Record<string, number>;
   /** compute time in the thread that ran it, ms (0 when read from the k-NN cache); provenance only */
   ms: number;
   /** with `recommend`: the baselines `exact` (per k, per N) and `pop` (per N) over the queries */
@@ -47,6 +51,10 @@ export interface TrialRecord {
   queries: number;
   results: Record<string, StoredResult>;
 }
+
+/** The exact record's fields: 2 adds `random`. A run's quick up-to-date key includes it, so a
+ *  folder of an older lshdp goes the long way, which recomputes its exact cells (not its trials). */
+export const EXACT_RECORD_REVISION = 2;
 
 export type CellRecord = ExactRecord | TrialRecord;
 

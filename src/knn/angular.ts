@@ -3,6 +3,7 @@ import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
 import { ANGULAR_TILE_NNZ, ANGULAR_TILE_USERS, wasmAngularTiles } from '../kernels/exact.js';
 import { hammingKernelName } from '../kernels/instance.js';
+import { DistanceSum } from './distanceSum.js';
 
 /**
  * Exact angular k-NN (protocol §3): for each query user, the k other users nearest by angular
@@ -26,6 +27,9 @@ export interface ExactKnn {
    * utility loss can read them instead of computing them (src/experiment/utility.ts).
    */
   all?: Float64Array;
+  /** Per query, (Σ_{u≠q} d(q, u)) / (users − 1): a uniformly random other user's expected distance
+   *  (u_rand, src/experiment/randomLoss.ts), summed by DistanceSum: the same double on every path. */
+  meanDistance?: Float64Array;
 }
 
 /**
@@ -38,6 +42,22 @@ export const ALL_DISTANCES_MAX = 2_000_000;
 export function distanceFromDot(dot: number): number {
   // a clamp by comparison in the hot loop, no calls
   return Math.acos(dot > 1 ? 1 : dot < -1 ? -1 : dot) / Math.PI;
+}
+
+/**
+ * Adds to `sum` the distances of the dots dot[0..len) except place `skip`'s (the query itself):
+ * a dot of exactly 0 (a user sharing no item, or none of weight) is distance exactly 0.5, counted
+ * without an acos.
+ */
+function addDistances(sum: DistanceSum, dot: Float64Array, len: number, skip: number): void {
+  let zeros = 0;
+  for (let j = 0; j < len; j++) {
+    if (j === skip) continue;
+    const x = dot[j]!;
+    if (x === 0) zeros++;
+    else sum.add(distanceFromDot(x));
+  }
+  sum.addTimes(0.5, zeros);
 }
 
 /** Dot product of rows i and j by a sparse merge (columns ascending within a row). */
@@ -189,6 +209,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
   const indices = new Int32Array(Q * k);
   const distances = new Float64Array(Q * k);
   const all = wantAll ? new Float64Array(Q * numUsers) : null;
+  const meanDistance = new Float64Array(Q);
   for (let b0 = 0; b0 < Q; ) {
     // a block of queries: at most QUERY_BLOCK of them, with at most QUERY_BLOCK_NNZ entries (or one)
     let b1 = b0 + 1;
@@ -203,6 +224,8 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
     if (!tiles) return null;
     const { dot, cand } = tiles;
     const heaps = Array.from(block, () => new TopK(k));
+    // every dot of the tile is at hand (0 for users sharing no item): the sums for meanDistance
+    const sums = Array.from(block, () => new DistanceSum());
     // per query: dots below it cannot enter its heap (meaningful once the heap is full)
     const worst = new Float64Array(block.length).fill(-Infinity);
     for (let t = 0; t + 1 < cuts.length; t++) {
@@ -214,6 +237,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
         let worstDot = worst[i]!;
         const found = tiles.dots(i, worstDot);
         if (all) for (let j = 0, row = (b0 + i) * numUsers + u0; j < len; j++) all[row + j] = distanceFromDot(dot[j]!);
+        addDistances(sums[i]!, dot, len, q - u0);
         const best = heaps[i]!;
         for (let a = 0; a < found; a++) {
           const j = cand[a]!;
@@ -225,10 +249,13 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
         worst[i] = worstDot;
       }
     }
-    for (let i = 0; i < block.length; i++) heaps[i]!.drain(indices, distances, (b0 + i) * k);
+    for (let i = 0; i < block.length; i++) {
+      heaps[i]!.drain(indices, distances, (b0 + i) * k);
+      meanDistance[b0 + i] = sums[i]!.value() / (numUsers - 1);
+    }
     b0 = b1;
   }
-  return all ? { k, indices, distances, all } : { k, indices, distances };
+  return all ? { k, indices, distances, all, meanDistance } : { k, indices, distances, meanDistance };
 }
 
 /**
@@ -252,6 +279,8 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
   // every dot is at hand here: the whole row of distances costs one acos per user sharing an item
   const all = wantAll ? new Float64Array(Q * numUsers) : null;
   const half = distanceFromDot(0);
+  const meanDistance = new Float64Array(Q);
+  const sum = new DistanceSum();
 
   for (let t = 0; t < Q; t++) {
     const q = queries[t]!;
@@ -272,6 +301,8 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
         for (let s = postPtr[c]!, sEnd = postPtr[c + 1]!; s < sEnd; s++) dot[postUser[s]!] += qv * postValue[s]!;
       }
       if (all) for (let u = 0, row = t * numUsers; u < numUsers; u++) all[row + u] = distanceFromDot(dot[u]!);
+      addDistances(sum.reset(), dot, numUsers, q);
+      meanDistance[t] = sum.value() / (numUsers - 1);
       let worstDot = -Infinity; // meaningful only when the heap is full
       for (let u = 0; u < numUsers; u++) {
         if (u === q) continue;
@@ -306,14 +337,21 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
       for (let a = 0; a < nTouched; a++) all[row + touched[a]!] = distanceFromDot(dot[touched[a]!]!);
     }
     let worstDot = -Infinity; // meaningful only when the heap is full
+    let others = 0;
+    sum.reset();
     for (let a = 0; a < nTouched; a++) {
       const u = touched[a]!;
       if (u === q) continue;
       const du = dot[u]!;
+      const d = distanceFromDot(du);
+      sum.add(d);
+      others++;
       if (du < worstDot) continue;
-      best.offer(distanceFromDot(du), u);
+      best.offer(d, u);
       if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
     }
+    sum.addTimes(half, numUsers - 1 - others); // the users sharing no item, as one count
+    meanDistance[t] = sum.value() / (numUsers - 1);
     // Users sharing no item with the query: distance exactly 0.5; smallest indices first.
     if (best.accepts(half, 0)) {
       for (let u = 0; u < numUsers; u++) {
@@ -324,7 +362,7 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
     }
     best.drain(indices, distances, t * k);
   }
-  return all ? { k, indices, distances, all } : { k, indices, distances };
+  return all ? { k, indices, distances, all, meanDistance } : { k, indices, distances, meanDistance };
 }
 
 /** The angular distance from one query to any user, computed as exactKnn does (densifyRow +

@@ -2,6 +2,7 @@ import { TopK } from '../util/topK.js';
 import type { UserVectors } from '../data/types.js';
 import { UserError } from '../util/errors.js';
 import { buildInvertedIndex, type ExactKnn } from './angular.js';
+import { DistanceSum } from './distanceSum.js';
 
 /**
  * Exact Jaccard k-NN. A user is the SET of columns of its row (the support; values are ignored),
@@ -65,6 +66,9 @@ export function jaccardKnn(data: UserVectors, queries: Int32Array, k: number): E
   const best = new TopK(k);
   const indices = new Int32Array(queries.length * k);
   const distances = new Float64Array(queries.length * k);
+  // ExactKnn.meanDistance: the users sharing an item, then those sharing none (distance 1) as one count
+  const meanDistance = new Float64Array(queries.length);
+  const sum = new DistanceSum();
   for (let t = 0; t < queries.length; t++) {
     const q = queries[t]!;
     const mark = t + 1;
@@ -82,15 +86,22 @@ export function jaccardKnn(data: UserVectors, queries: Int32Array, k: number): E
       }
     }
     const sizeQ = rowPtr[q + 1]! - rowPtr[q]!;
+    sum.reset();
+    let others = 0;
     for (let a = 0; a < nTouched; a++) {
       const u = touched[a]!;
       if (u === q) continue;
-      best.offer(jaccardFromCounts(count[u]!, sizeQ, rowPtr[u + 1]! - rowPtr[u]!), u);
+      const d = jaccardFromCounts(count[u]!, sizeQ, rowPtr[u + 1]! - rowPtr[u]!);
+      sum.add(d);
+      others++;
+      best.offer(d, u);
     }
+    sum.addTimes(1, numUsers - 1 - others);
+    meanDistance[t] = sum.value() / (numUsers - 1);
     for (let u = 0; u < numUsers && best.accepts(1, u); u++) {
       if (u !== q && stamp[u] !== mark) best.offer(1, u);
     }
     best.drain(indices, distances, t * k);
   }
-  return { k, indices, distances };
+  return { k, indices, distances, meanDistance };
 }

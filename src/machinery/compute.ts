@@ -16,6 +16,7 @@ import { estimateCost } from './shards.js';
 import type { ExactRecord, StoredResult, TrialRecord } from '../experiment/records.js';
 import type { TrialResult } from '../experiment/trial.js';
 import { ALGORITHM_VERSION } from '../experiment/version.js';
+import { randomLoss } from '../experiment/randomLoss.js';
 import { evaluationsIn } from '../evaluations/index.js';
 import type { GroupData, OwnRecord } from '../evaluations/measure.js';
 import type { Engine } from './engine.js';
@@ -87,8 +88,8 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   // what the evaluations ask of the data (a recommendation split: the users with a held-out item)
   for (const e of evaluationsIn(cfg)) if (e.queries) queries = e.queries(groupData, queries, first);
   executor.setData(gk, vectors, queries, extras);
-  const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users);
   const exactCell = group.find((c) => c.kind === 'exact');
+  const { truth, exactMs } = await exactNeighbours(ctx, gk, first, queries, users, exactCell !== undefined);
   if (exactCell) {
     const rows = engine.exactRows(vectors, queries, truth, plan.ks, cfg.metric);
     // the evaluations' own values on the exact record (the recommendation baselines), after `ms`
@@ -103,6 +104,7 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
       kmax: plan.kmax,
       rows,
       nn: nnOf(vectors, queries, truth),
+      random: randomLoss(truth, plan.ks),
       ms: exactMs,
       ...baselines,
     };
@@ -157,15 +159,16 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
  * The group's true neighbours: from the k-NN cache, or computed with the queries split over the
  * threads. Angular groups of at most ALL_DISTANCES_MAX (query, user) pairs come with every
  * query's distance to every user (ExactKnn.all), which the trial cells' utility reads instead of
- * computing them in every thread; a cached file without them is computed again.
+ * computing them in every thread; a cached file without them is computed again, as is one without
+ * the mean distances (u_rand's) when the exact cell is to be computed (`means`).
  */
-async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, queries: Int32Array, users: number): Promise<{ truth: ExactKnn; exactMs: number }> {
+async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, queries: Int32Array, users: number, means: boolean): Promise<{ truth: ExactKnn; exactMs: number }> {
   const { cfg, plan, executor, cacheDir } = ctx;
   const wantAll = (cfg.metric ?? 'angular') === 'angular' && queries.length * users <= ALL_DISTANCES_MAX;
   const cachePath = cacheDir ? knnCachePath(cacheDir, { algorithm: ALGORITHM_VERSION, input: plan.inputs.get(first.dataset), n: first.n, queries: cfg.queries, seed: cfg.seed, k: plan.kmax }) : null;
   const cached = cachePath ? readKnnCache(cachePath, queries, plan.kmax) : null;
   if (cached?.all && cached.all.length !== queries.length * users) delete cached.all;
-  if (cached && (!wantAll || cached.all)) return { truth: cached, exactMs: 0 };
+  if (cached && (!wantAll || cached.all) && (!means || cached.meanDistance)) return { truth: cached, exactMs: 0 };
   // split the queries over the threads; joined in query order, the answer is the same
   const parts = Math.max(1, Math.min(executor.threads, queries.length));
   const at = (p: number) => Math.round((p * queries.length) / parts);

@@ -324,7 +324,16 @@ export function concatExact(parts: ExactKnn[], k: number): ExactKnn {
     distances.set(p.distances, at);
     at += p.indices.length;
   }
-  if (parts.length === 0 || !parts.every((p) => p.all)) return { k, indices, distances };
+  const joined: ExactKnn = { k, indices, distances };
+  if (parts.length > 0 && parts.every((p) => p.meanDistance)) {
+    joined.meanDistance = new Float64Array(rows);
+    at = 0;
+    for (const p of parts) {
+      joined.meanDistance.set(p.meanDistance!, at);
+      at += p.meanDistance!.length;
+    }
+  }
+  if (parts.length === 0 || !parts.every((p) => p.all)) return joined;
   // the rows of distances to every user, joined in shared memory (posted to every worker as is)
   const all = new Float64Array(new SharedArrayBuffer(parts.reduce((sum, p) => sum + p.all!.length, 0) * 8));
   at = 0;
@@ -332,5 +341,5 @@ export function concatExact(parts: ExactKnn[], k: number): ExactKnn {
     all.set(p.all!, at);
     at += p.all!.length;
   }
-  return { k, indices, distances, all };
+  return { ...joined, all };
 }

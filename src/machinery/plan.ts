@@ -9,6 +9,7 @@ import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import { estimateFromHistory, type RunTime } from './runTimes.js';
 import type { CellRecord } from '../experiment/records.js';
+import { holdsRandomLoss } from '../experiment/randomLoss.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
 import { describeChanges } from './changes.js';
@@ -206,7 +207,9 @@ function readStored(
       const rec = force ? null : store.readExact(c.key, exactHashes.get(c.key)!, kmax);
       // the evaluations' own values on the exact record, of every k too
       const own = rec as unknown as Record<string, unknown> | null;
-      if (rec && exact.every(({ exact: x }) => x.holds(own![x.field], ks, cfg)) && ks.every((k) => rec.rows.some((r) => r.k === k))) {
+      // u_rand of every k too: a record of an older lshdp without it is recomputed (the exact cell only)
+      const holds = rec && holdsRandomLoss(rec.random, ks) && exact.every(({ exact: x }) => x.holds(own![x.field], ks, cfg));
+      if (holds && ks.every((k) => rec.rows.some((r) => r.k === k))) {
         records.set(c.key, rec);
         reused++;
       }

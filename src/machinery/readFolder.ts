@@ -92,3 +92,37 @@ export function readEvaluationValues<V>(dir: string, name: string): { config: Ex
 }
 
 export { trialValuesOf };
+
+/** One u_rand of a results folder: the exact expected loss of k random neighbours (src/experiment/randomLoss.ts). */
+export interface RandomLossRow {
+  dataset: string;
+  n: number;
+  k: number;
+  uRand: number;
+}
+
+/**
+ * u_rand per (data set, n, k) of a finished results folder, from its exact cells' records (grid
+ * order; k ascending), with `get` to look one up. An exact record without it (computed by an
+ * older lshdp) or missing is a one-line error: running the config again into the folder adds it
+ * and recomputes only the exact cells.
+ */
+export function readRandomLoss(dir: string): { rows: RandomLossRow[]; get(dataset: string, n: number, k: number): number | undefined } {
+  const { config } = wholeFolder(dir);
+  const records = readRecords(dir, config);
+  const ks = [...config.k].sort((a, b) => a - b);
+  const rows: RandomLossRow[] = [];
+  for (const c of expandCells(config)) {
+    if (c.kind !== 'exact') continue;
+    const rec = records.get(c.key);
+    const random = rec?.kind === 'exact' ? rec.random : undefined;
+    const missing = ks.find((k) => typeof random?.[String(k)] !== 'number');
+    if (missing !== undefined) {
+      const what = rec ? `its record has no u_rand at k ${missing} (computed by an older lshdp)` : 'no record';
+      throw new UserError(`${dir}: exact cell ${c.key}: ${what}; run the config again into this folder (only the exact cells are recomputed)`);
+    }
+    for (const k of ks) rows.push({ dataset: c.dataset, n: c.n, k, uRand: random![String(k)]! });
+  }
+  const byKey = new Map(rows.map((r) => [`${r.dataset}\t${r.n}\t${r.k}`, r.uRand]));
+  return { rows, get: (dataset, n, k) => byKey.get(`${dataset}\t${n}\t${k}`) };
+}

@@ -78,6 +78,8 @@ export interface QuickInputs {
   /** the input files' stamps (stampFiles), taken before the data are read: an input changed
    *  while a run reads it never looks current afterwards */
   inputStamps: string;
+  /** the exact record's fields (EXACT_RECORD_REVISION): a folder whose exact records lack one goes the long way */
+  exactRecord: number;
 }
 
 const stamp = (file: string): string => {

@@ -21,6 +21,9 @@ export async function writeRunReport(outDir: string, opts: ReportOptions): Promi
   const claims = await import('../claims/index.js');
   const written = claims.writeClaims(outDir, { input: opts.claimsInput });
   if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
+  // utility at matched attack success, for a config with targets (decide:); nothing without
+  const { writeMatchedFiles } = await import('../report/matchedFiles.js');
+  await writeMatchedFiles(outDir);
   if (opts.report !== false) {
     const report = await import('../report/index.js');
     // a run keeps the figures whose spec did not change (a grown grid: Fig. 1 of a new ξ)

@@ -33,6 +33,7 @@ import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
 import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
+import { EXACT_RECORD_REVISION } from '../experiment/records.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { inputFiles } from '../data/formats/index.js';
@@ -113,6 +114,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     report,
     png: opts.png !== false,
     inputStamps: stampFiles(cfg.datasets.flatMap(inputFiles)),
+    exactRecord: EXACT_RECORD_REVISION,
   };
   // (the real engine only: an injected one may load other data from the same files)
   if (lock && !opts.force && !opts.shard && !opts.engine) {

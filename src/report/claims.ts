@@ -56,6 +56,7 @@ const ATTACK_CLAIM_FIGURES: Partial<Record<ClaimResult['id'], string>> = {
   'clean-lsh-reidentifies': 'Re-identification',
   'reid-rises-with-xi': 'Re-identification',
   'lshrr-frontier-dominates-laplsh': 'Privacy–utility frontier',
+  'recommend-lshrr-frontier-dominates-laplsh': 'Privacy–utility frontier',
 };
 
 /** The anchor a claim's badge links to: its data set's figure, or the budgets section. */
@@ -64,7 +65,7 @@ function targetOf(r: ClaimResult, figures: FigureEntry[]): string | null {
   // the attribute inference's claims: its section (the evaluation's name is the section's id)
   if ((INFER_CLAIM_IDS as readonly string[]).includes(r.id)) return `#${INFER_FACTS.name}`;
   // the recommendation claims: the data set's NDCG figure ("NDCG@10: <data set>, k = 10")
-  if (r.id.startsWith('recommend-')) {
+  if (r.id.startsWith('recommend-') && !ATTACK_CLAIM_FIGURES[r.id]) {
     const f = figures.find((x) => /^NDCG@\d+: /.test(x.title) && x.title.replace(/^NDCG@\d+: /, '').replace(/, k = \d+$/, '') === r.dataset);
     return f ? `#${f.id}` : null;
   }

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultsFolder } from './read.js';
 import { patchDashLegends } from './specs.js';
+import { decisionSectionBody } from './decisionSection.js';
 import { contentsList, escapeHtml, figuresSection, jsonForScript, section, type FigureEntry, type FigureView } from './markup.js';
 import { claimsSectionBody } from './claims.js';
 import { isAttackFigure } from './attackFigures.js';
@@ -99,8 +100,10 @@ export function buildHtml(res: ResultsFolder, figures: FigureEntry[], opts: Page
     size: (f) => svgSize(join(res.dir, f.svgPath)),
     png: (f) => existsSync(join(res.dir, f.svgPath.replace(/\.svg$/, '.png'))),
   };
-  // one call per section, in page order
+  // one call per section, in page order: the decision first, for a run with targets (decide:)
+  const decision = decisionSectionBody(res.dir);
   const sections = [
+    ...(decision === null ? [] : [section('decision', 'The decision: utility at matched attack success', decision)]),
     section('claims', 'Claims', claimsSectionBody(res, figures)),
     section('run', 'Run', metadataSection(res)),
     section(

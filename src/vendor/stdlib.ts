@@ -17,6 +17,7 @@ interface Special {
   normalCdf: (x: number, mu: number, sigma: number) => number;
   normalLogcdf: (x: number, mu: number, sigma: number) => number;
   tCdf: (x: number, v: number) => number;
+  tQuantile: (p: number, v: number) => number;
 }
 
 /** Each function's package (the bundle's entry, scripts/bundle.mjs, lists the same). */
@@ -30,6 +31,7 @@ export const STDLIB_PACKAGES: Readonly<Record<keyof Special, string>> = {
   normalCdf: '@stdlib/stats-base-dists-normal-cdf',
   normalLogcdf: '@stdlib/stats-base-dists-normal-logcdf',
   tCdf: '@stdlib/stats-base-dists-t-cdf',
+  tQuantile: '@stdlib/stats-base-dists-t-quantile',
 };
 
 let bundle: Special | null | undefined;
@@ -59,3 +61,4 @@ export const erfcinv = (x: number): number => fn('erfcinv')(x);
 export const normalCdf = (x: number, mu: number, sigma: number): number => fn('normalCdf')(x, mu, sigma);
 export const normalLogcdf = (x: number, mu: number, sigma: number): number => fn('normalLogcdf')(x, mu, sigma);
 export const tCdf = (x: number, v: number): number => fn('tCdf')(x, v);
+export const tQuantile = (p: number, v: number): number => fn('tQuantile')(p, v);

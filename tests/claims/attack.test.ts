@@ -99,6 +99,38 @@ describe('reid-rises-with-xi', () => {
 
 describe('lshrr-frontier-dominates-laplsh', () => {
   const FRONT = { dims: [100], kappa: [20], known: [0.5, 1], trials: 10, shared: 0 };
+  const NDCG_GRID = {
+    ...FRONT,
+    entries: [
+      rr(
+        () => 0.01,
+        ({ xi }) => (xi === 1 ? 0.08 : 0.1),
+        [1],
+      ),
+      lap(
+        () => 0.01,
+        () => 0.1,
+        [5],
+      ),
+    ],
+  };
+  /** NDCG@10 (and @20) of the two points of NDCG_GRID: LSHRR ξ = 1 worse than LapLSH ξ = 5 */
+  const ndcgValues = (): RecommendTrialValue[] => {
+    const z = normalSource(makeRng('ndcg'));
+    const recommend: RecommendTrialValue[] = [];
+    for (const [mechanism, base, accountant, xi, ndcg] of [
+      ['lshrr', 'lshrr', 'paper', 1, 0.2],
+      ['laplsh', 'laplsh', null, 5, 0.3],
+    ] as const) {
+      for (const top of [10, 20]) {
+        for (let trial = 0; trial < 10; trial++) {
+          const v = (top === 10 ? ndcg : 1 - ndcg) + 0.01 * z();
+          recommend.push({ dataset: 'synth', n: 100, kappa: 20, k: 10, mechanism, base, accountant, xi, top, trial, hr: v, ndcg: v, itemRecall: v, queries: 50 });
+        }
+      }
+    }
+    return recommend;
+  };
 
   it('an LSHRR point as private and more useful than each LapLSH point supports it', () => {
     // LapLSH at chance on both axes; LSHRR at ξ = 1 as private, lower loss
@@ -149,41 +181,37 @@ describe('lshrr-frontier-dominates-laplsh', () => {
     expect(r.detail).toContain('against in n=100 κ=20 (1)');
   });
 
-  it('with recommendations NDCG@10 is the utility axis, and lower NDCG is worse', () => {
+  it('with recommendations the loss version keeps the loss; its twin recommend-lshrr-frontier-dominates-laplsh reads NDCG@10, lower worse', () => {
     // loss says LSHRR ξ = 1 is better; NDCG says it is worse than LapLSH
-    const g = {
-      ...FRONT,
-      entries: [
-        rr(
-          () => 0.01,
-          ({ xi }) => (xi === 1 ? 0.08 : 0.1),
-          [1],
-        ),
-        lap(
-          () => 0.01,
-          () => 0.1,
-          [5],
-        ),
-      ],
-    };
-    const input = inputOf(g);
+    const input = inputOf(NDCG_GRID);
     expect(claim(input, 'lshrr-frontier-dominates-laplsh').verdict).toBe('supported');
-    const z = normalSource(makeRng('ndcg'));
-    const recommend: RecommendTrialValue[] = [];
-    for (const [mechanism, base, accountant, xi, ndcg] of [
-      ['lshrr', 'lshrr', 'paper', 1, 0.2],
-      ['laplsh', 'laplsh', null, 5, 0.3],
-    ] as const) {
-      for (const top of [10, 20]) {
-        for (let trial = 0; trial < 10; trial++) {
-          const v = (top === 10 ? ndcg : 1 - ndcg) + 0.01 * z();
-          recommend.push({ dataset: 'synth', n: 100, kappa: 20, k: 10, mechanism, base, accountant, xi, top, trial, hr: v, ndcg: v, itemRecall: v, queries: 50 });
-        }
-      }
-    }
-    const r = claim({ ...input, recommend }, 'lshrr-frontier-dominates-laplsh');
+    expect(evaluateClaims(input).some((r) => r.id === 'recommend-lshrr-frontier-dominates-laplsh')).toBe(false);
+    const withRecommend = { ...input, recommend: ndcgValues() };
+    const loss = claim(withRecommend, 'lshrr-frontier-dominates-laplsh');
+    expect(loss.verdict).toBe('supported');
+    expect(loss.detail).toContain('utility loss at k = 10 (higher is worse)');
+    const r = claim(withRecommend, 'recommend-lshrr-frontier-dominates-laplsh');
     expect(r.verdict).toBe('contradicted');
     expect(r.detail).toContain('NDCG@10 (k = 10; lower is worse)');
+  });
+
+  it('every claim id keeps its statement and axes when recommend values are added (stage 1 of issue 51)', () => {
+    const grids = [NDCG_GRID, { ...FRONT, kappa: [20, 50], k: [5, 10], entries: [lsh(() => 0.3), rr(rising), lap(rising)] }];
+    for (const g of grids) {
+      const input = { ...inputOf(g), infer: [] };
+      const without = evaluateClaims(input);
+      const withRecommend = evaluateClaims({ ...input, recommend: ndcgValues() });
+      const axes = (detail: string) => detail.split('; ').filter((part) => part.startsWith('axes: '));
+      expect(without.length).toBeGreaterThan(10);
+      for (const r of without) {
+        const twin = withRecommend.find((x) => x.id === r.id && x.dataset === r.dataset);
+        expect(twin, r.id).toBeDefined();
+        expect(twin!.statement, r.id).toBe(r.statement);
+        expect(axes(twin!.detail), r.id).toEqual(axes(r.detail));
+      }
+      // the frontier claim states its axes in its detail: the check above compares something
+      expect(axes(without.find((r) => r.id === 'lshrr-frontier-dominates-laplsh')!.detail)).toHaveLength(1);
+    }
   });
 
   it("reads the grid's nearest known share and k when 0.5 and 10 are missing, and says which", () => {

@@ -68,7 +68,9 @@ export function fakeEngine(users = 30): FakeEngine {
           distances[i * k + j] = (j + 1) / (k + 1) / (1 + (q % 7));
         }
       });
-      return { k, indices, distances };
+      // every other user's mean distance: above every neighbour's, as a real pass gives
+      const meanDistance = Float64Array.from(queries, (q) => 0.5 + (q % 5) / 20);
+      return { k, indices, distances, meanDistance };
     },
     exactRows(_v, _q, _t, ks) {
       return ks.map((k) => ({ mechanism: 'exact', kappa: null, xi: null, k, epsilon: null, ldpEpsilon: null, fallback: null, loss: 0, recall: 1 }));

@@ -28,6 +28,26 @@ describe('exact k-NN cache', () => {
     expect(Buffer.from(encodeKnn(queries, truth)).equals(buf)).toBe(true);
   });
 
+  it('version 3 keeps the mean distances (u_rand), with and without the distances to every user; version 2 reads without them', () => {
+    const meanDistance = Float64Array.from([0.41, 0.5, 1 / 7]);
+    const users = 5;
+    const all = Float64Array.from({ length: 3 * users }, (_, i) => i / 16);
+    for (const extra of [{}, { all }]) {
+      const buf = Buffer.from(encodeKnn(queries, { ...truth, meanDistance, ...extra }));
+      expect(buf.readUInt32LE(8)).toBe(3);
+      // the answers (108 bytes), the means (24), then 8-aligned the distances to every user
+      expect(buf.length).toBe('all' in extra ? 136 + 8 * 3 * users : 132);
+      const back = decodeKnn(buf, queries, 2)!;
+      expect(Array.from(back.meanDistance!)).toEqual(Array.from(meanDistance));
+      expect(Array.from(back.distances)).toEqual(Array.from(truth.distances));
+      if ('all' in extra) expect(Array.from(back.all!)).toEqual(Array.from(all));
+      expect(decodeKnn(buf.subarray(0, buf.length - 8), queries, 2)).toBeNull();
+    }
+    const v2 = Buffer.from(encodeKnn(queries, truth));
+    expect(v2.readUInt32LE(8)).toBe(2);
+    expect(decodeKnn(v2, queries, 2)!.meanDistance).toBeUndefined();
+  });
+
   it('keeps the distances to every user (in shared memory), and still reads a version 1 file without them', () => {
     const users = 13;
     const all = Float64Array.from({ length: 3 * users }, (_, i) => (i === 4 ? -0 : Math.sin(i) / 3 + 0.5));

@@ -8,7 +8,7 @@ import * as yamlPackage from 'yaml';
 import { ROOT } from '../helpers/cli.js';
 import { smallGrid } from '../helpers/experiment.js';
 import { runExperiment } from '../../src/pipeline/run.js';
-import { betaQuantile, binomialCdf, chisquareCdf, chisquareLogpdf, chisquareQuantile, erfcinv, normalCdf, normalLogcdf, STDLIB_PACKAGES, tCdf } from '../../src/vendor/stdlib.js';
+import { betaQuantile, binomialCdf, chisquareCdf, chisquareLogpdf, chisquareQuantile, erfcinv, normalCdf, normalLogcdf, STDLIB_PACKAGES, tCdf, tQuantile } from '../../src/vendor/stdlib.js';
 import * as yaml from '../../src/vendor/yaml.js';
 
 /**
@@ -41,6 +41,7 @@ const ARGS: Record<keyof typeof STDLIB_PACKAGES, number[][]> = {
     [x, -2, 4],
   ]),
   tCdf: X.flatMap((x) => DF.map((v) => [x, v])),
+  tQuantile: P.flatMap((p) => DF.map((v) => [p, v])),
 };
 
 /** The wrappers of src/vendor/stdlib.ts, by the name of their package entry. */
@@ -54,6 +55,7 @@ const WRAPPERS: Record<keyof typeof STDLIB_PACKAGES, (...a: number[]) => number>
   normalCdf: (x, m, s) => normalCdf(x!, m!, s!),
   normalLogcdf: (x, m, s) => normalLogcdf(x!, m!, s!),
   tCdf: (x, v) => tCdf(x!, v!),
+  tQuantile: (p, v) => tQuantile(p!, v!),
 };
 
 describe('src/vendor: the @stdlib functions', () => {

@@ -14,6 +14,7 @@ import { BUILT_IN_OPTIONS } from '../../mechanisms/catalog.js';
 import { registryHintForPath } from './registryNames.js';
 import { splitProblem } from '../../data/split.js';
 import { MECHANISM_NAMES, type ExperimentConfig, type SchemaConfig } from './schema.js';
+import { decideChecks } from './decide.js';
 
 function duplicates<T>(values: readonly T[]): T[] {
   const seen = new Set<T>();
@@ -82,6 +83,7 @@ export function crossChecks(cfg: SchemaConfig): string[] {
   // a split by time needs times: said before any data is read (the loader says it again for the library)
   const untimed = cfg.recommend ? splitProblem(cfg.datasets as DatasetSpec[], cfg.recommend) : null;
   if (untimed) problems.push(untimed);
+  problems.push(...decideChecks(cfg));
   return problems;
 }
 

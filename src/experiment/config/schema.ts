@@ -12,6 +12,7 @@ import { evaluationBlocks } from '../../evaluations/blocks.js';
 import type { RECOMMEND_BLOCK, RecommendConfig } from '../../evaluations/recommend/config.js';
 import type { ATTACK_BLOCK, AttackConfig } from '../../evaluations/attack/config.js';
 import type { INFER_BLOCK, InferConfig } from '../../evaluations/infer/config.js';
+import { DECIDE_BLOCK, type DecideConfig } from './decide.js';
 
 export type { RecommendConfig } from '../../evaluations/recommend/config.js';
 export type { AttackConfig } from '../../evaluations/attack/config.js';
@@ -56,6 +57,8 @@ export interface ExperimentConfig {
   attack?: AttackConfig;
   /** evaluate attribute inference from the released codes (docs/ATTACKS.md); absent: none */
   infer?: InferConfig;
+  /** the targets of the decision at matched attack success (`lshdp choose`; src/experiment/config/decide.ts); in no result's hash */
+  decide?: DecideConfig;
 }
 
 /** Names end up in folder and file names (results/<name>/, cells/<dataset>…), so keep them plain. */
@@ -120,6 +123,7 @@ function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {
     privacy: privacySchema,
     mechanisms: z.array(mechanismEntry).min(1, 'must list at least one mechanism'),
     metric: z.enum(['angular', 'jaccard']).optional(),
+    decide: DECIDE_BLOCK.optional(),
     // the evaluations' blocks (recommend, attack…), in the list's order, each optional
     ...blockShape(),
   });
@@ -144,11 +148,12 @@ function blockShape() {
   };
 }
 
-/** Known keys per object, for "did you mean" on unknown keys: the top level's, privacy's, a data set's, a mechanism's and each evaluation block's. */
+/** Known keys per object, for "did you mean" on unknown keys: the top level's, privacy's, decide's, a data set's, a mechanism's and each evaluation block's. */
 export function knownKeys(): Record<'top' | 'privacy' | 'dataset' | 'mechanism', readonly string[]> & Record<string, readonly string[]> {
   return {
     top: Object.keys(configSchema().shape),
     privacy: Object.keys(privacySchema.shape),
+    decide: Object.keys(DECIDE_BLOCK.shape),
     ...Object.fromEntries(evaluationBlocks().map((b) => [b.facts.block, Object.keys(b.schema.shape)])),
     dataset: Object.keys(datasetSchema().shape),
     mechanism: [...Object.keys(mechanismObject.shape), 'module'],

@@ -1,0 +1,122 @@
+/**
+ * The report's first section for a run with targets (config `decide`, matched.csv): per data set
+ * and target one sentence a reader can quote, at the headline cell (n nearest 100, κ nearest 20),
+ * the other cells' sentences folded under it, and the caveat line. Read from matched.csv, the file
+ * `lshdp choose` and tables/matched.md agree with.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { MATCHED_CAVEAT, type MatchedRow } from '../decide/choose.js';
+import { nearest } from '../util/nearest.js';
+import { escapeHtml } from './markup.js';
+import { formatNumber } from './tables.js';
+
+/** The headline cell a sentence is about (README's n and κ). */
+export const DECISION_N = 100;
+export const DECISION_KAPPA = 20;
+
+/** The rows of matched.csv as the sentences read them (numbers, nulls, lists). */
+export function readMatchedCsv(file: string): MatchedRow[] {
+  const { data } = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), { header: true, skipEmptyLines: 'greedy' });
+  const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
+  return data.map((r) => ({
+    ...(r as unknown as MatchedRow),
+    n: Number(r.n),
+    kappa: Number(r.kappa),
+    k: Number(r.k),
+    known: num(r.known),
+    aux: num(r.aux),
+    xi: num(r.xi),
+    xi_low: num(r.xi_low),
+    xi_high: num(r.xi_high),
+    reid1_mean: num(r.reid1_mean),
+    auc_adv_mean: num(r.auc_adv_mean),
+    release_bound: num(r.release_bound),
+    release_max: num(r.release_max),
+    release_max_coverage: num(r.release_max_coverage),
+    utility_loss_mean: num(r.utility_loss_mean),
+    utility_loss_se: num(r.utility_loss_se),
+    ndcg_mean: num(r.ndcg_mean),
+    retained: num(r.retained),
+    retained_se: num(r.retained_se),
+    epsilon_ldp: num(r.epsilon_ldp),
+    rank: num(r.rank),
+    tied_with: r.tied_with ? r.tied_with.split(';') : [],
+    p_worse: num(r.p_worse),
+    releasable: r.releasable === 'true',
+    trials: Number(r.trials),
+  })) as MatchedRow[];
+}
+
+const pct = (x: number) => `${formatNumber(100 * x, 2)}%`;
+
+/** "reid@1 ≤ 1% (known 0.5)", "auc advantage ≤ 0.01 (aux 0.5)", or both joined. */
+function targetWords(r: MatchedRow): string {
+  return r.target
+    .split(' and ')
+    .map((t) => {
+      const [name, value] = t.split(' <= ');
+      return name === 'reid1' ? `reid@1 ≤ ${pct(Number(value))} (known ${r.known})` : `auc advantage over null ≤ ${value} (aux ${r.aux})`;
+    })
+    .join(' and ');
+}
+
+function entryWords(r: MatchedRow): string {
+  const xi = `ξ* ${r.flag === 'all' ? '≥ ' : ''}${formatNumber(r.xi!, 2)}${r.xi_interval ? ` ${r.xi_interval}` : ''}`;
+  const kept =
+    r.retained === null ? r.retained_note : `retains ${r.flag === 'all' ? '≥ ' : ''}${formatNumber(100 * r.retained, 2)}${r.retained_se === null ? '' : ` ± ${formatNumber(100 * r.retained_se, 1)}`}%`;
+  return `${r.mechanism}${r.releasable ? '' : ' †'} (${xi}, ${kept})`;
+}
+
+/** One quotable sentence for one table's rows (one data set, n, κ and target). */
+export function decisionSentence(rows: readonly MatchedRow[], dataset: string): string {
+  const r0 = rows[0];
+  const where = `${dataset}, n ${r0.n}, κ ${r0.kappa}, ${targetWords(r0)}`;
+  const top = rows.filter((r) => r.rank === 1).sort((a, b) => a.utility_loss_mean! - b.utility_loss_mean!);
+  if (top.length === 0) return `${where}: no entry meets the target inside its ξ grid.`;
+  const names = top.map(entryWords);
+  const who = top.length === 1 ? `best ${names[0]}` : `tied ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const bounds = top.filter((r) => r.release_bound !== null && r.binding !== null);
+  if (bounds.length === 0) return `${where}: ${who}.`;
+  // per target that binds somewhere (two targets: the bounds are in different units), the largest
+  const values = (['reid1', 'auc_adv'] as const).flatMap((name) => {
+    const mine = bounds.filter((r) => r.binding === name);
+    if (mine.length === 0) return [];
+    const b = Math.max(...mine.map((r) => r.release_bound!));
+    return [name === 'reid1' ? `reid@1 ≤ ${pct(b)}` : `auc advantage ≤ ${formatNumber(b, 2)}`];
+  });
+  return `${where}: ${who}; one release: ${values.join(', ')} with 90% (normal prediction bound${top.length > 1 ? ', the largest of these' : ''}).`;
+}
+
+/** The section's body, or null for a folder without matched.csv (a config without decide:). */
+export function decisionSectionBody(dir: string): string | null {
+  const file = join(dir, 'matched.csv');
+  if (!existsSync(file)) return null;
+  const rows = readMatchedCsv(file);
+  const tables = new Map<string, MatchedRow[]>();
+  for (const r of rows) {
+    const key = `${r.dataset}\u0000${r.target}\u0000${r.n}\u0000${r.kappa}`;
+    tables.set(key, [...(tables.get(key) ?? []), r]);
+  }
+  const headline: string[] = [];
+  const others: string[] = [];
+  for (const dataset of [...new Set(rows.map((r) => r.dataset))]) {
+    for (const target of [...new Set(rows.filter((r) => r.dataset === dataset).map((r) => r.target))]) {
+      const mine = rows.filter((r) => r.dataset === dataset && r.target === target);
+      const n = nearest(new Set(mine.map((r) => r.n)), DECISION_N)!;
+      const kappa = nearest(new Set(mine.filter((r) => r.n === n).map((r) => r.kappa)), DECISION_KAPPA)!;
+      for (const [key, t] of tables) {
+        if (!key.startsWith(`${dataset}\u0000${target}\u0000`)) continue;
+        (t[0].n === n && t[0].kappa === kappa ? headline : others).push(decisionSentence(t, dataset));
+      }
+    }
+  }
+  const li = (s: string) => `<li>${escapeHtml(s)}</li>`;
+  return [
+    '<p class="note">Utility at matched attack success (lshdp choose; docs/ATTACKS.md): the entries with the lowest utility loss where their attack success meets the target, those not shown worse after Holm (α 0.05, per table), ξ* with its 90% bootstrap interval, the share of clean LSH’s gain over random neighbours kept, and one release’s 90% upper prediction bound.</p>',
+    `<ul>\n${headline.map(li).join('\n')}\n</ul>`,
+    others.length ? `<details><summary>every other (n, κ)</summary>\n<ul>\n${others.map(li).join('\n')}\n</ul>\n</details>` : '',
+    `<p class="note">${escapeHtml(MATCHED_CAVEAT)} A ξ chosen by attacking the very users released is a function of their data and not covered by the ξ guarantee: calibrate on public or proxy data. † cannot be released (hash functions drawn from the secret noise).</p>`,
+  ].join('\n');
+}

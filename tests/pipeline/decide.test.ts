@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { filesOf, runQuiet, scratchConfig } from '../helpers/pipeline.js';
+
+/** A small real grid with both attacks (synthetic data, in this thread). */
+const GRID = `name: dec
+seed: 5
+datasets:
+  - { name: a, format: synthetic, preset: small }
+dims: [30]
+queries: 20
+k: [1, 5]
+kappa: [8]
+trials: 2
+privacy: { d: 0.1, delta: 0.01, xi: [0, 5] }
+mechanisms: [exact, lsh, lshrr]
+attack: { known: [0.5], targets: 40 }
+infer: { aux: [0.5], targets: 40 }
+`;
+
+describe('decide: in a run', () => {
+  it('enters no hash: adding or changing it recomputes nothing and leaves every record byte-identical', async () => {
+    const { dir, config } = scratchConfig(GRID, 'dec.yaml');
+    const out = join(dir, 'out');
+    const first = await runQuiet(config, out);
+    expect(first.computed).toBeGreaterThan(0);
+    const stores = () => new Map([...['cells', 'attack', 'infer'].flatMap((s) => [...filesOf(join(out, s))].map(([f, t]) => [`${s}/${f}`, t] as const))]);
+    const before = stores();
+    const csv = (f: string) => readFileSync(join(out, f), 'utf8');
+    const outputs = ['utility.csv', 'attack.csv', 'infer.csv', 'claims.json'].map(csv);
+    for (const block of ['decide: { reid1: [0.01], auc_adv: [0.01] }', 'decide: { reid1: [0.05, 0.01], known: 0.5, aux: 0.5, k: 1 }']) {
+      writeFileSync(config, `${GRID}${block}\n`);
+      const r = await runQuiet(config, out);
+      expect(r, block).toMatchObject({ computed: 0, cellsComputed: 0 });
+      expect(r.reused).toBe(first.total);
+      expect(stores()).toEqual(before);
+      expect(['utility.csv', 'attack.csv', 'infer.csv', 'claims.json'].map(csv)).toEqual(outputs);
+    }
+  });
+});

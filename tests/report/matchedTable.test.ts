@@ -1,0 +1,109 @@
+/**
+ * The matched tables' layout: matched.csv's columns are docs/OUTPUTS.md's, every markdown table
+ * carries the caveat, `all` prints "≥" retained, an open interval prints "> ξ_J", and an entry
+ * that cannot be released carries the † with its footnote.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+import { intervalText, MATCHED_CAVEAT, type MatchedRow, type MatchedTable } from '../../src/decide/choose.js';
+import { MATCHED_COLUMNS, matchedTables } from '../../src/report/matchedTable.js';
+import { UNRELEASABLE_NOTE } from '../../src/mechanisms/releasable.js';
+
+/** The first cells of the table under "## `matched.csv`" in docs/OUTPUTS.md. */
+function documented(): string[] {
+  const lines = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
+  let i = lines.indexOf('## `matched.csv`');
+  while (!lines[i].startsWith('| column')) i++;
+  const out: string[] = [];
+  for (i += 2; lines[i]?.startsWith('|'); i++) out.push(/^\| `([^`]+)`/.exec(lines[i])![1]);
+  return out;
+}
+
+const row = (over: Partial<MatchedRow>): MatchedRow => ({
+  dataset: 'a',
+  n: 100,
+  kappa: 20,
+  k: 10,
+  known: 0.5,
+  aux: null,
+  target: 'reid1 <= 0.01',
+  mechanism: 'lshrr',
+  xi: 3.9,
+  xi_low: 3.1,
+  xi_high: 4.6,
+  xi_interval: '[3.1, 4.6]',
+  flag: 'interior',
+  binding: 'reid1',
+  reid1_mean: 0.01,
+  auc_adv_mean: null,
+  release_bound: 0.016,
+  release_max: 0.015,
+  release_max_coverage: 10 / 11,
+  utility_loss_mean: 0.111,
+  utility_loss_se: 0.0004,
+  ndcg_mean: null,
+  retained: 0.06,
+  retained_se: 0.02,
+  retained_note: '',
+  epsilon_ldp: 8.1,
+  rank: 1,
+  rank_kind: 'tied',
+  tied_with: ['rappor-vector'],
+  p_worse: null,
+  releasable: true,
+  trials: 10,
+  ...over,
+});
+
+describe('matched tables', () => {
+  it("matched.csv's columns are docs/OUTPUTS.md's, in order", () => {
+    expect([...MATCHED_COLUMNS]).toEqual(documented());
+    const csv = matchedTables([], 'csv');
+    expect(csv.split('\n')[0]).toBe(MATCHED_COLUMNS.join(','));
+  });
+
+  it('markdown: the caveat under every table; all prints ≥; an open interval; the release marker and its note', () => {
+    const all = row({
+      mechanism: 'rappor-vector',
+      xi: 20,
+      xi_low: null,
+      xi_high: null,
+      xi_interval: intervalText(Infinity, Infinity, [0, 20], String),
+      flag: 'all',
+      retained: 0.03,
+      releasable: false,
+      tied_with: ['lshrr'],
+    });
+    const table: MatchedTable = {
+      dataset: 'a',
+      n: 100,
+      kappa: 20,
+      k: 10,
+      known: 0.5,
+      aux: null,
+      target: 'reid1 <= 0.01',
+      trials: 10,
+      clean_meets: false,
+      below_chance: false,
+      skipped: [],
+      ndcg: null,
+      rows: [row({}), all],
+    };
+    const md = matchedTables([table, { ...table, n: 500 }], 'md');
+    expect(md.split(MATCHED_CAVEAT)).toHaveLength(3);
+    expect(md).toContain('| lshrr | 3.9 [3.1, 4.6] | reid@1 1% | ≤ 1.6% (90%, normal); max 1.5% (91%) | 0.11100 ± 0.00040 | 6 ± 2% | 8.1 | interior | tied: lshrr, rappor-vector |');
+    expect(md).toContain('| rappor-vector † | 20 [> 20] |');
+    expect(md).toContain('≥ 3 ± 2%');
+    expect(md).toContain(UNRELEASABLE_NOTE);
+    expect(intervalText(-Infinity, 4, [0.5, 20], String)).toBe('[< 0.5, 4]');
+    // with recommendations: NDCG@N at ξ* after u*, the baselines under the table
+    const rec = matchedTables([{ ...table, ndcg: { top: 10, pop: 0.126, exact: 0.17 }, rows: [row({ ndcg_mean: 0.0912 })] }], 'md');
+    expect(rec).toContain('| u* ± SE | NDCG@10 at ξ* | retained |');
+    expect(rec).toContain('| 0.11100 ± 0.00040 | 0.0912 | 6 ± 2% |');
+    expect(rec).toContain('NDCG@10 of the baselines: pop 0.126, exact neighbours 0.17.');
+    expect(intervalText(-Infinity, 4, [0, 20], String)).toBe('[none, 4]');
+    expect(intervalText(2, Infinity, [0.5, 20], String)).toBe('[2, > 20]');
+  });
+});
