@@ -114,6 +114,9 @@ export function entryXi(entry: { xi?: readonly number[] }, xis: readonly number[
   return entry.xi ? [...new Set([...xis, ...entry.xi])].sort((a, b) => a - b) : xis;
 }
 
+/** An entry as the grid lines name it: its label, and its own ξ values when it has some (`lshrr (+ξ 2, 3.5)`). */
+export const entryWithXi = (m: { label: string; xi?: readonly number[] }): string => (m.xi ? `${m.label} (+ξ ${m.xi.join(', ')})` : m.label);
+
 /** The distinct results a trial cell of this config holds, in config order (entry, then xi). */
 export function trialResults(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): ResultSpec[] {
   const byId = new Map<string, ResultSpec>();

@@ -49,6 +49,7 @@ describe('per-entry ξ (a mechanism entry with xi:)', () => {
     expect(read(out, 'config.yaml')).toMatch(/xi:\s*\n?\s*-?\s*\[?0\.5/);
     const status = folderStatus(out);
     expect(status).toMatchObject({ valid: grid.total + 48, expected: grid.total + 48, unused: 0 });
+    expect(status.lines.join('\n')).toContain('mechanisms exact, lsh, lshrr (+ξ 0.5, 1, 7), laplsh');
     // the same grid run at once, and sharded then merged: the same bytes
     const once = join(dir, 'once');
     await run(config, once);
