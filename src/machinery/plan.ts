@@ -4,7 +4,7 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import { exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { entryWithXi, exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
 import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import { estimateFromHistory, type RunTime } from './runTimes.js';
@@ -282,7 +282,7 @@ export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: numbe
     `k [${cfg.k.join(', ')}]`,
     `xi [${cfg.privacy.xi.join(', ')}]`,
     `trials ${cfg.trials}`,
-    `mechanisms ${cfg.mechanisms.map((m) => m.label).join(', ')}`,
+    `mechanisms ${cfg.mechanisms.map(entryWithXi).join(', ')}`,
     // the evaluations a config adds to its grid with a block of its own (docs/RECOMMEND.md, docs/ATTACKS.md)
     ...evaluationsIn(cfg).flatMap((e) => (e.facts.block !== null && e.describe ? [`${e.facts.block} ${e.describe(cfg).settings}`] : [])),
   ];

@@ -7,7 +7,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
-import { expandCells, resultSpecs, trialResults } from '../experiment/grid.js';
+import { entryWithXi, expandCells, resultSpecs, trialResults } from '../experiment/grid.js';
 import { exactEvaluations, inRecordEvaluations } from './plan.js';
 import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
@@ -202,7 +202,7 @@ function headerLines(dir: string, manifest: Manifest, config: ExperimentConfig, 
   };
   return [
     `${dir}: config "${config.name}"${manifest.shard ? ` (shard ${manifest.shard.index}/${manifest.shard.count})` : ''}, lshdp ${manifest.lshdp}, results store format ${STORE_FORMAT}`,
-    `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map((m) => m.label).join(', ')}`,
+    `grid: datasets ${config.datasets.map((d) => d.name).join(', ')}; n [${config.dims.join(', ')}]; kappa [${config.kappa.join(', ')}]; k [${config.k.join(', ')}]; xi [${config.privacy.xi.join(', ')}]; trials ${config.trials}; mechanisms ${config.mechanisms.map(entryWithXi).join(', ')}`,
     // the evaluations the config adds with a block of its own, each with its settings
     ...evaluationsIn(config)
       .filter((e) => e.facts.block !== null && e.describe)
