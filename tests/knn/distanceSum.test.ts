@@ -4,7 +4,7 @@ import { makeRng, type Rng } from '../../src/random/rng.js';
 import { densifyRow, exactKnn } from '../../src/knn/angular.js';
 import { DistanceSum } from '../../src/knn/distanceSum.js';
 import { jaccardDistance, jaccardKnn } from '../../src/knn/jaccard.js';
-import { hammingKernelName } from '../../src/kernels/kernel.js';
+import { hammingKernelName } from '../../src/kernels/instance.js';
 
 const wasmHere = hammingKernelName() === 'wasm-simd';
 

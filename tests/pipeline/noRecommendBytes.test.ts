@@ -37,12 +37,12 @@ describe('a config without recommend', () => {
     await runExperiment({ config: join(dir, 'bytes.yaml'), out, report: false, quiet: true, cacheDir: null, workerUrl: null, log: () => undefined });
     const hash = createHash('sha256');
     for (const f of ['utility.csv', 'nn_distances.csv']) hash.update(`${f}\n${readFileSync(join(out, f), 'utf8')}`);
-    // u_rand (`random` in the exact records, issue 51) is an addition, not a change: left out here
-    const text = (f: string) =>
+    // the exact records' `random` (u_rand) came later (issue 51), beside the same results: left out here
+    const cell = (f: string) =>
       readFileSync(join(out, 'cells', f), 'utf8')
         .replace(/"ms":\d+/g, '"ms":0')
         .replace(/,"random":\{[^}]*\}/, '');
-    for (const f of readdirSync(join(out, 'cells')).sort()) hash.update(`${f}\n${text(f)}`);
+    for (const f of readdirSync(join(out, 'cells')).sort()) hash.update(`${f}\n${cell(f)}`);
     const digest = hash.digest('hex');
     expect(digest, `the digest of this run is ${digest}`).toBe(BEFORE);
   });
