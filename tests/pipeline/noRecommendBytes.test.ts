@@ -37,7 +37,12 @@ describe('a config without recommend', () => {
     const hash = createHash('sha256');
     for (const f of ['utility.csv', 'nn_distances.csv']) hash.update(`${f}\n${readFileSync(join(out, f), 'utf8')}`);
     // (the exact records' `random`, u_rand, came later (issue 51) beside the same results: left out here)
-    for (const f of readdirSync(join(out, 'cells')).sort()) hash.update(`${f}\n${readFileSync(join(out, 'cells', f), 'utf8').replace(/"ms":\d+/g, '"ms":0').replace(/,"random":\{[^}]*\}/, '')}`);
+    for (const f of readdirSync(join(out, 'cells')).sort())
+      hash.update(
+        `${f}\n${readFileSync(join(out, 'cells', f), 'utf8')
+          .replace(/"ms":\d+/g, '"ms":0')
+          .replace(/,"random":\{[^}]*\}/, '')}`,
+      );
     const digest = hash.digest('hex');
     expect(digest, `the digest of this run is ${digest}`).toBe(BEFORE);
   });
