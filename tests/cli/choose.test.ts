@@ -12,6 +12,7 @@ import { STACK_RE } from '../helpers/cli.js';
 import { runInProc, scratch } from '../helpers/experiment.js';
 import { MATCHED_COLUMNS } from '../../src/report/matchedTable.js';
 import { readRandomLoss, readTrialValues } from '../../src/machinery/readFolder.js';
+import { getMechanism } from '../../src/mechanisms/registry.js';
 import { MATCHED_CAVEAT, type MatchedRow } from '../../src/decide/choose.js';
 
 const CONFIG = `name: choose-tie
@@ -99,8 +100,9 @@ describe('lshdp choose', () => {
       const uLsh = lsh.reduce((a, v) => a + v.loss, 0) / lsh.length;
       expect(paper.retained).toBeCloseTo((uRand - paper.utility_loss_mean!) / (uRand - uLsh), 12);
       expect(paper.retained_se).toBeGreaterThan(0);
-      // ε_LDP is the accountant's at ξ*: κ·ε_bit of the paper's accountant there
-      expect(paper.epsilon_ldp).toBeGreaterThan(0);
+      // ε_LDP is each accountant's at ξ* itself (not interpolated between grid points)
+      expect(paper.epsilon_ldp).toBeCloseTo(getMechanism('lshrr').epsilon(paper.xi!, 12, { d: 0.1, delta: 0.01 }, { accountant: 'paper' }).ldpEpsilon!, 12);
+      expect(exact.epsilon_ldp).toBeCloseTo(getMechanism('lshrr').epsilon(exact.xi!, 12, { d: 0.1, delta: 0.01 }, { accountant: 'exact' }).ldpEpsilon!, 12);
       expect(paper.release_bound!).toBeGreaterThan(paper.reid1_mean!);
     }
   });
