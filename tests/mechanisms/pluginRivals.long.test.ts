@@ -31,14 +31,16 @@ import { SIMULATION_FACTORS } from '../../src/audit/inflation.js';
 const PLUGINS = join(ROOT, 'tests/fixtures/plugins');
 const mod = (file: string, extra = '') => `{ module: ${JSON.stringify(join(PLUGINS, file))}${extra} }`;
 
-/** One step of the audit's factor search: `g` between the grid factors (SIMULATION_FACTORS, the
- *  black-box search's own grid) on either side of `f`. The bisected searches find a factor from
- *  pilots of the release, whose noise differs between a plugin and its built-in, so their figures
- *  differ by the pilots' error, not by a bisection step. */
+/** One step of the audit's factor search: `g` apart from `f` by at most the ratio of the step of
+ *  its factor grid (SIMULATION_FACTORS, the black-box search's own grid) that holds `f` (×1.2 from
+ *  1.25 to 1.5, ×2 from 5 to 10). The bisected searches find a factor from pilots of the release,
+ *  whose noise differs between a plugin and its built-in, so their figures differ by the pilots'
+ *  error, not by a bisection step. */
 function withinOneStep(f: number, g: number): boolean {
-  const below = [1, ...SIMULATION_FACTORS].filter((x) => x < f).pop() ?? 1;
-  const above = SIMULATION_FACTORS.find((x) => x > f) ?? Number.POSITIVE_INFINITY;
-  return g >= below && g <= above;
+  const grid = [1, ...SIMULATION_FACTORS];
+  const i = Math.max(0, grid.filter((x) => x <= f).length - 1);
+  const step = i + 1 < grid.length ? grid[i + 1]! / grid[i]! : grid[i]! / grid[i - 1]!;
+  return Math.max(f, g) / Math.min(f, g) <= step * (1 + 1e-9);
 }
 
 /** `g` within one grid step of the span of two figures of the same release (the built-in's and its
