@@ -11,11 +11,12 @@
  * - The audit: on the shipped audit grid (LapLSH) or 36 (κ, ξ) rows (the others), each plugin gets
  *   its built-in's verdict on every row and `detectable_inflation` within one step of the audit's
  *   factor grid (withinOneStep) of the built-in's, or of the span between it and the built-in's
- *   under another label (its twin: the same release, other pilot noise; where the pilots measure the release coarsely, as
- *   minhash-bucket's keep rate near 1/b at ξ = 1, the figure moves with the pilot noise); a hidden ×1.5 behind the same declaration (option `hidden`) is
- *   flagged (violated or law-mismatch) in at least 80% of the rows whose honest figure is <= 1.5
- *   (one-sided binomial at 1%, needing >= 30 such rows: jl-gaussian has 36; LapLSH 0 and
- *   minhash-bucket 5 at M = 5000, listed as such), its honest twin in at most α = 5% of rows.
+ *   under another label (its twin: the same release, other pilot noise; where the pilots measure the
+ *   release coarsely, as minhash-bucket's keep rate near 1/b at ξ = 1, the figure moves with the
+ *   pilot noise); a hidden ×1.5 behind the same declaration (option `hidden`) is flagged (violated
+ *   or law-mismatch) in at least 80% of the rows whose honest figure is <= 1.5 (one-sided binomial
+ *   at 1%, needing >= 30 such rows: jl-gaussian has 36; LapLSH 0 and minhash-bucket 5 at M = 5000,
+ *   listed as such), its honest twin in at most α = 5% of rows.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
