@@ -41,7 +41,20 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
 export function readClaimsInput(dir: string): ClaimsInput {
   const { config, values, nn } = readTrialValues(dir);
   const { manifest } = readResultsConfig(dir);
-  return { config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) };
+  return onTheGrid({ config: claimsConfigOf(config), values, nn, population: populationOf(manifest), ...extraValuesOf(config, dir) });
+}
+
+/**
+ * The input without the values at an entry's own ξ (a mechanism entry's `xi:`, e.g. added by
+ * calibration): every claim compares the grid privacy.xi, so a folder with extra per-entry ξ gets
+ * the verdicts the grid alone gets. Values without a ξ (lsh, exact, the baselines) stay.
+ */
+export function onTheGrid(input: ClaimsInput): ClaimsInput {
+  const grid = new Set(input.config.xi);
+  const off = (v: unknown) => v !== null && typeof v === 'object' && typeof (v as { xi?: unknown }).xi === 'number' && !grid.has((v as { xi: number }).xi);
+  const lists = Object.entries(input).filter(([key, v]) => key !== 'config' && Array.isArray(v) && v.some(off));
+  if (lists.length === 0) return input;
+  return { ...input, ...Object.fromEntries(lists.map(([key, v]) => [key, (v as unknown[]).filter((x) => !off(x))])) };
 }
 
 /** The evaluations beyond utility a config evaluates (recommendations, the linkage attack…): their values go to the claims under their names. */
@@ -72,13 +85,13 @@ export function claimsInputOf(
 ): ClaimsInput {
   const { values, nn } = trialValuesOf(config, records, dir, walked);
   const stores = new Map<string, ReadonlyMap<string, unknown>>([[CELLS_FOLDER, records], ...own]);
-  return {
+  return onTheGrid({
     config: claimsConfigOf(config),
     values,
     nn,
     population: populationOf(manifest),
     ...Object.fromEntries(optionalIn(config).map((e) => [e.name, evaluationValues(e.name, config, stores, walked)])),
-  };
+  });
 }
 
 function populationOf(manifest: Pick<Manifest, 'users'>): Population[] {

@@ -139,10 +139,11 @@ export function configToDocument(cfg: ExperimentConfig): Record<string, unknown>
     mechanisms: cfg.mechanisms.map((m) => {
       if (m.module !== undefined) {
         const { [MODULE_HASH_OPTION]: _hash, ...options } = m.options;
-        return { module: m.module, ...options, label: m.label };
+        return { module: m.module, ...options, label: m.label, ...(m.xi ? { xi: m.xi } : {}) };
       }
       const entry: Record<string, unknown> = { name: m.name, ...m.options };
       if (m.label !== m.name) entry.label = m.label;
+      if (m.xi) entry.xi = m.xi;
       return entry;
     }),
   };

@@ -92,14 +92,26 @@ export interface EntryResult<E> {
  * entry whose mechanism releases codes, with each ξ (or once with ξ null when the mechanism has no
  * budget), in config order (entry, then ξ). Two entries that differ only in label get the same spec.
  */
-export function resultSpecs<E extends { name: string; options: Record<string, unknown> }>(entries: readonly E[], xis: readonly number[], info: (name: string) => MechanismInfo): EntryResult<E>[] {
+export function resultSpecs<E extends { name: string; options: Record<string, unknown>; xi?: readonly number[] }>(
+  entries: readonly E[],
+  xis: readonly number[],
+  info: (name: string) => MechanismInfo,
+): EntryResult<E>[] {
   const out: EntryResult<E>[] = [];
   for (const entry of entries) {
     const m = info(entry.name);
     if (m.kind !== 'code') continue;
-    for (const xi of m.usesXi ? xis : [null]) out.push({ entry, xi, spec: { id: resultId(entry.name, entry.options, xi), base: entry.name, options: { ...entry.options }, xi } });
+    for (const xi of m.usesXi ? entryXi(entry, xis) : [null]) out.push({ entry, xi, spec: { id: resultId(entry.name, entry.options, xi), base: entry.name, options: { ...entry.options }, xi } });
   }
   return out;
+}
+
+/**
+ * An entry's ξ grid: with its own `xi:` values, their union with privacy.xi (`xis`), ascending;
+ * without, `xis` itself in config order (so a config without per-entry ξ keeps its row order).
+ */
+export function entryXi(entry: { xi?: readonly number[] }, xis: readonly number[]): readonly number[] {
+  return entry.xi ? [...new Set([...xis, ...entry.xi])].sort((a, b) => a - b) : xis;
 }
 
 /** The distinct results a trial cell of this config holds, in config order (entry, then xi). */

@@ -43,12 +43,9 @@ export function distanceFromDot(dot: number): number {
   return Math.acos(dot > 1 ? 1 : dot < -1 ? -1 : dot) / Math.PI;
 }
 
-/**
- * Adds to `sum` the distances of the dots dot[0..len) except place `skip`'s (the query itself):
- * a dot of exactly 0 (a user sharing no item, or none of weight) is distance exactly 0.5, counted
- * without an acos.
- */
-function addDistances(sum: DistanceSum, dot: Float64Array, len: number, skip: number): void {
+/** Adds to `sum` the distances of dot[0..len) but place `skip`'s (the query), and returns it: a dot
+ *  of exactly 0 (a user sharing no item, or none of weight) is distance exactly 0.5, counted without an acos. */
+function addDistances(sum: DistanceSum, dot: Float64Array, len: number, skip: number): DistanceSum {
   let zeros = 0;
   for (let j = 0; j < len; j++) {
     if (j === skip) continue;
@@ -56,7 +53,7 @@ function addDistances(sum: DistanceSum, dot: Float64Array, len: number, skip: nu
     if (x === 0) zeros++;
     else sum.add(distanceFromDot(x));
   }
-  sum.addTimes(0.5, zeros);
+  return sum.addTimes(0.5, zeros);
 }
 
 /** Dot product of rows i and j by a sparse merge (columns ascending within a row). */
@@ -139,6 +136,8 @@ const DENSE_FACTOR = 4;
 export interface ExactKnnOptions {
   /** also every query's distance to every user (ExactKnn.all) */
   all?: boolean;
+  /** also ExactKnn.meanDistance (an acos per user sharing an item: asked only where u_rand is computed) */
+  means?: boolean;
   /** 'wasm': the tiles in the WebAssembly module (throws where it does not apply); 'js': the
    *  inverted index in JS; 'auto' (default): the tiles where the module runs. The same answers. */
   kernel?: 'auto' | 'js' | 'wasm';
@@ -167,11 +166,11 @@ export function exactKnn(vectors: UserVectors, queries: Int32Array, k: number, o
   if (kernel !== 'js') {
     // a tile's transposition walks its n columns three times: with many columns, larger tiles
     const tile = options.tile ?? { users: ANGULAR_TILE_USERS, nnz: Math.max(ANGULAR_TILE_NNZ, 4 * vectors.n) };
-    const out = byTiles(vectors, queries, k, options.all === true, tile);
+    const out = byTiles(vectors, queries, k, options.all === true, tile, options.means === true);
     if (out) return out;
     if (kernel === 'wasm') throw new RangeError(`exact k-NN: the WebAssembly kernel does not apply (kernel ${hammingKernelName()})`);
   }
-  return byIndex(vectors, queries, k, options.all === true);
+  return byIndex(vectors, queries, k, options.all === true, options.means === true);
 }
 
 /** The most stored entries of the queries' rows in the module at once (12 bytes each). */
@@ -189,7 +188,7 @@ const QUERY_BLOCK = 4096;
  * same k of the same (distance, user) pairs whatever the order they are offered in. Null when the
  * module does not run here.
  */
-function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean, tile: { users: number; nnz: number }): ExactKnn | null {
+function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean, tile: { users: number; nnz: number }, means: boolean): ExactKnn | null {
   const { rowPtr } = vectors;
   const numUsers = rowPtr.length - 1;
   // the tiles: consecutive users, cut before tile.users users or tile.nnz entries
@@ -208,7 +207,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
   const indices = new Int32Array(Q * k);
   const distances = new Float64Array(Q * k);
   const all = wantAll ? new Float64Array(Q * numUsers) : null;
-  const meanDistance = new Float64Array(Q);
+  const meanDistance = means ? new Float64Array(Q) : null;
   for (let b0 = 0; b0 < Q; ) {
     // a block of queries: at most QUERY_BLOCK of them, with at most QUERY_BLOCK_NNZ entries (or one)
     let b1 = b0 + 1;
@@ -224,7 +223,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
     const { dot, cand } = tiles;
     const heaps = Array.from(block, () => new TopK(k));
     // every dot of the tile is at hand (0 for users sharing no item): the sums for meanDistance
-    const sums = Array.from(block, () => new DistanceSum());
+    const sums = meanDistance ? Array.from(block, () => new DistanceSum()) : null;
     // per query: dots below it cannot enter its heap (meaningful once the heap is full)
     const worst = new Float64Array(block.length).fill(-Infinity);
     for (let t = 0; t + 1 < cuts.length; t++) {
@@ -236,7 +235,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
         let worstDot = worst[i]!;
         const found = tiles.dots(i, worstDot);
         if (all) for (let j = 0, row = (b0 + i) * numUsers + u0; j < len; j++) all[row + j] = distanceFromDot(dot[j]!);
-        addDistances(sums[i]!, dot, len, q - u0);
+        if (sums) addDistances(sums[i]!, dot, len, q - u0);
         const best = heaps[i]!;
         for (let a = 0; a < found; a++) {
           const j = cand[a]!;
@@ -250,11 +249,18 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
     }
     for (let i = 0; i < block.length; i++) {
       heaps[i]!.drain(indices, distances, (b0 + i) * k);
-      meanDistance[b0 + i] = sums[i]!.value() / (numUsers - 1);
+      if (meanDistance) meanDistance[b0 + i] = sums![i]!.value() / (numUsers - 1);
     }
     b0 = b1;
   }
-  return all ? { k, indices, distances, all, meanDistance } : { k, indices, distances, meanDistance };
+  return withExtras({ k, indices, distances }, all, meanDistance);
+}
+
+/** The answers with the distances to every user and the mean distances, where computed. */
+function withExtras(knn: ExactKnn, all: Float64Array | null, meanDistance: Float64Array | null): ExactKnn {
+  if (all) knn.all = all;
+  if (meanDistance) knn.meanDistance = meanDistance;
+  return knn;
 }
 
 /**
@@ -263,7 +269,7 @@ function byTiles(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
  * an ascending scan for the smallest-index users sharing no item (dot 0, distance exactly 0.5,
  * eligible like any other user).
  */
-function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean): ExactKnn {
+function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: boolean, means: boolean): ExactKnn {
   const numUsers = vectors.rowPtr.length - 1;
   const { colPtr: postPtr, users: postUser, values: postValue } = buildInvertedIndex(vectors);
   const { rowPtr, colIdx, values } = vectors;
@@ -278,8 +284,8 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
   // every dot is at hand here: the whole row of distances costs one acos per user sharing an item
   const all = wantAll ? new Float64Array(Q * numUsers) : null;
   const half = distanceFromDot(0);
-  const meanDistance = new Float64Array(Q);
-  const sum = new DistanceSum();
+  const meanDistance = means ? new Float64Array(Q) : null;
+  const sum = means ? new DistanceSum() : null;
 
   for (let t = 0; t < Q; t++) {
     const q = queries[t]!;
@@ -300,8 +306,7 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
         for (let s = postPtr[c]!, sEnd = postPtr[c + 1]!; s < sEnd; s++) dot[postUser[s]!] += qv * postValue[s]!;
       }
       if (all) for (let u = 0, row = t * numUsers; u < numUsers; u++) all[row + u] = distanceFromDot(dot[u]!);
-      addDistances(sum.reset(), dot, numUsers, q);
-      meanDistance[t] = sum.value() / (numUsers - 1);
+      if (meanDistance) meanDistance[t] = addDistances(sum!.reset(), dot, numUsers, q).value() / (numUsers - 1);
       let worstDot = -Infinity; // meaningful only when the heap is full
       for (let u = 0; u < numUsers; u++) {
         if (u === q) continue;
@@ -336,21 +341,18 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
       for (let a = 0; a < nTouched; a++) all[row + touched[a]!] = distanceFromDot(dot[touched[a]!]!);
     }
     let worstDot = -Infinity; // meaningful only when the heap is full
-    let others = 0;
-    sum.reset();
+    sum?.reset();
     for (let a = 0; a < nTouched; a++) {
       const u = touched[a]!;
       if (u === q) continue;
       const du = dot[u]!;
-      const d = distanceFromDot(du);
-      sum.add(d);
-      others++;
+      sum?.add(distanceFromDot(du));
       if (du < worstDot) continue;
-      best.offer(d, u);
+      best.offer(distanceFromDot(du), u);
       if (best.full) worstDot = Math.cos(best.worstKey * Math.PI) - DOT_MARGIN;
     }
-    sum.addTimes(half, numUsers - 1 - others); // the users sharing no item, as one count
-    meanDistance[t] = sum.value() / (numUsers - 1);
+    // the users sharing no item (distance 0.5) as one count: the others but the touched (q among them)
+    if (meanDistance) meanDistance[t] = sum!.addTimes(half, numUsers - nTouched - (stamp[q] === mark ? 0 : 1)).value() / (numUsers - 1);
     // Users sharing no item with the query: distance exactly 0.5; smallest indices first.
     if (best.accepts(half, 0)) {
       for (let u = 0; u < numUsers; u++) {
@@ -361,7 +363,7 @@ function byIndex(vectors: UserVectors, queries: Int32Array, k: number, wantAll: 
     }
     best.drain(indices, distances, t * k);
   }
-  return all ? { k, indices, distances, all, meanDistance } : { k, indices, distances, meanDistance };
+  return withExtras({ k, indices, distances }, all, meanDistance);
 }
 
 /** The angular distance from one query to any user, computed as exactKnn does (densifyRow +

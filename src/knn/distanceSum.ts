@@ -27,11 +27,12 @@ export class DistanceSum {
 
   /** Adds `count` times the distance d (in [0, 1]): the users sharing no item (d 0.5 or 1, whose low
    *  part is 0; for another d, exact while its low part times count stays below 2^53). */
-  addTimes(d: number, count: number): void {
+  addTimes(d: number, count: number): this {
     const s = d * SCALE;
     const a = Math.floor(s);
     this.hi += a * count;
     this.lo += Math.round((s - a) * SCALE) * count;
+    return this;
   }
 
   /** Back to 0; returns this sum. */

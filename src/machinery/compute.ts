@@ -173,7 +173,7 @@ async function exactNeighbours(ctx: ComputeContext, gk: string, first: Cell, que
   const parts = Math.max(1, Math.min(executor.threads, queries.length));
   const at = (p: number) => Math.round((p * queries.length) / parts);
   const outs = await Promise.all(
-    Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: plan.kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric, all: wantAll })),
+    Array.from({ length: parts }, (_, p) => executor.run({ kind: 'exact', key: `exact_${gk}`, k: plan.kmax, ks: cfg.k, from: at(p), to: at(p + 1), metric: cfg.metric, all: wantAll, means })),
   );
   const truth = concatExact(
     outs.map((o) => (o.result as ExactResult).truth),

@@ -28,8 +28,8 @@ export interface LoadOptions {
 export interface Engine {
   loadDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions): Promise<LoadedDataset>;
   sampleQueries(users: number, queries: number, runSeed: number, dataset: string, n: number): Int32Array;
-  /** `all`: also each query's distance to every user (ExactKnn.all), where the metric gives it */
-  exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean): ExactKnn;
+  /** `all`: also each query's distance to every user (ExactKnn.all), where the metric gives it; `means`: also ExactKnn.meanDistance */
+  exactKnn(vectors: UserVectors, queries: Int32Array, k: number, metric?: 'angular' | 'jaccard', all?: boolean, means?: boolean): ExactKnn;
   exactRows(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, k: number[], metric?: 'angular' | 'jaccard'): CellRow[];
   /** `setup`: where the cell's setup is kept between runs (src/machinery/setupCache.ts); `recommend`: the split's items, for results asked with `top` */
   runTrialCell(vectors: UserVectors, queries: Int32Array, truth: ExactKnn, spec: TrialCellSpec, setup?: TrialSetupStore, extras?: GroupExtras): TrialResult[];
@@ -44,7 +44,7 @@ export type ComputeEngine = Pick<Engine, 'exactKnn' | 'exactRows' | 'runTrialCel
 export async function loadComputeEngine(): Promise<ComputeEngine> {
   const [families, trial, thread] = await Promise.all([import('../lsh/families/index.js'), import('../experiment/trial.js'), import('./trialThread.js')]);
   return {
-    exactKnn: (v, q, k, metric, all) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all }),
+    exactKnn: (v, q, k, metric, all, means) => families.getFamily(metric ?? 'angular').exactKnn(v, q, k, { all, means }),
     exactRows: (v, q, t, k, metric) => trial.exactRows(v, q, t, k, metric),
     runTrialCell: (v, q, t, spec, setup, extras) => thread.runTrialCellInThread(v, q, t, spec, setup, extras),
   };

@@ -17,7 +17,7 @@ import { fileSetupStore } from './setupCache.js';
 export type Task =
   /** exact k-NN of the group's queries [from, to) (all when absent); rows only for the whole
    *  range; `all`: with every query's distance to every user (ExactKnn.all) */
-  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard'; all?: boolean }
+  | { kind: 'exact'; key: string; k: number; ks: number[]; from?: number; to?: number; metric?: 'angular' | 'jaccard'; all?: boolean; means?: boolean }
   | { kind: 'trial'; key: string; spec: TrialCellSpec /** the cell's setup cache file (setupCache.ts), when kept */; setup?: string };
 
 export interface ExactResult {
@@ -76,9 +76,9 @@ export function computeTask(engine: ComputeEngine, data: GroupData | undefined, 
     if (task.from !== undefined || task.to !== undefined) {
       // one slice of the queries: each query's neighbours do not depend on the others
       const slice = data.queries.subarray(task.from ?? 0, task.to ?? data.queries.length);
-      return { truth: engine.exactKnn(data.vectors, slice, task.k, task.metric, task.all), rows: [] };
+      return { truth: engine.exactKnn(data.vectors, slice, task.k, task.metric, task.all, task.means), rows: [] };
     }
-    const truth = engine.exactKnn(data.vectors, data.queries, task.k, task.metric, task.all);
+    const truth = engine.exactKnn(data.vectors, data.queries, task.k, task.metric, task.all, task.means);
     return { truth, rows: engine.exactRows(data.vectors, data.queries, truth, task.ks, task.metric) };
   }
   if (!data.truth) throw new Error(`executor: no exact neighbours for ${task.key}`);

@@ -30,7 +30,7 @@ function vectors(seed: string, users: number, n: number, maxNnz: number, binary 
 }
 
 const metrics = [
-  { name: 'angular' as const, v: vectors('urand-angular', 150, 30, 6), knn: (v: UserVectors, q: Int32Array, k: number) => exactKnn(v, q, k), d: angularDistance },
+  { name: 'angular' as const, v: vectors('urand-angular', 150, 30, 6), knn: (v: UserVectors, q: Int32Array, k: number) => exactKnn(v, q, k, { means: true }), d: angularDistance },
   { name: 'jaccard' as const, v: vectors('urand-jaccard', 150, 40, 5, true), knn: jaccardKnn, d: jaccardDistance },
 ];
 
@@ -91,7 +91,7 @@ describe('randomLoss (u_rand)', () => {
   }
 
   it('needs the mean distances, and k within the neighbours held', () => {
-    const truth = exactKnn(metrics[0]!.v, Int32Array.from([0, 1]), 3);
+    const truth = exactKnn(metrics[0]!.v, Int32Array.from([0, 1]), 3, { means: true });
     expect(() => randomLoss(truth, [4])).toThrow(/k = 4/);
     expect(() => randomLoss({ k: truth.k, indices: truth.indices, distances: truth.distances }, [1])).toThrow(/mean distances/);
   });

@@ -91,7 +91,7 @@ describe('ExactKnn.meanDistance: every other user, on every exact path', () => {
     it(`angular: brute force over all pairs, and the same bits on kernel js and wasm (${c.seed})`, () => {
       const v = randomVectors(makeRng(c.seed), c.users, c.n, c.maxNnz, c.dup);
       const queries = Int32Array.from({ length: c.users }, (_, i) => (i * 37 + 5) % c.users);
-      const js = exactKnn(v, queries, c.k, { kernel: 'js' });
+      const js = exactKnn(v, queries, c.k, { kernel: 'js', means: true });
       let halves = 0;
       queries.forEach((q, t) => {
         const ds = bruteDistances(v, q);
@@ -103,11 +103,16 @@ describe('ExactKnn.meanDistance: every other user, on every exact path', () => {
         expect(Object.is(js.meanDistance![t], exact.value() / (c.users - 1)), `query ${q}`).toBe(true);
       });
       expect(halves).toBeGreaterThan(0);
-      expect(exactKnn(v, queries, c.k, { kernel: 'js', all: true }).meanDistance).toEqual(js.meanDistance);
+      expect(exactKnn(v, queries, c.k, { kernel: 'js', all: true, means: true }).meanDistance).toEqual(js.meanDistance);
+      // asked only where u_rand is computed; the neighbours the same either way
+      const plain = exactKnn(v, queries, c.k, { kernel: 'js' });
+      expect(plain.meanDistance).toBeUndefined();
+      expect(plain.indices).toEqual(js.indices);
       if (wasmHere) {
         for (const tile of [undefined, { users: 7, nnz: 20 }]) {
-          const w = exactKnn(v, queries, c.k, { kernel: 'wasm', tile });
+          const w = exactKnn(v, queries, c.k, { kernel: 'wasm', tile, means: true });
           expect(w.meanDistance).toEqual(js.meanDistance);
+          expect(exactKnn(v, queries, c.k, { kernel: 'wasm', tile }).meanDistance).toBeUndefined();
         }
       }
     });

@@ -43,3 +43,21 @@ describe('u_rand in the exact records', () => {
     expect(readRandomLoss(out).rows).toEqual(table.rows);
   });
 });
+
+describe('u_rand from a real run', () => {
+  it('the real engine asks the exact pass for the mean distances: every exact record holds u_rand per k', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-urand-real-'));
+    const config = join(dir, 'real.yaml');
+    writeFileSync(
+      config,
+      'name: real\ndatasets: [{ name: a, format: synthetic, preset: small }]\ndims: [30]\nqueries: 20\nk: [1, 5]\nkappa: [8]\ntrials: 1\nprivacy: { xi: [1] }\nmechanisms: [exact, lsh]\n',
+    );
+    const out = join(dir, 'out');
+    await runExperiment({ config, out, report: false, quiet: true, cacheDir: null, workerUrl: null, log: () => undefined });
+    const rows = readRandomLoss(out).rows;
+    expect(rows.map((r) => r.k)).toEqual([1, 5]);
+    // random neighbours lose more than the true ones, and more at k 1 than at k 5
+    expect(rows[0]!.uRand).toBeGreaterThan(rows[1]!.uRand);
+    expect(rows[1]!.uRand).toBeGreaterThan(0);
+  });
+});

@@ -52,6 +52,16 @@ export function crossChecks(cfg: SchemaConfig): string[] {
     if (bound !== undefined && bound !== (cfg.metric ?? 'angular'))
       problems.push(`mechanisms[${i}]: ${base} runs with metric ${bound} only, not ${cfg.metric ?? 'angular'} (set metric: ${bound}, or use ${codesOnly(cfg.metric ?? 'angular')} or a plugin)`);
     if (typeof m === 'string' || 'module' in m) return;
+    if (m.xi !== undefined) {
+      for (const v of duplicates(m.xi)) problems.push(`mechanisms[${i}].xi: duplicate value ${v}`);
+      if (!getMechanism(m.name).usesXi)
+        problems.push(
+          `mechanisms[${i}].xi: ${m.name} has no privacy budget (ξ applies to ${listMechanisms()
+            .filter((x) => x.usesXi)
+            .map((x) => x.name)
+            .join(', ')})`,
+        );
+    }
     if (m.accountant !== undefined) {
       const accepts = getMechanism(m.name).accountants ?? [];
       if (accepts.length === 0) {

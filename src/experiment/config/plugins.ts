@@ -9,6 +9,9 @@ import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../../mecha
 import { getFamily } from '../../lsh/families/index.js';
 import type { MechanismEntry } from './schema.js';
 
+/** The keys of a mechanism entry that no plugin option may take: `xi` lists the entry's own ξ values. */
+export const RESERVED_ENTRY_KEYS: readonly string[] = ['name', 'module', 'label', 'xi'];
+
 /** Plugin entries: each module loaded (sync), checked and registered; problems as config lines. */
 export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' | 'jaccard' }, base: string): { entries: Map<number, MechanismEntry>; problems: string[] } {
   const entries = new Map<number, MechanismEntry>();
@@ -16,7 +19,7 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
   const byName = new Map<string, string>();
   cfg.mechanisms.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object' || !('module' in raw)) return;
-    const { module, label, ...options } = raw as { module: string; label?: string } & Record<string, unknown>;
+    const { module, label, xi, ...options } = raw as { module: string; label?: string; xi?: number[] } & Record<string, unknown>;
     if ('name' in options) {
       problems.push(`mechanisms[${i}]: give either name (a built-in mechanism) or module (a plugin), not both`);
       return;
@@ -24,13 +27,18 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
     try {
       const loaded = loadPluginSync(module, base);
       const { name, optionKeys = [] } = loaded.plugin;
+      // the keys every entry has are never a plugin's options (`xi`: the entry's own ξ values)
+      const reserved = optionKeys.find((k) => RESERVED_ENTRY_KEYS.includes(k));
+      if (reserved !== undefined)
+        problems.push(`mechanisms[${i}].module: plugin ${name} (${module}) declares an option "${reserved}", a key of every entry (${RESERVED_ENTRY_KEYS.join(', ')}); rename the option`);
       for (const key of Object.keys(options)) {
         if (!optionKeys.includes(key)) problems.push(`mechanisms[${i}].${key}: plugin ${name} (${module}) has no option "${key}"${optionKeys.length ? ` (known: ${optionKeys.join(', ')})` : ''}`);
       }
       if (listMechanisms().some((x) => x.name === name)) problems.push(`mechanisms[${i}].module: plugin ${module} is named "${name}", a built-in mechanism; rename the plugin`);
       else if (byName.has(name) && byName.get(name) !== loaded.sha256) problems.push(`mechanisms[${i}].module: two different modules are named "${name}"`);
       byName.set(name, loaded.sha256);
-      entries.set(i, { name, label: label ?? name, options: { ...options, [MODULE_HASH_OPTION]: loaded.sha256 }, module: loaded.file });
+      if (xi !== undefined && !loaded.plugin.usesXi) problems.push(`mechanisms[${i}].xi: plugin ${name} has no privacy budget (usesXi false)`);
+      entries.set(i, { name, label: label ?? name, options: { ...options, [MODULE_HASH_OPTION]: loaded.sha256 }, module: loaded.file, ...xiOf(xi) });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(`mechanisms[${i}].module: ${e.message}`);
@@ -44,8 +52,11 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
 }
 
 /** The parsed entry: label defaulted, accountant defaulted for mechanisms that have accountants. */
-export function normalizeEntry(m: { name: string; label?: string } & Record<string, unknown>): MechanismEntry {
-  const { name, label, ...options } = m;
+export function normalizeEntry(m: { name: string; label?: string; xi?: number[] } & Record<string, unknown>): MechanismEntry {
+  const { name, label, xi, ...options } = m;
   if ((getMechanism(name).accountants ?? []).length > 0 && options.accountant === undefined) options.accountant = 'paper';
-  return { name, label: label ?? name, options };
+  return { name, label: label ?? name, options, ...xiOf(xi) };
 }
+
+/** An entry's own ξ values, ascending (absent: none). */
+const xiOf = (xi: readonly number[] | undefined): { xi?: number[] } => (xi === undefined ? {} : { xi: [...xi].sort((a, b) => a - b) });

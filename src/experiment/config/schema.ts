@@ -36,6 +36,10 @@ export interface MechanismEntry {
   /** plugin entries (`module:` in the config): the module file, absolute; `name` is the plugin's
    *  name and `options.module_sha256` its file's hash (so an edit changes the result identity) */
   module?: string;
+  /** ξ values for this entry alone, ascending (the entry's `xi:`): its grid is their union with
+   *  privacy.xi (entryXi, src/experiment/grid.ts). Not an option: a result at such a ξ is the
+   *  same result as at that ξ of privacy.xi. The claims read privacy.xi only. */
+  xi?: number[];
 }
 
 export interface ExperimentConfig {
@@ -86,6 +90,8 @@ function datasetSchema() {
 
 /** The zod type of one declared option. */
 const optionType = (s: OptionSpec) => (s.type === 'choice' ? z.enum(s.values) : z.number().int().min(s.min).max(s.max));
+/** A list of ξ values (privacy.xi, and an entry's own `xi:`). */
+const xiList = z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value');
 const optionShape = (options: Readonly<Record<string, OptionSpec>>) =>
   Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, optionType(spec).optional()])) as Record<string, z.ZodOptional<z.ZodType<string | number>>>;
 
@@ -95,18 +101,20 @@ const mechanismObject = z.strictObject({
   label: safeName.optional(),
   /** how xi becomes epsilon (mechanisms with accountants: lshrr) */
   accountant: z.string().min(1).optional(),
+  /** ξ values for this entry alone, added to privacy.xi */
+  xi: xiList.optional(),
   // the built-ins' own options (LapLSH's and the directional mechanisms' sampler, RAPPOR's hashes),
   // as their units declare them
   ...optionShape(BUILT_IN_OPTIONS),
 });
 /** A plugin (src/mechanisms/plugin.ts): `module` relative to the config file; other keys are its options. */
-const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional() });
+const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional(), xi: xiList.optional() });
 const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject, pluginObject]);
 
 const privacySchema = z.strictObject({
   d: z.number().gt(0).lt(1).default(0.1),
   delta: z.number().gt(0).lt(1).default(0.01),
-  xi: z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value'),
+  xi: xiList,
 });
 
 function buildConfigSchema(datasets: z.ZodType<DatasetSpec>) {

@@ -42,8 +42,9 @@ export interface LshFamily {
   /** distance between users i and j, in [0, 1] */
   distance(data: UserVectors, i: number, j: number): number;
   /** exact k nearest other users of each query, ties by smaller user index; `all`: also every
-   *  query's distance to every user where the family can give it (ExactKnn.all) */
-  exactKnn(data: UserVectors, queries: Int32Array, k: number, options?: { all?: boolean }): ExactKnn;
+   *  query's distance to every user where the family can give it (ExactKnn.all); `means`: also
+   *  each query's mean distance to the other users (ExactKnn.meanDistance, u_rand's; a family may give it unasked) */
+  exactKnn(data: UserVectors, queries: Int32Array, k: number, options?: { all?: boolean; means?: boolean }): ExactKnn;
   /** the distance function the utility loss uses (bit-identical to `exactKnn`'s distances) */
   distanceFrom(data: UserVectors): QueryDistance;
   /** whether a mechanism needs the vectors themselves (laplsh) and so cannot run on this family */
