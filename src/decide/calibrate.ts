@@ -5,7 +5,9 @@
  * proposed values to the entry's `xi:` list, round after round.
  *
  * - `none` (even the smallest ξ exceeds T): nothing to add;
- * - `all` (every ξ meets T): double past the top of the grid;
+ * - `all` (every ξ meets T): double past the top of the grid, unless the success is flat there (the
+ *   top two points within 2 SE of their difference: it has levelled off below T, as rappor-vector's
+ *   reid@1 does on MovieLens, and doubling would spend every round for nothing);
  * - interior: a secant step in log ξ between the bracket's ends (in ξ when its lower end is 0),
  *   on the pooled means (the crossing's own line: crossingOf), kept inside the middle 80% of the
  *   bracket so that a flat end cannot stall it;
@@ -30,9 +32,10 @@ const SAFEGUARD = 0.1;
  * - bracketed: the bracket is within 5% in ξ;
  * - near: the pooled success at a bracket end is within max(2 SE, 0.1 T) of T;
  * - resolution: no 3-digit ξ lies strictly inside the bracket;
+ * - flat: `all`, and the success at the top two ξ is the same within 2 SE (levelled off below T);
  * - step / beyond: a new ξ inside the bracket / past the top of the grid (`all`).
  */
-export type SearchState = 'none' | 'bracketed' | 'near' | 'resolution' | 'step' | 'beyond';
+export type SearchState = 'none' | 'bracketed' | 'near' | 'resolution' | 'flat' | 'step' | 'beyond';
 
 export interface SearchStep {
   state: SearchState;
@@ -63,7 +66,9 @@ export function searchStepOne(xis: readonly number[], success: readonly (readonl
   if (crossing.flag === 'none') return { state: 'none', xi: null, crossing };
   if (crossing.flag === 'all') {
     const top = xis[xis.length - 1];
-    if (near(xis.length - 1)) return { state: 'near', xi: null, crossing };
+    const J = xis.length - 1;
+    if (near(J)) return { state: 'near', xi: null, crossing };
+    if (J >= 1 && pooled[J] - pooled[J - 1] <= 2 * Math.hypot(seOf(success[J]), seOf(success[J - 1]))) return { state: 'flat', xi: null, crossing };
     return { state: 'beyond', xi: top === 0 ? 1 : roundXi(2 * top), crossing };
   }
   const { i } = crossing;

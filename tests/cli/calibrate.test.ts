@@ -29,7 +29,7 @@ describe('lshdp calibrate (command line)', () => {
       expect(effective.mechanisms.find((m) => m.label === label)?.xi).toEqual(entry.xi);
     }
     // per crossing where its search ended, on stderr
-    expect(r.stderr).toMatch(/^a n 30 κ 8 lshrr \(reid1 ≤ 0\.01\): ξ\* [\d.]+ in \[[\d.]+, [\d.]+\]: (bracketed|near)$/m);
+    expect(r.stderr).toMatch(/^a n 30 κ 8 lshrr \(reid1 ≤ 0\.01\): ξ\* [\d.]+ in \[[\d.]+, [\d.]+\]: (bracketed|near|flat)$/m);
   });
 
   it('bad input: one-line errors', async () => {

@@ -81,10 +81,33 @@ describe('calibrate: the search on a known curve', () => {
   });
 
   it('all: doubles past the top until T is crossed; none: adds nothing', () => {
-    const low = (xis: number[]) => xis.map((x) => [x / 1000, x / 1000]);
+    const low = (xis: number[]) => xis.map((x) => [x / 1000 - 0.0001, x / 1000 + 0.0001]);
     expect(searchStepOne([0, 5, 10], low([0, 5, 10]), 0.1)).toMatchObject({ state: 'beyond', xi: 20 });
     expect(searchStepOne([0], [[0], [0]].slice(0, 1), 0.1)).toMatchObject({ state: 'beyond', xi: 1 });
     expect(searchStepOne([1, 2], [[0.5], [0.6]], 0.1)).toMatchObject({ state: 'none', xi: null });
+    // levelled off below T: the top two within 2 SE of their difference (SE 0.001 each: 2√2·0.001)
+    expect(
+      searchStepOne(
+        [0, 20, 40],
+        [
+          [0, 0],
+          [0.007, 0.009],
+          [0.009, 0.011],
+        ],
+        0.05,
+      ),
+    ).toMatchObject({ state: 'flat', xi: null });
+    expect(
+      searchStepOne(
+        [0, 20, 40],
+        [
+          [0, 0],
+          [0.007, 0.009],
+          [0.011, 0.013],
+        ],
+        0.05,
+      ),
+    ).toMatchObject({ state: 'beyond', xi: 80 });
     // the top within 0.1 T of T: stop
     expect(searchStepOne([0, 5, 10], [[0], [0.05], [0.095]], 0.1)).toMatchObject({ state: 'near', xi: null });
   });
