@@ -97,3 +97,17 @@ export function searchStep(xis: readonly number[], success: readonly (readonly (
   const { index } = bindingCrossing(steps.map((s) => s.crossing));
   return { ...steps[index], binding: index };
 }
+
+/**
+ * Proposals for one entry from all its cells, thinned to the search's resolution: ascending, a value
+ * within BRACKET_WITHIN of the last one kept is dropped (an entry's list serves every cell, so each
+ * added ξ is computed in all of them; two ξ within 5% are one point to a bracket that stops at 5%).
+ */
+export function thinProposals(xs: Iterable<number>): number[] {
+  const out: number[] = [];
+  for (const x of [...new Set(xs)].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last === undefined || x > (1 + BRACKET_WITHIN) * last) out.push(x);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@
  * file keeps their results.
  */
 import { configToDocument, loadConfig } from '../experiment/config.js';
-import { searchStep, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
+import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
 import { readFolderCells, type Targets } from '../decide/read.js';
 import { decideSettings, targetsOf, type TargetFlags } from '../decide/targets.js';
 import { readResultsConfig } from '../machinery/readFolder.js';
@@ -104,13 +104,14 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
     for (; done < rounds; done++) {
       const { proposals } = searchFolder(r.outDir, opts.targets);
       if (proposals.size === 0) break;
-      for (const [label, xs] of proposals)
+      const thinned = [...proposals].map(([label, xs]) => [label, thinProposals(xs)] as const);
+      for (const [label, xs] of thinned)
         added.set(
           label,
           [...new Set([...(added.get(label) ?? []), ...xs])].sort((a, b) => a - b),
         );
       entries = entriesWith(base, labels, added);
-      log(`calibrate round ${done + 1}: ${[...proposals].map(([l, xs]) => `${l} + ξ ${[...xs].sort((a, b) => a - b).join(', ')}`).join('; ')}`);
+      log(`calibrate round ${done + 1}: ${thinned.map(([l, xs]) => `${l} + ξ ${xs.join(', ')}`).join('; ')}`);
       r = await runOnce(false);
       computed += r.computed;
     }
