@@ -49,13 +49,15 @@ export interface CalibrateResult {
   ends: CrossingEnd[];
 }
 
+const NO_TARGET = 'lshdp calibrate: no target (give --reid1 T or --auc-adv T, or a decide: block in the config)';
+
 const targetName = (t: Targets): string => [t.reid1 !== null ? `reid1 ≤ ${t.reid1}` : '', t.aucAdv !== null ? `auc_adv ≤ ${t.aucAdv}` : ''].filter((s) => s !== '').join(' and ');
 
 /** One pass over the folder: per (target set, cell, entry) the search's step. */
 function searchFolder(outDir: string, targets: TargetFlags): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
   const settings = decideSettings(readResultsConfig(outDir).config, targets);
   const sets = settings ? targetsOf(settings) : [];
-  if (sets.length === 0) throw new UserError('lshdp calibrate: no target (give --reid1 T or --auc-adv T, or a decide: block in the config)');
+  if (sets.length === 0) throw new UserError(NO_TARGET);
   const proposals = new Map<string, Set<number>>();
   const ends: CrossingEnd[] = [];
   for (const t of sets) {
@@ -86,6 +88,10 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
   if (opts.shard) throw new UserError('lshdp calibrate: not with --shard (calibrate runs in one process; its folder shards and merges like any other: run its config.yaml with --shard)');
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
   const cfg = loadConfig(opts.config, { overrides: opts.overrides, dataDir: opts.dataDir });
+  // no target, or one the config cannot answer (resolveDecide's errors), fails now, not after the grid
+  const settings = decideSettings(cfg, opts.targets);
+  const sets = settings ? targetsOf(settings) : [];
+  if (sets.length === 0) throw new UserError(NO_TARGET);
   const labels = cfg.mechanisms.map((m) => m.label);
   const base = (configToDocument(cfg).mechanisms ?? []) as Record<string, unknown>[];
   const rounds = opts.rounds ?? CALIBRATE_ROUNDS;

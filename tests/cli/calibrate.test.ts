@@ -4,6 +4,7 @@
  * stderr, and bad input is a one-line error.
  */
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_RE } from '../helpers/cli.js';
 import { runInProc, scratch } from '../helpers/experiment.js';
@@ -37,10 +38,13 @@ describe('lshdp calibrate (command line)', () => {
     for (const [args, pattern] of [
       [['--reid1', '2'], /--reid1: "2" is not a number in \[0, 1\]/],
       [['--reid1', '0.01', '--rounds', '9'], /--rounds: "9" is not an integer in \[1, 8\]/],
-      [['--auc-adv', '0.01'], /no inference|infer/],
+      [['--auc-adv', '0.01'], /--auc-adv: needs attribute inference \(an infer: block/],
+      [[], /no target \(give --reid1 T or --auc-adv T/],
     ] as const) {
       const r = await runInProc(dir, ['calibrate', config, ...args, '-o', 'out', '--threads', '1', '--no-report', '--no-cache', '-q']);
       expect(r.status, args.join(' ')).toBe(2);
+      // refused before the grid runs
+      expect(existsSync(join(dir, 'out')), args.join(' ')).toBe(false);
       expect(r.stderr).toMatch(/^lshdp: error: [^\n]+\n$/);
       expect(r.stderr).toMatch(pattern);
       expect(r.stderr).not.toMatch(STACK_RE);
