@@ -100,8 +100,9 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
   const overridesNow = () => (added.size === 0 ? (opts.overrides ?? []) : [...(opts.overrides ?? []), `mechanisms=${JSON.stringify(entries)}`]);
   // one pool of workers for every round (the rounds are short: their start-up would dominate)
   const pool = opts.pool ?? (opts.engine ? null : startWorkerPool(opts));
-  const runOnce = (report: boolean): Promise<RunResult> =>
-    runExperiment({ ...opts, overrides: overridesNow(), report: report && opts.report !== false, ...(pool ? { pool } : {}), log: opts.log ?? log });
+  // the rounds run quietly (their claims lines would repeat the grid's); calibrate says what each adds
+  const runOnce = (report: boolean, quiet = opts.quiet): Promise<RunResult> =>
+    runExperiment({ ...opts, overrides: overridesNow(), report: report && opts.report !== false, quiet, ...(pool ? { pool } : {}), log: quiet ? () => undefined : (opts.log ?? log) });
   let computed = 0;
   let done = 0;
   try {
@@ -118,8 +119,9 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
         );
       entries = entriesWith(base, labels, added);
       log(`calibrate round ${done + 1}: ${thinned.map(([l, xs]) => `${l} + ξ ${xs.join(', ')}`).join('; ')}`);
-      r = await runOnce(false);
+      r = await runOnce(false, true);
       computed += r.computed;
+      log(`calibrate round ${done + 1}: ${r.computed} results computed, ${r.reused} reused`);
     }
     // the last state once more, with its report (every result reused)
     r = await runOnce(true);
