@@ -23,7 +23,7 @@ interface ChooseFlags {
 }
 
 /** A flag's number in [min, max] (a one-line error otherwise), or undefined when not given. */
-function numberFlag(flag: string, s: string | undefined, min: number, max: number, integer = false): number | undefined {
+export function numberFlag(flag: string, s: string | undefined, min: number, max: number, integer = false): number | undefined {
   if (s === undefined) return undefined;
   const x = Number(s);
   if (s.trim() === '' || !Number.isFinite(x) || x < min || x > max || (integer && !Number.isInteger(x))) {

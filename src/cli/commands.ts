@@ -56,6 +56,12 @@ export const COMMANDS = [
     term: 'choose [options] <results-dir>',
     purpose: 'utility at matched attack success: per (data set, n, κ), each mechanism at the ξ* where its attack success meets a target, how sure, and the best or the tie',
   },
+  {
+    name: 'calibrate',
+    term: 'calibrate [options] <config>',
+    purpose:
+      "run a config's grid, then add ξ values near each crossing of an entry's attack success with a target until it is bracketed (per-entry xi: lists, written to the folder's config.yaml and printed)",
+  },
   { name: 'toy', term: 'toy [options]', purpose: 'the exact two-dimensional toy example of Sect. 4 (LSH leakage)' },
   { name: 'synth', term: 'synth [options]', purpose: 'write a synthetic data set in a real file format' },
   { name: 'data', term: 'data', purpose: 'the data sets: fetch, list and add registry sets; inspect a data file' },

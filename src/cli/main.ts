@@ -28,6 +28,7 @@ const MODULES: Record<CommandName, () => Promise<Register>> = {
   compare: async () => (await import('./compare.js')).registerCompare,
   claims: async () => (await import('./claims.js')).registerClaims,
   choose: async () => (await import('./choose.js')).registerChoose,
+  calibrate: async () => (await import('./calibrate.js')).registerCalibrate,
   toy: async () => (await import('./toy.js')).registerToy,
   synth: async () => (await import('./synth.js')).registerSynth,
   data: async () => (await import('./data.js')).registerData,

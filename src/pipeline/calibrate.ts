@@ -1,0 +1,133 @@
+/**
+ * `lshdp calibrate`: the grid of a config, then round after round ξ values near each crossing of an
+ * entry's attack success with the targets (the search: src/decide/calibrate.ts), each round a run
+ * of the grid grown by the entries' own `xi:` lists (only the new ξ are computed; every stored
+ * result is reused), in this process with one pool of workers. Rounds write no report; the last
+ * run writes it once. The entries' lists enter the run as a `mechanisms=` override, so the folder's
+ * config.yaml (the effective config) keeps them, and a later `run` or `status --prune` of that
+ * file keeps their results.
+ */
+import { configToDocument, loadConfig } from '../experiment/config.js';
+import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
+import { readFolderCells, type Targets } from '../decide/read.js';
+import { decideSettings, targetsOf, type TargetFlags } from '../decide/targets.js';
+import { readResultsConfig } from '../machinery/readFolder.js';
+import { UserError } from '../util/errors.js';
+import { runExperiment, startWorkerPool, type RunOptions, type RunResult } from './run.js';
+
+export interface CalibrateOptions extends RunOptions {
+  targets: TargetFlags;
+  /** rounds at most (default CALIBRATE_ROUNDS) */
+  rounds?: number;
+}
+
+/** Where the search of one crossing ended. */
+export interface CrossingEnd {
+  dataset: string;
+  n: number;
+  kappa: number;
+  label: string;
+  /** the target set, as `reid1 ≤ 0.01` (and `auc_adv ≤ 0.01`) */
+  target: string;
+  state: SearchState;
+  /** the bracket [ξ_i, ξ_{i+1}] (all: [ξ_J, ξ_J]; none: null) and ξ* */
+  bracket: [number, number] | null;
+  xi: number;
+}
+
+export interface CalibrateResult {
+  outDir: string;
+  /** rounds that added ξ values */
+  rounds: number;
+  /** results computed over every run (the grid's included) */
+  computed: number;
+  /** per entry label, the ξ values calibrate added (ascending), for entries that gained any */
+  added: Map<string, number[]>;
+  /** the config's mechanism entries as the folder's config.yaml holds them (with their xi lists) */
+  entries: Record<string, unknown>[];
+  /** per crossing, where its search ended (after the last round) */
+  ends: CrossingEnd[];
+}
+
+const NO_TARGET = 'lshdp calibrate: no target (give --reid1 T or --auc-adv T, or a decide: block in the config)';
+
+const targetName = (t: Targets): string => [t.reid1 !== null ? `reid1 ≤ ${t.reid1}` : '', t.aucAdv !== null ? `auc_adv ≤ ${t.aucAdv}` : ''].filter((s) => s !== '').join(' and ');
+
+/** One pass over the folder: per (target set, cell, entry) the search's step. */
+function searchFolder(outDir: string, targets: TargetFlags): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
+  const settings = decideSettings(readResultsConfig(outDir).config, targets);
+  const sets = settings ? targetsOf(settings) : [];
+  if (sets.length === 0) throw new UserError(NO_TARGET);
+  const proposals = new Map<string, Set<number>>();
+  const ends: CrossingEnd[] = [];
+  for (const t of sets) {
+    for (const cell of readFolderCells(outDir, t).cells) {
+      for (const e of cell.entries) {
+        const s = searchStep(e.xis, e.success, cell.targets);
+        if (s.xi !== null && !e.xis.includes(s.xi)) proposals.set(e.label, (proposals.get(e.label) ?? new Set()).add(s.xi));
+        const c = s.crossing;
+        const bracket: [number, number] | null = c.flag === 'none' ? null : c.flag === 'all' ? [c.xi, c.xi] : [e.xis[c.i], e.xis[c.i + 1]];
+        ends.push({ dataset: cell.dataset, n: cell.n, kappa: cell.kappa, label: e.label, target: targetName(t), state: s.state, bracket, xi: c.xi });
+      }
+    }
+  }
+  return { proposals, ends };
+}
+
+/** The config's entries (as the effective config writes them) with each label's added ξ in its `xi:` list. */
+function entriesWith(base: Record<string, unknown>[], labels: string[], added: Map<string, number[]>): Record<string, unknown>[] {
+  return base.map((entry, i) => {
+    const more = added.get(labels[i]);
+    if (!more || more.length === 0) return entry;
+    const own = Array.isArray(entry.xi) ? (entry.xi as number[]) : [];
+    return { ...entry, xi: [...new Set([...own, ...more])].sort((a, b) => a - b) };
+  });
+}
+
+export async function calibrateExperiment(opts: CalibrateOptions): Promise<CalibrateResult> {
+  if (opts.shard) throw new UserError('lshdp calibrate: not with --shard (calibrate runs in one process; its folder shards and merges like any other: run its config.yaml with --shard)');
+  const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
+  const cfg = loadConfig(opts.config, { overrides: opts.overrides, dataDir: opts.dataDir });
+  // no target, or one the config cannot answer (resolveDecide's errors), fails now, not after the grid
+  const settings = decideSettings(cfg, opts.targets);
+  const sets = settings ? targetsOf(settings) : [];
+  if (sets.length === 0) throw new UserError(NO_TARGET);
+  const labels = cfg.mechanisms.map((m) => m.label);
+  const base = (configToDocument(cfg).mechanisms ?? []) as Record<string, unknown>[];
+  const rounds = opts.rounds ?? CALIBRATE_ROUNDS;
+  const added = new Map<string, number[]>();
+  let entries = base;
+  const overridesNow = () => (added.size === 0 ? (opts.overrides ?? []) : [...(opts.overrides ?? []), `mechanisms=${JSON.stringify(entries)}`]);
+  // one pool of workers for every round (the rounds are short: their start-up would dominate)
+  const pool = opts.pool ?? (opts.engine ? null : startWorkerPool(opts));
+  // the rounds run quietly (their claims lines would repeat the grid's); calibrate says what each adds
+  const runOnce = (report: boolean, quiet = opts.quiet): Promise<RunResult> =>
+    runExperiment({ ...opts, overrides: overridesNow(), report: report && opts.report !== false, quiet, ...(pool ? { pool } : {}), log: quiet ? () => undefined : (opts.log ?? log) });
+  let computed = 0;
+  let done = 0;
+  try {
+    let r = await runOnce(false);
+    computed += r.computed;
+    for (; done < rounds; done++) {
+      const { proposals } = searchFolder(r.outDir, opts.targets);
+      if (proposals.size === 0) break;
+      const thinned = [...proposals].map(([label, xs]) => [label, thinProposals(xs)] as const);
+      for (const [label, xs] of thinned)
+        added.set(
+          label,
+          [...new Set([...(added.get(label) ?? []), ...xs])].sort((a, b) => a - b),
+        );
+      entries = entriesWith(base, labels, added);
+      log(`calibrate round ${done + 1}: ${thinned.map(([l, xs]) => `${l} + ξ ${xs.join(', ')}`).join('; ')}`);
+      r = await runOnce(false, true);
+      computed += r.computed;
+      log(`calibrate round ${done + 1}: ${r.computed} results computed, ${r.reused} reused`);
+    }
+    // the last state once more, with its report (every result reused)
+    r = await runOnce(true);
+    const { ends } = searchFolder(r.outDir, opts.targets);
+    return { outDir: r.outDir, rounds: done, computed, added, entries, ends };
+  } finally {
+    if (!opts.pool) await pool?.close();
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `lshdp calibrate` on a small real grid (synthetic data, in this thread): it adds ξ values to the
+ * entries whose crossing the grid leaves coarse, ends with every crossing resolved by its stopping
+ * rule, writes the values into the folder's config.yaml, leaves the grid's claims their verdicts
+ * and bytes (the claims read privacy.xi only), and a second calibrate adds and computes nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/experiment/config.js';
+import { runQuiet, scratchConfig } from '../helpers/pipeline.js';
+import { CALIBRATE_GRID, calibrateQuiet } from '../helpers/calibrate.js';
+
+describe('lshdp calibrate', () => {
+  it('adds ξ near each crossing until its rule stops it; config.yaml keeps them; the claims keep the grid’s verdicts and bytes', async () => {
+    const { dir, config } = scratchConfig(CALIBRATE_GRID);
+    const out = join(dir, 'out');
+    await runQuiet(config, out);
+    const read = (f: string) => readFileSync(join(out, f), 'utf8');
+    const claims = read('claims.json');
+    const r = await calibrateQuiet(config, out, 0.01);
+    expect(r.rounds).toBeGreaterThan(0);
+    expect(r.added.size).toBeGreaterThan(0);
+    // every crossing is resolved, none left mid-search
+    expect(r.ends.length).toBe(2);
+    for (const e of r.ends) expect(['bracketed', 'near', 'flat', 'none'], `${e.label}: ${e.state}`).toContain(e.state);
+    // added values: 3 significant digits, inside the grid's range unless doubling past its top
+    for (const xs of r.added.values()) for (const x of xs) expect(Number(x.toPrecision(3))).toBe(x);
+    // the folder's effective config holds them: running it is the calibrated grid
+    const effective = loadConfig(join(out, 'config.yaml'));
+    for (const [label, xs] of r.added) expect(effective.mechanisms.find((m) => m.label === label)?.xi).toEqual(xs);
+    expect(read('claims.json')).toBe(claims);
+    // calibrated already: nothing to add, nothing computed
+    const again = await calibrateQuiet(join(out, 'config.yaml'), out, 0.01);
+    expect(again).toMatchObject({ rounds: 0, computed: 0 });
+    expect(again.added.size).toBe(0);
+  });
+});
