@@ -11,6 +11,7 @@ import { purpose } from './commands.js';
 interface InspectFlags extends ReaderFlags {
   format?: string;
   dims?: string[];
+  kappa?: string[];
   json?: boolean;
   sample?: number;
   seed: number;
@@ -20,6 +21,7 @@ interface InspectFlags extends ReaderFlags {
 }
 
 const DEFAULT_DIMS = [100, 500, 1000];
+const DEFAULT_KAPPAS = [10, 20, 50];
 
 export function registerData(program: Command): void {
   const data = program.command('data').description(purpose('data'));
@@ -32,7 +34,8 @@ export function registerData(program: Command): void {
     .option('--dims <n...>', `vector lengths n (default: ${DEFAULT_DIMS.join(',')})`)
     .option('--json', 'print one JSON object')
     .option('--sample <q>', 'query users for the 1-NN distances (default: all when ≤ 20,000 users, else 2,000)', intArg('--sample'))
-    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1);
+    .option('--seed <s>', 'seed of the query sample and of the hyperplanes', intArg('--seed'), 1)
+    .option('--kappa <k...>', `code lengths κ whose distinct LSH codes to count (default: ${DEFAULT_KAPPAS.join(',')}; 0: none)`);
   addReaderOptions(inspect)
     .addOption(noCacheOption())
     .addOption(cacheDirOption('vector cache folder'))
@@ -40,11 +43,13 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       // the readers and the k-NN load only when the command runs
-      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }] = await Promise.all([
+      const kappas = numberList('--kappa', o.kappa, DEFAULT_KAPPAS, { integer: true, min: 0 }).filter((k) => k > 0);
+      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }, { distinctCodes }] = await Promise.all([
         import('../data/detect.js'),
         import('../knn/inspect.js'),
         import('../data/summaryJson.js'),
         import('../util/progress.js'),
+        import('../lsh/distinctCodes.js'),
       ]);
       let format = o.format;
       let detected: string | null = null;
@@ -78,6 +83,7 @@ export function registerData(program: Command): void {
         skipBadRows: o.skipBadRows,
         sample: o.sample,
         seed: o.seed,
+        ...(kappas.length ? { codes: { kappas, count: distinctCodes } } : {}),
         progress: createProgress({ quiet: o.quiet || o.json }),
       }).catch((e: unknown) => {
         // the default --dims (100,500,1000) is too large for small files: say which flag to change

@@ -9,6 +9,7 @@ import { normalSource } from '../random/samplers.js';
 import type { Progress } from '../util/progress.js';
 import { NYC_BBOX } from './spec.js';
 import { PRESETS, type SynthKind } from './presets.js';
+import { generateCheckinTable } from './checkinTable.js';
 
 /**
  * Synthetic data in the real file formats, so the real readers ingest it.
@@ -43,7 +44,7 @@ export interface SynthResult {
   options: SynthOptions;
   kind: SynthKind;
   /** the reader that ingests the files */
-  format: 'movielens-csv' | 'foursquare-www19';
+  format: 'movielens-csv' | 'foursquare-www19' | 'foursquare-tsmc';
   files: SynthFile[];
 }
 
@@ -452,6 +453,7 @@ function generateCheckins(opts: SynthOptions, dir: string, progress?: Progress):
 export function generateSynthetic(opts: SynthOptions, outDir: string, progress?: Progress): SynthResult {
   const kind = PRESETS[opts.preset]!.kind;
   makeFolderSync(outDir, 'synthetic data folder');
+  if (kind === 'checkin-table') return { options: opts, kind, format: 'foursquare-tsmc', files: generateCheckinTable(opts, outDir, progress) };
   const files = kind === 'ratings' ? generateRatings(opts, outDir, progress) : generateCheckins(opts, outDir, progress);
   const result: SynthResult = { options: opts, kind, format: kind === 'ratings' ? 'movielens-csv' : 'foursquare-www19', files };
   return result;
