@@ -17,6 +17,7 @@
 // (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
 // the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without),
 // infer (the shared MovieLens grid with attribute inference against it without; skipped without the data),
+// grid-checkins (the paper grid on the checkins-nyc preset with the report: scripts/bench-checkins.mjs),
 // releases (the k-NN of a trial cell over reals and symbols against bits, every user a query: on the
 // shared MovieLens data, or a synthetic set of its shape without it, and on the 4,000-user
 // Foursquare-shaped set).
@@ -25,6 +26,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
+import { gridCheckins } from './bench-checkins.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'lshdp');
@@ -49,6 +51,7 @@ const ALL = [
   'directional',
   'cell',
   'grid-fsq4k',
+  'grid-checkins',
   'grow-xi',
   'recommend',
   'grow-small',
@@ -385,6 +388,8 @@ for (const stage of stages) {
       '--threads 2',
       '≤ 6 s',
     );
+  } else if (stage === 'grid-checkins') {
+    gridCheckins({ ROOT, BIN, BENCH }, gridRuns, record); // scripts/bench-checkins.mjs
   } else if (stage === 'grow-xi') {
     // Growing the shared MovieLens grid by one xi: the second run reuses every stored result and
     // computes only the new xi; compared with the grown grid run at once into a fresh folder.
