@@ -130,6 +130,23 @@ function touchAnswerRows(sets: AnswerSet[], kMaxes: number[], qi: number, seen: 
   return sum;
 }
 
+/** Stamps each of a query's first `placed` true neighbours (from t0) with its first place in the list. */
+function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, placeMark: Int32Array, placeAt: Int32Array): void {
+  for (let j = placed - 1; j >= 0; j--) {
+    const v = indices[t0 + j]!;
+    if (v >= 0) {
+      placeMark[v] = mark;
+      placeAt[v] = j;
+    }
+  }
+}
+
+/** A padded answer's (no user's) place: searched, as a padded true list may hold the same; kMax when absent. */
+function searchPlace(indices: Int32Array, t0: number, kMax: number, u: number): number {
+  for (let j = 0; j < kMax; j++) if (indices[t0 + j] === u) return j;
+  return kMax;
+}
+
 /**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
@@ -196,13 +213,7 @@ export function evaluateAnswerSets(
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
-    for (let j = placed - 1; j >= 0; j--) {
-      const v = truth.indices[t0 + j];
-      if (v >= 0) {
-        placeMark[v] = qi + 1;
-        placeAt[v] = j;
-      }
-    }
+    stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
@@ -213,19 +224,7 @@ export function evaluateAnswerSets(
         const u = answers[a0 + i];
         // the answer's first place in the true list (kMax when not among its first kMax): recall@k
         // counts the answers placed below k, what recallAtK's nested loop counts, by one lookup
-        let place = kMax;
-        if (u >= 0) {
-          if (placeMark[u] === qi + 1 && placeAt[u] < kMax) place = placeAt[u];
-        } else {
-          // a padded answer (no user): searched, as a padded true list may hold the same
-          for (let j = 0; j < kMax; j++) {
-            if (truth.indices[t0 + j] === u) {
-              place = j;
-              break;
-            }
-          }
-        }
-        placeOf[i] = place;
+        placeOf[i] = u >= 0 ? (placeMark[u] === qi + 1 && placeAt[u] < kMax ? placeAt[u] : kMax) : searchPlace(truth.indices, t0, kMax, u);
         if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
