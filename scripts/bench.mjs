@@ -17,6 +17,8 @@
 // (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
 // the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without),
 // infer (the shared MovieLens grid with attribute inference against it without; skipped without the data),
+// grid-checkins (the paper grid on the checkins-nyc preset with the report: scripts/bench-checkins.mjs),
+// grow-report and rerun (growth by one xi and a current rerun with the report: scripts/bench-report.mjs),
 // releases (the k-NN of a trial cell over reals and symbols against bits, every user a query: on the
 // shared MovieLens data, or a synthetic set of its shape without it, and on the 4,000-user
 // Foursquare-shaped set).
@@ -26,6 +28,8 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { BIN, ROOT, dropSetups, lshdp, median, repeat, stageOnce, timings, wallOnce } from './bench-lib.mjs';
 import { growSmall, growXi } from './bench-grow.mjs';
+import { gridCheckins } from './bench-checkins.mjs';
+import { growWithReport, rerunCurrent } from './bench-report.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -47,6 +51,9 @@ const ALL = [
   'directional',
   'cell',
   'grid-fsq4k',
+  'grid-checkins',
+  'grow-report',
+  'rerun',
   'grow-xi',
   'recommend',
   'grow-small',
@@ -59,7 +66,7 @@ const ALL = [
   'releases',
 ];
 // --quick leaves out grow-xi and recommend (runs of the whole shared MovieLens grid)
-const stages = option('stages', ALL.filter((s) => !(quick && (s === 'grow-xi' || s === 'recommend'))).join(',')).split(',');
+const stages = option('stages', ALL.filter((s) => !(quick && ['grow-xi', 'recommend', 'grow-report', 'grid-checkins'].includes(s))).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
 mkdirSync(BENCH, { recursive: true });
 
@@ -264,6 +271,12 @@ for (const stage of stages) {
       '--threads 2',
       '≤ 6 s',
     );
+  } else if (stage === 'grow-report') {
+    growWithReport({ ROOT, BIN, BENCH }, gridRuns, record); // scripts/bench-report.mjs
+  } else if (stage === 'rerun') {
+    rerunCurrent({ ROOT, BIN, BENCH }, runs, record);
+  } else if (stage === 'grid-checkins') {
+    gridCheckins({ ROOT, BIN, BENCH }, gridRuns, record); // scripts/bench-checkins.mjs
   } else if (stage === 'grow-xi') {
     await growXi({ BENCH, runs, gridRuns, record });
   } else if (stage === 'recommend') {

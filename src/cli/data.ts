@@ -11,6 +11,7 @@ import { purpose } from './commands.js';
 interface InspectFlags extends ReaderFlags {
   format?: string;
   dims?: string[];
+  kappa?: string[];
   json?: boolean;
   sample?: number;
   seed: number;
@@ -21,6 +22,7 @@ interface InspectFlags extends ReaderFlags {
 }
 
 const DEFAULT_DIMS = [100, 500, 1000];
+const DEFAULT_KAPPAS = [10, 20, 50];
 
 export function registerData(program: Command): void {
   const data = program.command('data').description(purpose('data'));
@@ -33,7 +35,8 @@ export function registerData(program: Command): void {
     .option('--dims <n...>', `vector lengths n (default: ${DEFAULT_DIMS.join(',')})`)
     .option('--json', 'print one JSON object')
     .option('--sample <q>', 'query users for the 1-NN distances (default: all when ≤ 20,000 users, else 2,000)', intArg('--sample'))
-    .option('--seed <s>', 'seed of the query sample', intArg('--seed'), 1)
+    .option('--seed <s>', 'seed of the query sample and of the hyperplanes', intArg('--seed'), 1)
+    .option('--kappa <k...>', `code lengths κ whose distinct LSH codes to count (default: ${DEFAULT_KAPPAS.join(',')}; 0: none)`)
     .option('--config-dir <dir>', 'the folder of the config the suggested data set entry goes in: its path relative to it (default: absolute)');
   addReaderOptions(inspect)
     .addOption(noCacheOption())
@@ -42,12 +45,14 @@ export function registerData(program: Command): void {
     .action(async (file: string | undefined, o: InspectFlags) => {
       const dims = numberList('--dims', o.dims, DEFAULT_DIMS, { integer: true, min: 1 });
       // the readers and the k-NN load only when the command runs
-      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }, { TooFewItemsError }] = await Promise.all([
+      const kappas = numberList('--kappa', o.kappa, DEFAULT_KAPPAS, { integer: true, min: 0 }).filter((k) => k > 0);
+      const [{ configEntry, detectFormat }, { formatInspect, inspectDataset }, { summaryToJson }, { createProgress }, { TooFewItemsError }, { distinctCodes }] = await Promise.all([
         import('../data/detect.js'),
         import('../knn/inspect.js'),
         import('../data/summaryJson.js'),
         import('../util/progress.js'),
         import('../data/vectors.js'),
+        import('../lsh/distinctCodes.js'),
       ]);
       let format = o.format;
       let detected: string | null = null;
@@ -81,6 +86,7 @@ export function registerData(program: Command): void {
         skipBadRows: o.skipBadRows,
         sample: o.sample,
         seed: o.seed,
+        ...(kappas.length ? { codes: { kappas, count: distinctCodes } } : {}),
         progress: createProgress({ quiet: o.quiet || o.json }),
       }).catch((e: unknown) => {
         // the default --dims (100,500,1000) is too large for small files: say which flag to change

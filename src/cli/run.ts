@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { RunOptions } from '../pipeline/run.js';
 import { UserError } from '../util/errors.js';
@@ -67,6 +69,8 @@ export function registerRun(program: Command): void {
     .option('--watch', 'run again each time the config file changes, in this warm process (Ctrl-C to stop); a failed run is reported and the watch goes on')
     .addHelpText('after', (context) => wrapParagraphs(RUN_HELP_AFTER, context.command))
     .action(async (config: string, o: RunFlags, cmd: Command) => {
+      // outputs current by the rerun key: answered before the experiment's modules load
+      if (await currentRerun(config, o)) return;
       // the experiment's modules load only when a command runs one (lshdp --help stays instant)
       const [{ runExperiment }, { parseShard }] = await Promise.all([import('../pipeline/run.js'), import('../machinery/shards.js')]);
       if (o.shard !== 'auto' && (o.shards !== undefined || o.shardBase !== undefined)) throw new UserError(`${o.shards !== undefined ? '--shards' : '--shard-base'}: only with --shard auto`);
@@ -100,6 +104,34 @@ export function registerRun(program: Command): void {
       const debug = cmd.optsWithGlobals<{ debug?: boolean }>().debug === true;
       await watchExperiment(options, { onFailure: (e) => cliIo().err(describeFailure(e, debug).text) });
     });
+}
+
+/**
+ * A plain rerun (no --force, --shard, --dry-run, --fetch or --watch) whose folder's outputs are
+ * current by its rerun key (src/machinery/rerun.ts): its lines said, true; else false, and the run
+ * goes its usual way. Without --out the folder is results/<the config's name>, read from its YAML.
+ */
+async function currentRerun(config: string, o: RunFlags): Promise<boolean> {
+  if (o.force || o.dryRun || o.watch || o.fetch || o.shard !== undefined || o.shards !== undefined || o.shardBase !== undefined || o.mirror !== undefined) return false;
+  const overrides = o.set ?? [];
+  let outDir = o.out;
+  if (outDir === undefined) {
+    if (overrides.some((s) => /^\s*name\s*=/.test(s))) return false;
+    try {
+      const { parse } = await import('../vendor/yaml.js');
+      const name = (parse(readFileSync(config, 'utf8')) as { name?: unknown } | null)?.name;
+      if (typeof name !== 'string') return false;
+      outDir = join('results', name);
+    } catch {
+      return false;
+    }
+  }
+  const { currentByRerunKey, upToDateLines } = await import('../machinery/rerun.js');
+  const args = { config, outDir, overrides, dataDir: o.dataDir, skipBadRows: o.skipBadRows ?? false, report: o.report !== false, png: o.png !== false };
+  const results = currentByRerunKey(args, o.cache ? (o.cacheDir ?? 'data/cache') : null);
+  if (results === null) return false;
+  if (!o.quiet) for (const line of upToDateLines(outDir, results)) process.stderr.write(`${line}\n`);
+  return true;
 }
 
 /** `run --fetch`: the config's named data sets that are not installed, fetched before the run. */

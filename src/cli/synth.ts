@@ -63,7 +63,7 @@ export function registerSynth(program: Command): void {
       const r = generateSynthetic(opts, o.out, createProgress({ quiet: o.quiet }));
       writeFileAtomicSync(join(o.out, 'synth.json'), JSON.stringify(r, null, 2) + '\n');
       const secs = ((Date.now() - t0) / 1000).toFixed(1);
-      const kind = r.kind === 'ratings' ? 'ratings' : 'check-ins';
+      const kind = r.kind === 'ratings' ? 'ratings' : r.kind === 'checkin-table' ? '(user, venue) pairs' : 'check-ins';
       out(
         `synthetic preset ${opts.preset} (${PRESETS[opts.preset]!.description}), seed ${opts.seed}: ${opts.users} users, ${opts.items} items, ${opts.ratings} ${kind}; read it as format ${r.format}\n`,
       );

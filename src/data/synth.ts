@@ -8,6 +8,7 @@ import type { Progress } from '../util/progress.js';
 import { PRESETS, type SynthFile, type SynthKind, type SynthOptions } from './presets.js';
 import { generateRatings } from './synthRatings.js';
 import { generateCheckins } from './synthCheckins.js';
+import { generateCheckinTable } from './checkinTable.js';
 
 /**
  * Synthetic data in the real file formats, so the real readers ingest it.
@@ -27,7 +28,7 @@ export interface SynthResult {
   options: SynthOptions;
   kind: SynthKind;
   /** the reader that ingests the files */
-  format: 'movielens-csv' | 'foursquare-www19';
+  format: 'movielens-csv' | 'foursquare-www19' | 'foursquare-tsmc';
   files: SynthFile[];
 }
 
@@ -55,6 +56,7 @@ export function synthFolderName(opts: SynthOptions): string {
 export function generateSynthetic(opts: SynthOptions, outDir: string, progress?: Progress): SynthResult {
   const kind = PRESETS[opts.preset]!.kind;
   makeFolderSync(outDir, 'synthetic data folder');
+  if (kind === 'checkin-table') return { options: opts, kind, format: 'foursquare-tsmc', files: generateCheckinTable(opts, outDir, progress) };
   const files = kind === 'ratings' ? generateRatings(opts, outDir, progress) : generateCheckins(opts, outDir, progress);
   const result: SynthResult = { options: opts, kind, format: kind === 'ratings' ? 'movielens-csv' : 'foursquare-www19', files };
   return result;

@@ -130,6 +130,23 @@ function touchAnswerRows(sets: AnswerSet[], kMaxes: number[], qi: number, seen: 
   return sum;
 }
 
+/** Stamps each of a query's first `placed` true neighbours (from t0) with its first place in the list. */
+function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, placeMark: Int32Array, placeAt: Int32Array): void {
+  for (let j = placed - 1; j >= 0; j--) {
+    const v = indices[t0 + j]!;
+    if (v >= 0) {
+      placeMark[v] = mark;
+      placeAt[v] = j;
+    }
+  }
+}
+
+/** A padded answer's (no user's) place: searched, as a padded true list may hold the same; kMax when absent. */
+function searchPlace(indices: Int32Array, t0: number, kMax: number, u: number): number {
+  for (let j = 0; j < kMax; j++) if (indices[t0 + j] === u) return j;
+  return kMax;
+}
+
 /**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
@@ -172,6 +189,12 @@ export function evaluateAnswerSets(
   // answer: the growth of the shared MovieLens grid by one ξ spent 0.8 worker CPU-s here, 0.5 with
   // it (CPU profiles; 610 users, 7 results × 10 answers per query). The sum only keeps the reads.
   const touchRow = complete && kMaxes.reduce((a, b) => a + b, 0) * ANSWERS_PER_LINE_STREAMED >= users;
+  // each true neighbour's first place in the query's list, stamped per query: an answer's place is
+  // one lookup instead of a search of the list (a quarter of this function's time on a check-in
+  // table whose every user is a query, 17 results of 10 answers a cell)
+  const placeMark = new Int32Array(users);
+  const placeAt = new Int32Array(users);
+  const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
   let previous = -1;
   let touched = 0;
   for (let qi = 0; qi < Q; qi++) {
@@ -190,6 +213,7 @@ export function evaluateAnswerSets(
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
+    stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
@@ -199,15 +223,8 @@ export function evaluateAnswerSets(
       for (let i = 0; i < kMax; i++) {
         const u = answers[a0 + i];
         // the answer's first place in the true list (kMax when not among its first kMax): recall@k
-        // counts the answers placed below k, what recallAtK's nested loop counts, in one search
-        let place = kMax;
-        for (let j = 0; j < kMax; j++) {
-          if (truth.indices[t0 + j] === u) {
-            place = j;
-            break;
-          }
-        }
-        placeOf[i] = place;
+        // counts the answers placed below k, what recallAtK's nested loop counts, by one lookup
+        placeOf[i] = u >= 0 ? (placeMark[u] === qi + 1 && placeAt[u] < kMax ? placeAt[u] : kMax) : searchPlace(truth.indices, t0, kMax, u);
         if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);

@@ -2,7 +2,8 @@ import { exactKnn } from './angular.js';
 import { deriveSeed, makeRng } from '../random/rng.js';
 import { sampleWithoutReplacement } from '../random/samplers.js';
 import type { DatasetSpec } from '../data/spec.js';
-import type { DatasetSummary } from '../data/types.js';
+import type { DatasetSummary, UserVectors } from '../data/types.js';
+import type { Rng } from '../random/rng.js';
 import { loadDataset, type LoadOptions } from '../data/load.js';
 
 /** Thresholds of the 1-NN distance distribution: share of queries with distance ≤ t. */
@@ -18,6 +19,14 @@ export interface NnDistribution {
   median: number;
   /** [threshold, share of queries with 1-NN distance ≤ threshold] */
   within: [number, number][];
+  /** [κ, distinct clean LSH codes of the kept users] for one seeded draw of κ hyperplanes, when asked */
+  codes?: [number, number][];
+}
+
+/** Counts distinct LSH codes (src/lsh/distinctCodes.ts, a layer above: the CLI hands it in). */
+export interface CodeCounter {
+  kappas: number[];
+  count: (vectors: UserVectors, kappa: number, rng: Rng) => number;
 }
 
 export interface InspectReport {
@@ -28,9 +37,10 @@ export interface InspectReport {
 /**
  * `lshdp data inspect`: the data set's summary plus, per n, the distribution of true 1-NN angular
  * distances over the query users (all users, or a seeded sample drawn like the run's queries:
- * seed role `queries`, cell (dataset, n)).
+ * seed role `queries`, cell (dataset, n)); with `codes`, the distinct codes at each κ of one draw of
+ * hyperplanes (seed role `inspect-planes`, cell (dataset, n, κ)).
  */
-export async function inspectDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions & { sample?: number; seed?: number } = {}): Promise<InspectReport> {
+export async function inspectDataset(spec: DatasetSpec, dims: number[], opts: LoadOptions & { sample?: number; seed?: number; codes?: CodeCounter } = {}): Promise<InspectReport> {
   const loaded = await loadDataset(spec, dims, opts);
   const nn: NnDistribution[] = [];
   for (const [n, v] of loaded.vectors) {
@@ -53,7 +63,8 @@ export async function inspectDataset(spec: DatasetSpec, dims: number[], opts: Lo
       for (const d of sorted) if (d <= t) c++;
       return [t, c / m];
     });
-    nn.push({ n, queries: m, mean: sum / m, median, within });
+    const codes = opts.codes?.kappas.map((kappa): [number, number] => [kappa, opts.codes!.count(v, kappa, makeRng(deriveSeed(opts.seed ?? 1, 'inspect-planes', spec.name, n, kappa)))]);
+    nn.push({ n, queries: m, mean: sum / m, median, within, ...(codes ? { codes } : {}) });
   }
   return { summary: loaded.summary, nn };
 }
@@ -78,6 +89,7 @@ export function formatInspect(r: InspectReport, maxItems = 20): string {
     }
     out.push(`  true 1-NN angular distance over ${nn.queries} queries: mean ${nn.mean.toFixed(4)}, median ${nn.median.toFixed(4)}`);
     out.push('  share within ' + nn.within.map(([t, x]) => `${t.toFixed(1)}: ${pct(x)}`).join(', '));
+    if (nn.codes) out.push(`  distinct LSH codes of the ${d.usersKept} users (one draw of hyperplanes): ${nn.codes.map(([k, c]) => `κ ${k}: ${c}`).join(', ')}`);
   }
   return out.join('\n') + '\n';
 }

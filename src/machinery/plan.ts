@@ -12,6 +12,7 @@ import type { CellRecord } from '../experiment/records.js';
 import { holdsRandomLoss } from '../experiment/randomLoss.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import { formatCount } from '../util/format.js';
+import { reuseCounts } from './rerun.js';
 import { describeChanges } from './changes.js';
 import { evaluationsIn, type Evaluation } from '../evaluations/index.js';
 import type { ExactValues, InRecord, OwnRecord, OwnStore, PendingAsk } from '../evaluations/measure.js';
@@ -242,10 +243,8 @@ function readStored(
   return { records, pending, total, reused };
 }
 
-/** "reusing R of T results, computing C", as the log says it. */
-export function reuseCounts(reused: number, total: number): string {
-  return `reusing ${formatCount(reused)} of ${formatCount(total)} results, computing ${formatCount(total - reused)}`;
-}
+// "reusing R of T results, computing C": beside the rerun key's lines (src/machinery/rerun.ts)
+export { reuseCounts };
 
 /** What the plan means, for the log: what changed since the last run, what is reused, the shard. */
 export function planLines(setup: RunSetup, plan: RunPlan, shard: ShardSpec | null | undefined): string[] {

@@ -142,7 +142,22 @@ export function forgetOutputsKey(outDir: string): void {
 }
 
 /** After every output is written (or found current): the key, and the quick key of the folder as it is now. */
-export function recordOutputsKey(outDir: string, key: string, quick?: { inputs: QuickInputs; results: number }): void {
-  const record = quick ? { key, quick: quickOutputsKey(outDir, quick.inputs), results: quick.results } : { key };
+export function recordOutputsKey(outDir: string, key: string, quick?: { inputs: QuickInputs; results: number; rerun?: unknown }): void {
+  const record = quick ? { key, quick: quickOutputsKey(outDir, quick.inputs), results: quick.results, ...(quick.rerun ? { rerun: quick.rerun } : {}) } : { key };
   writeFileAtomicSync(join(outDir, OUTPUTS_KEY_FILE), JSON.stringify(record) + '\n');
+}
+
+/**
+ * A folder found current by its quick key keeps that key and gains `rerun` (the rerun key of
+ * src/machinery/rerun.ts) when it lacks this one, so the next run can answer before parsing.
+ */
+export function addRerunRecord(outDir: string, rerun: { key: string }): void {
+  const file = join(outDir, OUTPUTS_KEY_FILE);
+  try {
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { rerun?: { key?: unknown } };
+    if (record.rerun?.key === rerun.key) return;
+    writeFileAtomicSync(file, JSON.stringify({ ...record, rerun }) + '\n');
+  } catch {
+    // no key file to add to: the next run goes the long way
+  }
 }

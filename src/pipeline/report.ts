@@ -17,17 +17,23 @@ export interface ReportOptions {
 }
 
 export async function writeRunReport(outDir: string, opts: ReportOptions): Promise<void> {
-  // the claims before the report, which shows them first; both modules load only when used
-  const claims = await import('../claims/index.js');
-  const written = claims.writeClaims(outDir, { input: opts.claimsInput });
-  if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
-  // utility at matched attack success, for a config with targets (decide:); nothing without
-  const { writeMatchedFiles } = await import('../report/matchedFiles.js');
-  await writeMatchedFiles(outDir);
-  if (opts.report !== false) {
-    const report = await import('../report/index.js');
-    // a run keeps the figures whose spec did not change (a grown grid: Fig. 1 of a new ξ)
-    await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet, reuse: true });
+  // the threads that render the figures start now, loading vega while this thread tests the claims
+  const renderer = opts.report !== false ? (await import('../report/renderThreads.js')).startRenderThreads() : null;
+  try {
+    // the claims before the report, which shows them first; both modules load only when used
+    const claims = await import('../claims/index.js');
+    const written = claims.writeClaims(outDir, { input: opts.claimsInput });
+    if (!opts.quiet) for (const line of written.lines) (opts.log ?? ((l: string) => process.stderr.write(l + '\n')))(line);
+    // utility at matched attack success, for a config with targets (decide:); nothing without
+    const { writeMatchedFiles } = await import('../report/matchedFiles.js');
+    await writeMatchedFiles(outDir);
+    if (renderer) {
+      const report = await import('../report/index.js');
+      // a run keeps the figures whose spec did not change (a grown grid: Fig. 1 of a new ξ)
+      await report.buildOutputs(outDir, { png: opts.png, quiet: opts.quiet, reuse: true, renderer });
+    }
+  } finally {
+    await renderer?.close();
   }
 }
 

@@ -27,12 +27,15 @@ import { prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
 import { dryRunLines, planLines, plannedCost, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
 import { earlierRun, recordRunTime } from '../machinery/runTimes.js';
+import { rerunRecord, upToDateLines, type RerunRecord } from '../machinery/rerun.js';
+import { accountantsOf } from '../experiment/aggregate.js';
+import { usesNaiveAccountant } from '../privacy/accountants.js';
 import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
 import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
 import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
-import { forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
+import { addRerunRecord, forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
 import { EXACT_RECORD_REVISION } from '../experiment/records.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
 import { summaryToJson } from '../data/summaryJson.js';
@@ -120,9 +123,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   if (lock && !opts.force && !opts.shard && !opts.engine) {
     const results = quickUpToDate(outDir, quickOutputsKey(outDir, quick), report, configOutputs(cfg));
     if (results !== null) {
+      const rerun = rerunOf(opts, setup, quick);
+      if (rerun) addRerunRecord(outDir, rerun);
       lock.release();
-      log(`resuming: ${reuseCounts(results, results)} (use --force to recompute all)`);
-      log(`${outDir} is up to date (all ${formatCount(results)} results reused; its tables, claims and figures are unchanged)`);
+      for (const line of upToDateLines(outDir, results)) log(line);
       return { outDir, total: results, mine: results, reused: results, computed: 0, cellsComputed: 0 };
     }
   }
@@ -242,7 +246,7 @@ async function outputsStage(
   });
   if (done.computed === 0 && !opts.force && outputsUpToDate(outDir, key, report, configOutputs(cfg))) {
     // current by content: the quick key is recorded for the folder as it is now
-    recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
+    recordOutputsKey(outDir, key, { inputs: quick, results: plan.total, rerun: rerunOf(opts, setup, quick) });
     log(`${outDir} is up to date (all ${formatCount(plan.reused)} results reused; its tables, claims and figures are unchanged)`);
     return;
   }
@@ -252,8 +256,19 @@ async function outputsStage(
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
   await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan), walked) });
-  recordOutputsKey(outDir, key, { inputs: quick, results: plan.total });
+  recordOutputsKey(outDir, key, { inputs: quick, results: plan.total, rerun: rerunOf(opts, setup, quick) });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
+}
+
+/**
+ * The rerun key of this run (src/machinery/rerun.ts), recorded with the quick key; none for a config
+ * with plugin modules (read while parsing) or whose parse prints a warning (a rerun must print it).
+ */
+function rerunOf(opts: RunOptions, setup: RunSetup, quick: QuickInputs): RerunRecord | undefined {
+  const { cfg } = setup;
+  if (cfg.mechanisms.some((m) => m.module !== undefined) || usesNaiveAccountant(accountantsOf(cfg))) return undefined;
+  const args = { config: opts.config, outDir: setup.outDir, overrides: setup.overrides, dataDir: opts.dataDir, skipBadRows: setup.skipBadRows, report: quick.report, png: quick.png };
+  return rerunRecord(args, quick, cfg.datasets.flatMap(inputFiles), configOutputs(cfg)) ?? undefined;
 }
 
 /** The setup cache's budget (LSHDP_SETUP_CACHE_MB), read before anything is done so a bad value stops the run at once. */

@@ -11,7 +11,8 @@ import { DEFAULT_THRESHOLD, type VlSpec } from './specs.js';
 import { distanceWords, fig1Spec } from './nnFigure.js';
 import { fig2Spec, fig2Series, type Fig2Metric } from './utilityFigure.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
-import { renderSvg, svgToPng } from './render.js';
+import { svgToPng } from './render.js';
+import { inThisThread, type SvgRenderer } from './renderThreads.js';
 import { RenderedFigures, specHash } from './rendered.js';
 import { utilityTable } from './tables.js';
 import { budgetsTable } from './budgetTables.js';
@@ -180,31 +181,39 @@ function log(opts: OutputOptions, msg: string): void {
  * are recorded (src/report/rendered.ts); without it (lshdp plot, lshdp report) every figure is
  * rendered, and a figure written drops out of that record.
  */
-export async function writeFigures(res: ResultsFolder, opts: OutputOptions & FigureOptions & { outDir?: string; reuse?: boolean } = {}): Promise<FigureEntry[]> {
+export async function writeFigures(res: ResultsFolder, opts: OutputOptions & FigureOptions & { outDir?: string; reuse?: boolean; renderer?: SvgRenderer } = {}): Promise<FigureEntry[]> {
   const figs = figureEntries(res, opts);
   const dir = opts.outDir ?? join(res.dir, 'figures');
   const formats = opts.formats ?? FIGURE_FORMATS.filter((f) => f !== 'png' || opts.png !== false);
   const rendered = new RenderedFigures(dir);
-  for (const f of figs) {
+  const renderer = opts.renderer ?? inThisThread;
+  const drawn = formats.includes('svg') || formats.includes('png');
+  // which figures keep their files; on rendering threads every other figure's SVG is asked at once
+  const todo = figs.map((f) => {
     const text = JSON.stringify(f.spec as VlSpec, null, 2) + '\n';
     const hash = specHash(text);
-    const where = `${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`;
-    if (
-      opts.reuse &&
+    const kept =
+      opts.reuse === true &&
       rendered.current(
         f.id,
         hash,
         formats,
         formats.map((x) => `${f.id}.${EXTENSION[x]}`),
-      )
-    ) {
+      );
+    const svg = !kept && drawn && renderer.threaded ? renderer.render(f.spec) : null;
+    svg?.catch(() => undefined); // awaited below, in order
+    return { f, text, hash, kept, svg };
+  });
+  for (const { f, text, hash, kept, svg: asked } of todo) {
+    const where = `${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`;
+    if (kept) {
       log(opts, `lshdp: kept ${where} (the same spec)`);
       continue;
     }
     await rendered.forget(f.id);
     if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), text);
-    if (formats.includes('svg') || formats.includes('png')) {
-      const svg = await renderSvg(f.spec);
+    if (drawn) {
+      const svg = await (asked ?? renderer.render(f.spec));
       if (formats.includes('svg')) await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
       if (formats.includes('png')) await writeFileAtomic(join(dir, `${f.id}.png`), svgToPng(svg));
     }
@@ -316,7 +325,7 @@ export async function writeReport(res: ResultsFolder, figs: FigureEntry[], opts:
 }
 
 /** Everything: figures, tables and the HTML report of a results folder (`reuse`: a run's, which keeps the figures whose spec did not change: writeFigures). */
-export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean; reuse?: boolean } = {}): Promise<void> {
+export async function buildOutputs(resultsDir: string, opts: { png?: boolean; quiet?: boolean; singleFile?: boolean; reuse?: boolean; renderer?: SvgRenderer } = {}): Promise<void> {
   const res = await withReleaseMarks(readResultsFolder(resultsDir));
   const figs = await writeFigures(res, opts);
   await writeTables(res, opts);

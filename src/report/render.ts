@@ -25,6 +25,11 @@ function loadRenderers(): Promise<{ vega: typeof Vega; compile: typeof VegaLite.
   return renderers;
 }
 
+/** Starts loading the renderers now (a rendering thread, before its first figure). */
+export function preloadRenderers(): void {
+  loadRenderers().catch(() => undefined);
+}
+
 /** resvg (a CommonJS native module: it loads synchronously, so svgToPng stays synchronous). */
 let resvg: typeof ResvgJs | undefined;
 function loadResvg(): typeof ResvgJs {

@@ -93,7 +93,7 @@ bogus: 1
     expect(problems(VALID.replace('kappa: [10]', 'kappa: [1.5]'))).toEqual(['kappa[0]: must be an integer, got number 1.5']);
     expect(problems(VALID.replace('- { name: s, format: synthetic, preset: small }', '- { name: s, format: synthetic }\n  - { name: s, format: movielens-csv }'))).toEqual([
       'datasets: duplicate data set name "s"',
-      'datasets[0].preset: missing (required for format synthetic; known: small, movielens-25m, foursquare-nyc, foursquare-small)',
+      'datasets[0].preset: missing (required for format synthetic; known: small, movielens-25m, foursquare-nyc, checkins-nyc, foursquare-small)',
       'datasets[1].path: missing (required for format movielens-csv)',
     ]);
     expect(problems(VALID.replace('privacy: { xi: [0, 1] }', 'privacy: { xi: [.inf] }'))).toEqual(['privacy.xi[0]: must be a finite number, got number Infinity']);

@@ -1,0 +1,68 @@
+/**
+ * The SVGs of a run's report rendered on worker threads. Vega renders a figure on one thread for
+ * 0.2-0.6 s, and a grid grown by one ξ re-renders most of its figures while the cores are idle
+ * (the cells are done): threads render them side by side, and start, loading vega, while the
+ * main thread tests the claims. A worker renders with render.ts, as the main thread does.
+ *
+ * Vega numbers clip paths and gradients per process (`clip1`, `gradient_0`), so a figure that had
+ * them would get numbers that depend on which figures its thread drew before; no lshdp figure has
+ * them, and an SVG with such a number is refused here rather than written with a number that
+ * depends on the threads. Where there is no built worker script (the sources run by a test
+ * runner) or one core, the figures render in this thread.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { renderSvg } from './render.js';
+import type { VlSpec } from './specs.js';
+
+export interface SvgRenderer {
+  /** whether renders run on other threads (so they are best started all at once) */
+  threaded: boolean;
+  render(spec: VlSpec): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const inThisThread: SvgRenderer = { threaded: false, render: renderSvg, close: () => Promise.resolve() };
+
+const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
+
+/** Up to `threads` rendering threads (default: the cores, at most 4), or this thread. */
+export function startRenderThreads(threads = Math.min(4, availableParallelism())): SvgRenderer {
+  const url = new URL('./renderWorker.js', import.meta.url);
+  if (threads < 2 || !existsSync(fileURLToPath(url))) return inThisThread;
+  const workers = Array.from({ length: threads }, () => new Worker(url));
+  const waiting = new Map<number, { ok: (svg: string) => void; fail: (e: Error) => void }>();
+  let failure: Error | null = null;
+  for (const w of workers) {
+    w.on('message', (m: { id: number; svg?: string; error?: string }) => {
+      const job = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (m.svg !== undefined && DEF_ID.test(m.svg)) job?.fail(new Error('a figure with clip paths or gradients: vega numbers them per process, so it must be rendered in one thread'));
+      else if (m.svg !== undefined) job?.ok(m.svg);
+      else job?.fail(new Error(m.error));
+    });
+    w.on('error', (e) => {
+      failure = e;
+      for (const job of waiting.values()) job.fail(e);
+      waiting.clear();
+    });
+  }
+  let next = 0;
+  return {
+    threaded: true,
+    // figure i on thread i mod threads: each thread's figures, in order, fixed by the list alone
+    render(spec) {
+      if (failure) return Promise.reject(failure);
+      const id = next++;
+      return new Promise((ok, fail) => {
+        waiting.set(id, { ok, fail });
+        workers[id % workers.length]!.postMessage({ id, spec });
+      });
+    },
+    close: async () => {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
