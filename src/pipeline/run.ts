@@ -25,7 +25,7 @@ import { acquireFolderLock } from '../machinery/lock.js';
 import { gridEntry, manifestBasics, type Manifest } from '../machinery/manifest.js';
 import { prepareResultsFolder } from '../machinery/outdir.js';
 import { writeResultFiles, writeShardFiles } from '../machinery/outputs.js';
-import { dryRunLines, planLines, plannedCost, planRun, reuseCounts, type RunPlan } from '../machinery/plan.js';
+import { dryRunLines, planLines, plannedCost, planRun, type RunPlan } from '../machinery/plan.js';
 import { earlierRun, recordRunTime } from '../machinery/runTimes.js';
 import { rerunRecord, upToDateLines, type RerunRecord } from '../machinery/rerun.js';
 import { accountantsOf } from '../experiment/aggregate.js';
