@@ -24,6 +24,8 @@ import { readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic.js';
+import { UserError } from '../util/errors.js';
+import { formatCount } from '../util/format.js';
 import { readWholeFileInto } from '../util/readInto.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { SetupArrays, TrialSetupStore } from '../experiment/trial.js';
@@ -216,4 +218,27 @@ export function writeSetup(path: string, arrays: SetupArrays): boolean {
 /** The setup store of one trial cell, kept in the file at `path`. */
 export function fileSetupStore(path: string): TrialSetupStore {
   return { read: () => readSetup(path), write: (arrays) => void writeSetup(path, arrays) };
+}
+
+/** The setup cache's budget (LSHDP_SETUP_CACHE_MB), read before anything is done so a bad value stops the run at once. */
+export function setupCacheBudgetOrStop(): number {
+  try {
+    return setupCacheBudget();
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
+}
+
+/**
+ * Keeps the trial setups of the cache folder within their budget after a run computed cells: the
+ * least recently used go first, never one this run used or wrote (times from 2 s before its start:
+ * some file systems keep modification times to the second or two).
+ */
+export function pruneSetupsLogged(cacheDir: string, budget: number, started: number, log: (line: string) => void): void {
+  const { removed, bytes } = pruneSetupCache(cacheDir, budget, started - 2000);
+  if (removed > 0) {
+    log(
+      `${cacheDir}: removed ${formatCount(removed)} least recently used trial setups (${(bytes / 1048576).toFixed(0)} MB) to keep them within ${(budget / 1048576).toFixed(0)} MB (LSHDP_SETUP_CACHE_MB)`,
+    );
+  }
 }

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { InterruptedError, UserError } from '../util/errors.js';
+import { InterruptedError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
 import { createProgress } from '../util/progress.js';
 import { SignalGuard, signalExitCode } from '../util/signals.js';
@@ -34,7 +34,7 @@ import { setUpRun, type RunSetup } from '../machinery/setup.js';
 import { CellStore } from '../machinery/store.js';
 import { ownStores, type OwnRecords } from '../machinery/ownStores.js';
 import { evaluationsOf } from '../evaluations/catalog.js';
-import { pruneSetupCache, setupCacheBudget } from '../machinery/setupCache.js';
+import { pruneSetupsLogged, setupCacheBudgetOrStop } from '../machinery/setupCache.js';
 import { addRerunRecord, forgetOutputsKey, outputsKey, outputsUpToDate, quickOutputsKey, quickUpToDate, recordOutputsKey, stampFiles, type QuickInputs } from '../machinery/upToDate.js';
 import { EXACT_RECORD_REVISION } from '../experiment/records.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
@@ -100,7 +100,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
   const setup = setUpRun(opts);
   const { cfg, outDir } = setup;
-  const setupBudget = setup.cacheDir ? cacheBudgetOf() : 0;
+  const setupBudget = setup.cacheDir ? setupCacheBudgetOrStop() : 0;
   // one run per folder at a time (a dry run only reads)
   const lock = opts.dryRun ? null : acquireFolderLock(outDir, `lshdp run ${opts.config}`);
   // Internal hook for the lock test: hold the run once it holds its lock, so the test meets a live
@@ -165,7 +165,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     const hint = opts.resumeHint ?? 'run the same command again';
     const computeStarted = Date.now();
     const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
-    if (setup.cacheDir && done.cellsComputed > 0) pruneSetups(setup.cacheDir, setupBudget, started, log);
+    if (setup.cacheDir && done.cellsComputed > 0) pruneSetupsLogged(setup.cacheDir, setupBudget, started, log);
     // every result is stored: a signal now only cuts the rebuild of files short
     guard.whenSignalled((sig) => {
       store.removeTemporaries(process.pid);
@@ -269,29 +269,6 @@ function rerunOf(opts: RunOptions, setup: RunSetup, quick: QuickInputs): RerunRe
   if (cfg.mechanisms.some((m) => m.module !== undefined) || usesNaiveAccountant(accountantsOf(cfg))) return undefined;
   const args = { config: opts.config, outDir: setup.outDir, overrides: setup.overrides, dataDir: opts.dataDir, skipBadRows: setup.skipBadRows, report: quick.report, png: quick.png };
   return rerunRecord(args, quick, cfg.datasets.flatMap(inputFiles), configOutputs(cfg)) ?? undefined;
-}
-
-/** The setup cache's budget (LSHDP_SETUP_CACHE_MB), read before anything is done so a bad value stops the run at once. */
-function cacheBudgetOf(): number {
-  try {
-    return setupCacheBudget();
-  } catch (e) {
-    throw new UserError((e as Error).message);
-  }
-}
-
-/**
- * Keeps the trial setups of the cache folder within their budget after a run computed cells: the
- * least recently used go first, never one this run used or wrote (times from 2 s before its start:
- * some file systems keep modification times to the second or two).
- */
-function pruneSetups(cacheDir: string, budget: number, started: number, log: (line: string) => void): void {
-  const { removed, bytes } = pruneSetupCache(cacheDir, budget, started - 2000);
-  if (removed > 0) {
-    log(
-      `${cacheDir}: removed ${formatCount(removed)} least recently used trial setups (${(bytes / 1048576).toFixed(0)} MB) to keep them within ${(budget / 1048576).toFixed(0)} MB (LSHDP_SETUP_CACHE_MB)`,
-    );
-  }
 }
 
 /** More workers than this, far more than cores, only cost start-up time and memory. */
