@@ -28,8 +28,19 @@ export const inThisThread: SvgRenderer = { threaded: false, render: renderSvg, c
 
 const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
 
-/** Up to `threads` rendering threads (default: the cores, at most 4), or this thread. */
-export function startRenderThreads(threads = Math.min(4, availableParallelism())): SvgRenderer {
+/**
+ * The rendering threads a run starts: LSHDP_RENDER_THREADS (at most the cores), else none. Off by
+ * default: on 2 cores the threads cost +0.6 CPU-s a run (each loads vega) for no wall gain beyond
+ * the noise at load 20, and the test suite, mostly small runs with a report, took 128 s with them
+ * against 110 s without (docs/SPEED.md, 2026-12-07).
+ */
+export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.LSHDP_RENDER_THREADS ?? '1');
+  return Number.isInteger(n) && n > 1 ? Math.min(n, availableParallelism()) : 1;
+}
+
+/** Up to `threads` rendering threads (default: renderThreadsWanted()), or this thread. */
+export function startRenderThreads(threads = renderThreadsWanted()): SvgRenderer {
   const url = new URL('./renderWorker.js', import.meta.url);
   if (threads < 2 || !existsSync(fileURLToPath(url))) return inThisThread;
   const workers = Array.from({ length: threads }, () => new Worker(url));

@@ -18,6 +18,18 @@ const spec = (title: string, values: number[], clip = false): VlSpec =>
     encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative', ...(clip ? { scale: { domain: [0, 1] } } : {}) } },
   }) as unknown as VlSpec;
 
+describe('how many rendering threads a run starts', () => {
+  it('none unless LSHDP_RENDER_THREADS asks for more than one, and never more than the cores', async () => {
+    const { renderThreadsWanted } = await import('../../src/report/renderThreads.js');
+    const { availableParallelism } = await import('node:os');
+    expect(renderThreadsWanted({})).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '1' })).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: 'x' })).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '2' })).toBe(Math.min(2, availableParallelism()));
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '64' })).toBe(availableParallelism());
+  });
+});
+
 describe('figures rendered on threads', () => {
   it('gives the SVGs of this thread, byte for byte, in any number of threads', async () => {
     const [{ startRenderThreads }, { renderSvg }] = await Promise.all([built<Threads>('renderThreads.js'), built<Render>('render.js')]);
