@@ -3,7 +3,7 @@
  * repetitions: lawRows.long.test.ts): jl-gaussian at its three guarantees, and test mechanisms of the
  * other two laws (tests/helpers/lawMechanisms.ts: b-ary randomized response on symbols, Laplace
  * noise on reals, as the MinHash units will declare them). For each: (a) false alarms of the correct
- * release over seeds, bounded as tests/audit/auditor.test.ts bounds them, (b) a hidden ×2 on the ε
+ * release over seeds, bounded as tests/audit/auditorSmall.long.test.ts bounds them, (b) a hidden ×2 on the ε
  * its sampler uses flagged `violated`, and ×1.2 where the row's detectable_inflation promises it,
  * (c) a wrong noise law flagged `law-mismatch`. Every assertion can fail: a rule that flags too
  * often fails (a), one too weak (b) and (c).

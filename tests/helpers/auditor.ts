@@ -2,7 +2,7 @@
  * The auditor tested as prior art tests its own (DP-Auditorium): a small config, correct
  * mechanisms, and test-only broken ones (a factor on the ε a mechanism's sampler uses, or on the
  * ε its accounting hands out; plugins that release something other than they declare). Shared by
- * tests/audit/auditor.test.ts (fast tier, small sizes) and tests/audit/auditor.long.test.ts (the
+ * tests/audit/auditorSmall.long.test.ts (small sizes) and tests/audit/auditor.long.test.ts (the
  * issue's sizes).
  */
 import { runAudit, type AuditEntry, type AuditPlan, type AuditResult } from '../../src/audit/run.js';

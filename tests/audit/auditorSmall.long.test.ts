@@ -1,6 +1,6 @@
 /**
- * The auditor tested as prior art tests its own, at fast-tier sizes (the issue's sizes:
- * auditor.long.test.ts): (a) false alarms on every correct mechanism, (b) must-reject cases,
+ * The auditor tested as prior art tests its own, at small sizes (the issue's sizes:
+ * auditor.long.test.ts); seeded repetitions, so in the full tier (npm test's 120 s budget): (a) false alarms on every correct mechanism, (b) must-reject cases,
  * among them releases that do something else than they declare (hidden inflation, a release that
  * never flips, one that flips too often), (c) each detectable_inflation checked by simulation, (d)
  * plugins audited as built-ins are. Every assertion can fail: a rule that flags too often fails
