@@ -31,8 +31,7 @@ const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
 /**
  * The rendering threads a run starts: LSHDP_RENDER_THREADS (at most the cores), else none. Off by
  * default: on 2 cores the threads cost +0.6 CPU-s a run (each loads vega) for no wall gain beyond
- * the noise at load 20, and the test suite, mostly small runs with a report, took 128 s with them
- * against 110 s without (docs/SPEED.md, 2026-12-07).
+ * the noise at load 20 (docs/SPEED.md, 2026-12-07).
  */
 export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.LSHDP_RENDER_THREADS ?? '1');
