@@ -5,19 +5,13 @@
  */
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
-import { readFolderCells, type FolderCell, type Targets } from './read.js';
+import { readFolderCells, type FolderCell, type MatchedCellKey, type Targets } from './read.js';
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
   'Utility at matched attack success, not matched protection: both attacks are lower bounds, and Hamming ranking is the likelihood ranking for LSHRR only, so for LapLSH, VMF and Purkayastha a matched ξ* may be too generous.';
 
-export interface MatchedRow {
-  dataset: string;
-  n: number;
-  kappa: number;
-  k: number;
-  known: number | null;
-  aux: number | null;
+export interface MatchedRow extends MatchedCellKey {
   /** "reid1 <= 0.01", "auc_adv <= 0.01", or both joined by " and " */
   target: string;
   mechanism: string;
@@ -59,13 +53,7 @@ export interface MatchedRow {
   trials: number;
 }
 
-export interface MatchedTable {
-  dataset: string;
-  n: number;
-  kappa: number;
-  k: number;
-  known: number | null;
-  aux: number | null;
+export interface MatchedTable extends MatchedCellKey {
   target: string;
   trials: number;
   /** clean LSH meets every target: no noise needed */

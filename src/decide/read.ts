@@ -35,13 +35,17 @@ export interface Targets {
   aux: number;
 }
 
-export interface FolderCell {
+/** Where a matched table stands: its cell of the grid and the attacks' shares (null: no such attack). */
+export interface MatchedCellKey {
   dataset: string;
   n: number;
   kappa: number;
   k: number;
   known: number | null;
   aux: number | null;
+}
+
+export interface FolderCell extends MatchedCellKey {
   trials: number;
   /** target values in the order of each entry's `success` (reid@1 first when given) */
   targets: number[];
