@@ -138,4 +138,14 @@ describe('docs/EXTENDING.md, "Your own evaluation"', () => {
       expect(reached(own, join(fixture, f), place), f).toBe(reached(snippet(doc, to), to, place));
     }
   });
+  it('shows the measuring example (tests/fixtures/evaluations/unique/) as it is, at its places in src/', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'EXTENDING.md'), 'utf8');
+    const fixture = 'tests/fixtures/evaluations/unique';
+    const files = ['facts.ts', 'measure.ts', 'rows.ts', 'config.ts'].map((f): [string, string] => [f, `src/evaluations/unique/${f}`]);
+    const place = Object.fromEntries(files.map(([f, to]) => [join(fixture, f.replace(/\.ts$/, '.js')), to.replace(/\.ts$/, '.js')]));
+    for (const [f, to] of files) {
+      const own = readFileSync(join(ROOT, fixture, f), 'utf8');
+      expect(reached(own, join(fixture, f), place), f).toBe(reached(snippet(doc, to), to, place));
+    }
+  });
 });
