@@ -14,7 +14,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, STACK_RE } from '../helpers/cli.js';
-import { runInProc, scratch } from '../helpers/experiment.js';
+import { csvRecords as csv, runInProc, scratch } from '../helpers/experiment.js';
 import type { Evaluation } from '../../src/evaluations/index.js';
 import type { Measurement, InRecord } from '../../src/evaluations/measure.js';
 import { packSymbols, type ReleaseSet } from '../../src/lsh/releases.js';
@@ -59,13 +59,6 @@ beforeAll(async () => {
 afterAll(() => {
   for (const remove of removals.reverse()) remove();
 });
-
-/** A CSV's rows as column → cell. */
-function csv(file: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
-  const cols = head!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((c, i) => [cols[i], c])));
-}
 
 /** The brute force: rows i with no j ≠ i equal to it in every position, over unpacked rows. */
 function bruteUnique(rows: readonly (readonly number[])[]): number {

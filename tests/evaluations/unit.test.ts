@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, STACK_RE } from '../helpers/cli.js';
-import { runInProc, scratch } from '../helpers/experiment.js';
+import { csvRecords as csv, runInProc, scratch } from '../helpers/experiment.js';
 import type { Evaluation } from '../../src/evaluations/index.js';
 import type { ClaimDefinition } from '../../src/claims/family.js';
 import { MISS_FACTS } from '../fixtures/evaluations/miss/facts.js';
@@ -46,13 +46,6 @@ beforeAll(async () => {
 afterAll(() => {
   for (const remove of removals.reverse()) remove();
 });
-
-/** A CSV's rows as column → cell. */
-function csv(file: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
-  const cols = head!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((c, i) => [cols[i], c])));
-}
 
 describe('an evaluation added as one unit', () => {
   it('runs end to end: its file (1 − recall of utility.csv), its claim, compare and table', async () => {

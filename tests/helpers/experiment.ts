@@ -1,6 +1,6 @@
 /** Helpers for tests that run the built CLI in a scratch folder (its data/ and results/ stay there). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, lshdp } from './cli.js';
@@ -92,4 +92,11 @@ export function runAndSignal(
 /** `runIn` without a child process (tests/helpers/inproc.ts): for runs that are not sent signals and load no plugins. */
 export function runInProc(dir: string, args: string[], _timeout?: number, env?: NodeJS.ProcessEnv) {
   return lshdpIn(args, { cwd: dir, env });
+}
+
+/** A CSV's rows as column → cell (plain files of the results: no quoted commas). */
+export function csvRecords(file: string): Record<string, string>[] {
+  const [head, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const cols = head!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((c, i) => [cols[i], c])));
 }
