@@ -1,10 +1,10 @@
 // The bench's growth stages (scripts/bench.mjs): a grid grown by one ξ in its folder, against the
 // grown grid at once, in a fresh process and in a `run --watch` process.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { BIN, ROOT, dropSetups, median, repeat, timedLshdp } from './bench-lib.mjs';
+import { BIN, ROOT, dropSetups, median, repeat, timedLshdp, timedNode } from './bench-lib.mjs';
 
 /**
  * Growth in a `lshdp run --watch` process: the grid of `base` is computed (or found) in `out`,
@@ -15,7 +15,12 @@ import { BIN, ROOT, dropSetups, median, repeat, timedLshdp } from './bench-lib.m
  * utility.csv is `expected`'s.
  */
 async function watchGrowths({ config, file, out, base, grown, n, expected, args = [] }) {
-  writeFileSync(file, config(base));
+  // written whole and renamed over the old file, as editors do: the watch never reads a half-written config
+  const write = (text) => {
+    writeFileSync(`${file}.tmp`, text);
+    renameSync(`${file}.tmp`, file);
+  };
+  write(config(base));
   rmSync(out, { recursive: true, force: true });
   const child = spawn(process.execPath, [BIN, 'run', file, '--out', out, '--no-report', '--threads', '2', '--watch', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let text = '';
@@ -46,12 +51,12 @@ async function watchGrowths({ config, file, out, base, grown, n, expected, args 
       if (i > 0) {
         rmSync(out, { recursive: true, force: true });
         cpSync(saved, out, { recursive: true });
-        writeFileSync(file, config(base));
+        write(config(base));
         await next();
       }
       await pause();
       const t0 = process.hrtime.bigint();
-      writeFileSync(file, config(grown));
+      write(config(grown));
       await next();
       seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
       same = readFileSync(join(out, 'utility.csv'), 'utf8') === readFileSync(expected, 'utf8');
@@ -125,21 +130,29 @@ export async function growXi({ BENCH, runs, gridRuns, record }) {
   }
 }
 
-/** grow-small: a grid of about 3 s grown by one ξ. */
+/**
+ * grow-small: issue 55's small grid grown by one ξ: foursquare-nyc (generated), n 1000, κ 50,
+ * k 1/10, 3 trials, lsh, LSHRR and LapLSH, ξ 0.5/1/5/20 and then 2 added, `--no-report`, 2
+ * threads, the bench's own cache folder (vectors and exact neighbours cached by a first round).
+ * Each round: the base grid into a fresh folder (keeping its trial setups), the growth in that
+ * folder (reading them), then the grown grid at once into a fresh folder with the setups removed,
+ * and again with them kept: the growth and the grid at once in turns. Wall and CPU seconds.
+ */
 export async function growSmall({ BENCH, runs, gridRuns, cacheDir, record }) {
-  // Growing a grid of about 3 s by one xi: the fixed cost of a run against its new work.
   const spec = { name: 'fsq', format: 'synthetic', preset: 'foursquare-nyc' };
+  const base = [0.5, 1, 5, 20];
+  const grown = [0.5, 1, 2, 5, 20];
   const cfg = {
     name: 'bench-grow-small',
     seed: 1,
     datasets: [spec],
     dims: [1000],
     queries: 0,
-    k: [1, 5, 10],
+    k: [1, 10],
     kappa: [50],
     trials: 3,
-    privacy: { d: 0.1, delta: 0.01, xi: [1, 2, 5, 10] },
-    mechanisms: ['exact', 'lsh', 'lshrr', 'laplsh'],
+    privacy: { d: 0.1, delta: 0.01, xi: base },
+    mechanisms: ['lsh', 'lshrr', 'laplsh'],
   };
   const file = join(BENCH, 'bench-grow-small.yaml');
   writeFileSync(file, stringify(cfg));
@@ -147,30 +160,42 @@ export async function growSmall({ BENCH, runs, gridRuns, cacheDir, record }) {
     const grow = join(BENCH, 'results', 'grow-small');
     const fresh = join(BENCH, 'results', 'grow-small-fresh');
     for (const d of [grow, fresh]) rmSync(d, { recursive: true, force: true });
-    const run = (out, list) => timedLshdp(['run', file, '--out', out, '--quiet', '--no-report', '--threads', '2', '--cache-dir', cacheDir, '--set', `privacy.xi=[${list.join(',')}]`]);
-    const first = run(grow, [1, 2, 5, 10]);
-    const added = run(grow, [1, 2, 5, 10, 20]);
+    const run = (out, list) => timedNode([BIN, 'run', file, '--out', out, '--quiet', '--no-report', '--threads', '2', '--cache-dir', cacheDir, '--set', `privacy.xi=[${list.join(',')}]`]);
+    const first = run(grow, base);
+    const added = run(grow, grown);
     // as for grow-xi: at once without, then with, the kept trial setups
     dropSetups(cacheDir);
-    const atOnce = run(fresh, [1, 2, 5, 10, 20]);
+    const atOnce = run(fresh, grown);
     rmSync(fresh, { recursive: true, force: true });
-    const atOnceKept = run(fresh, [1, 2, 5, 10, 20]);
-    return { seconds: added, peakRssMB: Number.NaN, first, atOnce, atOnceKept };
+    const atOnceKept = run(fresh, grown);
+    const same = readFileSync(join(grow, 'utility.csv'), 'utf8') === readFileSync(join(fresh, 'utility.csv'), 'utf8');
+    return {
+      seconds: added.seconds,
+      peakRssMB: Number.NaN,
+      first: first.seconds,
+      atOnce: atOnce.seconds,
+      atOnceKept: atOnceKept.seconds,
+      cpu: added.cpu,
+      atOnceCpu: atOnce.cpu,
+      // the ratio of each round, whose median the row reports beside the ratio of the medians
+      ratioCpu: added.cpu / atOnce.cpu,
+      same: same ? 1 : 0,
+    };
   };
   once(); // warm the caches
   const r = repeat(gridRuns, once);
   record(
-    'grow a 3-s synthetic grid (foursquare-nyc, n 1000, κ 50, 3 trials) by one ξ',
+    'grow a 2-s synthetic grid (foursquare-nyc, n 1000, κ 50, k 1/10, 3 trials; lsh, LSHRR, LapLSH) by one ξ (2 added to 0.5/1/5/20)',
     r,
-    `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once (${r.atOnce.toFixed(1)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(1)} s with the trial setups kept)`,
+    `${(r.seconds / r.atOnce).toFixed(2)}× the grown grid at once in wall time (${r.atOnce.toFixed(2)} s; ${(r.seconds / r.atOnceKept).toFixed(2)}× its ${r.atOnceKept.toFixed(2)} s with the trial setups kept), ${(r.cpu / r.atOnceCpu).toFixed(2)}× in CPU time (${r.cpu.toFixed(2)} against ${r.atOnceCpu.toFixed(2)} CPU-s; median of the rounds' ratios ${r.ratioCpu.toFixed(2)}×); --threads 2, medians of ${gridRuns} rounds; utility.csv ${r.same === 1 ? 'identical' : 'DIFFERENT'}`,
     '≤ 0.4×',
   );
   const w = await watchGrowths({
     config: (list) => stringify({ ...cfg, privacy: { ...cfg.privacy, xi: list } }),
     file: join(BENCH, 'grow-small-watch.yaml'),
     out: join(BENCH, 'results', 'grow-small-watch'),
-    base: [1, 2, 5, 10],
-    grown: [1, 2, 5, 10, 20],
+    base,
+    grown,
     n: Math.max(3, runs),
     expected: join(BENCH, 'results', 'grow-small-fresh', 'utility.csv'),
     args: ['--cache-dir', cacheDir],

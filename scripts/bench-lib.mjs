@@ -1,7 +1,7 @@
 // The bench's measuring helpers (scripts/bench.mjs, bench-grow.mjs): lshdp and a stage in a fresh
-// process, wall seconds, medians and spreads of repeated runs.
+// process, wall seconds (and CPU seconds), medians and spreads of repeated runs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,6 +57,39 @@ export function wallOnce(args) {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
   return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** Clock ticks a second of /proc's times (getconf CLK_TCK; 100 where it cannot be asked). */
+let ticks;
+function clockTicks() {
+  ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+  return ticks;
+}
+
+/**
+ * CPU seconds (user + system, every thread) of the child processes this one has waited for, from
+ * /proc/self/stat's cutime and cstime (Linux; NaN elsewhere). The difference across a spawnSync is
+ * that child's CPU time, which on a machine shared with other jobs says more than its wall time.
+ */
+export function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // the fields after the command's name, from field 3 (state): cutime and cstime are fields 16 and 17
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / clockTicks();
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Wall and CPU seconds (childrenCpu) of one process `node ARGS`, which must succeed. */
+export function timedNode(args, cwd = ROOT) {
+  const c0 = childrenCpu();
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  return { seconds, cpu: childrenCpu() - c0 };
 }
 
 /** Wall seconds of one `lshdp ARGS` run. */

@@ -5,23 +5,18 @@
 // setups its folder's first run kept, the grid at once computing them (dropped before it), pairs
 // alternated; rerun, the same grid run again into its current folder with the report and PNGs
 // (nothing rewritten), against `node -e 0`, alternated. Both skipped without the shared data.
-import { spawnSync } from 'node:child_process';
+// Each run's CPU seconds (user + system, all its threads) are taken beside its wall time: on a
+// machine shared with other jobs the CPU ratio is the one that holds.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { timedNode } from './bench-lib.mjs';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const spread = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} s`;
-
-function timed(ROOT, args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
 
 function dropSetups(ROOT) {
   const cache = join(ROOT, 'data', 'cache');
@@ -48,7 +43,7 @@ export function growWithReport({ ROOT, BIN, BENCH }, runs, record) {
   const base = join(BENCH, 'results', 'grow-report-base');
   const grow = join(BENCH, 'results', 'grow-report');
   const fresh = join(BENCH, 'results', 'grow-report-fresh');
-  const run = (out, list) => timed(ROOT, [BIN, 'run', config, '--out', out, '--quiet', '--no-png', '--threads', '2', '--set', `privacy.xi=[${list.join(',')}]`]);
+  const run = (out, list) => timedNode([BIN, 'run', config, '--out', out, '--quiet', '--no-png', '--threads', '2', '--set', `privacy.xi=[${list.join(',')}]`], ROOT);
   rmSync(base, { recursive: true, force: true });
   run(base, xi); // the folder every growth starts from; its trial setups are kept in the cache
   const pairs = [];
@@ -64,12 +59,13 @@ export function growWithReport({ ROOT, BIN, BENCH }, runs, record) {
     loads.push(loadavg()[0]);
     // a trial setup is of its (n, κ, trial): the grid at once wrote them again for the next growth
   }
-  const a = median(pairs.map((p) => p.added));
-  const o = median(pairs.map((p) => p.atOnce));
+  const m = (side, what) => median(pairs.map((p) => p[side][what]));
+  const [a, o] = [m('added', 'seconds'), m('atOnce', 'seconds')];
+  const [ac, oc] = [m('added', 'cpu'), m('atOnce', 'cpu')];
   record(
     'grow the shared MovieLens grid by one ξ (40), with the report (SVG, --no-png)',
     { seconds: a, peakRssMB: Number.NaN },
-    `${(a / o).toFixed(2)}× the grown grid at once (${o.toFixed(2)} s, spread ${spread(pairs.map((p) => p.atOnce))}); growth spread ${spread(pairs.map((p) => p.added))}; --threads 2, medians of ${runs} alternated pairs, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+    `${(a / o).toFixed(2)}× the grown grid at once in wall time (${o.toFixed(2)} s, spread ${spread(pairs.map((p) => p.atOnce.seconds))}; growth spread ${spread(pairs.map((p) => p.added.seconds))}), ${(ac / oc).toFixed(2)}× in CPU time (${ac.toFixed(2)} against ${oc.toFixed(2)} CPU-s); --threads 2, medians of ${runs} alternated pairs, load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
     '≤ 0.3×',
   );
 }
@@ -79,15 +75,15 @@ export function rerunCurrent({ ROOT, BIN, BENCH }, runs, record) {
   if (!config) return;
   const out = join(BENCH, 'results', 'rerun');
   const args = [BIN, 'run', config, '--out', out, '--quiet', '--threads', '2'];
-  timed(ROOT, args); // computes the grid, or finds it
-  timed(ROOT, args); // and records its keys
+  timedNode(args, ROOT); // computes the grid, or finds it
+  timedNode(args, ROOT); // and records its keys
   const n = Math.max(7, runs);
-  const pairs = Array.from({ length: n }, () => ({ rerun: timed(ROOT, args), node: timed(ROOT, ['-e', '0']) }));
-  const r = median(pairs.map((p) => p.rerun));
+  const pairs = Array.from({ length: n }, () => ({ rerun: timedNode(args, ROOT), node: timedNode(['-e', '0'], ROOT) }));
+  const r = median(pairs.map((p) => p.rerun.seconds));
   record(
     'run the shared MovieLens grid again into its current folder, with the report and PNGs (nothing rewritten)',
     { seconds: r, peakRssMB: Number.NaN },
-    `spread ${spread(pairs.map((p) => p.rerun))}; node -e 0 ${median(pairs.map((p) => p.node)).toFixed(2)} s; medians of ${n} alternated with it, load ${loadavg()[0].toFixed(1)}`,
+    `spread ${spread(pairs.map((p) => p.rerun.seconds))}, ${median(pairs.map((p) => p.rerun.cpu)).toFixed(2)} CPU-s; node -e 0 ${median(pairs.map((p) => p.node.seconds)).toFixed(2)} s (${median(pairs.map((p) => p.node.cpu)).toFixed(2)} CPU-s); medians of ${n} alternated with it, load ${loadavg()[0].toFixed(1)}`,
     '≤ 0.4 s',
   );
 }

@@ -13,7 +13,7 @@
 // paper's full grid, configs/bench-25m.yaml), grid-fsq (the same grid on a 10,000-user
 // Foursquare-shaped set, configs/bench-foursquare.yaml), threads (grid-fsq on 1 thread), grow-xi
 // (the shared MovieLens grid grown by one xi in its folder vs. at once, and in a `run --watch`
-// process; skipped without the data), grow-small (the same on a 3-second synthetic grid), attack
+// process; skipped without the data), grow-small (the same on issue 55's 2-second synthetic grid), attack
 // (the shared MovieLens grid with `attack: {known: [0.5, 1]}` against it without; skipped without
 // the data), attack-25m (the 25M-shaped grid with the attack at 5,000 targets against it without),
 // infer (the shared MovieLens grid with attribute inference against it without; skipped without the data),

@@ -8,20 +8,21 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Vega from 'vega';
-import type * as VegaLite from 'vega-lite';
 import type * as ResvgJs from '@resvg/resvg-js';
 import type { VlSpec } from './specs.js';
 import { FONT, patchDashLegends } from './specs.js';
+import { importRenderers, type Renderers } from '../vendor/vega.js';
 
 /**
- * The renderers load with the first figure, not with this module: vega (~100 modules, and a
+ * The renderers load with the first figure, not with this module: vega (~250 modules, or the
+ * build's one file of them, src/vendor/vega.ts; and a
  * top-level await in vega-canvas) and resvg's native binding would otherwise load with every
  * importer of the report, the library entry included, where a plugin that imports `lshdp` in a
  * worker thread (require of an ES module) cannot take a top-level await.
  */
-let renderers: Promise<{ vega: typeof Vega; compile: typeof VegaLite.compile }> | undefined;
-function loadRenderers(): Promise<{ vega: typeof Vega; compile: typeof VegaLite.compile }> {
-  renderers ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, compile: vl.compile }));
+let renderers: Promise<Renderers> | undefined;
+function loadRenderers(): Promise<Renderers> {
+  renderers ??= importRenderers();
   return renderers;
 }
 

@@ -32,7 +32,7 @@ function loaded(args: string[]): string[] {
 /** The experiment's layers (and the rest of the machinery behind a run): no light command needs them. */
 const HEAVY_LAYERS = ['dist/experiment/', 'dist/machinery/', 'dist/report/', 'dist/pipeline/'];
 /** The figure renderer, with its top-level await (vega-canvas), and resvg's native binding. */
-const RENDERER = ['node_modules/vega/', 'node_modules/vega-lite/', 'node_modules/vega-embed/', 'node_modules/vega-canvas/', 'node_modules/@resvg/'];
+const RENDERER = ['node_modules/vega/', 'node_modules/vega-lite/', 'node_modules/vega-embed/', 'node_modules/vega-canvas/', 'node_modules/@resvg/', 'dist/vendor/bundled-vega.mjs'];
 /** The config schema's zod (~100 modules, half of a light command's start-up on its own). */
 const SCHEMA = ['node_modules/zod/'];
 /** YAML and the statistics functions, as packages or as the build's bundles of them (src/vendor/). */

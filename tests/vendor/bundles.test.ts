@@ -102,6 +102,42 @@ describe('src/vendor: YAML', () => {
   });
 });
 
+describe('src/vendor: vega and vega-lite', () => {
+  const bundle = join(DIST, 'bundled-vega.mjs');
+  type Render = typeof import('../../src/report/render.js');
+  type VegaVendor = typeof import('../../src/vendor/vega.js');
+  const line = (title: string, values: number[], clip = false) => ({
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    data: { values: values.map((y, x) => ({ x, y })) },
+    mark: { type: 'line', ...(clip ? { clip: true } : {}) },
+    encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative', ...(clip ? { scale: { domain: [0, 1] } } : {}) } },
+  });
+
+  it.skipIf(!existsSync(bundle))('the bundle is what the built renderer loads, with the packages’ exports, and renders their SVGs byte for byte (the build made it)', async () => {
+    const vendor = (await import(pathToFileURL(join(ROOT, 'dist', 'vendor', 'vega.js')).href)) as VegaVendor;
+    expect(vendor.vegaBundleUrl()?.href).toBe(pathToFileURL(bundle).href);
+    // the sources (these tests) have no bundle beside them: the packages
+    expect((await import('../../src/vendor/vega.js')).vegaBundleUrl()).toBeNull();
+    const [bundled, vega, vl] = await Promise.all([vendor.importRenderers(), import('vega'), import('vega-lite')]);
+    expect(Object.keys(bundled.vega).sort()).toEqual(Object.keys(vega).sort());
+    expect(bundled.compile).not.toBe(vl.compile);
+    const specs = [
+      // first, in both: vega numbers clip paths from the first in its process
+      line('clipped', [0.5, 2, -1], true),
+      line('ξ = 0.5', [4, 4, 5, 1]),
+      JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'results', 'attack', 'frontier-ml-small.vl.json'), 'utf8')),
+    ];
+    const built = (await import(pathToFileURL(join(ROOT, 'dist', 'report', 'render.js')).href)) as Render;
+    const { renderSvg } = await import('../../src/report/render.js');
+    for (const s of specs) {
+      const svg = await built.renderSvg(s);
+      expect(svg).toMatch(/^<svg/);
+      expect(svg).toBe(await renderSvg(s));
+    }
+  });
+});
+
 describe('the worker thread’s bundle', () => {
   const bundle = join(ROOT, 'dist', 'machinery', 'worker.bundle.js');
 
