@@ -79,6 +79,17 @@ interface Attacked {
  * and k, each over the ξ its attack values hold (the auc advantage paired with null's trial).
  */
 export function matchedEntries(ctx: Pick<DatasetContext, 'withEntryXi' | 'config'>, on: MatchedOn, s: DecideSettings): MatchedEntries {
+  // the eight matched claims of a data set read the same entries: grouped once per context and attack
+  const cached = cache.get(ctx)?.get(on);
+  if (cached && cached.settings === s) return cached.entries;
+  const entries = groupEntries(ctx, on, s);
+  cache.set(ctx, (cache.get(ctx) ?? new Map()).set(on, { settings: s, entries }));
+  return entries;
+}
+
+const cache = new WeakMap<object, Map<MatchedOn, { settings: DecideSettings; entries: MatchedEntries }>>();
+
+function groupEntries(ctx: Pick<DatasetContext, 'withEntryXi' | 'config'>, on: MatchedOn, s: DecideSettings): MatchedEntries {
   const trials = ctx.config.trials;
   const point = (v: { n: number; kappa: number | null; mechanism: string }, xi: number | null) => key(v.n, v.kappa, v.mechanism, xi);
   const loss = byTrial(
