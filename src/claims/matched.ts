@@ -12,6 +12,7 @@
 import type { DecideSettings } from '../experiment/config/decide.js';
 import { MATCHED_CAVEAT } from '../decide/choose.js';
 import { BOOTSTRAP_B } from '../decide/resample.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { isGaussianExpected, isLaplsh, isLshrr, isLshrrPaper, isPurkayastha, isVmf, optionOf, playingRole } from './grid.js';
 import { decide, notTested, type ClaimDefinition, type DatasetContext, type Outcome } from './family.js';
@@ -86,15 +87,14 @@ const TWINS: Record<'laplsh' | 'directional' | 'jl-gaussian' | 'minhash-bucket',
   },
 };
 
-const ATTACK_WORDS: Record<MatchedOn, { success: string; share: string; target: string; block: keyof DecideSettings; evaluation: string; needs: string }> = {
-  reid: { success: 'reid@1 of the linkage attack', share: 'known share', target: 'reid@1', block: 'reid1', evaluation: 'attack', needs: 'linkage-attack values (config attack)' },
+const ATTACK_WORDS: Record<MatchedOn, { success: string; share: string; target: string; block: keyof DecideSettings; evaluation: string }> = {
+  reid: { success: 'reid@1 of the linkage attack', share: 'known share', target: 'reid@1', block: 'reid1', evaluation: ATTACK_FACTS.name },
   auc: {
     success: 'auc advantage over null of attribute inference',
     share: 'auxiliary share',
     target: 'auc advantage',
     block: 'auc_adv',
     evaluation: INFER_FACTS.name,
-    needs: 'attribute-inference values (config infer)',
   },
 };
 
@@ -166,6 +166,7 @@ function evaluateTwin(ctx: DatasetContext, twin: Twin, on: MatchedOn): Outcome {
             pFor: Math.max(...ts.map((t) => t.pFor)),
             pAgainst: Math.min(1, ts.length * Math.min(...ts.map((t) => t.pAgainst))),
             zeroVariance: ts.every((t) => t.zeroVariance),
+            minPFor: Math.max(...ts.map((t) => t.minPFor ?? 0)),
             diff: Math.max(...ts.map((t) => t.diff)),
           });
         }
