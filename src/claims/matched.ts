@@ -44,8 +44,9 @@ interface Twin {
 const isBucketMinhash = playingRole('bucket-minhash');
 const accountantOf = (e: Pick<MatchedEntryAt, 'accountant'>) => e.accountant ?? DEFAULT_ACCOUNTANT;
 
-const TWINS: Record<'laplsh' | 'directional' | 'jl-gaussian' | 'minhash-bucket', Twin> = {
-  laplsh: {
+/** The twins, in report order (each equal-ξ claim's id names it; mechanisms are picked by role, never by name). */
+const TWINS: readonly Twin[] = [
+  {
     of: 'lshrr-beats-laplsh',
     a: isLshrrPaper,
     aWords: 'LSHRR (paper accountant)',
@@ -53,7 +54,7 @@ const TWINS: Record<'laplsh' | 'directional' | 'jl-gaussian' | 'minhash-bucket',
     n: { ok: (n) => n >= 100, words: 'n ≥ 100' },
     angular: true,
   },
-  directional: {
+  {
     of: 'lshrr-beats-directional',
     a: isLshrr,
     aWords: 'LSHRR (each accountant in the grid)',
@@ -63,14 +64,14 @@ const TWINS: Record<'laplsh' | 'directional' | 'jl-gaussian' | 'minhash-bucket',
     ],
     angular: true,
   },
-  'jl-gaussian': {
+  {
     of: 'lshrr-beats-jl-gaussian',
     a: isLshrr,
     aWords: 'LSHRR (each accountant in the grid)',
     rivals: [{ pick: (_, e) => isGaussianExpected(e), words: 'JL + Gaussian noise at its default guarantee', needs: 'a jl-gaussian entry at its default guarantee' }],
     angular: true,
   },
-  'minhash-bucket': {
+  {
     of: 'lshrr-beats-minhash-bucket',
     a: isLshrr,
     aWords: 'LSHRR on 1-bit MinHash',
@@ -85,7 +86,7 @@ const TWINS: Record<'laplsh' | 'directional' | 'jl-gaussian' | 'minhash-bucket',
     named: true,
     angular: false,
   },
-};
+];
 
 const ATTACK_WORDS: Record<MatchedOn, { success: string; share: string; target: string; block: keyof DecideSettings; evaluation: string }> = {
   reid: { success: 'reid@1 of the linkage attack', share: 'known share', target: 'reid@1', block: 'reid1', evaluation: ATTACK_FACTS.name },
@@ -204,10 +205,9 @@ function statementOf(twin: Twin, on: MatchedOn): string {
   return `lshdp's own, the twin of ${twin.of} at matched attack success (${w.target}): with each entry at its ξ*, where its mean ${w.success} (at the decide: block's ${w.share}, pooled non-decreasing in ξ) reaches a target T of the block's ${w.block}, ${twin.aWords} has lower utility loss (at the block's k) than ${rivals}${twin.n ? ` for ${twin.n.words}` : ''}, in every (n, κ, T) where ${both} T inside its ξ grid. ${MATCHED_CAVEAT}`;
 }
 
-function matchedClaim(name: keyof typeof TWINS, on: MatchedOn): ClaimDefinition {
-  const twin = TWINS[name];
+function matchedClaim(twin: Twin, on: MatchedOn): ClaimDefinition {
   return {
-    id: `lshrr-beats-${name}-at-matched-${on}` as ClaimId,
+    id: `${twin.of}-at-matched-${on}` as ClaimId,
     statement: statementOf(twin, on),
     evaluation: ATTACK_WORDS[on].evaluation,
     angular: twin.angular,
@@ -215,7 +215,5 @@ function matchedClaim(name: keyof typeof TWINS, on: MatchedOn): ClaimDefinition 
   };
 }
 
-const NAMES = ['laplsh', 'directional', 'jl-gaussian', 'minhash-bucket'] as const;
-
 /** The matched claims, in report order (`MATCHED_CLAIM_IDS`): the reid@1 twins, then the auc twins. */
-export const MATCHED_CLAIMS: readonly ClaimDefinition[] = (['reid', 'auc'] as const).flatMap((on) => NAMES.map((name) => matchedClaim(name, on)));
+export const MATCHED_CLAIMS: readonly ClaimDefinition[] = (['reid', 'auc'] as const).flatMap((on) => TWINS.map((twin) => matchedClaim(twin, on)));

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { claim, inputOf, type Entry, type Grid } from '../helpers/attackClaims.js';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
 import { onTheGrid } from '../../src/claims/write.js';
-import { MATCHED_CLAIM_IDS, type ClaimsInput } from '../../src/claims/types.js';
+import { CLAIM_IDS, MATCHED_CLAIM_IDS, type ClaimsInput } from '../../src/claims/types.js';
+import { MATCHED_CLAIMS } from '../../src/claims/matched.js';
 import type { DecideSettings } from '../../src/experiment/config/decide.js';
 import { crossingOf } from '../../src/decide/crossing.js';
 import { matchCell } from '../../src/decide/matched.js';
@@ -100,6 +101,11 @@ describe('lshrr-beats-laplsh-at-matched-reid', () => {
 });
 
 describe('the matched claims', () => {
+  it('are listed under the ids of MATCHED_CLAIM_IDS, in that order, each the twin of an equal-ξ claim', () => {
+    expect(MATCHED_CLAIMS.map((c) => c.id)).toEqual([...MATCHED_CLAIM_IDS]);
+    for (const id of MATCHED_CLAIM_IDS) expect(CLAIM_IDS).toContain(id.replace(/-at-matched-(reid|auc)$/, ''));
+  });
+
   it('are not applicable without a decide: block, or without a target of their kind; listed only with the attack values', () => {
     const input = inputOf({ ...GRID, entries: [entry('lshrr', 'lshrr', 0.002, 0.3), entry('laplsh', 'laplsh', 0.0005, 0.31)] });
     const reid = MATCHED_CLAIM_IDS.filter((id) => id.endsWith('-reid'));
