@@ -1,15 +1,16 @@
 /**
  * Every claim, in report order: each evaluation's claims from the file of their own (utility.ts,
- * attack.ts, infer.ts, recommend.ts), all written to the one contract of family.ts and evaluated by the one
+ * attack.ts, infer.ts, recommend.ts, matched.ts), all written to the one contract of family.ts and evaluated by the one
  * loop of evaluate.ts.
  */
 import { ATTACK_CLAIMS, recommendFrontierDominatesLaplsh } from './attack.js';
 import type { ClaimDefinition } from './family.js';
 import { INFER_CLAIMS } from './infer.js';
+import { MATCHED_CLAIMS } from './matched.js';
 import { RECOMMEND_CLAIMS } from './recommend.js';
 import { UTILITY_CLAIMS } from './utility.js';
 
-export const CLAIMS: readonly ClaimDefinition[] = [...UTILITY_CLAIMS, ...ATTACK_CLAIMS, ...INFER_CLAIMS, ...RECOMMEND_CLAIMS, recommendFrontierDominatesLaplsh];
+export const CLAIMS: readonly ClaimDefinition[] = [...UTILITY_CLAIMS, ...ATTACK_CLAIMS, ...INFER_CLAIMS, ...RECOMMEND_CLAIMS, recommendFrontierDominatesLaplsh, ...MATCHED_CLAIMS];
 
 let listed: readonly ClaimDefinition[] = CLAIMS;
 

@@ -76,6 +76,7 @@ export function datasetContext(input: ClaimsInput, dataset: string, alpha: numbe
     recommend: (input.recommend ?? []).filter((v) => v.dataset === dataset),
     recommendSeries: grouped.recommendSeries.filter((s) => s.dataset === dataset),
     valuesOf: <V extends { dataset: string }>(evaluation: string) => ((input[evaluation] ?? []) as V[]).filter((v) => v.dataset === dataset),
+    withEntryXi: <V extends { dataset: string }>(evaluation: string) => ((input.entryXi?.[evaluation] ?? input[evaluation] ?? []) as V[]).filter((v) => v.dataset === dataset),
     config: input.config,
     alpha,
     allQueries: (n) => {

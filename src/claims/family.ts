@@ -26,6 +26,13 @@ export interface DatasetContext {
   recommendSeries: RecommendSeries[];
   /** this data set's per-trial values of any evaluation, by its name (src/evaluations/catalog.ts) */
   valuesOf<V extends { dataset: string }>(evaluation: string): V[];
+  /**
+   * the same with the values at an entry's own ξ (a mechanism entry's `xi:`, e.g. calibrated),
+   * which every other list of the context leaves out: `values` the utility values, else the
+   * evaluation of that name. Only the matched claims read them (their crossings use each entry's
+   * whole ξ list); every other claim reads privacy.xi alone.
+   */
+  withEntryXi<V extends { dataset: string }>(evaluation: 'values' | string): V[];
   config: ClaimsConfig;
   alpha: number;
   /** true when every user of (this data set, n) was a query, so Fig. 1's shares are exact */

@@ -25,8 +25,8 @@ import type { Verdict } from './types.js';
 export interface CellTest {
   /** where in the grid, e.g. "n=100 κ=20 k=5 ξ=2" */
   where: string;
-  /** which test produced the p-values; `exact` for a comparison of population values */
-  kind: TestKind | 'exact';
+  /** which test produced the p-values; `exact` for a comparison of population values; `bootstrap` for a paired test over bootstrap resamples of the trials (the matched claims) */
+  kind: TestKind | 'exact' | 'bootstrap';
   /** one-sided p-value for the claim (exact cells: 0 when the claim holds in the cell, else 1) */
   pFor: number;
   /** one-sided p-value against the claim (exact cells: 0 when the cell goes the other way, else 1) */

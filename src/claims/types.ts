@@ -4,6 +4,7 @@
  * `lshdp claims --json` and claims.json.
  */
 import type { AttackTrialValue, NnDistance, RecommendTrialValue, TrialValue } from '../experiment/trialValues.js';
+import type { DecideSettings } from '../experiment/config/decide.js';
 
 export type Verdict = 'supported' | 'mixed' | 'contradicted' | 'inconclusive' | 'not-tested';
 
@@ -52,12 +53,30 @@ export const RECOMMEND_CLAIM_IDS = ['recommend-lshrr-beats-laplsh', 'recommend-c
  */
 export const RECOMMEND_ATTACK_CLAIM_IDS = ['recommend-lshrr-frontier-dominates-laplsh'] as const;
 
+/**
+ * lshdp's own claims at matched attack success (issue 51, docs/RESULTS.md): the twins of the
+ * equal-ξ comparisons, each entry read at the ξ* where its attack success meets a target of the
+ * config's decide: block (reid@1 of the linkage attack; the auc advantage of attribute inference),
+ * reported last, and only for a folder with that attack's values.
+ */
+export const MATCHED_CLAIM_IDS = [
+  'lshrr-beats-laplsh-at-matched-reid',
+  'lshrr-beats-directional-at-matched-reid',
+  'lshrr-beats-jl-gaussian-at-matched-reid',
+  'lshrr-beats-minhash-bucket-at-matched-reid',
+  'lshrr-beats-laplsh-at-matched-auc',
+  'lshrr-beats-directional-at-matched-auc',
+  'lshrr-beats-jl-gaussian-at-matched-auc',
+  'lshrr-beats-minhash-bucket-at-matched-auc',
+] as const;
+
 export type ClaimId =
   | (typeof CLAIM_IDS)[number]
   | (typeof ATTACK_CLAIM_IDS)[number]
   | (typeof INFER_CLAIM_IDS)[number]
   | (typeof RECOMMEND_CLAIM_IDS)[number]
-  | (typeof RECOMMEND_ATTACK_CLAIM_IDS)[number];
+  | (typeof RECOMMEND_ATTACK_CLAIM_IDS)[number]
+  | (typeof MATCHED_CLAIM_IDS)[number];
 
 /** One claim on one data set; field names are the JSON output's. */
 export interface ClaimResult {
@@ -93,6 +112,8 @@ export interface ClaimsConfig {
   metric?: Record<string, string>;
   /** entry label → the entry's options (bucket MinHash's `buckets`…); missing: each unit's defaults */
   options?: Record<string, Record<string, unknown>>;
+  /** the decide: block's effective targets and where they are read (null or missing: no block, the matched claims are not applicable) */
+  decide?: DecideSettings | null;
 }
 
 /** Number of users of a (data set, n) after loading, to tell whether every user was a query. */
@@ -112,6 +133,12 @@ export interface ClaimsInput {
   attack?: AttackTrialValue[];
   /** per-trial recommendation values (config `recommend`; docs/RECOMMEND.md) */
   recommend?: RecommendTrialValue[];
+  /**
+   * the lists above (values and every evaluation's) before `onTheGrid` took out the values at an
+   * entry's own ξ (a mechanism entry's `xi:`): only the matched claims read them (missing: no value
+   * was off privacy.xi, the lists above are all)
+   */
+  entryXi?: Record<string, unknown>;
   /** any other evaluation's per-trial values, under its name (src/evaluations/catalog.ts) */
   [evaluation: string]: unknown;
 }

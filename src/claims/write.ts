@@ -15,6 +15,7 @@ import type { CellRecord } from '../experiment/records.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
+import { decideSettings } from '../decide/targets.js';
 import { DEFAULT_ALPHA, evaluateClaims } from './evaluate.js';
 import { claimsJson, claimsMarkdown, verdictCounts, verdictWithShare } from './format.js';
 import type { ClaimResult, ClaimsConfig, ClaimsInput, Population } from './types.js';
@@ -34,6 +35,7 @@ export function claimsConfigOf(cfg: ExperimentConfig): ClaimsConfig {
     queries: cfg.queries,
     metric,
     options: Object.fromEntries(cfg.mechanisms.map((m) => [m.label, m.options])),
+    decide: decideSettings(cfg),
   };
 }
 
@@ -46,15 +48,17 @@ export function readClaimsInput(dir: string): ClaimsInput {
 
 /**
  * The input without the values at an entry's own ξ (a mechanism entry's `xi:`, e.g. added by
- * calibration): every claim compares the grid privacy.xi, so a folder with extra per-entry ξ gets
- * the verdicts the grid alone gets. Values without a ξ (lsh, exact, the baselines) stay.
+ * calibration): every claim but the matched ones compares the grid privacy.xi, so a folder with
+ * extra per-entry ξ gets the verdicts the grid alone gets. Values without a ξ (lsh, exact, the
+ * baselines) stay. The lists as they were go along under `entryXi`, for the matched claims, whose
+ * crossings are read on each entry's whole ξ list (what calibration adds its values for).
  */
 export function onTheGrid(input: ClaimsInput): ClaimsInput {
   const grid = new Set(input.config.xi);
   const off = (v: unknown) => v !== null && typeof v === 'object' && typeof (v as { xi?: unknown }).xi === 'number' && !grid.has((v as { xi: number }).xi);
   const lists = Object.entries(input).filter(([key, v]) => key !== 'config' && Array.isArray(v) && v.some(off));
   if (lists.length === 0) return input;
-  return { ...input, ...Object.fromEntries(lists.map(([key, v]) => [key, (v as unknown[]).filter((x) => !off(x))])) };
+  return { ...input, ...Object.fromEntries(lists.map(([key, v]) => [key, (v as unknown[]).filter((x) => !off(x))])), entryXi: Object.fromEntries(lists) };
 }
 
 /** The evaluations beyond utility a config evaluates (recommendations, the linkage attack…): their values go to the claims under their names. */

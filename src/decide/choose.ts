@@ -128,12 +128,14 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   };
 }
 
+/** The seed of a cell's bootstrap: the same resamples for every target and every reader of the cell (the matched claims test on choose's). */
+export const matchedSeed = (c: Pick<MatchedCellKey, 'dataset' | 'n' | 'kappa' | 'k'>): string => `choose\u0000${c.dataset}\u0000${c.n}\u0000${c.kappa}\u0000${c.k}`;
+
 /** The matched tables of a results folder for one set of targets, cell by cell in the folder's order. */
 export function chooseTables(dir: string, targets: Targets, alpha: number): MatchedTable[] {
   const folder = readFolderCells(dir, targets);
   return folder.cells.map((cell): MatchedTable => {
-    const seed = `choose\u0000${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}\u0000${cell.k}`;
-    const matched = matchCell(cell, { alpha, seed });
+    const matched = matchCell(cell, { alpha, seed: matchedSeed(cell) });
     const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));
     return {
       dataset: cell.dataset,

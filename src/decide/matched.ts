@@ -73,6 +73,8 @@ export interface MatchedCell {
   cleanMeets: boolean;
   /** trials m */
   trials: number;
+  /** per bootstrap resample, per entry: its u* (+Infinity where that resample has no crossing); what the ranking tested, for a caller's own paired test on the same resamples (the matched claims) */
+  boot: readonly Float64Array[];
 }
 
 interface Evaluated {
@@ -162,5 +164,5 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
     };
   });
   const cleanMeets = input.lsh !== undefined && input.targets.every((t, g) => weightedMean(input.lsh!.success[g], null) <= t);
-  return { entries, cleanMeets, trials: m };
+  return { entries, cleanMeets, trials: m, boot: bootLoss };
 }

@@ -9,7 +9,7 @@ import { nearest } from '../../src/util/nearest.js';
 import type { AttackTrialValue, RecommendTrialValue } from '../../src/experiment/trialValues.js';
 import { claim, inputOf, lap, lsh, only, rising, rr } from '../helpers/attackClaims.js';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
-import { ATTACK_CLAIM_IDS } from '../../src/claims/types.js';
+import { ATTACK_CLAIM_IDS, MATCHED_CLAIM_IDS } from '../../src/claims/types.js';
 import { oneSampleTTest } from '../../src/stats/tTests.js';
 import { makeRng } from '../../src/random/rng.js';
 import { normalSource } from '../../src/random/samplers.js';
@@ -196,12 +196,15 @@ describe('lshrr-frontier-dominates-laplsh', () => {
   });
 
   it('every claim id keeps its statement and axes when recommend values are added (stage 1 of issue 51)', () => {
+    const axes = (detail: string) => detail.split('; ').filter((part) => part.startsWith('axes: '));
     const grids = [NDCG_GRID, { ...FRONT, kappa: [20, 50], k: [5, 10], entries: [lsh(() => 0.3), rr(rising), lap(rising)] }];
+    // with targets (decide:), so that the matched claims are tested too (rising crosses 0.03 between ξ 0 and 1)
+    const decide = { reid1: [0.03], known: 0.5, auc_adv: [], aux: null, k: 10 };
     for (const g of grids) {
-      const input = { ...inputOf(g), infer: [] };
+      const base = inputOf(g);
+      const input = { ...base, config: { ...base.config, decide }, infer: [] };
       const without = evaluateClaims(input);
       const withRecommend = evaluateClaims({ ...input, recommend: ndcgValues() });
-      const axes = (detail: string) => detail.split('; ').filter((part) => part.startsWith('axes: '));
       expect(without.length).toBeGreaterThan(10);
       for (const r of without) {
         const twin = withRecommend.find((x) => x.id === r.id && x.dataset === r.dataset);
@@ -211,7 +214,12 @@ describe('lshrr-frontier-dominates-laplsh', () => {
       }
       // the frontier claim states its axes in its detail: the check above compares something
       expect(axes(without.find((r) => r.id === 'lshrr-frontier-dominates-laplsh')!.detail)).toHaveLength(1);
+      for (const id of MATCHED_CLAIM_IDS.filter((x) => x.endsWith('-reid'))) expect(without.some((r) => r.id === id)).toBe(true);
     }
+    // and so do the matched claims, where they have cells
+    const matched = evaluateClaims({ ...inputOf(grids[1]!), config: { ...inputOf(grids[1]!).config, decide } }).find((r) => r.id === 'lshrr-beats-laplsh-at-matched-reid')!;
+    expect(matched.cells_tested).toBe(2);
+    expect(axes(matched.detail)).toHaveLength(1);
   });
 
   it("reads the grid's nearest known share and k when 0.5 and 10 are missing, and says which", () => {

@@ -21,7 +21,25 @@ describe('claimsConfigOf', () => {
   it('takes the grid, d, δ, queries and trials from the config; metric defaults to angular', () => {
     const c = claimsConfigOf(parseConfig(YAML(''), 't.yaml'));
     const options = { exact: {}, lsh: {}, lshrr: { accountant: 'paper' } };
-    expect(c).toEqual({ datasets: ['a', 'b'], dims: [50, 100], kappa: [10, 20], k: [1, 5], xi: [0, 2], d: 0.05, delta: 0.02, trials: 4, queries: 0, metric: { a: 'angular', b: 'angular' }, options });
+    expect(c).toEqual({
+      datasets: ['a', 'b'],
+      dims: [50, 100],
+      kappa: [10, 20],
+      k: [1, 5],
+      xi: [0, 2],
+      d: 0.05,
+      delta: 0.02,
+      trials: 4,
+      queries: 0,
+      metric: { a: 'angular', b: 'angular' },
+      options,
+      decide: null,
+    });
+  });
+
+  it("takes the decide: block's effective targets (the matched claims'), defaults resolved on the grid", () => {
+    const text = YAML('attack: { known: [0.25, 1] }\ndecide: { reid1: [0.02, 0.01] }');
+    expect(claimsConfigOf(parseConfig(text, 't.yaml')).decide).toEqual({ reid1: [0.01, 0.02], known: 0.25, auc_adv: [], aux: null, k: 5 });
   });
 
   it("keeps each entry's options by its label (bucket MinHash's b for the claims)", () => {

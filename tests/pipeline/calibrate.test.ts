@@ -2,7 +2,8 @@
  * `lshdp calibrate` on a small real grid (synthetic data, in this thread): it adds ξ values to the
  * entries whose crossing the grid leaves coarse, ends with every crossing resolved by its stopping
  * rule, writes the values into the folder's config.yaml, leaves the grid's claims their verdicts
- * and bytes (the claims read privacy.xi only), and a second calibrate adds and computes nothing.
+ * and bytes (the claims read privacy.xi only, but the matched ones, which read each entry's whole ξ
+ * list), and a second calibrate adds and computes nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,9 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/experiment/config.js';
 import { runQuiet, scratchConfig } from '../helpers/pipeline.js';
 import { CALIBRATE_GRID, calibrateQuiet } from '../helpers/calibrate.js';
+import { readClaimsInput } from '../../src/claims/write.js';
+import { datasetContext } from '../../src/claims/evaluate.js';
+import { matchedEntries } from '../../src/claims/matchedCells.js';
 
 describe('lshdp calibrate', () => {
   it('adds ξ near each crossing until its rule stops it; config.yaml keeps them; the claims keep the grid’s verdicts and bytes', async () => {
@@ -30,6 +34,18 @@ describe('lshdp calibrate', () => {
     const effective = loadConfig(join(out, 'config.yaml'));
     for (const [label, xs] of r.added) expect(effective.mechanisms.find((m) => m.label === label)?.xi).toEqual(xs);
     expect(read('claims.json')).toBe(claims);
+    // the matched claims, and they alone, read the entries' own ξ lists: their series hold the added values
+    const ctx = datasetContext(readClaimsInput(out), 'a', 0.05);
+    const { entries } = matchedEntries(ctx, 'reid', { reid1: [0.01], known: 0.5, auc_adv: [], aux: null, k: 10 });
+    for (const [label, xs] of r.added) {
+      const own = xs.filter((x) => ![0, 1, 2, 5, 10, 20].includes(x));
+      expect(own.length, label).toBeGreaterThan(0);
+      expect(entries.find((e) => e.label === label)!.series.xis, label).toEqual(expect.arrayContaining(own));
+      expect(
+        ctx.series.some((x) => x.mechanism === label && own.includes(x.xi!)),
+        label,
+      ).toBe(false);
+    }
     // calibrated already: nothing to add, nothing computed
     const again = await calibrateQuiet(join(out, 'config.yaml'), out, 0.01);
     expect(again).toMatchObject({ rounds: 0, computed: 0 });
