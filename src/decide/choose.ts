@@ -3,6 +3,7 @@
  * privatized entry's utility at matched attack success (matched.ts) as plain fields, the JSON shape
  * of `choose --json` and matched.csv (docs/OUTPUTS.md).
  */
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
 import { readFolderCells, type FolderCell, type MatchedCellKey, type Targets } from './read.js';
@@ -128,9 +129,12 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   };
 }
 
-/** The matched tables of a results folder for one set of targets, cell by cell in the folder's order. */
-export function chooseTables(dir: string, targets: Targets, alpha: number): MatchedTable[] {
-  const folder = readFolderCells(dir, targets);
+/**
+ * The matched tables of a results folder for one set of targets, cell by cell in the folder's order
+ * (`config`: the folder's, when the caller has read it: its manifest is then not read again).
+ */
+export function chooseTables(dir: string, targets: Targets, alpha: number, config?: ExperimentConfig): MatchedTable[] {
+  const folder = readFolderCells(dir, targets, config);
   return folder.cells.map((cell): MatchedTable => {
     const seed = `choose\u0000${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}\u0000${cell.k}`;
     const matched = matchCell(cell, { alpha, seed });
