@@ -82,11 +82,12 @@ function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targ
  */
 export function searchOnly(cfg: ExperimentConfig, sets: readonly Targets[]): string[] {
   const out: string[] = [];
-  const at = (grid: readonly number[], wanted: (t: Targets) => number | null): number[] =>
-    [...new Set(sets.flatMap((t) => (wanted(t) === null ? [] : [nearest(grid, wanted(t)!)!])))].sort((a, b) => a - b);
-  const known = cfg.attack ? at(cfg.attack.known, (t) => (t.reid1 === null ? null : t.known)) : [];
+  // the shares the targets read, and the decide: block's own (which must stay on the grid the round's config is checked against)
+  const at = (grid: readonly number[], wanted: (t: Targets) => number | null, block: number | undefined): number[] =>
+    [...new Set([...sets.flatMap((t) => (wanted(t) === null ? [] : [nearest(grid, wanted(t)!)!])), ...(block === undefined ? [] : [block])])].sort((a, b) => a - b);
+  const known = cfg.attack ? at(cfg.attack.known, (t) => (t.reid1 === null ? null : t.known), cfg.decide?.known) : [];
   if (known.length > 0 && known.length < cfg.attack!.known.length) out.push(`attack.known=${JSON.stringify(known)}`);
-  const aux = cfg.infer ? at(cfg.infer.aux, (t) => (t.aucAdv === null ? null : t.aux)) : [];
+  const aux = cfg.infer ? at(cfg.infer.aux, (t) => (t.aucAdv === null ? null : t.aux), cfg.decide?.aux) : [];
   if (aux.length > 0 && aux.length < cfg.infer!.aux.length) out.push(`infer.aux=${JSON.stringify(aux)}`);
   return out;
 }
