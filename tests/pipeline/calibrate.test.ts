@@ -64,8 +64,9 @@ describe('lshdp calibrate', () => {
     expect(searchOnly(loadConfig(scratchConfig(CALIBRATE_GRID).config), [t])).toEqual([]);
     expect(searchOnly(cfg, [{ ...t, reid1: null, aucAdv: 0.01 }])).toEqual([]);
     // a decide: block's own share stays in (the round's config must still pass its checks), even when a flag reads another
-    const withBlock = loadConfig(scratchConfig(`${CALIBRATE_GRID.replace('known: [0.5]', 'known: [0.25, 0.5, 1]')}decide: { reid1: [0.01], known: 0.25 }\n`).config);
+    const blockFile = scratchConfig(`${CALIBRATE_GRID.replace('known: [0.5]', 'known: [0.25, 0.5, 1]')}decide: { reid1: [0.01], known: 0.25 }\n`).config;
+    const withBlock = loadConfig(blockFile);
     expect(searchOnly(withBlock, [t])).toEqual(['attack.known=[0.25,0.5]']);
-    expect(() => loadConfig(scratchConfig(`${CALIBRATE_GRID.replace('known: [0.5]', 'known: [0.25, 0.5, 1]')}decide: { reid1: [0.01], known: 0.25 }\n`).config, { overrides: searchOnly(withBlock, [t]) })).not.toThrow();
+    expect(() => loadConfig(blockFile, { overrides: searchOnly(withBlock, [t]) })).not.toThrow();
   });
 });
