@@ -21,7 +21,8 @@
 // grow-report and rerun (growth by one xi and a current rerun with the report: scripts/bench-report.mjs),
 // releases (the k-NN of a trial cell over reals and symbols against bits, every user a query: on the
 // shared MovieLens data, or a synthetic set of its shape without it, and on the 4,000-user
-// Foursquare-shaped set).
+// Foursquare-shaped set), choose and calibrate (issue 51: choose on the shared MovieLens attack folder, and
+// calibrate from nothing against the grid at once: scripts/bench-decide.mjs; skipped without the data).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import { BIN, ROOT, dropSetups, lshdp, median, repeat, stageOnce, timings, wallO
 import { growSmall, growXi } from './bench-grow.mjs';
 import { gridCheckins } from './bench-checkins.mjs';
 import { growWithReport, rerunCurrent } from './bench-report.mjs';
+import { calibrateStage, chooseStage } from './bench-decide.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -64,9 +66,11 @@ const ALL = [
   'attack-25m',
   'infer',
   'releases',
+  'choose',
+  'calibrate',
 ];
-// --quick leaves out grow-xi and recommend (runs of the whole shared MovieLens grid)
-const stages = option('stages', ALL.filter((s) => !(quick && ['grow-xi', 'recommend', 'grow-report', 'grid-checkins'].includes(s))).join(',')).split(',');
+// --quick leaves out grow-xi, recommend and calibrate (runs of the whole shared MovieLens grid)
+const stages = option('stages', ALL.filter((s) => !(quick && ['grow-xi', 'recommend', 'grow-report', 'grid-checkins', 'calibrate'].includes(s))).join(',')).split(',');
 const BENCH = join(ROOT, 'data', 'bench', quick ? 'quick' : 'full');
 mkdirSync(BENCH, { recursive: true });
 
@@ -373,6 +377,10 @@ for (const stage of stages) {
         }
       }
     }
+  } else if (stage === 'choose') {
+    chooseStage({ ROOT, BIN, BENCH }, runs, record);
+  } else if (stage === 'calibrate') {
+    calibrateStage({ ROOT, BIN, BENCH }, gridRuns, record);
   } else {
     throw new Error(`unknown stage ${stage} (known: ${ALL.join(', ')})`);
   }

@@ -58,7 +58,8 @@ export function registerChoose(program: Command): void {
         import('../report/matchedTable.js'),
       ]);
       const alpha = parseAlpha(opts.alpha);
-      const tables = decideTargets(dir, { reid1, aucAdv, ...flags }).flatMap((t) => chooseTables(dir, t, alpha));
+      const { config, targets } = decideTargets(dir, { reid1, aucAdv, ...flags });
+      const tables = targets.flatMap((t) => chooseTables(dir, t, alpha, config));
       cliIo().out(matchedTables(tables, format));
     });
 }

@@ -3,6 +3,7 @@
  * privatized entry's utility at matched attack success (matched.ts) as plain fields, the JSON shape
  * of `choose --json` and matched.csv (docs/OUTPUTS.md).
  */
+import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
 import { readFolderCells, type FolderCell, type MatchedCellKey, type Targets } from './read.js';
@@ -131,9 +132,12 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
 /** The seed of a cell's bootstrap: the same resamples for every target and every reader of the cell (the matched claims test on choose's). */
 export const matchedSeed = (c: Pick<MatchedCellKey, 'dataset' | 'n' | 'kappa' | 'k'>): string => `choose\u0000${c.dataset}\u0000${c.n}\u0000${c.kappa}\u0000${c.k}`;
 
-/** The matched tables of a results folder for one set of targets, cell by cell in the folder's order. */
-export function chooseTables(dir: string, targets: Targets, alpha: number): MatchedTable[] {
-  const folder = readFolderCells(dir, targets);
+/**
+ * The matched tables of a results folder for one set of targets, cell by cell in the folder's order
+ * (`config`: the folder's, when the caller has read it: its manifest is then not read again).
+ */
+export function chooseTables(dir: string, targets: Targets, alpha: number, config?: ExperimentConfig): MatchedTable[] {
+  const folder = readFolderCells(dir, targets, config);
   return folder.cells.map((cell): MatchedTable => {
     const matched = matchCell(cell, { alpha, seed: matchedSeed(cell) });
     const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));

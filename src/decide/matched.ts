@@ -97,9 +97,13 @@ function evaluator(e: EntrySeries, targets: readonly number[]): (w: Float64Array
   const blockMeans = new Float64Array(J);
   const sizes = new Int32Array(J);
   const crossings: Crossing[] = new Array(targets.length);
+  // per target, the successes as one typed array (ξ-major, m trials each): the bootstrap reads them B times
+  const m = J > 0 ? e.success[0][0].length : 0;
+  const flat = e.success.map((table) => Float64Array.from(table.flat()));
   return (w) => {
     for (let g = 0; g < targets.length; g++) {
-      for (let j = 0; j < J; j++) means[j] = weightedMean(e.success[g][j], w);
+      const xs = flat[g];
+      for (let j = 0; j < J; j++) means[j] = weightedMeanAt(xs, j * m, m, w);
       pavaInto(means, pooled, blockMeans, sizes);
       crossings[g] = crossingOf(e.xis, pooled, targets[g], true);
     }
@@ -109,6 +113,21 @@ function evaluator(e: EntrySeries, targets: readonly number[]): (w: Float64Array
     const loss = crossing.f > 0 ? lo + crossing.f * (weightedMean(e.loss[crossing.i + 1], w) - lo) : lo;
     return { crossing, binding: index, loss, xiOpen: crossing.flag === 'all' ? Number.POSITIVE_INFINITY : crossing.xi };
   };
+}
+
+/** weightedMean (resample.ts) of xs[at … at + m − 1], term for term in the same order: the same bits. */
+function weightedMeanAt(xs: Float64Array, at: number, m: number, w: Float64Array | null): number {
+  let s = 0;
+  if (w === null) {
+    for (let t = 0; t < m; t++) s += xs[at + t];
+    return s / m;
+  }
+  let n = 0;
+  for (let t = 0; t < m; t++) {
+    s += w[t] * xs[at + t];
+    n += w[t];
+  }
+  return s / n;
 }
 
 /** The per-trial values of a per-ξ table at the bracket (i, f). */
@@ -141,7 +160,8 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
     const o = observed[x];
     const c = o.crossing;
     const none = c.flag === 'none';
-    const xs = [...bootXi[x]].sort((a, b) => a - b);
+    // a typed array's own sort: numeric, ascending (±Infinity at the ends; no NaN here)
+    const xs = bootXi[x].slice().sort();
     const perTrial = none ? [] : e.success.map((table) => trialsAt(table, c));
     const lossBoot = bootLoss.map((row) => row[x]);
     const retainedBoot = lshBoot.map((ul, r) => retainedAt(input.uRand, lossBoot[r], ul));

@@ -9,9 +9,9 @@ import { UserError } from '../util/errors.js';
 
 export type RandomLoss = (dataset: string, n: number, k: number) => number | null;
 
-export function randomLossOf(dir: string): RandomLoss {
+export function randomLossOf(dir: string, read?: Parameters<typeof readRandomLoss>[1]): RandomLoss {
   try {
-    const { get } = readRandomLoss(dir);
+    const { get } = readRandomLoss(dir, read);
     return (dataset, n, k) => get(dataset, n, k) ?? null;
   } catch (e) {
     if (e instanceof UserError) return () => null;

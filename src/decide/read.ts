@@ -98,9 +98,13 @@ function complete(m: Map<number, number> | undefined, trials: number): number[] 
  * from one read of its stores (reading each evaluation's values apart would read cells/ again for
  * each: most of choose's time on the shared folder).
  */
-function readValues(dir: string, targets: Targets): { config: ExperimentConfig; values: TrialValue[]; attack: AttackTrialValue[]; infer: InferTrialValue[]; recommend: RecommendTrialValue[] } {
-  const { manifest, config } = readResultsConfig(dir);
-  if (manifest.shard) throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
+function readValues(
+  dir: string,
+  targets: Targets,
+  given?: ExperimentConfig,
+): { config: ExperimentConfig; records: Map<string, CellRecord>; values: TrialValue[]; attack: AttackTrialValue[]; infer: InferTrialValue[]; recommend: RecommendTrialValue[] } {
+  const { manifest, config } = given ? { manifest: null, config: given } : readResultsConfig(dir);
+  if (manifest?.shard) throw new UserError(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of a sharded run; combine the shards with lshdp merge first`);
   const needed: string[] = [...(targets.reid1 !== null ? [ATTACK_FACTS.name] : []), ...(targets.aucAdv !== null ? [INFER_FACTS.name] : [])];
   for (const name of needed) {
     const facts = evaluationNamed(name);
@@ -109,11 +113,12 @@ function readValues(dir: string, targets: Targets): { config: ExperimentConfig; 
     }
   }
   const stores = readStores(dir, config);
-  const { values } = trialValuesOf(config, stores.get(CELLS_FOLDER) as Map<string, CellRecord>, dir);
+  const records = stores.get(CELLS_FOLDER) as Map<string, CellRecord>;
+  const { values } = trialValuesOf(config, records, dir);
   const of = <V>(name: string): V[] => (needed.includes(name) ? evaluationValues<V>(name, config, stores) : []);
   // the recommendations' NDCG beside u*, read when the config has them (they are in no target)
   const recommend = config.recommend ? evaluationValues<RecommendTrialValue>(RECOMMEND_FACTS.name, config, stores) : [];
-  return { config, values, attack: of<AttackTrialValue>(ATTACK_FACTS.name), infer: of<InferTrialValue>(INFER_FACTS.name), recommend };
+  return { config, records, values, attack: of<AttackTrialValue>(ATTACK_FACTS.name), infer: of<InferTrialValue>(INFER_FACTS.name), recommend };
 }
 
 /** Per-trial lookups of one folder at the chosen k, known share and aux share. */
@@ -166,10 +171,14 @@ function entryOf(l: Lookups, v: { dataset: string; n: number; kappa: number; mec
   return entry;
 }
 
-/** The cells of a finished results folder for these targets (one-line errors for what the folder lacks). */
-export function readFolderCells(dir: string, targets: Targets): FolderCells {
+/**
+ * The cells of a finished results folder for these targets (one-line errors for what the folder
+ * lacks). `grid`: the folder's config when the caller has read it (choose), or the config its stores
+ * are read for when they are ahead of its files (calibrate's rounds); default: the folder's manifest.
+ */
+export function readFolderCells(dir: string, targets: Targets, grid?: ExperimentConfig): FolderCells {
   if (targets.reid1 === null && targets.aucAdv === null) throw new UserError('lshdp choose: give a target (--reid1 T or --auc-adv T, or a decide: block in the config)');
-  const { config, values, attack, infer, recommend } = readValues(dir, targets);
+  const { config, records, values, attack, infer, recommend } = readValues(dir, targets, grid);
   const k = nearest(new Set(values.map((v) => v.k)), targets.k)!;
   const known = targets.reid1 !== null ? (nearest(new Set(attack.map((v) => v.known)), targets.known) ?? null) : null;
   const aux = targets.aucAdv !== null ? (nearest(new Set(infer.map((v) => v.aux)), targets.aux) ?? null) : null;
@@ -203,7 +212,7 @@ export function readFolderCells(dir: string, targets: Targets): FolderCells {
     ndcg: ndcgReader(recommend, k),
   };
   const options = new Map(config.mechanisms.map((m) => [m.label, m.options as Record<string, unknown>]));
-  const uRandOf = randomLossOf(dir);
+  const uRandOf = randomLossOf(dir, { config, records });
   // the attacked series (either evaluation's) name the cells and the entries
   const series = names[0] === 'reid1' ? attackAt : inferAt.filter((v) => v.base !== null);
   const xisOf = new Map<Key, Set<number>>();

@@ -47,7 +47,7 @@ export function sdOf(xs: readonly number[]): number {
  * The q-quantile by nearest rank (the ⌈qB⌉-th smallest): defined when values are ±Infinity (a
  * crossing beyond the grid), which then open the interval on that side.
  */
-export function quantileOf(sorted: readonly number[], q: number): number {
+export function quantileOf(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }

@@ -44,10 +44,14 @@ export function decideSettings(config: ExperimentConfig, flags: TargetFlags = {}
   });
 }
 
-/** The targets for results folder `dir`: its config's decide: block with the flags; a one-line error when neither gives one. */
-export function decideTargets(dir: string, flags: TargetFlags): Targets[] {
-  const settings = decideSettings(readResultsConfig(dir).config, flags);
-  const out = settings ? targetsOf(settings) : [];
-  if (out.length === 0) throw new UserError(`lshdp choose: ${dir}: no target (give --reid1 T or --auc-adv T, or run a config with a decide: block)`);
-  return out;
+/**
+ * The targets for results folder `dir`: its config's decide: block with the flags; a one-line error
+ * when neither gives one. With the folder's config, for the tables to read (its manifest read once).
+ */
+export function decideTargets(dir: string, flags: TargetFlags): { config: ExperimentConfig; targets: Targets[] } {
+  const { config } = readResultsConfig(dir);
+  const settings = decideSettings(config, flags);
+  const targets = settings ? targetsOf(settings) : [];
+  if (targets.length === 0) throw new UserError(`lshdp choose: ${dir}: no target (give --reid1 T or --auc-adv T, or run a config with a decide: block)`);
+  return { config, targets };
 }

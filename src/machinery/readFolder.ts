@@ -107,9 +107,13 @@ export interface RandomLossRow {
  * older lshdp) or missing is a one-line error: running the config again into the folder adds it
  * and recomputes only the exact cells.
  */
-export function readRandomLoss(dir: string): { rows: RandomLossRow[]; get(dataset: string, n: number, k: number): number | undefined } {
-  const { config } = wholeFolder(dir);
-  const records = readRecords(dir, config);
+export function readRandomLoss(
+  dir: string,
+  /** the folder's config and cells/ records when the caller has read them already (choose reads them once) */
+  read?: { config: ExperimentConfig; records: ReadonlyMap<string, CellRecord> },
+): { rows: RandomLossRow[]; get(dataset: string, n: number, k: number): number | undefined } {
+  const config = read?.config ?? wholeFolder(dir).config;
+  const records = read?.records ?? readRecords(dir, config);
   const ks = [...config.k].sort((a, b) => a - b);
   const rows: RandomLossRow[] = [];
   for (const c of expandCells(config)) {

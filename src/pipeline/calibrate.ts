@@ -2,8 +2,9 @@
  * `lshdp calibrate`: the grid of a config, then round after round ξ values near each crossing of an
  * entry's attack success with the targets (the search: src/decide/calibrate.ts), each round a run
  * of the grid grown by the entries' own `xi:` lists (only the new ξ are computed; every stored
- * result is reused), in this process with one pool of workers. Rounds write no report; the last
- * run writes it once. The entries' lists enter the run as a `mechanisms=` override, so the folder's
+ * result is reused), in this process with one pool of workers. The grid and the rounds compute and
+ * store only (no result files, claims or report: the search reads the stores); a last run writes
+ * them once, the folder `lshdp run` of its config.yaml writes. The entries' lists enter the run as a `mechanisms=` override, so the folder's
  * config.yaml (the effective config) keeps them, and a later `run` or `status --prune` of that
  * file keeps their results.
  */
@@ -11,7 +12,8 @@ import { configToDocument, loadConfig } from '../experiment/config.js';
 import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
 import { readFolderCells, type Targets } from '../decide/read.js';
 import { decideSettings, targetsOf, type TargetFlags } from '../decide/targets.js';
-import { readResultsConfig } from '../machinery/readFolder.js';
+import type { ExperimentConfig } from '../experiment/config/schema.js';
+import { nearest } from '../util/nearest.js';
 import { UserError } from '../util/errors.js';
 import { runExperiment, startWorkerPool, type RunOptions, type RunResult } from './run.js';
 
@@ -53,15 +55,12 @@ const NO_TARGET = 'lshdp calibrate: no target (give --reid1 T or --auc-adv T, or
 
 const targetName = (t: Targets): string => [t.reid1 !== null ? `reid1 ≤ ${t.reid1}` : '', t.aucAdv !== null ? `auc_adv ≤ ${t.aucAdv}` : ''].filter((s) => s !== '').join(' and ');
 
-/** One pass over the folder: per (target set, cell, entry) the search's step. */
-function searchFolder(outDir: string, targets: TargetFlags): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
-  const settings = decideSettings(readResultsConfig(outDir).config, targets);
-  const sets = settings ? targetsOf(settings) : [];
-  if (sets.length === 0) throw new UserError(NO_TARGET);
+/** One pass over the folder's stores, as grid `cfg` holds them: per (target set, cell, entry) the search's step. */
+function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targets[]): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
   const proposals = new Map<string, Set<number>>();
   const ends: CrossingEnd[] = [];
   for (const t of sets) {
-    for (const cell of readFolderCells(outDir, t).cells) {
+    for (const cell of readFolderCells(outDir, t, cfg).cells) {
       for (const e of cell.entries) {
         const s = searchStep(e.xis, e.success, cell.targets);
         if (s.xi !== null && !e.xis.includes(s.xi)) proposals.set(e.label, (proposals.get(e.label) ?? new Set()).add(s.xi));
@@ -72,6 +71,25 @@ function searchFolder(outDir: string, targets: TargetFlags): { proposals: Map<st
     }
   }
   return { proposals, ends };
+}
+
+/**
+ * The overrides that let a round compute only what the search reads: the linkage attack at the
+ * known shares the targets read (and the inference at their auxiliary shares), not at every share of
+ * the grid. An entry of attack/ or infer/ is hashed per share, so the last run, on the whole grid,
+ * reuses these and computes the other shares once, for every added ξ together, instead of in every
+ * round (a round's cost is mostly each trial cell's partial profiles, drawn per share).
+ */
+export function searchOnly(cfg: ExperimentConfig, sets: readonly Targets[]): string[] {
+  const out: string[] = [];
+  // the shares the targets read, and the decide: block's own (which must stay on the grid the round's config is checked against)
+  const at = (grid: readonly number[], wanted: (t: Targets) => number | null, block: number | undefined): number[] =>
+    [...new Set([...sets.flatMap((t) => (wanted(t) === null ? [] : [nearest(grid, wanted(t)!)!])), ...(block === undefined ? [] : [block])])].sort((a, b) => a - b);
+  const known = cfg.attack ? at(cfg.attack.known, (t) => (t.reid1 === null ? null : t.known), cfg.decide?.known) : [];
+  if (known.length > 0 && known.length < cfg.attack!.known.length) out.push(`attack.known=${JSON.stringify(known)}`);
+  const aux = cfg.infer ? at(cfg.infer.aux, (t) => (t.aucAdv === null ? null : t.aux), cfg.decide?.aux) : [];
+  if (aux.length > 0 && aux.length < cfg.infer!.aux.length) out.push(`infer.aux=${JSON.stringify(aux)}`);
+  return out;
 }
 
 /** The config's entries (as the effective config writes them) with each label's added ξ in its `xi:` list. */
@@ -98,20 +116,24 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
   const added = new Map<string, number[]>();
   let entries = base;
   const overridesNow = () => (added.size === 0 ? (opts.overrides ?? []) : [...(opts.overrides ?? []), `mechanisms=${JSON.stringify(entries)}`]);
+  // the grid and the rounds: only the shares the search reads (the last run computes the others)
+  const narrowed = searchOnly(cfg, sets);
   // one pool of workers for every round (the rounds are short: their start-up would dominate)
   const pool = opts.pool ?? (opts.engine ? null : startWorkerPool(opts));
-  // the rounds run quietly (their claims lines would repeat the grid's); calibrate says what each adds
-  const runOnce = (report: boolean, quiet = opts.quiet): Promise<RunResult> =>
-    runExperiment({ ...opts, overrides: overridesNow(), report: report && opts.report !== false, quiet, ...(pool ? { pool } : {}), log: quiet ? () => undefined : (opts.log ?? log) });
+  // the grid and every round compute and store only (RunOptions.outputs): the search reads the
+  // stores as the round's config holds them, and the files, claims and report are written once, at
+  // the end; the rounds run quietly (calibrate says what each adds and computes)
+  const runOnce = (outputs: boolean, quiet = opts.quiet): Promise<RunResult> =>
+    runExperiment({ ...opts, overrides: outputs ? overridesNow() : [...overridesNow(), ...narrowed], outputs, quiet, ...(pool ? { pool } : {}), log: quiet ? () => undefined : (opts.log ?? log) });
+  const search = (outDir: string) => searchFolder(outDir, loadConfig(opts.config, { overrides: [...overridesNow(), ...narrowed], dataDir: opts.dataDir }), sets);
   let computed = 0;
   let done = 0;
   try {
     let r = await runOnce(false);
     computed += r.computed;
-    for (; done < rounds; done++) {
-      const { proposals } = searchFolder(r.outDir, opts.targets);
-      if (proposals.size === 0) break;
-      const thinned = [...proposals].map(([label, xs]) => [label, thinProposals(xs)] as const);
+    let step = search(r.outDir);
+    for (; done < rounds && step.proposals.size > 0; done++) {
+      const thinned = [...step.proposals].map(([label, xs]) => [label, thinProposals(xs)] as const);
       for (const [label, xs] of thinned)
         added.set(
           label,
@@ -122,11 +144,12 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
       r = await runOnce(false, true);
       computed += r.computed;
       log(`calibrate round ${done + 1}: ${r.computed} results computed, ${r.reused} reused`);
+      step = search(r.outDir);
     }
-    // the last state once more, with its report (every result reused)
+    // the last state once more, writing the files, claims and report (every result reused)
     r = await runOnce(true);
-    const { ends } = searchFolder(r.outDir, opts.targets);
-    return { outDir: r.outDir, rounds: done, computed, added, entries, ends };
+    computed += r.computed;
+    return { outDir: r.outDir, rounds: done, computed, added, entries, ends: step.ends };
   } finally {
     if (!opts.pool) await pool?.close();
   }

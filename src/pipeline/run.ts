@@ -78,6 +78,12 @@ export interface RunOptions {
   overrides?: readonly string[];
   /** print the grid and what would be computed and reused; compute and write nothing */
   dryRun?: boolean;
+  /**
+   * write the result files, claims and report once computed (default true). false: compute and
+   * store only, for a caller that runs again to write them once (calibrate's rounds); the folder's
+   * outputs key is forgotten when anything was computed, so that the next run rewrites its files
+   */
+  outputs?: boolean;
 }
 
 /**
@@ -161,11 +167,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     for (const s of others.values()) s.ensure();
     if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
     // the claims' modules (and the report's) load while the workers compute, not after them
-    if (!opts.shard && plan.cellsTodo.length > 0) prefetchReportModules(report);
+    if (!opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0) prefetchReportModules(report);
     const hint = opts.resumeHint ?? 'run the same command again';
     const computeStarted = Date.now();
     const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetupsLogged(setup.cacheDir, setupBudget, started, log);
+    if (opts.outputs === false && !opts.shard) {
+      if (done.computed > 0) forgetOutputsKey(outDir);
+      return { outDir, total: plan.total, mine: plan.total, reused: plan.reused, computed: done.computed, cellsComputed: done.cellsComputed };
+    }
     // every result is stored: a signal now only cuts the rebuild of files short
     guard.whenSignalled((sig) => {
       store.removeTemporaries(process.pid);

@@ -1,13 +1,24 @@
 /**
  * `lshdp calibrate` against a fine grid (full tier): on the small synthetic grid of
  * tests/helpers/calibrate.ts (ξ 0, 1, 2, 5, 10, 20), every crossing of reid@1 with 1% ends resolved
- * by the stopping rule, and the 90% interval `choose` reports for calibrate's ξ* overlaps the one it
- * reports for a grid of ten times as many ξ over the same range. Not "calibrate's ξ* inside the fine
- * interval": each ξ is drawn apart, so calibrate's ξ* carries the noise of the two points it
- * interpolates, while the fine grid's 60 points, pooled, give a narrower interval about its own
- * draws (seed 5: lshrr's 7.08 [6.55, 7.49] against the fine 7.59 [7.38, 8.02]; with the near rule
- * off and the bracket at 3%, 7.22, still outside). The same seed gives the same bytes, and the
- * calibrated folder's config.yaml run in two shards and merged gives them too.
+ * by the stopping rule, and calibrate's ξ* is checked against the 90% interval `choose` reports for a
+ * grid of ten times as many ξ over the same range (issue 51, stage 3):
+ *
+ * - LapLSH: calibrate's ξ* lies inside the fine grid's interval (the issue's check). It did on
+ *   seeds 1–14 of this config and 1–6 of the same with all 1,000 users as targets: 20 of 20.
+ * - LSHRR: the two intervals overlap; ξ* itself lay inside the fine interval on 11 of seeds 1–14
+ *   (seed 5, this test's: 7.08 against [7.38, 8.02]; seeds 3 and 6: 7.18 against [7.26, 7.67], 6.84
+ *   against [6.86, 7.36]), and on 5 of 6 with 1,000 targets (where, on seed 3, even the intervals
+ *   missed each other: [6.75, 7.23] against [7.28, 7.60]). Not a defect of the search: each ξ's
+ *   randomized response is drawn apart, so calibrate's ξ* carries the noise of the two points it
+ *   interpolates, while the fine grid pools 60 points, whose draws average out: its interval holds
+ *   mostly the randomness the trials share (hyperplanes, partial profiles). LSHRR's reid@1 is steep
+ *   here, so its fine interval is narrow (median width 0.7 against LapLSH's 2.8), and a draw's
+ *   noise moves ξ* by about as much. An interval check on one estimate against the other cannot
+ *   hold at 90% then; the overlap of the two intervals held on 19 of 20.
+ *
+ * The same seed gives the same bytes, and the calibrated folder's config.yaml run in two shards
+ * and merged gives them too.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +35,7 @@ const FINE = [0, ...Array.from({ length: 59 }, (_, j) => Number((0.1 * 200 ** (j
 const read = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8');
 
 describe('lshdp calibrate against a fine grid', () => {
-  it('ξ*’s 90% interval overlaps the fine grid’s; the same bytes twice, and sharded then merged', async () => {
+  it('LapLSH’s ξ* inside the fine grid’s 90% interval, LSHRR’s interval overlapping it; the same bytes twice, and sharded then merged', async () => {
     expect(new Set(FINE).size).toBe(60);
     const { dir, config } = scratchConfig(CALIBRATE_GRID);
     const out = join(dir, 'cal');
@@ -44,7 +55,12 @@ describe('lshdp calibrate against a fine grid', () => {
       if (c.flag !== 'interior') continue;
       compared++;
       const where = `${e.label}: calibrate ξ* ${c.xi} ${c.xi_interval} in [${e.bracket}], fine ξ* ${f.xi} ${f.xi_interval}`;
-      // the two 90% intervals overlap (each estimate carries its own points' noise: see the header)
+      if (e.label === 'laplsh') {
+        // the issue's check: calibrate's ξ* inside the fine grid's 90% interval
+        expect(c.xi!, where).toBeGreaterThanOrEqual(f.xi_low ?? 0);
+        expect(c.xi!, where).toBeLessThanOrEqual(f.xi_high ?? Number.POSITIVE_INFINITY);
+      }
+      // both entries: the two 90% intervals overlap (for LSHRR the issue's check does not hold at 90%: see the header)
       expect(c.xi_low ?? 0, where).toBeLessThanOrEqual(f.xi_high ?? Number.POSITIVE_INFINITY);
       expect(f.xi_low ?? 0, where).toBeLessThanOrEqual(c.xi_high ?? Number.POSITIVE_INFINITY);
     }
