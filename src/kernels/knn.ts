@@ -7,29 +7,13 @@
 
 import { align16, instance, reserve, type KernelMemory } from './instance.js';
 import type { CodeSet } from './shapes.js';
+import { gatherScan, groupCodes, groupsScan, type TiesExports } from './ties.js';
 
 /** The exports of knn.wat. */
 interface KnnExports extends KernelMemory {
   knn32(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knn64(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number): void;
   knnCount(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number): void;
-  knnGroups(
-    gcodes: number,
-    ng: number,
-    gstart: number,
-    gusers: number,
-    ugroup: number,
-    queries: number,
-    nq: number,
-    k: number,
-    seed: number,
-    bits: number,
-    out: number,
-    heap: number,
-    dist: number,
-    hist: number,
-    wide: number,
-  ): void;
   knnSet(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, wide: number, tied: number): void;
   bare64(codes: number, users: number, queries: number, nq: number): bigint;
   bare32(codes: number, users: number, queries: number, nq: number): number;
@@ -73,92 +57,23 @@ function layout(wasm: KnnExports, set: CodeSet, users: number, nq: number, k: nu
  * about k·ln(users/k) heap replacements per query); 'count' writes every distance as a byte, finds
  * the boundary distance by SIMD counting and keys only the users within it (two more passes over
  * one byte per user, few replacements); 'groups' does the same over the distinct codes (one
- * distance per code, the boundary from the groups' sizes, then the users of the groups within it).
- * The same answers every way.
+ * distance per code, the boundary from the groups' sizes, then the users of the groups within it);
+ * 'gather' lists the users within the previous query's boundary while writing the distances, and
+ * finds the boundary from the list (ties.wat). The same answers every way.
  */
-export type WasmSelection = 'auto' | 'heap' | 'count' | 'groups';
+export type WasmSelection = 'auto' | 'heap' | 'count' | 'groups' | 'gather';
 
-/** 'auto' selects by counting for codes of <= 32 bits (their distance bytes come out of SIMD
- *  narrowing almost for free: faster at 4k and at 160k users), and for longer codes up to this many
+/** 'auto' selects by gathering (before it, by counting: the same distance pass, then fewer passes
+ *  over the bytes) for codes of <= 32 bits (their distance bytes come out of SIMD narrowing almost
+ *  for free: counting was faster at 4k and at 160k users), and for longer codes up to this many
  *  users (measured: counting wins at 8k users, draws at 32k, loses by ~20% at 160k, where the
- *  scalar byte stores cost more than the heap's replacements). */
+ *  scalar byte stores cost more than the heap's replacements); see docs/SPEED.md, "2026-12-07:
+ *  the tie path". */
 export const COUNT_MAX_USERS = 32768;
 
 /** 'auto' scans the groups of equal codes instead of the users when there are at most this many
  *  distinct codes a user (GROUPS_MAX_SHARE); see docs/SPEED.md, "2026-12-07: the tie path". */
 export const GROUPS_MAX_SHARE = 0.5;
-
-/** Users grouped by code: the distinct codes in order of first appearance (`words` u32 each), group
- *  g's users (ascending) at users[start[g] .. start[g + 1]), and each user's group. */
-export interface CodeGroups {
-  codes: Uint32Array;
-  count: number;
-  start: Int32Array;
-  users: Int32Array;
-  groupOf: Int32Array;
-}
-
-/** Groups the first `users` codes of `set` (1 or 2 words a code) by value, in one pass of an
- *  open-addressing hash table. */
-export function groupCodes(set: CodeSet, users: number): CodeGroups {
-  const { codes, words } = set;
-  let cap = 16;
-  while (cap < 2 * users) cap *= 2;
-  const slots = new Int32Array(cap).fill(-1);
-  const gcodes = new Uint32Array(users * words);
-  const groupOf = new Int32Array(users);
-  const size = new Int32Array(users + 1);
-  let count = 0;
-  for (let u = 0; u < users; u++) {
-    const lo = codes[u * words]!;
-    const hi = words === 2 ? codes[u * 2 + 1]! : 0;
-    let h = (Math.imul(lo ^ Math.imul(hi, 0x85ebca77), 0x9e3779b1) >>> 0) & (cap - 1);
-    let g = slots[h]!;
-    while (g >= 0 && (gcodes[g * words] !== lo || (words === 2 && gcodes[g * 2 + 1] !== hi))) {
-      h = (h + 1) & (cap - 1);
-      g = slots[h]!;
-    }
-    if (g < 0) {
-      g = count++;
-      slots[h] = g;
-      gcodes[g * words] = lo;
-      if (words === 2) gcodes[g * 2 + 1] = hi;
-    }
-    groupOf[u] = g;
-    size[g + 1]!++;
-  }
-  const start = new Int32Array(count + 1);
-  for (let g = 0; g < count; g++) start[g + 1] = start[g]! + size[g + 1]!;
-  const fill = start.slice(0, count);
-  const grouped = new Int32Array(users);
-  for (let u = 0; u < users; u++) grouped[fill[groupOf[u]!]!++] = u;
-  return { codes: gcodes.subarray(0, count * words), count, start, users: grouped, groupOf };
-}
-
-/** knnGroups over `groups` (of `set`'s first `users` codes): writes the k best of every query into
- *  `out` (queries x k, best first). */
-function scanGroups(wasm: KnnExports, set: CodeSet, groups: CodeGroups, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
-  const ng = groups.count;
-  const nq = queries.length;
-  const gcodes = 0;
-  const gstart = align16(ng * set.words * 4 + 32);
-  const gusers = align16(gstart + (ng + 1) * 4);
-  const ugroup = align16(gusers + users * 4);
-  const queriesAt = align16(ugroup + users * 4);
-  const outAt = align16(queriesAt + nq * 4);
-  const heap = align16(outAt + nq * k * 4);
-  const dist = align16(heap + k * 12);
-  const hist = align16(dist + ng + 32);
-  reserve(wasm, hist + (set.bits + 1) * 4);
-  const buf = wasm.memory.buffer;
-  new Uint32Array(buf, gcodes, ng * set.words).set(groups.codes);
-  new Int32Array(buf, gstart, ng + 1).set(groups.start);
-  new Int32Array(buf, gusers, users).set(groups.users);
-  new Int32Array(buf, ugroup, users).set(groups.groupOf);
-  new Int32Array(buf, queriesAt, nq).set(queries);
-  wasm.knnGroups(gcodes, ng, gstart, gusers, ugroup, queriesAt, nq, k, tieSeed | 0, set.bits, outAt, heap, dist, hist, set.words - 1);
-  out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
-}
 
 /**
  * Writes the k best of every query into `out` (queries x k, best first) and returns true, or
@@ -166,12 +81,12 @@ function scanGroups(wasm: KnnExports, set: CodeSet, groups: CodeGroups, users: n
  * Arguments are validated by the caller (hammingKnn).
  */
 export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, selection: WasmSelection = 'auto'): boolean {
-  const wasm = instance<KnnExports>();
+  const wasm = instance<KnnExports & TiesExports>();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
   if (k > 0 && (selection === 'groups' || selection === 'auto')) {
     const groups = groupCodes(set, users);
     if (selection === 'groups' || groups.count <= users * GROUPS_MAX_SHARE) {
-      scanGroups(wasm, set, groups, users, queries, k, tieSeed, out);
+      groupsScan(wasm, set, groups, users, queries, k, tieSeed, out);
       return true;
     }
   }
@@ -179,7 +94,11 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, users * set.words).set(set.codes.subarray(0, users * set.words));
   new Int32Array(buf, at.queries, queries.length).set(queries);
-  if (selection === 'count' || (selection === 'auto' && (set.words === 1 || users <= COUNT_MAX_USERS))) {
+  const auto = selection === 'auto' && (set.words === 1 || users <= COUNT_MAX_USERS);
+  if ((selection === 'gather' || auto) && k > 0) {
+    const padded = Math.ceil((users + 15) / 256) * 256;
+    gatherScan(wasm, set, users, queries.length, k, tieSeed, at, align16(at.dist + padded + (padded / 256) * 16 + 16));
+  } else if (selection === 'count' || auto) {
     wasm.knnCount(at.codes, users, at.queries, queries.length, k, tieSeed | 0, set.bits, at.out, at.heap, at.dist, set.words - 1);
   } else {
     const knn = set.words === 1 ? wasm.knn32 : wasm.knn64; // little-endian word pairs are the u64 codes

@@ -1,13 +1,12 @@
 ;; Hamming k-NN for codes of at most 64 bits: the scan (knn32, knn64: one pass with the heap of
-;; prelude.wat), the two-pass scan (knnCount: distance bytes, the boundary by counting), the scan of
-;; users grouped by code (knnGroups: one distance per distinct code), the k nearest as a set
-;; (knnSet, for attribute inference), the bucket path (knnBucket) and the bench's bare popcount
-;; baselines (bare32, bare64). Per query, the k users (query excluded) with the smallest
+;; prelude.wat), the two-pass scan (knnCount: distance bytes, the boundary by counting), the k
+;; nearest as a set (knnSet, for attribute inference), the bucket path (knnBucket) and the bench's
+;; bare popcount baselines (bare32, bare64); the tie path's scans are in ties.wat. Per query, the k users (query excluded) with the smallest
 ;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first: the tie-breaking of
 ;; src/lsh/tieKey.ts. Wrapper: src/kernels/knn.ts.
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js': the scan and bucket paths).
 ;; Held equal bit for bit by tests/kernels/wasm.test.ts ('equals the JS kernel on larger sets',
-;; 'selects alike by heap, by counting and by groups', 'answers heavy code ties alike'),
+;; 'selects alike by heap, by counting and by groups'),
 ;; tests/lsh/hammingKnn.test.ts (every path against the brute force) and, for knnSet,
 ;; tests/kernels/infer.test.ts ('finds each probe the same k users').
 ;;
@@ -495,106 +494,3 @@
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $query))))
 
-  ;; ---- users grouped by code, one distance per distinct code (knnGroups; knn.ts groupCodes) ----
-  ;; Group g's code at gcodes (as the scans' codes), its users at gusers[gstart[g] .. gstart[g + 1]),
-  ;; user u's group at ugroup[u]. Per query: the groups' distance bytes ($dist32, $dist64), the
-  ;; boundary D from the groups' sizes ($groupBoundary), then only the users of groups within D
-  ;; offered to the heap with bound D, drained best first: users below D (at most k - 1) keyed only
-  ;; to order the answer, those at D for the tie rule. The same answers as knnCount: the k smallest
-  ;; (distance, tie key), a set whatever the order of the offers (distinct users' keys differ).
-
-  ;; adds the sizes of the groups at distance t (eq = 1), or at most t (eq = 0), to hist[distance]
-  (func $groupHist (param $dist i32) (param $n16 i32) (param $gstart i32) (param $hist i32) (param $t i32) (param $eq i32)
-    (local $p i32) (local $end i32) (local $m i32) (local $g i32) (local $h i32) (local $s i32) (local $tv v128) (local $v v128)
-    (local.set $tv (i8x16.splat (local.get $t)))
-    (local.set $p (local.get $dist))
-    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
-    (block $done
-      (loop $vec
-        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $v (v128.load (local.get $p)))
-        (local.set $m (select (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $tv)))
-                              (i8x16.bitmask (i8x16.le_u (local.get $v) (local.get $tv))) (local.get $eq)))
-        (if (local.get $m)
-          (then
-            (loop $each
-              (local.set $g (i32.add (i32.sub (local.get $p) (local.get $dist)) (i32.ctz (local.get $m))))
-              (local.set $h (i32.add (local.get $hist) (i32.shl (i32.load8_u (i32.add (local.get $dist) (local.get $g))) (i32.const 2))))
-              (local.set $s (i32.add (local.get $gstart) (i32.shl (local.get $g) (i32.const 2))))
-              (i32.store (local.get $h) (i32.add (i32.load (local.get $h)) (i32.sub (i32.load offset=4 (local.get $s)) (i32.load (local.get $s)))))
-              (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-              (br_if $each (local.get $m)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
-        (br $vec))))
-
-  ;; the boundary D: the smallest distance with at least k users (the query excluded) at or below
-  ;; it. Counts the groups within the previous query's D (the global $guess) in one pass, then one
-  ;; pass per distance beyond it; leaves D in $guess. The pad bytes (255) are never counted.
-  (func $groupBoundary (param $dist i32) (param $n16 i32) (param $gstart i32) (param $hist i32) (param $bits i32) (result i32)
-    (local $t i32) (local $D i32) (local $cum i32)
-    (local.set $t (global.get $guess))
-    (if (i32.gt_u (local.get $t) (local.get $bits)) (then (local.set $t (local.get $bits))))
-    (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $bits) (i32.const 1)) (i32.const 2)))
-    (i32.store (local.get $hist) (i32.const -1)) ;; the query, at distance 0 in its own group
-    (call $groupHist (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $t) (i32.const 0))
-    (local.set $cum (i32.load (local.get $hist)))
-    (block $found
-      (loop $walk
-        (br_if $found (i32.ge_s (local.get $cum) (global.get $k)))
-        (local.set $D (i32.add (local.get $D) (i32.const 1)))
-        (if (i32.gt_u (local.get $D) (local.get $t))
-          (then (call $groupHist (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $D) (i32.const 1))))
-        (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))
-        (br $walk)))
-    (global.set $guess (local.get $D))
-    (local.get $D))
-
-  ;; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits); 1 <= k < users
-  (func (export "knnGroups") (param $gcodes i32) (param $ng i32) (param $gstart i32) (param $gusers i32) (param $ugroup i32)
-        (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
-        (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $wide i32)
-    (local $qi i32) (local $q i32) (local $g i32) (local $n16 i32) (local $end i32) (local $p i32) (local $m i32)
-    (local $d i32) (local $s i32) (local $e i32) (local $dv v128)
-    (call $setup (local.get $k) (local.get $heap))
-    (global.set $guess (i32.const 0))
-    (local.set $n16 (i32.and (i32.add (local.get $ng) (i32.const 15)) (i32.const -16)))
-    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
-    (block $qdone
-      (loop $qloop
-        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
-        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
-        (local.set $g (i32.load (i32.add (local.get $ugroup) (i32.shl (local.get $q) (i32.const 2)))))
-        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
-        (if (local.get $wide)
-          (then (call $dist64 (local.get $gcodes) (local.get $ng)
-                  (i64.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 3)))) (local.get $dist)))
-          (else (call $dist32 (local.get $gcodes) (local.get $ng)
-                  (i32.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 2)))) (local.get $dist))))
-        (global.set $bound (call $groupBoundary (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $bits)))
-        (local.set $dv (i8x16.splat (global.get $bound)))
-        (local.set $p (local.get $dist))
-        (block $sdone
-          (loop $vec
-            (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
-            (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $p)) (local.get $dv))))
-            (if (local.get $m)
-              (then
-                (loop $each
-                  (local.set $g (i32.add (i32.sub (local.get $p) (local.get $dist)) (i32.ctz (local.get $m))))
-                  (local.set $d (i32.load8_u (i32.add (local.get $dist) (local.get $g))))
-                  (local.set $s (i32.add (local.get $gstart) (i32.shl (local.get $g) (i32.const 2))))
-                  (local.set $e (i32.add (local.get $gusers) (i32.shl (i32.load offset=4 (local.get $s)) (i32.const 2))))
-                  (local.set $s (i32.add (local.get $gusers) (i32.shl (i32.load (local.get $s)) (i32.const 2))))
-                  (block $udone
-                    (loop $user
-                      (br_if $udone (i32.ge_u (local.get $s) (local.get $e)))
-                      (call $offer (i32.load (local.get $s)) (local.get $d))
-                      (local.set $s (i32.add (local.get $s) (i32.const 4)))
-                      (br $user)))
-                  (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-                  (br_if $each (local.get $m)))))
-            (local.set $p (i32.add (local.get $p) (i32.const 16)))
-            (br $vec)))
-        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
-        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
-        (br $qloop))))

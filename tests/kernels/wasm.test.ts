@@ -5,7 +5,8 @@ import { KERNELS_WASM_BASE64 } from '../../src/kernels/binary.js';
 import { hammingKernelName, kernelsOff } from '../../src/kernels/instance.js';
 import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '../../src/kernels/releases.js';
 import { wasmRankCounts } from '../../src/kernels/attack.js';
-import { groupCodes, wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
+import { wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
+import { groupCodes } from '../../src/kernels/ties.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -62,7 +63,7 @@ describe('WebAssembly Hamming kernel', () => {
       const queries = Int32Array.from([0, 3, 6, 160, users - 1]);
       const k = Math.min(25, users - 1);
       const js = hammingKnn(set, queries, k, bits, { path: 'scan', kernel: 'js' });
-      for (const selection of ['heap', 'count', 'groups'] as const) {
+      for (const selection of ['heap', 'count', 'groups', 'gather'] as const) {
         const out = new Int32Array(queries.length * k);
         expect(wasmScan(set, users, queries, k, bits, out, selection)).toBe(true);
         expect(out, `${bits} bits, ${selection}`).toEqual(js);
@@ -82,7 +83,7 @@ describe('WebAssembly Hamming kernel', () => {
   function expectAllAlike(set: ReturnType<typeof emptyCodes>, users: number, queries: Int32Array, ks: number[], seed: number, label: string) {
     for (const k of ks) {
       const js = hammingKnn(set, queries, k, seed, { path: 'scan', kernel: 'js' });
-      for (const selection of ['auto', 'heap', 'count', 'groups'] as WasmSelection[]) {
+      for (const selection of ['auto', 'heap', 'count', 'groups', 'gather'] as WasmSelection[]) {
         const out = new Int32Array(queries.length * k);
         expect(wasmScan(set, users, queries, k, seed, out, selection)).toBe(true);
         expect(out, `${label}, k ${k}, ${selection}`).toEqual(js);
