@@ -6,7 +6,7 @@
 ;; src/lsh/tieKey.ts. Wrapper: src/kernels/knn.ts.
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js': the scan and bucket paths).
 ;; Held equal bit for bit by tests/kernels/wasm.test.ts ('equals the JS kernel on larger sets',
-;; 'selects alike by heap, by counting and by groups'),
+;; 'selects alike by heap, counting, groups and gathering'),
 ;; tests/lsh/hammingKnn.test.ts (every path against the brute force) and, for knnSet,
 ;; tests/kernels/infer.test.ts ('finds each probe the same k users').
 ;;

@@ -6,7 +6,7 @@
 ;; differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
 ;; 'groups' and 'gather'; 'auto' takes one of them where it took the two-pass knnCount).
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js'). Held equal bit for bit by
-;; tests/kernels/wasm.test.ts ('selects alike by heap, by counting and by groups', 'answers heavy
+;; tests/kernels/wasm.test.ts ('selects alike by heap, counting, groups and gathering', 'answers heavy
 ;; code ties alike on every selection') and tests/lsh/hammingKnn.test.ts (against the brute force).
 
   ;; ---- users grouped by code, one distance per distinct code (knnGroups; ties.ts groupCodes) ----
@@ -119,7 +119,7 @@
   ;; itself lists the users within the guessed boundary g (the previous query's; for u64 codes one
   ;; SIMD pass over the bytes after the scalar distances); their distances'
   ;; histogram gives the boundary D when D <= g, and one pass a distance beyond g lists the users at
-  ;; it otherwise. Only the listed users within D are offered to the heap (bound D).
+  ;; it otherwise. Only the listed users within D are keyed ($pickListed).
 
   ;; the distance bytes of every user from cq (<= 32 bits, SIMD as $dist32), the users at distance
   ;; <= g listed at list from c on; returns the new length
@@ -194,6 +194,52 @@
         (br $vec)))
     (local.get $c))
 
+  ;; the k smallest (distance << 32 | tie key) of the listed users within D (the query skipped),
+  ;; best first into out, through a buffer kept sorted in the heap's memory (keys at $hk, users at
+  ;; $hu): once it holds k, a user costs its key and one compare with the last; no heap to drain
+  (func $pickListed (param $list i32) (param $c i32) (param $dist i32) (param $D i32) (param $out i32)
+    (local $i i32) (local $u i32) (local $d i32) (local $h i32) (local $n i32) (local $j i32)
+    (local $key i64) (local $last i64) (local $prev i64)
+    (local.set $last (i64.const -1))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $c)))
+        (local.set $u (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $d (i32.load8_u (i32.add (local.get $dist) (local.get $u))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $each (i32.gt_u (local.get $d) (local.get $D)))
+        (br_if $each (i32.eq (local.get $u) (global.get $q)))
+        ;; fmix32(base ^ (u + 1) * 0x85ebca77), as $offer
+        (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
+        (br_if $each (i64.ge_u (local.get $key) (local.get $last)))
+        ;; insert: the entries above the key move up one place (the last one drops out when full)
+        (local.set $j (local.get $n))
+        (if (i32.lt_u (local.get $n) (global.get $k))
+          (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+          (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+        (block $placed
+          (loop $shift
+            (br_if $placed (i32.eqz (local.get $j)))
+            (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+            (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+            (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+            (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+              (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+            (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+            (br $shift)))
+        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
+        (if (i32.eq (local.get $n) (global.get $k))
+          (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
+        (br $each)))
+    (memory.copy (local.get $out) (global.get $hu) (i32.shl (global.get $k) (i32.const 2))))
+
   ;; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits); 1 <= k < users; list: users + 1 u32
   (func (export "knnGather") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
         (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
@@ -246,15 +292,7 @@
                 (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))))
             (br $walk)))
         (global.set $guess (local.get $D))
-        (global.set $bound (local.get $D))
-        (local.set $i (i32.const 0))
-        (block $odone
-          (loop $offers
-            (br_if $odone (i32.ge_u (local.get $i) (local.get $c)))
-            (local.set $u (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))
-            (call $offer (local.get $u) (i32.load8_u (i32.add (local.get $dist) (local.get $u))))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $offers)))
-        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (call $pickListed (local.get $list) (local.get $c) (local.get $dist) (local.get $D)
+          (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))

@@ -55,7 +55,7 @@ describe('WebAssembly Hamming kernel', () => {
     }
   });
 
-  it('selects alike by heap, by counting and by groups, for every kappa 1..64, with heavy ties', () => {
+  it('selects alike by heap, counting, groups and gathering, for every kappa 1..64, with heavy ties', () => {
     for (let bits = 1; bits <= 64; bits++) {
       const users = 203 + bits; // any remainder modulo the lane groups
       const set = randomCodes(users, bits, `select-${bits}`);
