@@ -200,9 +200,8 @@ export function evaluateAnswerSets(
   // answer: the growth of the shared MovieLens grid by one ξ spent 0.8 worker CPU-s here, 0.5 with
   // it (CPU profiles; 610 users, 7 results × 10 answers per query). The sum only keeps the reads.
   const touchRow = complete && kMaxes.reduce((a, b) => a + b, 0) * ANSWERS_PER_LINE_STREAMED >= users;
-  // each true neighbour's first place in the query's list, stamped per query: an answer's place is
-  // one lookup instead of a search of the list (a quarter of this function's time on a check-in
-  // table whose every user is a query, 17 results of 10 answers a cell)
+  // each true neighbour's first place in the query's list, stamped per query: an answer's place is one lookup
+  // instead of a search (a quarter of this function's time on a check-in table, every user a query)
   const placeMark = new Int32Array(users);
   const placeAt = new Int32Array(users);
   const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
