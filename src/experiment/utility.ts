@@ -93,6 +93,14 @@ export function distanceMemo(queries: number, users: number): DistanceMemo {
   return { seen: new Int32Array(queries * users), known: new Float64Array(queries * users) };
 }
 
+/**
+ * Stored entries (12 bytes each: a column index and a value) from which the rows of a query's
+ * answers are read through first when there is no memo (touchAnswerRows): below, the whole table
+ * stays in the processor's caches and the pass only costs (the checkins-nyc grid, 3,272 and 3,751
+ * users of 3.6 and 8.8 entries: a fifth of evaluateAnswerSets's time, in a profile of one worker).
+ */
+export const READ_THROUGH_MIN_ENTRIES = 1 << 20;
+
 /** Answers per query above which a complete row is read through first: one per 32 users (8 doubles per 64-byte line). */
 const ANSWERS_PER_LINE_STREAMED = 32;
 /** Where the sums of the rows read through go (kept, so that no compiler drops the reads). */
@@ -152,6 +160,8 @@ function searchPlace(indices: Int32Array, t0: number, kMax: number, u: number): 
  * cell): each query's row is prepared once, and a user that answers the query in several results
  * has its distance computed once (the same double every time). Each result's sums run over the
  * queries in their order, as evaluateAnswers's: the means are the same to the bit.
+ * `readThrough` (default: from READ_THROUGH_MIN_ENTRIES stored entries on) reads the answers' rows
+ * through first where there is no memo; it changes no result.
  */
 export function evaluateAnswerSets(
   vectors: UserVectors,
@@ -160,6 +170,7 @@ export function evaluateAnswerSets(
   sets: AnswerSet[],
   distanceFrom?: (query: number) => (user: number) => number,
   memo?: DistanceMemo,
+  readThrough = vectors.colIdx.length >= READ_THROUGH_MIN_ENTRIES,
 ): UtilityMeans[] {
   const Q = queries.length;
   if (Q === 0) throw new RangeError('no queries to evaluate');
@@ -189,9 +200,8 @@ export function evaluateAnswerSets(
   // answer: the growth of the shared MovieLens grid by one ξ spent 0.8 worker CPU-s here, 0.5 with
   // it (CPU profiles; 610 users, 7 results × 10 answers per query). The sum only keeps the reads.
   const touchRow = complete && kMaxes.reduce((a, b) => a + b, 0) * ANSWERS_PER_LINE_STREAMED >= users;
-  // each true neighbour's first place in the query's list, stamped per query: an answer's place is
-  // one lookup instead of a search of the list (a quarter of this function's time on a check-in
-  // table whose every user is a query, 17 results of 10 answers a cell)
+  // each true neighbour's first place in the query's list, stamped per query: an answer's place is one lookup
+  // instead of a search (a quarter of this function's time on a check-in table, every user a query)
   const placeMark = new Int32Array(users);
   const placeAt = new Int32Array(users);
   const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
@@ -215,7 +225,7 @@ export function evaluateAnswerSets(
     const t0 = qi * truth.k;
     stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
     // without a memo (a group too large for one), the answers' rows are read through first
-    if (dense && !memo) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
+    if (dense && !memo && readThrough) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
       const { answers, width, ks } = sets[s]!;
       const kMax = kMaxes[s]!;

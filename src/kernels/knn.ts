@@ -7,6 +7,7 @@
 
 import { align16, instance, reserve, type KernelMemory } from './instance.js';
 import type { CodeSet } from './shapes.js';
+import { gatherScan, groupCodes, groupsScan, type TiesExports } from './ties.js';
 
 /** The exports of knn.wat. */
 interface KnnExports extends KernelMemory {
@@ -55,15 +56,24 @@ function layout(wasm: KnnExports, set: CodeSet, users: number, nq: number, k: nu
  * How the WebAssembly kernel selects: 'heap' keeps the k best while scanning (cheap per user, but
  * about k·ln(users/k) heap replacements per query); 'count' writes every distance as a byte, finds
  * the boundary distance by SIMD counting and keys only the users within it (two more passes over
- * one byte per user, few replacements). The same answers either way.
+ * one byte per user, few replacements); 'groups' does the same over the distinct codes (one
+ * distance per code, the boundary from the groups' sizes, then the users of the groups within it);
+ * 'gather' lists the users within the previous query's boundary while writing the distances, and
+ * finds the boundary from the list (ties.wat). The same answers every way.
  */
-export type WasmSelection = 'auto' | 'heap' | 'count';
+export type WasmSelection = 'auto' | 'heap' | 'count' | 'groups' | 'gather';
 
-/** 'auto' selects by counting for codes of <= 32 bits (their distance bytes come out of SIMD
- *  narrowing almost for free: faster at 4k and at 160k users), and for longer codes up to this many
+/** 'auto' selects by gathering (before it, by counting: the same distance pass, then fewer passes
+ *  over the bytes) for codes of <= 32 bits (their distance bytes come out of SIMD narrowing almost
+ *  for free: counting was faster at 4k and at 160k users), and for longer codes up to this many
  *  users (measured: counting wins at 8k users, draws at 32k, loses by ~20% at 160k, where the
- *  scalar byte stores cost more than the heap's replacements). */
+ *  scalar byte stores cost more than the heap's replacements); see docs/SPEED.md, "2026-12-07:
+ *  the tie path". */
 export const COUNT_MAX_USERS = 32768;
+
+/** 'auto' scans the groups of equal codes instead of the users when there are at most this many
+ *  distinct codes a user (GROUPS_MAX_SHARE); see docs/SPEED.md, "2026-12-07: the tie path". */
+export const GROUPS_MAX_SHARE = 0.5;
 
 /**
  * Writes the k best of every query into `out` (queries x k, best first) and returns true, or
@@ -71,13 +81,24 @@ export const COUNT_MAX_USERS = 32768;
  * Arguments are validated by the caller (hammingKnn).
  */
 export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, selection: WasmSelection = 'auto'): boolean {
-  const wasm = instance<KnnExports>();
+  const wasm = instance<KnnExports & TiesExports>();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
+  if (k > 0 && (selection === 'groups' || selection === 'auto')) {
+    const groups = groupCodes(set, users);
+    if (selection === 'groups' || groups.count <= users * GROUPS_MAX_SHARE) {
+      groupsScan(wasm, set, groups, users, queries, k, tieSeed, out);
+      return true;
+    }
+  }
   const at = layout(wasm, set, users, queries.length, k);
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, at.codes, users * set.words).set(set.codes.subarray(0, users * set.words));
   new Int32Array(buf, at.queries, queries.length).set(queries);
-  if (selection === 'count' || (selection === 'auto' && (set.words === 1 || users <= COUNT_MAX_USERS))) {
+  const auto = selection === 'auto' && (set.words === 1 || users <= COUNT_MAX_USERS);
+  if ((selection === 'gather' || auto) && k > 0) {
+    const padded = Math.ceil((users + 15) / 256) * 256;
+    gatherScan(wasm, set, users, queries.length, k, tieSeed, at, align16(at.dist + padded + (padded / 256) * 16 + 16));
+  } else if (selection === 'count' || auto) {
     wasm.knnCount(at.codes, users, at.queries, queries.length, k, tieSeed | 0, set.bits, at.out, at.heap, at.dist, set.words - 1);
   } else {
     const knn = set.words === 1 ? wasm.knn32 : wasm.knn64; // little-endian word pairs are the u64 codes

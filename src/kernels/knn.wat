@@ -1,13 +1,14 @@
 ;; Hamming k-NN for codes of at most 64 bits: the scan (knn32, knn64: one pass with the heap of
 ;; prelude.wat), the two-pass scan (knnCount: distance bytes, the boundary by counting), the k
 ;; nearest as a set (knnSet, for attribute inference), the bucket path (knnBucket) and the bench's
-;; bare popcount baselines (bare32, bare64). Per query, the k users (query excluded) with the
-;; smallest (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first: the tie-breaking of
+;; bare popcount baselines (bare32, bare64); the tie path's scans are in ties.wat. Per query, the k users (query excluded) with the smallest
+;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first: the tie-breaking of
 ;; src/lsh/tieKey.ts. Wrapper: src/kernels/knn.ts.
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js': the scan and bucket paths).
 ;; Held equal bit for bit by tests/kernels/wasm.test.ts ('equals the JS kernel on larger sets',
-;; 'selects alike by heap and by counting'), tests/lsh/hammingKnn.test.ts (every path against the
-;; brute force) and, for knnSet, tests/kernels/infer.test.ts ('finds each probe the same k users').
+;; 'selects alike by heap, counting, groups and gathering'),
+;; tests/lsh/hammingKnn.test.ts (every path against the brute force) and, for knnSet,
+;; tests/kernels/infer.test.ts ('finds each probe the same k users').
 ;;
 ;; A bounded max-heap holds the k best composite keys (distance << 32 | tie key, unsigned) and
 ;; their users. Users farther than the heap's worst distance (`bound`) cost a popcount and a
@@ -492,3 +493,4 @@
         (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $query))))
+

@@ -5,7 +5,8 @@ import { KERNELS_WASM_BASE64 } from '../../src/kernels/binary.js';
 import { hammingKernelName, kernelsOff } from '../../src/kernels/instance.js';
 import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '../../src/kernels/releases.js';
 import { wasmRankCounts } from '../../src/kernels/attack.js';
-import { wasmScan } from '../../src/kernels/knn.js';
+import { wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
+import { groupCodes } from '../../src/kernels/ties.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -54,7 +55,7 @@ describe('WebAssembly Hamming kernel', () => {
     }
   });
 
-  it('selects alike by heap and by counting, for every kappa 1..64, with heavy ties', () => {
+  it('selects alike by heap, counting, groups and gathering, for every kappa 1..64, with heavy ties', () => {
     for (let bits = 1; bits <= 64; bits++) {
       const users = 203 + bits; // any remainder modulo the lane groups
       const set = randomCodes(users, bits, `select-${bits}`);
@@ -62,11 +63,76 @@ describe('WebAssembly Hamming kernel', () => {
       const queries = Int32Array.from([0, 3, 6, 160, users - 1]);
       const k = Math.min(25, users - 1);
       const js = hammingKnn(set, queries, k, bits, { path: 'scan', kernel: 'js' });
-      for (const selection of ['heap', 'count'] as const) {
+      for (const selection of ['heap', 'count', 'groups', 'gather'] as const) {
         const out = new Int32Array(queries.length * k);
         expect(wasmScan(set, users, queries, k, bits, out, selection)).toBe(true);
         expect(out, `${bits} bits, ${selection}`).toEqual(js);
       }
+    }
+  });
+
+  /** Users of `groups` distinct codes, user u in group pattern(u) (groups scattered over the users). */
+  function groupedCodes(users: number, bits: number, groups: number, pattern: (u: number) => number, seed: string) {
+    const base = randomCodes(groups, bits, seed);
+    const set = emptyCodes(users, bits);
+    for (let u = 0; u < users; u++) set.codes.set(base.codes.subarray(pattern(u) * set.words, (pattern(u) + 1) * set.words), u * set.words);
+    return set;
+  }
+
+  /** Every selection of wasmScan against the JS twin, for each k. */
+  function expectAllAlike(set: ReturnType<typeof emptyCodes>, users: number, queries: Int32Array, ks: number[], seed: number, label: string) {
+    for (const k of ks) {
+      const js = hammingKnn(set, queries, k, seed, { path: 'scan', kernel: 'js' });
+      for (const selection of ['auto', 'heap', 'count', 'groups', 'gather'] as WasmSelection[]) {
+        const out = new Int32Array(queries.length * k);
+        expect(wasmScan(set, users, queries, k, seed, out, selection)).toBe(true);
+        expect(out, `${label}, k ${k}, ${selection}`).toEqual(js);
+      }
+    }
+  }
+
+  it('groups users by code: every user once, equal codes together, distinct codes apart', () => {
+    for (const bits of [10, 33, 64]) {
+      const set = groupedCodes(500, bits, 37, (u) => (u * 7) % 37, `part-${bits}`);
+      const g = groupCodes(set, 500);
+      expect(g.count, `${bits} bits: 37 random codes`).toBe(37);
+      expect(g.count, `${bits} bits`).toBe(new Set(Array.from({ length: 500 }, (_, u) => Array.from(set.codes.subarray(u * set.words, (u + 1) * set.words)).join())).size);
+      expect([...g.users].sort((a, b) => a - b)).toEqual(Array.from({ length: 500 }, (_, u) => u));
+      for (let t = 0; t < g.count; t++) {
+        for (let i = g.start[t]!; i < g.start[t + 1]!; i++) {
+          const u = g.users[i]!;
+          expect(g.groupOf[u]).toBe(t);
+          expect(Array.from(set.codes.subarray(u * set.words, (u + 1) * set.words))).toEqual(Array.from(g.codes.subarray(t * set.words, (t + 1) * set.words)));
+          if (i > g.start[t]!) expect(u).toBeGreaterThan(g.users[i - 1]!);
+        }
+      }
+    }
+  });
+
+  it('answers heavy code ties alike on every selection: all codes equal, k at a group boundary, groups straddling k, k = users - 1', () => {
+    for (const bits of [1, 10, 20, 32, 33, 50, 64]) {
+      // all codes equal: the tie keys alone decide, at every k up to users - 1
+      const same = groupedCodes(97, bits, 1, () => 0, `same-${bits}`);
+      expectAllAlike(same, 97, Int32Array.from([0, 1, 50, 96]), [1, 5, 10, 95, 96], bits, `${bits} bits, all equal`);
+      // 6 groups of sizes 5, 6, 7, ... (the query's group holds 4 others): k = 4, 10 and 17 end
+      // exactly at group boundaries when the groups lie at increasing distances; 3, 7 and 12 cut groups
+      const sizes = [5, 6, 7, 8, 9, 10];
+      const groupOf: number[] = [];
+      sizes.forEach((n, t) => {
+        for (let i = 0; i < n; i++) groupOf.push(t);
+      });
+      const users = groupOf.length;
+      const perm = Array.from({ length: users }, (_, u) => (u * 11) % users); // scatter the groups
+      const nested = emptyCodes(users, bits);
+      for (let u = 0; u < users; u++) {
+        // group t's code: the first t bits set, so group t lies at distance |t - t'| from group t'
+        const t = groupOf[perm[u]!]!;
+        for (let j = 0; j < Math.min(t, bits); j++) nested.codes[u * nested.words + (j >>> 5)] |= 1 << (j & 31);
+      }
+      const q0 = perm.findIndex((v) => groupOf[v] === 0);
+      const q2 = perm.findIndex((v) => groupOf[v] === 2);
+      expectAllAlike(nested, users, Int32Array.from([q0, q2]), [1, 3, 4, 7, 10, 12, 17, users - 1], bits * 3 + 1, `${bits} bits, nested groups`);
+      expect(() => hammingKnn(nested, Int32Array.from([q0]), users, 1, { kernel: 'wasm' })).toThrow(/needs at least/);
     }
   });
 
