@@ -5,7 +5,7 @@
  */
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
-import { readFolderCells, type FolderCell, type MatchedCellKey, type Targets } from './read.js';
+import { readFolderCells, type FolderCell, type FolderCells, type MatchedCellKey, type Targets } from './read.js';
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
@@ -128,12 +128,16 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   };
 }
 
-/** The matched tables of a results folder for one set of targets, cell by cell in the folder's order. */
-export function chooseTables(dir: string, targets: Targets, alpha: number): MatchedTable[] {
-  const folder = readFolderCells(dir, targets);
+/** The seed of a cell's bootstrap: the cell alone, so every table and the figure of retained against T (curve.ts) resample its trials alike. */
+export const cellSeed = (cell: MatchedCellKey): string => `choose\u0000${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}\u0000${cell.k}`;
+
+/**
+ * The matched tables of a results folder for one set of targets, cell by cell in the folder's
+ * order; `folder`: its cells already read for these targets (readFolderCells).
+ */
+export function chooseTables(dir: string, targets: Targets, alpha: number, folder: FolderCells = readFolderCells(dir, targets)): MatchedTable[] {
   return folder.cells.map((cell): MatchedTable => {
-    const seed = `choose\u0000${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}\u0000${cell.k}`;
-    const matched = matchCell(cell, { alpha, seed });
+    const matched = matchCell(cell, { alpha, seed: cellSeed(cell) });
     const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));
     return {
       dataset: cell.dataset,
