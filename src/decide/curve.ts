@@ -9,6 +9,7 @@ import { crossingOf, pavaInto, valueAt, type CrossingFlag } from './crossing.js'
 import type { EntrySeries } from './matched.js';
 import { bootstrapWeights, BOOTSTRAP_B, weightedMean } from './resample.js';
 import { retainedAt, retainedShown } from './retained.js';
+import { retained } from '../stats/retained.js';
 import { selectQuantiles } from './select.js';
 
 /** The band's levels: the 5% and 95% bootstrap quantiles (nearest rank, as ξ*'s interval). */
@@ -67,25 +68,40 @@ function pooledOf(e: EntrySeries, g: number, weights: readonly (Float64Array | n
 }
 
 /**
- * u* at T from pooled successes `q` and mean losses `u` (NaN: none): crossingOf's bracket and
- * valueAt's interpolation with the same arithmetic, without ξ* (an exp and a log each, most of the
- * figure's time when asked B times per T).
+ * Retained at every T of `ts` (ascending) in every resample, into out[x·B + r] for T index x: per
+ * resample one walk up its pooled means as T rises (the bracket only moves up), with crossingOf's
+ * bracket and valueAt's arithmetic, without ξ* (an exp and a log each). A resample in which no ξ
+ * meets T: −∞ (the entry cannot meet T there: below every retained).
  */
-function lossAtTarget(q: Float64Array, u: Float64Array, at: number, J: number, t: number): number {
-  if (q[at] > t) return Number.NaN;
-  const last = at + J - 1;
-  if (q[last] <= t) return u[last];
-  let i = at;
-  while (q[i + 1] <= t) i++;
-  const f = (t - q[i]) / (q[i + 1] - q[i]);
-  return f === 0 ? u[i] : u[i] + f * (u[i + 1] - u[i]);
+function bootRetained(p: Pooled, J: number, ts: readonly number[], uRand: number, lshBoot: readonly number[], out: Float64Array): void {
+  const B = lshBoot.length;
+  const q = p.success;
+  const u = p.loss;
+  for (let r = 0; r < B; r++) {
+    const at = (r + 1) * J;
+    const last = at + J - 1;
+    let i = at;
+    for (let x = 0; x < ts.length; x++) {
+      const t = ts[x];
+      let v: number;
+      if (q[at] > t) v = Number.NEGATIVE_INFINITY;
+      else if (q[last] <= t) v = retained(u[last], uRand, lshBoot[r]);
+      else {
+        while (q[i + 1] <= t) i++;
+        const f = (t - q[i]) / (q[i + 1] - q[i]);
+        v = retained(f === 0 ? u[i] : u[i] + f * (u[i + 1] - u[i]), uRand, lshBoot[r]);
+      }
+      out[x * B + r] = v;
+    }
+  }
 }
 
 const orNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /**
  * The curve of one cell for target kind g (the index into each entry's `success`) at the targets
- * `ts`: `seed` and `b` as choose's for the cell (src/decide/choose.ts), so the resamples are its.
+ * `ts` (points in ascending T): `seed` and `b` as choose's for the cell (src/decide/choose.ts), so
+ * the resamples are its.
  */
 export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], seed: string, b = BOOTSTRAP_B): CurveOfCell {
   const shown = retainedShown(cell.uRand, cell.lsh ? cell.lsh.loss : null);
@@ -93,29 +109,27 @@ export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], s
   const weights = [null, ...resamples];
   const lshLoss = cell.lsh ? weightedMean(cell.lsh.loss, null) : Number.NaN;
   const lshBoot = cell.lsh ? resamples.map((w) => weightedMean(cell.lsh!.loss, w)) : [];
-  const boot = new Float64Array(resamples.length);
   const points: CurvePoint[] = [];
+  const sorted = [...ts].sort((x, y) => x - y);
+  const boot = new Float64Array(resamples.length * sorted.length);
   for (const e of cell.entries) {
     const J = e.xis.length;
     const p = pooledOf(e, g, shown.ok ? weights : [null]);
-    for (const t of ts) {
+    const banded = shown.ok && resamples.length > 0;
+    if (banded) bootRetained(p, J, sorted, cell.uRand!, lshBoot, boot);
+    sorted.forEach((t, x) => {
       const c = crossingOf(e.xis, p.success.subarray(0, J), t, true);
       const none = c.flag === 'none';
       const u = none ? Number.NaN : valueAt(p.loss, c.i, c.f);
       const point: CurvePoint = { mechanism: e.label, target: t, flag: c.flag, xi: orNull(c.xi), loss: orNull(u), retained: null, low: null, high: null };
       points.push(point);
-      if (!shown.ok || none) continue;
+      if (!shown.ok || none) return;
       point.retained = retainedAt(cell.uRand, u, lshLoss);
-      if (resamples.length === 0) continue;
-      for (let r = 0; r < resamples.length; r++) {
-        // a resample in which no ξ meets T: the entry cannot meet it there, below every retained
-        const u = lossAtTarget(p.success, p.loss, (r + 1) * J, J, t);
-        boot[r] = Number.isNaN(u) ? Number.NEGATIVE_INFINITY : retainedAt(cell.uRand, u, lshBoot[r]);
-      }
-      const [low, high] = selectQuantiles(boot, BAND);
+      if (!banded) return;
+      const [low, high] = selectQuantiles(boot.subarray(x * resamples.length, (x + 1) * resamples.length), BAND);
       point.low = orNull(low);
       point.high = orNull(high);
-    }
+    });
   }
   return { points, why: shown.why };
 }
