@@ -106,10 +106,12 @@ export function matchedSpec(dataset: string, rows: readonly CurveRow[], allSerie
     title: {
       text: `${dataset}: utility retained at matched attack success`,
       subtitle: [
-        `per entry, at each target T: ξ* where its attack success (pooled to rise with ξ) reaches T, and retained = (u_rand − u*)/(u_rand − u_lsh) at k = ${k}: 100% is clean LSH, 0% random neighbours`,
-        `${BAND_WORDS.replace('shaded', 'Shaded')};`,
-        "markers and dashed rules: the decide block's targets (the values of matched.csv); no line where clean LSH is not told from random; one y scale for every panel",
-        'utility at matched attack success, not matched protection: both attacks are lower bounds (docs/ATTACKS.md)',
+        'per entry and target T: ξ* where its attack success (pooled to rise with ξ) reaches T, and there',
+        `retained = (u_rand − u*)/(u_rand − u_lsh) at k = ${k}: 100% is clean LSH, 0% random neighbours`,
+        `shaded: the ${Math.round(100 * (BAND[1] - BAND[0]))}% band, the ${100 * BAND[0]}% and ${100 * BAND[1]}% quantiles of retained over lshdp choose's 2,000 bootstrap resamples`,
+        `(a resample where no ξ of the grid meets T counts below every value; where over ${100 * BAND[0]}% do, no band)`,
+        "markers and dashed rules: the decide block's targets (matched.csv's values); no line where clean LSH ≈ random",
+        'one y scale for every panel; matched on attack success, not protection: both attacks are lower bounds',
         ...frontierMarkNote(drawn, marks),
       ],
     },

@@ -16,6 +16,8 @@ import { buildHtml } from '../../src/report/html.js';
 import { CURVE_COLUMNS, readCurve } from '../../src/report/matchedCurve.js';
 import { matchedSpec, sharedY, Y_LIMITS } from '../../src/report/matchedFigure.js';
 import type { CurveRow } from '../../src/decide/curveRows.js';
+import { chooseTables } from '../../src/decide/choose.js';
+import { matchedTables } from '../../src/report/matchedTable.js';
 
 const GRID = `name: curve
 seed: 7
@@ -89,6 +91,17 @@ describe('the figure of retained against the target, on a run', () => {
     expect(at('id="matched-a"')).toBeLessThan(at('<section id="claims">'));
     // once only: not again among the other figures
     expect(html.split('id="matched-a" class="vega-figure"').length).toBe(2);
+
+    // both kinds in the block: the tables take the curve's read of the folder, and are the tables of a read of their own
+    writeFileSync(config, `${GRID}decide: { reid1: [0.1], auc_adv: [0.02], k: 5 }\n`);
+    await runQuiet(config, out);
+    const own = matchedTables(chooseTables(out, { reid1: 0.1, aucAdv: 0.02, known: 0.5, aux: 0.5, k: 5 }, 0.05), 'csv');
+    expect(readFileSync(join(out, 'matched.csv'), 'utf8')).toBe(own);
+    expect(
+      readCurve(out)!
+        .filter((r) => r.config_target)
+        .map((r) => `${r.target_kind} ${r.target}`),
+    ).toContain('auc_adv 0.02');
 
     writeFileSync(config, GRID);
     await runQuiet(config, out);
