@@ -84,7 +84,7 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
       uRand,
     );
     const second = inferRow(res, ds, rows, axes, allSeries, slice, marks, rules);
-    const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points and the references); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.${rules.length ? ` ${rulesCaption(axes)}` : ''}`;
+    const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points${rules.length ? ' and the reference lines' : ''}); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.${rules.length ? ` ${rulesCaption(axes)}` : ''}`;
     out.push({
       id,
       title: `Privacy–utility frontier: ${ds}`,

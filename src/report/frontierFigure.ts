@@ -254,9 +254,9 @@ export function reidBlock(rows: readonly FrontierRow[], axes: FrontierAxes, look
 }
 
 /** The frontier's title lines for a y axis: what y is, which way is better. */
-export function frontierYWords(axes: FrontierAxes): { y: string; better: string } {
+export function frontierYWords(axes: FrontierAxes, withRules = false): { y: string; better: string } {
   return {
-    y: `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points)`,
+    y: `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points${withRules ? ' and the reference lines' : ''})`,
     better: axes.metric === 'ndcg' ? 'up and to the left is better' : 'down and to the left is better',
   };
 }
@@ -270,7 +270,7 @@ export function frontierYWords(axes: FrontierAxes): { y: string; better: string 
 export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set(), rules: readonly RuleRow[] = []): VlSpec {
   const points = rows.filter((r) => r.kind === 'point');
   const look = frontierLook(axes, allSeries, points, marks);
-  const words = frontierYWords(axes);
+  const words = frontierYWords(axes, rules.length > 0);
   return {
     $schema: VL_SCHEMA,
     title: {

@@ -160,8 +160,8 @@ export interface TwoRows {
 export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set()): VlSpec {
   const points = [...drawn.reid, ...drawn.infer].filter((r) => r.kind === 'point');
   const look = frontierLook(axes, allSeries, points, marks);
-  const words = frontierYWords(axes);
   const rules = drawn.rules ?? [];
+  const words = frontierYWords(axes, rules.length > 0);
   const block = (title: string, spec: VlSpec) => ({ title: { text: title, anchor: 'start', fontSize: 13 }, ...spec });
   return {
     $schema: VL_SCHEMA,

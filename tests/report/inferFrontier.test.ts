@@ -80,7 +80,7 @@ describe('the frontier without infer.csv', () => {
     expect(spec.data.values.some((r) => r.kind === 'rule')).toBe(true);
     const without = {
       ...spec,
-      title: { ...spec.title, subtitle: spec.title.subtitle.filter((l) => !l.startsWith('grey dotted horizontal lines')) },
+      title: { ...spec.title, subtitle: spec.title.subtitle.filter((l) => !l.startsWith('grey dotted horizontal lines')).map((l) => l.replace(' and the reference lines', '')) },
       data: { values: spec.data.values.filter((r) => r.kind !== 'rule') },
       spec: { ...spec.spec, layer: spec.spec.layer.filter((l) => l.transform?.[0]?.filter !== "datum.kind === 'rule'") },
     };
