@@ -5,6 +5,7 @@
  * LSH, `exact` (the true k nearest neighbours) and `pop` (the most popular items), from
  * recommend.csv. Random codes have no exact NDCG, so that axis has no random rule.
  */
+import { isLsh } from '../claims/grid.js';
 import type { RandomLoss } from '../decide/randomLoss.js';
 import type { RecommendRow, UtilityRow } from './read.js';
 
@@ -47,10 +48,10 @@ export function frontierRules(
     };
     if (axes.metric === 'loss') {
       add('random', uRand?.(dataset, p.n, axes.k));
-      add('clean LSH', utility.find((r) => r.dataset === dataset && r.base === 'lsh' && r.n === p.n && r.kappa === p.kappa && r.k === axes.k)?.utility_loss_mean);
+      add('clean LSH', utility.find((r) => r.dataset === dataset && isLsh(r) && r.n === p.n && r.kappa === p.kappa && r.k === axes.k)?.utility_loss_mean);
     } else {
       const rec = (recommend ?? []).filter((r) => r.dataset === dataset && r.n === p.n && r.top === axes.top);
-      add('clean LSH', rec.find((r) => r.base === 'lsh' && r.kappa === p.kappa && r.k === axes.k)?.ndcg_mean);
+      add('clean LSH', rec.find((r) => isLsh(r) && r.kappa === p.kappa && r.k === axes.k)?.ndcg_mean);
       add('exact', rec.find((r) => r.base === 'exact' && r.k === axes.k)?.ndcg_mean);
       add('pop', rec.find((r) => r.base === 'pop')?.ndcg_mean);
     }

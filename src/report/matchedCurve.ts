@@ -13,6 +13,7 @@ import { curveRows, type CurveRow } from '../decide/curveRows.js';
 import type { FolderCells, Targets } from '../decide/read.js';
 import { parseCsv, readCsv, num, optNum, str, optBool, type Table, type Row } from './csvTable.js';
 import { fileError } from '../util/errors.js';
+import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 
 export const CURVE_FILE = 'matched_curve.csv';
 
@@ -51,7 +52,7 @@ export function curveTargets(config: ExperimentConfig, settings: DecideSettings)
 
 /** 1/N of the attacked users per (data set, n), from attack.csv's users column. */
 function chanceOf(dir: string): (dataset: string, n: number) => number | null {
-  const file = join(dir, 'attack.csv');
+  const file = join(dir, ATTACK_FACTS.file);
   const users = new Map<string, number>();
   if (existsSync(file)) {
     const { header, data } = parseCsv(file);
