@@ -12,7 +12,7 @@ import { ATTACK_FACTS } from '../evaluations/attack/facts.js';
 import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { NULL_BASELINE } from '../evaluations/infer/store.js';
 import { matchCell, type EntrySeries, type MatchedCell } from '../decide/matched.js';
-import { matchedSeed } from '../decide/choose.js';
+import { cellSeed } from '../decide/choose.js';
 import type { DatasetContext } from './family.js';
 import type { CellTest } from './rule.js';
 import { sdOf } from '../decide/resample.js';
@@ -160,7 +160,7 @@ function groupEntries(ctx: Pick<DatasetContext, 'withEntryXi' | 'config'>, on: M
  */
 export function matchedAt(dataset: string, entries: readonly MatchedEntryAt[], target: number, s: DecideSettings, trials: number, alpha: number): MatchedCell {
   const { n, kappa } = entries[0]!;
-  return matchCell({ trials, entries: entries.map((e) => e.series), targets: [target], uRand: null }, { alpha, seed: matchedSeed({ dataset, n, kappa, k: s.k }) });
+  return matchCell({ trials, entries: entries.map((e) => e.series), targets: [target], uRand: null }, { alpha, seed: cellSeed({ dataset, n, kappa, k: s.k }) });
 }
 
 /**

@@ -51,15 +51,16 @@ export function registerChoose(program: Command): void {
       const aucAdv = numberFlag('--auc-adv', opts.aucAdv, -1, 1);
       const flags = { known: numberFlag('--known', opts.known, 0, 1), aux: numberFlag('--aux', opts.aux, 0, 1), k: numberFlag('--k', opts.k, 1, Number.MAX_SAFE_INTEGER, true) };
       refuseShardFolder(dir);
-      const [{ parseAlpha }, { chooseTables }, { decideTargets }, { matchedTables }] = await Promise.all([
+      const [{ parseAlpha }, { chooseTables }, { readFolderCells }, { decideTargets }, { matchedTables }] = await Promise.all([
         import('../claims/write.js'),
         import('../decide/choose.js'),
+        import('../decide/read.js'),
         import('../decide/targets.js'),
         import('../report/matchedTable.js'),
       ]);
       const alpha = parseAlpha(opts.alpha);
       const { config, targets } = decideTargets(dir, { reid1, aucAdv, ...flags });
-      const tables = targets.flatMap((t) => chooseTables(dir, t, alpha, config));
+      const tables = targets.flatMap((t) => chooseTables(dir, t, alpha, readFolderCells(dir, t, config)));
       cliIo().out(matchedTables(tables, format));
     });
 }

@@ -3,10 +3,9 @@
  * privatized entry's utility at matched attack success (matched.ts) as plain fields, the JSON shape
  * of `choose --json` and matched.csv (docs/OUTPUTS.md).
  */
-import type { ExperimentConfig } from '../experiment/config/schema.js';
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
-import { readFolderCells, type FolderCell, type MatchedCellKey, type Targets } from './read.js';
+import { readFolderCells, type FolderCell, type FolderCells, type MatchedCellKey, type Targets } from './read.js';
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
@@ -129,17 +128,16 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   };
 }
 
-/** The seed of a cell's bootstrap: the same resamples for every target and every reader of the cell (the matched claims test on choose's). */
-export const matchedSeed = (c: Pick<MatchedCellKey, 'dataset' | 'n' | 'kappa' | 'k'>): string => `choose\u0000${c.dataset}\u0000${c.n}\u0000${c.kappa}\u0000${c.k}`;
+/** The seed of a cell's bootstrap: the cell alone, so every table, the figure of retained against T (curve.ts) and the matched claims resample its trials alike. */
+export const cellSeed = (cell: Pick<MatchedCellKey, 'dataset' | 'n' | 'kappa' | 'k'>): string => `choose\u0000${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}\u0000${cell.k}`;
 
 /**
- * The matched tables of a results folder for one set of targets, cell by cell in the folder's order
- * (`config`: the folder's, when the caller has read it: its manifest is then not read again).
+ * The matched tables of a results folder for one set of targets, cell by cell in the folder's
+ * order; `folder`: its cells already read for these targets (readFolderCells).
  */
-export function chooseTables(dir: string, targets: Targets, alpha: number, config?: ExperimentConfig): MatchedTable[] {
-  const folder = readFolderCells(dir, targets, config);
+export function chooseTables(dir: string, targets: Targets, alpha: number, folder: FolderCells = readFolderCells(dir, targets)): MatchedTable[] {
   return folder.cells.map((cell): MatchedTable => {
-    const matched = matchCell(cell, { alpha, seed: matchedSeed(cell) });
+    const matched = matchCell(cell, { alpha, seed: cellSeed(cell) });
     const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));
     return {
       dataset: cell.dataset,

@@ -59,7 +59,7 @@ export function xiAt(xis: readonly number[], i: number, f: number): number {
 }
 
 /** The value of a per-ξ sequence at the bracket (i, f): linear in f. */
-export const valueAt = (ys: readonly number[], i: number, f: number): number => (f === 0 ? ys[i] : ys[i] + f * (ys[i + 1] - ys[i]));
+export const valueAt = (ys: ArrayLike<number>, i: number, f: number): number => (f === 0 ? ys[i] : ys[i] + f * (ys[i + 1] - ys[i]));
 
 /**
  * The crossing of the mean successes `p` (one per ξ of `xis`, increasing ξ) with T. `pooled`

@@ -16,6 +16,15 @@ import { frontierAxes, frontierRows, frontierSpec, frontierYTitle, type Frontier
 import { advantageConstant, inferAux, inferFrontierRows, inferRowsOf, twoRowFrontierSpec } from './inferFrontier.js';
 import type { VlSpec } from './specs.js';
 import { marksOf } from './releasable.js';
+import { frontierRules, type RuleRow } from './frontierRules.js';
+import { randomLossOf, type RandomLoss } from '../decide/randomLoss.js';
+
+/** The caption's sentence on the frontier's horizontal references (frontierRules.ts). */
+function rulesCaption(axes: FrontierAxes): string {
+  return axes.metric === 'loss'
+    ? `Grey dotted horizontal lines, per panel: random codes (u_rand, the exact expected loss of k = ${axes.k} neighbours drawn uniformly at random, from the exact cells' records) and clean LSH's mean loss.`
+    : `Grey dotted horizontal lines, per panel: clean LSH's, exact k-NN's and pop's NDCG@${axes.top} (random codes have no exact NDCG: no line).`;
+}
 
 /** The figure ids' prefixes: the report's attack section shows the figures whose id starts so. */
 export const ATTACK_FIGURE_PREFIXES = ['reid-', 'frontier-'] as const;
@@ -32,6 +41,8 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
   const utility = res.utility ?? [];
   const out: FigureEntry[] = [];
   const marks = marksOf(res);
+  // u_rand per (data set, n, k), read from the exact cells' records with the first frontier
+  let uRand: RandomLoss | null | undefined;
   for (const ds of uniqueInOrder(attack.map((r) => r.dataset))) {
     // Fig. 2's series first, so a mechanism keeps its colour and marker; then any the attack adds
     const allSeries = uniqueInOrder([
@@ -63,13 +74,22 @@ export function attackFigureEntries(res: ResultsFolder, stem: (base: string) => 
       ...(axes.top === null || axes.top === (slice.top ?? FRONTIER_TOP) ? [] : [`NDCG@${axes.top} is the grid's nearest list length to ${slice.top ?? FRONTIER_TOP}`]),
       ...(missing > 0 ? [`${missing} attacked point${missing === 1 ? '' : 's'} without a utility value left out`] : []),
     ];
-    const second = inferRow(res, ds, rows, axes, allSeries, slice, marks);
-    const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.`;
+    uRand ??= randomLossOf(res.dir);
+    const rules = frontierRules(
+      ds,
+      rows.filter((r) => r.kind === 'chance'),
+      axes,
+      utility,
+      res.recommend,
+      uRand,
+    );
+    const second = inferRow(res, ds, rows, axes, allSeries, slice, marks, rules);
+    const caption = `Privacy–utility frontier (${ds}): one point per mechanism and ξ, labelled with its ξ, x = reid@1 at known = ${axes.known} (logarithmic from chance), y = ${frontierYTitle(axes)}${axes.metric === 'ndcg' ? ' from recommend.csv' : ''} (fitted to the points${rules.length ? ' and the reference lines' : ''}); a mechanism's points joined in ξ order, one panel per κ and n; dotted grey: chance 1/N; ±1 standard error over trials${nearestNote.length ? ` (${nearestNote.join('; ')})` : ''}.${rules.length ? ` ${rulesCaption(axes)}` : ''}`;
     out.push({
       id,
       title: `Privacy–utility frontier: ${ds}`,
       caption: second ? `${caption} ${second.caption}` : caption,
-      spec: second ? second.spec : frontierSpec(ds, rows, axes, allSeries, marks),
+      spec: second ? second.spec : frontierSpec(ds, rows, axes, allSeries, marks, rules),
       svgPath: `figures/${id}.svg`,
     });
   }
@@ -89,6 +109,7 @@ function inferRow(
   allSeries: string[],
   slice: FrontierSlice,
   marks: ReadonlySet<string>,
+  rules: readonly RuleRow[],
 ): { spec: VlSpec; caption: string } | null {
   const infer = inferRowsOf(res);
   if (!infer) return null;
@@ -103,7 +124,7 @@ function inferRow(
     ...(missing > 0 ? [`${missing} inferred point${missing === 1 ? '' : 's'} without a utility value or a null row left out`] : []),
   ];
   return {
-    spec: twoRowFrontierSpec(ds, { reid, infer: rows, aux, constant }, axes, allSeries, marks),
+    spec: twoRowFrontierSpec(ds, { reid, infer: rows, aux, constant, rules }, axes, allSeries, marks),
     caption: `Second row: x = attribute inference's auc minus the null baseline's (a random code in place of the release) at the same n, κ and aux = ${aux} (symmetric-log, linear within ±${Number(constant.toPrecision(2))}, null's smallest standard error), y as above; dotted grey: null (0), dashed grey: prior, the auxiliary group's popularity alone; bars: ±1 se of the mechanism's and null's auc combined as if independent${notes.length ? ` (${notes.join('; ')})` : ''}.`,
   };
 }

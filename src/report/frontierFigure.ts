@@ -7,6 +7,7 @@ import { nearest } from '../util/nearest.js';
 import { uniqueInOrder, type AttackRow, type RecommendRow, type UtilityRow } from './read.js';
 import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
 import { UNRELEASABLE_MARK, UNRELEASABLE_SHORT } from '../mechanisms/releasable.js';
+import { ruleLayers, rulesWords, type RuleRow } from './frontierRules.js';
 import { CHANCE_RULE, FRONTIER_K, FRONTIER_KNOWN, FRONTIER_TOP, knownWords, legendScales, panelOf, panels } from './attackPanels.js';
 
 /** What the frontier's y axis is, and at which grid values its axes are read. */
@@ -220,19 +221,22 @@ export function pointLayers(x: Record<string, unknown>, look: FrontierLook, tool
   ];
 }
 
+/** A panel's width in px. */
+const PANEL_WIDTH = 220;
+
 /** One row of panels: `rows` faceted by panel (κ down, n across), each panel with its own scales. */
 export function facetBlock(rows: readonly unknown[], look: FrontierLook, layer: unknown[]): VlSpec {
   return {
     data: { values: rows },
     facet: { field: 'panel', type: 'nominal', title: null, sort: look.layout.panels, header: { labelFontSize: 13, labelFontWeight: 'bold' } },
     columns: look.layout.columns,
-    spec: { width: 220, height: 180, layer },
+    spec: { width: PANEL_WIDTH, height: 180, layer },
     resolve: { scale: { x: 'independent', y: 'independent' } },
   };
 }
 
 /** The reid@1 row of panels: x logarithmic from chance (symlog, linear below its constant, the smallest chance 1/N), so the low-ξ points that sit near chance spread out; y fitted to the points, not from 0. */
-export function reidBlock(rows: readonly FrontierRow[], axes: FrontierAxes, look: FrontierLook): VlSpec {
+export function reidBlock(rows: readonly FrontierRow[], axes: FrontierAxes, look: FrontierLook, rules: readonly RuleRow[] = []): VlSpec {
   const chance = Math.min(...rows.filter((r) => r.kind === 'chance').map((r) => r.x), 1);
   const x = { field: 'x', type: 'quantitative', title: `reid@1 (${knownWords(axes.known)}; logarithmic from chance)`, scale: { type: 'symlog', constant: chance, zero: false, nice: false } };
   const tooltip = [
@@ -246,13 +250,13 @@ export function reidBlock(rows: readonly FrontierRow[], axes: FrontierAxes, look
     { field: 'yse', type: 'quantitative', title: 'se', format: '.4f' },
   ];
   const chanceLayer = { transform: [{ filter: "datum.kind === 'chance'" }], mark: CHANCE_RULE, encoding: { x: { field: 'x', type: 'quantitative' } } };
-  return facetBlock(rows, look, [chanceLayer, ...pointLayers(x, look, tooltip)]);
+  return facetBlock([...rows, ...rules], look, [chanceLayer, ...(rules.length ? ruleLayers(PANEL_WIDTH) : []), ...pointLayers(x, look, tooltip)]);
 }
 
 /** The frontier's title lines for a y axis: what y is, which way is better. */
-export function frontierYWords(axes: FrontierAxes): { y: string; better: string } {
+export function frontierYWords(axes: FrontierAxes, withRules = false): { y: string; better: string } {
   return {
-    y: `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points)`,
+    y: `y = ${axes.metric === 'ndcg' ? `NDCG@${axes.top} of the recommendations` : 'utility loss'} at k = ${axes.k} (fitted to the points${withRules ? ' and the reference lines' : ''})`,
     better: axes.metric === 'ndcg' ? 'up and to the left is better' : 'down and to the left is better',
   };
 }
@@ -260,12 +264,13 @@ export function frontierYWords(axes: FrontierAxes): { y: string; better: string 
 /**
  * The privacy–utility frontier of one data set: one point per (mechanism, ξ) with x = reid@1 and
  * y = utility loss (or NDCG), ±1 se bars on both, a mechanism's points joined in ξ order; one
- * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule.
+ * panel per (κ, n), each with its own scales; chance 1/N as a dotted grey vertical rule; `rules`:
+ * the horizontal references of frontierRules.ts (random codes, clean LSH; exact and pop on NDCG).
  */
-export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set()): VlSpec {
+export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set(), rules: readonly RuleRow[] = []): VlSpec {
   const points = rows.filter((r) => r.kind === 'point');
   const look = frontierLook(axes, allSeries, points, marks);
-  const words = frontierYWords(axes);
+  const words = frontierYWords(axes, rules.length > 0);
   return {
     $schema: VL_SCHEMA,
     title: {
@@ -274,11 +279,12 @@ export function frontierSpec(dataset: string, rows: readonly FrontierRow[], axes
         `one point per (mechanism, ξ), labelled with its ξ: x = reid@1 of the linkage attack (${knownWords(axes.known)}, logarithmic from chance),`,
         `${words.y}; ${words.better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N; bars: ±1 se over trials",
+        ...(rules.length ? [rulesWords(axes)] : []),
         'one panel per κ (rows) and n (columns), each with its own scales',
         ...frontierMarkNote(points, marks),
       ],
     },
-    ...reidBlock(rows, axes, look),
+    ...reidBlock(rows, axes, look, rules),
     config: baseConfig(),
   };
 }

@@ -18,6 +18,7 @@ import { decisionSectionBody } from './decisionSection.js';
 import { contentsList, escapeHtml, figuresSection, jsonForScript, section, type FigureEntry, type FigureView } from './markup.js';
 import { claimsSectionBody } from './claims.js';
 import { isAttackFigure } from './attackFigures.js';
+import { isMatchedFigure } from './matchedFigure.js';
 import { interactiveTableScript } from './htmlTables.js';
 import { evaluationSections, utilitySection } from './evaluationSections.js';
 import { auditSections, budgetsSection, datasetsSection, metadataSection } from './runSections.js';
@@ -102,15 +103,17 @@ export function buildHtml(res: ResultsFolder, figures: FigureEntry[], opts: Page
   };
   // one call per section, in page order: the decision first, for a run with targets (decide:)
   const decision = decisionSectionBody(res.dir);
+  // its figure (utility retained against the target) right after its sentences
+  const matched = figures.filter(isMatchedFigure);
   const sections = [
-    ...(decision === null ? [] : [section('decision', 'The decision: utility at matched attack success', decision)]),
+    ...(decision === null ? [] : [section('decision', 'The decision: utility at matched attack success', matched.length ? `${decision}\n${figuresSection(matched, view)}` : decision)]),
     section('claims', 'Claims', claimsSectionBody(res, figures)),
     section('run', 'Run', metadataSection(res)),
     section(
       'figures',
       'Figures',
       figuresSection(
-        figures.filter((f) => !isAttackFigure(f)),
+        figures.filter((f) => !isAttackFigure(f) && !isMatchedFigure(f)),
         view,
       ),
     ),

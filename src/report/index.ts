@@ -23,6 +23,7 @@ import { privacyFigureEntries } from './privacyFigures.js';
 import { recommendFigureAt, recommendSpec } from './recommendFigure.js';
 import { recommendTable } from './recommendTable.js';
 import { attackFigureEntries } from './attackFigures.js';
+import { matchedFigureEntries } from './matchedFigure.js';
 import type { FrontierSlice } from './frontierFigure.js';
 import { attackTable } from './attackTable.js';
 import { marksOf, withReleaseMarks } from './releasable.js';
@@ -144,6 +145,8 @@ export function figureEntries(res: ResultsFolder, opts: FigureOptions = {}): Fig
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) for (const f of privacyFigureEntries(res.budgets, d)) out.push({ ...f, id: stem(f.id) });
   // the linkage attack's (attack.csv): re-identification against ξ and the privacy–utility frontier
   if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...attackFigureEntries(res, stem, slug, opts.slice));
+  // utility retained at matched attack success (matched_curve.csv: a config with decide:)
+  if (unfiltered && (opts.metrics ?? ['utility']).includes('utility')) out.push(...matchedFigureEntries(res, stem, slug));
   return out;
 }
 

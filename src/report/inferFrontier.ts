@@ -12,6 +12,7 @@ import { NULL_BASELINE, PRIOR_BASELINE } from '../evaluations/infer/store.js';
 import type { RecommendRow, ResultsFolder, UtilityRow } from './read.js';
 import { VL_SCHEMA, baseConfig, type VlSpec } from './specs.js';
 import { CHANCE_RULE, knownWords } from './attackPanels.js';
+import { ruleLayers, rulesWords, type RuleRow } from './frontierRules.js';
 import type { InferCoordinates } from '../experiment/trialValues.js';
 import {
   facetBlock,
@@ -118,7 +119,7 @@ export function advantageConstant(dataset: string, infer: readonly InferRow[], a
 }
 
 /** The auc-advantage row of panels: null's level as the dotted rule at 0, prior's as a dashed rule. */
-function inferBlock(rows: readonly InferFrontierRow[], aux: number, constant: number, look: FrontierLook): VlSpec {
+function inferBlock(rows: readonly InferFrontierRow[], aux: number, constant: number, look: FrontierLook, rules: readonly RuleRow[]): VlSpec {
   const x = { field: 'x', type: 'quantitative', title: `auc − null's auc (aux = ${aux}; symmetric-log)`, scale: { type: 'symlog', constant, zero: false, nice: false } };
   const tooltip = [
     { field: 'mechanism', type: 'nominal' },
@@ -133,7 +134,12 @@ function inferBlock(rows: readonly InferFrontierRow[], aux: number, constant: nu
     { field: 'yse', type: 'quantitative', title: 'se', format: '.4f' },
   ];
   const rule = (kind: string, mark: object) => ({ transform: [{ filter: `datum.kind === '${kind}'` }], mark, encoding: { x: { field: 'x', type: 'quantitative' } } });
-  return facetBlock(rows, look, [rule('null', CHANCE_RULE), rule('prior', { ...CHANCE_RULE, strokeDash: [6, 3] }), ...pointLayers(x, look, tooltip)]);
+  return facetBlock([...rows, ...rules], look, [
+    rule('null', CHANCE_RULE),
+    rule('prior', { ...CHANCE_RULE, strokeDash: [6, 3] }),
+    ...(rules.length ? ruleLayers(220) : []),
+    ...pointLayers(x, look, tooltip),
+  ]);
 }
 
 /** What the two-row frontier draws: its first row's points, its second's, and the second's slice. */
@@ -143,6 +149,8 @@ export interface TwoRows {
   aux: number;
   /** the advantage axis' symmetric-log constant (`advantageConstant`) */
   constant: number;
+  /** the horizontal references of both rows (frontierRules.ts) */
+  rules?: readonly RuleRow[];
 }
 
 /**
@@ -152,7 +160,8 @@ export interface TwoRows {
 export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: FrontierAxes, allSeries: string[], marks: ReadonlySet<string> = new Set()): VlSpec {
   const points = [...drawn.reid, ...drawn.infer].filter((r) => r.kind === 'point');
   const look = frontierLook(axes, allSeries, points, marks);
-  const words = frontierYWords(axes);
+  const rules = drawn.rules ?? [];
+  const words = frontierYWords(axes, rules.length > 0);
   const block = (title: string, spec: VlSpec) => ({ title: { text: title, anchor: 'start', fontSize: 13 }, ...spec });
   return {
     $schema: VL_SCHEMA,
@@ -163,11 +172,15 @@ export function twoRowFrontierSpec(dataset: string, drawn: TwoRows, axes: Fronti
         `bottom: x = auc of attribute inference minus null's (aux = ${drawn.aux}; symmetric-log, linear within ±${Number(drawn.constant.toPrecision(2))});`,
         `${words.y}; ${words.better}`,
         "a mechanism's points joined in ξ order; dotted grey lines: chance 1/N (top), null's auc (bottom); dashed: prior's; bars: ±1 se over trials",
+        ...(rules.length ? [rulesWords(axes)] : []),
         'one panel per κ (rows) and n (columns), each with its own scales',
         ...frontierMarkNote(points, marks),
       ],
     },
-    vconcat: [block('Linkage attack: reid@1', reidBlock(drawn.reid, axes, look)), block('Attribute inference: auc advantage over null', inferBlock(drawn.infer, drawn.aux, drawn.constant, look))],
+    vconcat: [
+      block('Linkage attack: reid@1', reidBlock(drawn.reid, axes, look, rules)),
+      block('Attribute inference: auc advantage over null', inferBlock(drawn.infer, drawn.aux, drawn.constant, look, rules)),
+    ],
     config: baseConfig(),
   };
 }

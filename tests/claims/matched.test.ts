@@ -15,7 +15,7 @@ import { MATCHED_CLAIMS } from '../../src/claims/matched.js';
 import type { DecideSettings } from '../../src/experiment/config/decide.js';
 import { crossingOf } from '../../src/decide/crossing.js';
 import { matchCell } from '../../src/decide/matched.js';
-import { matchedSeed } from '../../src/decide/choose.js';
+import { cellSeed } from '../../src/decide/choose.js';
 import { pairedBootstrapCell } from '../../src/claims/matchedCells.js';
 import { tCdf } from '../../src/vendor/stdlib.js';
 
@@ -128,7 +128,7 @@ describe('the matched claims', () => {
     });
     const cell = matchCell(
       { trials: 10, entries: [series('lshrr'), series('laplsh')], targets: [0.01], uRand: null },
-      { alpha: 0.05, seed: matchedSeed({ dataset: 'synth', n: 100, kappa: 20, k: 10 }) },
+      { alpha: 0.05, seed: cellSeed({ dataset: 'synth', n: 100, kappa: 20, k: 10 }) },
     );
     expect(cell.boot.length).toBe(2000);
     const d = cell.boot.map((row) => row[0]! - row[1]!);

@@ -261,7 +261,8 @@ describe('the frontier, readable', () => {
     const chance = Math.min(...spec.data.values.filter((r) => r.kind === 'chance').map((r) => r.x));
     expect(points.encoding.x!.scale).toMatchObject({ type: 'symlog', constant: chance, zero: false });
     expect(points.encoding.y!.scale).toMatchObject({ zero: false });
-    const labels = layers.find((l) => l.mark.type === 'text')!;
+    // the points' ξ labels (the other text layer labels the reference lines)
+    const labels = layers.find((l) => l.mark.type === 'text' && JSON.stringify(l.transform).includes("datum.kind === 'point'"))!;
     expect(labels.encoding.text!.field).toBe('label');
     expect(JSON.stringify(labels.transform)).toContain("'ξ ' + datum.xi");
     // the slice: the grid's known shares and list lengths, each chosen by the caller (lshdp plot --known --top)

@@ -13,6 +13,7 @@ import { ATTACK_COLUMNS } from '../../src/experiment/columns.js';
 import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
 import { evaluationFacts, optionalEvaluations } from '../../src/evaluations/catalog.js';
 import { genericTableFile } from '../../src/report/index.js';
+import { CURVE_COLUMNS } from '../../src/report/matchedCurve.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -182,6 +183,10 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
 
   it("recommend.csv's columns are the documented ones (its writer's header: tests/pipeline/recommend.test.ts)", async () => {
     expect([...RECOMMEND_COLUMNS]).toEqual(tableAfter('`recommend.csv`'));
+  });
+
+  it("matched_curve.csv's columns are the documented ones, in order (its writer's header: tests/report/matchedFigure.test.ts runs it)", () => {
+    expect([...CURVE_COLUMNS]).toEqual(tableAfter('`matched_curve.csv`'));
   });
 
   it("audit.csv's columns are the documented ones", async () => {

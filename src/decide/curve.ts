@@ -1,0 +1,151 @@
+/**
+ * Utility retained at matched attack success as a curve of the target T (the figure of issue 51,
+ * docs/ATTACKS.md): per cell, target kind and entry, retained at each T of a sweep with its 90%
+ * band, from the very bootstrap `lshdp choose` draws for the cell (same seed, same B), so the curve
+ * at a target is choose's retained there. Per resample and entry the means are pooled once; each
+ * T is then a crossing search on the pooled means, not a rerun of the chain.
+ */
+import { crossingOf, pavaInto, valueAt, type CrossingFlag } from './crossing.js';
+import type { EntrySeries } from './matched.js';
+import { bootstrapWeights, BOOTSTRAP_B, weightedMean } from './resample.js';
+import { retainedAt, retainedShown } from './retained.js';
+import { retained } from '../stats/retained.js';
+import { selectQuantiles } from './select.js';
+
+/** The band's levels: the 5% and 95% bootstrap quantiles (nearest rank, as ξ*'s interval). */
+export const BAND = [0.05, 0.95] as const;
+
+/** One cell as the curve needs it: a FolderCell's fields (src/decide/read.ts), the target kind by index. */
+export interface CurveCell {
+  trials: number;
+  entries: EntrySeries[];
+  lsh?: { loss: number[]; success: number[][] };
+  uRand: number | null;
+}
+
+export interface CurvePoint {
+  mechanism: string;
+  target: number;
+  /** the crossing at T of the observed trials */
+  flag: CrossingFlag;
+  /** ξ* and u* at T (null for none) */
+  xi: number | null;
+  loss: number | null;
+  /** retained at T (1 = 100%); null for none or where retained is not shown */
+  retained: number | null;
+  /** the band: null where not shown; low null also where more than 5% of resamples find no crossing at T (open below) */
+  low: number | null;
+  high: number | null;
+}
+
+export interface CurveOfCell {
+  points: CurvePoint[];
+  /** why retained is not shown in this cell ('' when shown) */
+  why: string;
+}
+
+/** Per resample (row 0: the observed trials, then B resamples) the pooled mean successes and mean losses of one entry over its ξ grid, row r at r·J. */
+interface Pooled {
+  success: Float64Array;
+  loss: Float64Array;
+}
+
+function pooledOf(e: EntrySeries, g: number, weights: readonly (Float64Array | null)[]): Pooled {
+  const J = e.xis.length;
+  const means = new Float64Array(J);
+  const pooled = new Float64Array(J);
+  const blockMeans = new Float64Array(J);
+  const sizes = new Int32Array(J);
+  const success = new Float64Array(weights.length * J);
+  const loss = new Float64Array(weights.length * J);
+  weights.forEach((w, r) => {
+    for (let j = 0; j < J; j++) means[j] = weightedMean(e.success[g][j], w);
+    pavaInto(means, pooled, blockMeans, sizes);
+    success.set(pooled, r * J);
+    for (let j = 0; j < J; j++) loss[r * J + j] = weightedMean(e.loss[j], w);
+  });
+  return { success, loss };
+}
+
+/**
+ * Retained at every T of `ts` (ascending) in every resample, into out[x·B + r] for T index x: per
+ * resample one walk up its pooled means as T rises (the bracket only moves up), with crossingOf's
+ * bracket and valueAt's arithmetic, without ξ* (an exp and a log each). A resample in which no ξ
+ * meets T: −∞ (the entry cannot meet T there: below every retained).
+ */
+function bootRetained(p: Pooled, J: number, ts: readonly number[], uRand: number, lshBoot: readonly number[], out: Float64Array): void {
+  const B = lshBoot.length;
+  const q = p.success;
+  const u = p.loss;
+  for (let r = 0; r < B; r++) {
+    const at = (r + 1) * J;
+    const last = at + J - 1;
+    let i = at;
+    for (let x = 0; x < ts.length; x++) {
+      const t = ts[x];
+      let v: number;
+      if (q[at] > t) v = Number.NEGATIVE_INFINITY;
+      else if (q[last] <= t) v = retained(u[last], uRand, lshBoot[r]);
+      else {
+        while (q[i + 1] <= t) i++;
+        const f = (t - q[i]) / (q[i + 1] - q[i]);
+        v = retained(f === 0 ? u[i] : u[i] + f * (u[i + 1] - u[i]), uRand, lshBoot[r]);
+      }
+      out[x * B + r] = v;
+    }
+  }
+}
+
+const orNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/**
+ * The curve of one cell for target kind g (the index into each entry's `success`) at the targets
+ * `ts` (points in ascending T): `seed` and `b` as choose's for the cell (src/decide/choose.ts), so
+ * the resamples are its.
+ */
+export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], seed: string, b = BOOTSTRAP_B): CurveOfCell {
+  const shown = retainedShown(cell.uRand, cell.lsh ? cell.lsh.loss : null);
+  const resamples: (Float64Array | null)[] = cell.trials >= 2 ? bootstrapWeights(cell.trials, b, seed) : [];
+  const weights = [null, ...resamples];
+  const lshLoss = cell.lsh ? weightedMean(cell.lsh.loss, null) : Number.NaN;
+  const lshBoot = cell.lsh ? resamples.map((w) => weightedMean(cell.lsh!.loss, w)) : [];
+  const points: CurvePoint[] = [];
+  const sorted = [...ts].sort((x, y) => x - y);
+  const boot = new Float64Array(resamples.length * sorted.length);
+  for (const e of cell.entries) {
+    const J = e.xis.length;
+    const p = pooledOf(e, g, shown.ok ? weights : [null]);
+    const banded = shown.ok && resamples.length > 0;
+    if (banded) bootRetained(p, J, sorted, cell.uRand!, lshBoot, boot);
+    sorted.forEach((t, x) => {
+      const c = crossingOf(e.xis, p.success.subarray(0, J), t, true);
+      const none = c.flag === 'none';
+      const u = none ? Number.NaN : valueAt(p.loss, c.i, c.f);
+      const point: CurvePoint = { mechanism: e.label, target: t, flag: c.flag, xi: orNull(c.xi), loss: orNull(u), retained: null, low: null, high: null };
+      points.push(point);
+      if (!shown.ok || none) return;
+      point.retained = retainedAt(cell.uRand, u, lshLoss);
+      if (!banded) return;
+      const [low, high] = selectQuantiles(boot.subarray(x * resamples.length, (x + 1) * resamples.length), BAND);
+      point.low = orNull(low);
+      point.high = orNull(high);
+    });
+  }
+  return { points, why: shown.why };
+}
+
+/**
+ * The sweep of T: `count` values from `lo` to `hi`, evenly spaced in log T (`log`, lo > 0) or in T,
+ * with the config's targets added (wherever they lie), ascending and without repeats.
+ */
+export function targetSweep(lo: number, hi: number, count: number, log: boolean, targets: readonly number[] = []): number[] {
+  if (!(hi > lo) || (log && !(lo > 0))) return [];
+  const out = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    const s = i / (count - 1);
+    out.add(i === 0 ? lo : i === count - 1 ? hi : log ? Math.exp(Math.log(lo) + s * (Math.log(hi) - Math.log(lo))) : lo + s * (hi - lo));
+  }
+  // the tables' targets even outside [lo, hi] (beyond clean LSH's level, or below chance), so the figure shows their values
+  for (const t of targets) if (!log || t > 0) out.add(t);
+  return [...out].sort((a, b) => a - b);
+}
