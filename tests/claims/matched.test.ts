@@ -126,10 +126,7 @@ describe('the matched claims', () => {
       success: [XIS.map((xi) => input.attack!.filter((v) => v.mechanism === label && v.xi === xi).map((v) => v.reid1))],
       loss: XIS.map((xi) => input.values.filter((v) => v.mechanism === label && v.xi === xi).map((v) => v.loss)),
     });
-    const cell = matchCell(
-      { trials: 10, entries: [series('lshrr'), series('laplsh')], targets: [0.01], uRand: null },
-      { alpha: 0.05, seed: cellSeed({ dataset: 'synth', n: 100, kappa: 20, k: 10 }) },
-    );
+    const cell = matchCell({ trials: 10, entries: [series('lshrr'), series('laplsh')], targets: [0.01], uRand: null }, { alpha: 0.05, seed: cellSeed({ dataset: 'synth', n: 100, kappa: 20, k: 10 }) });
     expect(cell.boot.length).toBe(2000);
     const d = cell.boot.map((row) => row[0]! - row[1]!);
     const mean = d.reduce((a, b) => a + b, 0) / d.length;
