@@ -4,6 +4,19 @@
 ;; JS twin: src/evaluations/infer/ranking.ts targetMetrics (it runs above INFER_MAX_TAKE
 ;; neighbours and under LSHDP_KERNEL=js). Held equal bit for bit by tests/kernels/infer.test.ts
 ;; ('gives targetMetrics’ doubles for every target').
+;;
+;; Source language: WAT, after a measured experiment (issue 53, 2026-12-07). inferRank and
+;; inferRank4 written again in AssemblyScript (scripts/experiments/assemblyscript/infer.ts, asc
+;; 0.28.20 -O3, a standalone module of 1.9 KB, committed as infer.wasm) give these doubles bit for
+;; bit (tests/kernels/inferAssemblyScript.test.ts, which also rebuilds it where asc is installed).
+;; On the shared MovieLens data at n 1000 (one trial's 305 targets a call, neighbours nearest by
+;; Jaccard and random), each module's call alone in one process, alternated, medians of 11 samples
+;; of 200 calls, two rounds, CPU time at load 15-17 on 2 cores (time.mjs there), AS/WAT CPU:
+;; k 10 (inferRank4, the evaluation's default) 0.999-1.019, no gain; k 20 (inferRank) 0.907-0.955,
+;; spreads apart in 2 of the 4 comparisons. Not switched: no gain at k <= 15, and a 5-9% gain at
+;; larger k is not clear enough to pay for a second toolchain: a compiled module has its own memory
+;; and runtime, so joining this one needs binaryen's wasm-merge in the build, and assemblyscript
+;; with binaryen is about 100 MB, while the build must stay `npm ci` with no toolchain.
 
   ;; ---- attribute inference ----
   ;; The metrics of attribute inference (src/evaluations/infer/ranking.ts) for every target of one

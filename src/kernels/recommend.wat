@@ -4,6 +4,9 @@
 ;; JS twin: src/evaluations/recommend/lists.ts (scoreQuery, topList, insert, score; it runs for
 ;; data over RECOMMEND_MAX_BYTES, with a memo, and under LSHDP_KERNEL=js). Held equal bit for bit
 ;; by tests/evaluations/recommend/kernel.test.ts ('equals the JS loop and the brute force', ...).
+;; Source language: WAT. The issue 53 experiment with a compiled source (AssemblyScript) measured
+;; the inference ranks instead, with no clear gain (infer.wat's header); this selection was not
+;; rewritten.
 
   ;; ---- recommendation scoring ----
   ;; The top-N lists of src/evaluations/recommend/lists.ts (scoreQuery, topList, insert, score) for

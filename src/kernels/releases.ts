@@ -13,7 +13,6 @@ import { align16, instance, reserve, type KernelMemory } from './instance.js';
 interface ReleaseExports extends KernelMemory {
   noise(usT: number, ws: number, scales: number, m: number, kappa: number, cols: number, out: number, lower: number): void;
   normals(state: number, table: number, out: number, count: number): void;
-  project(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, out: number): void;
   projectBlocks(rowPtr: number, colIdx: number, values: number, users: number, cols: number, kappa: number, kp: number, out: number, scratch: number): void;
   flipGrid(state: number, codes: number, n: number, words: number, mask: number, t: number): void;
   randomWords(state: number, codes: number, n: number, words: number, mask: number): void;

@@ -1,12 +1,10 @@
-;; The draws and products of a release: the projections on the hyperplanes (project,
-;; projectBlocks), LapLSH's and the directional samplers' noise products (noise), the standard
-;; normals (normals: xoshiro128++ and the ziggurat), the randomized response's flips and random
-;; words on seedrandom's xor4096 (flipGrid, randomWords), and the signs of a + scale·b (signs).
+;; The draws and products of a release: the projections on the hyperplanes (projectBlocks),
+;; LapLSH's and the directional samplers' noise products (noise), the standard normals (normals:
+;; xoshiro128++ and the ziggurat), the randomized response's flips and random words on
+;; seedrandom's xor4096 (flipGrid, randomWords), and the signs of a + scale·b (signs).
 ;; Wrapper: src/kernels/releases.ts. JS twins and the tests that hold them equal bit for bit:
 ;; - projectBlocks: src/lsh/hyperplanes.ts projectAll; tests/kernels/wasm.test.ts ('WebAssembly
-;;   projections'). `project`, the same sums one column pair at a time through memory, is no
-;;   longer called (wasmProject runs projectBlocks) and so has no test: kept as the plainer form of
-;;   projectBlocks' sums; deleting it changes the module's bytes, not an output;
+;;   projections');
 ;; - noise: src/mechanisms/laplsh/mechanism.ts projectedNoise and the direct samplers' W v
 ;;   (src/mechanisms/common.ts); tests/kernels/wasm.test.ts ('WebAssembly LapLSH noise products',
 ;;   'projectDense'), tests/mechanisms/kernelFallback.test.ts;
@@ -15,56 +13,6 @@
 ;;   tests/mechanisms/flipsKernel.test.ts;
 ;; - signs: src/lsh/codes.ts packCombinedSigns (its JS loop); tests/lsh/lsh.test.ts
 ;;   ('packCombinedSigns gives those codes over several chunks of the kernel').
-
-  ;; Projections r_j . x_i (src/lsh/hyperplanes.ts projectAll) for a chunk of users, two columns
-  ;; per f64x2: out[i][j] = ((0 + cols[c1][j] * v1) + cols[c2][j] * v2) + ... over the row's stored
-  ;; entries in order, a multiply then an add per term as in the JS loop (no fused multiply-add), so
-  ;; the doubles are identical. rowPtr holds users + 1 offsets into colIdx (i32) and values (f64);
-  ;; cols is the n x kappa transposed plane matrix; out is users x kappa.
-  (func (export "project") (param $rowPtr i32) (param $colIdx i32) (param $values i32) (param $users i32)
-                           (param $cols i32) (param $kappa i32) (param $out i32)
-    (local $i i32) (local $p i32) (local $pend i32) (local $o i32) (local $c i32) (local $j i32)
-    (local $rowBytes i32) (local $pairBytes i32) (local $x f64) (local $v v128)
-    (local.set $rowBytes (i32.shl (local.get $kappa) (i32.const 3)))
-    (local.set $pairBytes (i32.shl (i32.and (local.get $kappa) (i32.const -2)) (i32.const 3)))
-    (block $udone
-      (loop $user
-        (br_if $udone (i32.ge_u (local.get $i) (local.get $users)))
-        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $i) (local.get $rowBytes))))
-        (local.set $j (i32.const 0))
-        (block $zdone
-          (loop $zero
-            (br_if $zdone (i32.ge_u (local.get $j) (local.get $rowBytes)))
-            (f64.store (i32.add (local.get $o) (local.get $j)) (f64.const 0))
-            (local.set $j (i32.add (local.get $j) (i32.const 8)))
-            (br $zero)))
-        (local.set $p (i32.load (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $pend (i32.load offset=4 (i32.add (local.get $rowPtr) (i32.shl (local.get $i) (i32.const 2)))))
-        (block $pdone
-          (loop $entry
-            (br_if $pdone (i32.ge_u (local.get $p) (local.get $pend)))
-            (local.set $c (i32.add (local.get $cols)
-              (i32.mul (i32.load (i32.add (local.get $colIdx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $rowBytes))))
-            (local.set $x (f64.load (i32.add (local.get $values) (i32.shl (local.get $p) (i32.const 3)))))
-            (local.set $v (f64x2.splat (local.get $x)))
-            (local.set $j (i32.const 0))
-            (block $jdone
-              (loop $pair
-                (br_if $jdone (i32.ge_u (local.get $j) (local.get $pairBytes)))
-                (v128.store (i32.add (local.get $o) (local.get $j))
-                  (f64x2.add (v128.load (i32.add (local.get $o) (local.get $j)))
-                             (f64x2.mul (v128.load (i32.add (local.get $c) (local.get $j))) (local.get $v))))
-                (local.set $j (i32.add (local.get $j) (i32.const 16)))
-                (br $pair)))
-            (if (i32.lt_u (local.get $j) (local.get $rowBytes))
-              (then
-                (f64.store (i32.add (local.get $o) (local.get $j))
-                  (f64.add (f64.load (i32.add (local.get $o) (local.get $j)))
-                           (f64.mul (f64.load (i32.add (local.get $c) (local.get $j))) (local.get $x))))))
-            (local.set $p (i32.add (local.get $p) (i32.const 1)))
-            (br $entry)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $user))))
 
   ;; LapLSH's projected noise for m users (src/mechanisms/laplsh/mechanism.ts projectedNoise): for user t and
   ;; row a, out[t][a] += scale[t] * s with s = ((0 + us[a][0] w[t][0]) + us[a][1] w[t][1]) + ...,
@@ -377,13 +325,13 @@
         (br $user))))
 
 ;; ---- projections with the sums in registers (src/lsh/hyperplanes.ts projectAll) ----
-  ;; The sums of `project`, column block by column block: the transposed planes at $cols hold
-  ;; $kp >= kappa columns a row (a multiple of 8, the extra ones 0), and for each block of 16
-  ;; columns (8 f64x2 registers; a last block of 8 in 4) the row's stored entries are summed in
-  ;; registers, in entry order from 0 with a multiply then an add: each column's double is the JS
-  ;; loop's. `project` loads and stores every column of the row at every entry (the chain of an add
-  ;; went through memory). A block reaching past kappa writes its columns below kappa through the
-  ;; 128 bytes at $scratch.
+  ;; Projections r_j . x_i of a chunk of users (rowPtr: users + 1 offsets into colIdx, i32, and
+  ;; values, f64; out: users x kappa), column block by column block: the transposed planes at
+  ;; $cols hold $kp >= kappa columns a row (a multiple of 8, the extra ones 0), and for each block
+  ;; of 16 columns (8 f64x2 registers; a last block of 8 in 4) the row's stored entries are summed
+  ;; in registers, in entry order from 0 with a multiply then an add (no fused multiply-add): each
+  ;; column's double is the JS loop's. A block reaching past kappa writes its columns below kappa
+  ;; through the 128 bytes at $scratch.
   (func (export "projectBlocks") (param $rowPtr i32) (param $colIdx i32) (param $values i32) (param $users i32)
                                  (param $cols i32) (param $kappa i32) (param $kp i32) (param $out i32) (param $scratch i32)
     (local $i i32) (local $p i32) (local $p0 i32) (local $pend i32) (local $o i32) (local $c i32)
