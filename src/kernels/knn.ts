@@ -84,8 +84,8 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
   const wasm = instance<KnnExports & TiesExports>();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
   if (k > 0 && (selection === 'groups' || selection === 'auto')) {
-    const groups = groupCodes(set, users);
-    if (selection === 'groups' || groups.count <= users * GROUPS_MAX_SHARE) {
+    const groups = selection === 'groups' ? groupCodes(set, users) : groupCodes(set, users, Math.floor(users * GROUPS_MAX_SHARE));
+    if (groups) {
       groupsScan(wasm, set, groups, users, queries, k, tieSeed, out);
       return true;
     }

@@ -42,12 +42,18 @@ export interface CodeGroups {
 
 /** Groups the first `users` codes of `set` (1 or 2 words a code) by value, in one pass of an
  *  open-addressing hash table. */
-export function groupCodes(set: CodeSet, users: number): CodeGroups {
+export function groupCodes(set: CodeSet, users: number): CodeGroups;
+export function groupCodes(set: CodeSet, users: number, maxGroups: number): CodeGroups | null;
+/** (`maxGroups`: give up, returning null, as soon as there are more groups than this: 'auto' then
+ *  scans the users, and a table of mostly distinct codes is not grouped to the end for nothing.) */
+export function groupCodes(set: CodeSet, users: number, maxGroups = Number.POSITIVE_INFINITY): CodeGroups | null {
   const { codes, words } = set;
+  // at most maxGroups + 1 distinct codes are ever stored: the table at most half full
+  const most = Math.min(users, maxGroups + 1);
   let cap = 16;
-  while (cap < 2 * users) cap *= 2;
+  while (cap < 2 * most) cap *= 2;
   const slots = new Int32Array(cap).fill(-1);
-  const gcodes = new Uint32Array(users * words);
+  const gcodes = new Uint32Array(most * words);
   const groupOf = new Int32Array(users);
   const size = new Int32Array(users + 1);
   let count = 0;
@@ -61,6 +67,7 @@ export function groupCodes(set: CodeSet, users: number): CodeGroups {
       g = slots[h]!;
     }
     if (g < 0) {
+      if (count >= maxGroups) return null;
       g = count++;
       slots[h] = g;
       gcodes[g * words] = lo;
