@@ -13,6 +13,7 @@ import { INFER_FACTS } from '../evaluations/infer/facts.js';
 import { NULL_BASELINE } from '../evaluations/infer/store.js';
 import { matchCell, type EntrySeries, type MatchedCell } from '../decide/matched.js';
 import { cellSeed } from '../decide/choose.js';
+import { byTrial, complete, key } from '../decide/read.js';
 import type { DatasetContext } from './family.js';
 import type { CellTest } from './rule.js';
 import { sdOf } from '../decide/resample.js';
@@ -36,32 +37,6 @@ export interface MatchedEntries {
   entries: MatchedEntryAt[];
   /** "lshrr n=100 κ=20": entries left out for a missing trial or value */
   skipped: string[];
-}
-
-const key = (...parts: (string | number | null)[]) => parts.join('\u0000');
-
-/** trial → value per key. */
-function byTrial<V extends { trial: number }>(values: readonly V[], keyOf: (v: V) => string, read: (v: V) => number): Map<string, Map<number, number>> {
-  const out = new Map<string, Map<number, number>>();
-  for (const v of values) {
-    const k = keyOf(v);
-    const m = out.get(k) ?? new Map<number, number>();
-    out.set(k, m);
-    m.set(v.trial, read(v));
-  }
-  return out;
-}
-
-/** Trials 0..m−1 in order, or null when one is missing. */
-function complete(m: Map<number, number> | undefined, trials: number): number[] | null {
-  if (!m) return null;
-  const out: number[] = [];
-  for (let t = 0; t < trials; t++) {
-    const v = m.get(t);
-    if (v === undefined) return null;
-    out.push(v);
-  }
-  return out;
 }
 
 /** A privatized series of the attack's values: its place, and its success per trial. */

@@ -67,10 +67,10 @@ export interface FolderCells {
 }
 
 type Key = string;
-const key = (...parts: (string | number | null)[]): Key => parts.join('\u0000');
+export const key = (...parts: (string | number | null)[]): Key => parts.join('\u0000');
 
 /** Per-trial values grouped by key: key → trial → value. */
-function byTrial<V extends { trial: number }>(values: readonly V[], keyOf: (v: V) => Key, read: (v: V) => number): Map<Key, Map<number, number>> {
+export function byTrial<V extends { trial: number }>(values: readonly V[], keyOf: (v: V) => Key, read: (v: V) => number): Map<Key, Map<number, number>> {
   const out = new Map<Key, Map<number, number>>();
   for (const v of values) {
     const k = keyOf(v);
@@ -82,7 +82,7 @@ function byTrial<V extends { trial: number }>(values: readonly V[], keyOf: (v: V
 }
 
 /** The m trial values 0..m−1 of a map, or null when one is missing. */
-function complete(m: Map<number, number> | undefined, trials: number): number[] | null {
+export function complete(m: Map<number, number> | undefined, trials: number): number[] | null {
   if (!m) return null;
   const out: number[] = [];
   for (let t = 0; t < trials; t++) {
