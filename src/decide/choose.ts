@@ -5,7 +5,7 @@
  */
 import type { CrossingFlag } from './crossing.js';
 import { matchCell, type MatchedEntry } from './matched.js';
-import { readFolderCells, type FolderCell, type FolderCells, type MatchedCellKey, type Targets } from './read.js';
+import { cellKeyOf, readFolderCells, type FolderCell, type FolderCells, type MatchedCellKey, type Targets } from './read.js';
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
@@ -93,12 +93,7 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   const xis = cell.entries.find((x) => x.label === e.label)!.xis;
   const bound = none ? null : e.release[g];
   return {
-    dataset: cell.dataset,
-    n: cell.n,
-    kappa: cell.kappa,
-    k: cell.k,
-    known: cell.known,
-    aux: cell.aux,
+    ...cellKeyOf(cell),
     target: targetText(cell),
     mechanism: e.label,
     xi: fin(e.xi),
@@ -140,12 +135,7 @@ export function chooseTables(dir: string, targets: Targets, alpha: number, folde
     const matched = matchCell(cell, { alpha, seed: cellSeed(cell) });
     const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));
     return {
-      dataset: cell.dataset,
-      n: cell.n,
-      kappa: cell.kappa,
-      k: cell.k,
-      known: cell.known,
-      aux: cell.aux,
+      ...cellKeyOf(cell),
       target: targetText(cell),
       trials: cell.trials,
       clean_meets: matched.cleanMeets,

@@ -9,7 +9,7 @@ import type { CrossingFlag } from './crossing.js';
 import { cellSeed } from './choose.js';
 import { curveOfCell, targetSweep } from './curve.js';
 import { pava } from './crossing.js';
-import type { FolderCell, FolderCells, MatchedCellKey } from './read.js';
+import { cellKeyOf, type FolderCell, type FolderCells, type MatchedCellKey } from './read.js';
 import { weightedMean } from './resample.js';
 
 /** About how many T a row of panels is swept over (the decide block's targets come on top). */
@@ -57,12 +57,7 @@ export function curveRows(folder: FolderCells, configTargets: { reid1: readonly 
       const curve = curveOfCell(cell, g, ts, cellSeed(cell));
       for (const p of curve.points) {
         out.push({
-          dataset: cell.dataset,
-          n: cell.n,
-          kappa: cell.kappa,
-          k: cell.k,
-          known: cell.known,
-          aux: cell.aux,
+          ...cellKeyOf(cell),
           target_kind: kind,
           target: p.target,
           config_target: mine.includes(p.target),

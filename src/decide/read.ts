@@ -45,6 +45,9 @@ export interface MatchedCellKey {
   aux: number | null;
 }
 
+/** A cell's six placing fields alone, in their order (the first columns of matched.csv, its tables and matched_curve.csv). */
+export const cellKeyOf = (c: MatchedCellKey): MatchedCellKey => ({ dataset: c.dataset, n: c.n, kappa: c.kappa, k: c.k, known: c.known, aux: c.aux });
+
 export interface FolderCell extends MatchedCellKey {
   trials: number;
   /** target values in the order of each entry's `success` (reid@1 first when given) */
