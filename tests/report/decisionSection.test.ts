@@ -10,42 +10,9 @@ import type { MatchedRow, MatchedTable } from '../../src/decide/choose.js';
 import { MATCHED_CAVEAT } from '../../src/decide/choose.js';
 import { decisionSectionBody, decisionSentence, readMatchedCsv } from '../../src/report/decisionSection.js';
 import { matchedTables } from '../../src/report/matchedTable.js';
+import { matchedRow } from '../helpers/matchedRows.js';
 
-const row = (over: Partial<MatchedRow>): MatchedRow => ({
-  dataset: 'movielens-small',
-  n: 100,
-  kappa: 20,
-  k: 10,
-  known: 0.5,
-  aux: null,
-  target: 'reid1 <= 0.01',
-  mechanism: 'lshrr',
-  xi: 3.9,
-  xi_low: 3.1,
-  xi_high: 4.6,
-  xi_interval: '[3.1, 4.6]',
-  flag: 'interior',
-  binding: 'reid1',
-  reid1_mean: 0.01,
-  auc_adv_mean: null,
-  release_bound: 0.016,
-  release_max: 0.015,
-  release_max_coverage: 10 / 11,
-  utility_loss_mean: 0.111,
-  utility_loss_se: 0.0004,
-  ndcg_mean: null,
-  retained: 0.06,
-  retained_se: 0.02,
-  retained_note: '',
-  epsilon_ldp: 8.1,
-  rank: 1,
-  rank_kind: 'tied',
-  tied_with: ['laplsh'],
-  p_worse: 0.4,
-  releasable: true,
-  trials: 10,
-  ...over,
-});
+const row = (over: Partial<MatchedRow>): MatchedRow => matchedRow({ dataset: 'movielens-small', tied_with: ['laplsh'], p_worse: 0.4, ...over });
 
 const rows = [
   row({}),

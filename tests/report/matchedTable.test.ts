@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { intervalText, MATCHED_CAVEAT, type MatchedRow, type MatchedTable } from '../../src/decide/choose.js';
+import { intervalText, MATCHED_CAVEAT, type MatchedTable } from '../../src/decide/choose.js';
 import { MATCHED_COLUMNS, matchedTables } from '../../src/report/matchedTable.js';
 import { UNRELEASABLE_NOTE } from '../../src/mechanisms/releasable.js';
+import { matchedRow } from '../helpers/matchedRows.js';
 
 /** The first cells of the table under "## `matched.csv`" in docs/OUTPUTS.md. */
 function documented(): string[] {
@@ -21,41 +22,7 @@ function documented(): string[] {
   return out;
 }
 
-const row = (over: Partial<MatchedRow>): MatchedRow => ({
-  dataset: 'a',
-  n: 100,
-  kappa: 20,
-  k: 10,
-  known: 0.5,
-  aux: null,
-  target: 'reid1 <= 0.01',
-  mechanism: 'lshrr',
-  xi: 3.9,
-  xi_low: 3.1,
-  xi_high: 4.6,
-  xi_interval: '[3.1, 4.6]',
-  flag: 'interior',
-  binding: 'reid1',
-  reid1_mean: 0.01,
-  auc_adv_mean: null,
-  release_bound: 0.016,
-  release_max: 0.015,
-  release_max_coverage: 10 / 11,
-  utility_loss_mean: 0.111,
-  utility_loss_se: 0.0004,
-  ndcg_mean: null,
-  retained: 0.06,
-  retained_se: 0.02,
-  retained_note: '',
-  epsilon_ldp: 8.1,
-  rank: 1,
-  rank_kind: 'tied',
-  tied_with: ['rappor-vector'],
-  p_worse: null,
-  releasable: true,
-  trials: 10,
-  ...over,
-});
+const row = matchedRow;
 
 describe('matched tables', () => {
   it("matched.csv's columns are docs/OUTPUTS.md's, in order", () => {
