@@ -2,23 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesOf, runQuiet, scratchConfig } from '../helpers/pipeline.js';
+import { smallGrid } from '../helpers/experiment.js';
 import { MATCHED_CLAIM_IDS } from '../../src/claims/types.js';
 
 const MATCHED = new Set<string>(MATCHED_CLAIM_IDS);
 
 /** A small real grid with both attacks (synthetic data, in this thread). */
-const GRID = `name: dec
-seed: 5
-datasets:
-  - { name: a, format: synthetic, preset: small }
-dims: [30]
-queries: 20
-k: [1, 5]
-kappa: [8]
-trials: 2
-privacy: { d: 0.1, delta: 0.01, xi: [0, 5] }
-mechanisms: [exact, lsh, lshrr]
-attack: { known: [0.5], targets: 40 }
+const GRID = `${smallGrid('dec', 5, ['exact', 'lsh', 'lshrr'])([0, 5])}attack: { known: [0.5], targets: 40 }
 infer: { aux: [0.5], targets: 40 }
 `;
 
