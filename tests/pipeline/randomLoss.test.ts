@@ -39,7 +39,12 @@ describe('u_rand in the exact records', () => {
     expect(again).toMatchObject({ computed: 1, cellsComputed: 1 });
     const after = cellFiles(out);
     expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [f, text] of before) expect(after.get(f), f).toBe(text);
+    // the recomputed record may differ only in its timing (`ms`); every other file is untouched
+    const noMs = (text: string | undefined) => ({ ...JSON.parse(text ?? '{}'), ms: undefined });
+    for (const [f, text] of before) {
+      if (f === 'exact_a_n5.json') expect(noMs(after.get(f)), f).toEqual(noMs(text));
+      else expect(after.get(f), f).toBe(text);
+    }
     expect(readRandomLoss(out).rows).toEqual(table.rows);
   });
 });
