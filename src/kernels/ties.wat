@@ -2,8 +2,8 @@
 ;; code (knnGroups: one distance per distinct code) and the one-pass gather (knnGather: the
 ;; distances written and the users within a guessed boundary listed in the same pass). Per query,
 ;; the answers of knn.wat's scans: the k users (query excluded) with the smallest (distance, tie
-;; key), best first, keyed and kept by the heap of prelude.wat; only which users are offered to it
-;; differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
+;; key), best first, keyed and kept in a buffer sorted by insertion ($insertSorted); only which
+;; users are keyed differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
 ;; 'groups' and 'gather'; 'auto' takes one of them where it took the two-pass knnCount).
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js'). Held equal bit for bit by
 ;; tests/kernels/wasm.test.ts ('selects alike by heap, counting, groups and gathering', 'answers heavy
@@ -13,9 +13,9 @@
   ;; Group g's code at gcodes (as the scans' codes), its users at gusers[gstart[g] .. gstart[g + 1]),
   ;; user u's group at ugroup[u]. Per query: the groups' distance bytes ($dist32, $dist64), the
   ;; boundary D from the groups' sizes ($groupBoundary), then only the users of groups within D
-  ;; offered to the heap with bound D, drained best first: users below D (at most k - 1) keyed only
+  ;; keyed into the sorted buffer, copied out best first: users below D (at most k - 1) keyed only
   ;; to order the answer, those at D for the tie rule. The same answers as knnCount: the k smallest
-  ;; (distance, tie key), a set whatever the order of the offers (distinct users' keys differ).
+  ;; (distance, tie key), a set whatever the order of the users (distinct users' keys differ).
 
   ;; adds the sizes of the groups at distance t (eq = 1), or at most t (eq = 0), to hist[distance]
   (func $groupHist (param $dist i32) (param $n16 i32) (param $gstart i32) (param $hist i32) (param $t i32) (param $eq i32)
@@ -68,7 +68,7 @@
         (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
         (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $wide i32)
     (local $qi i32) (local $q i32) (local $g i32) (local $n16 i32) (local $end i32) (local $p i32) (local $m i32)
-    (local $d i32) (local $s i32) (local $e i32) (local $dv v128)
+    (local $d i32) (local $s i32) (local $e i32) (local $dv v128) (local $u i32) (local $n i32) (local $key i64) (local $last i64)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.const 0))
     (local.set $n16 (i32.and (i32.add (local.get $ng) (i32.const 15)) (i32.const -16)))
@@ -87,6 +87,8 @@
         (global.set $bound (call $groupBoundary (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $bits)))
         (local.set $dv (i8x16.splat (global.get $bound)))
         (local.set $p (local.get $dist))
+        (local.set $n (i32.const 0))
+        (local.set $last (i64.const -1))
         (block $sdone
           (loop $vec
             (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
@@ -102,14 +104,21 @@
                   (block $udone
                     (loop $user
                       (br_if $udone (i32.ge_u (local.get $s) (local.get $e)))
-                      (call $offer (i32.load (local.get $s)) (local.get $d))
+                      (local.set $u (i32.load (local.get $s)))
                       (local.set $s (i32.add (local.get $s) (i32.const 4)))
+                      (br_if $user (i32.eq (local.get $u) (local.get $q)))
+                      (local.set $key (call $tieKeyOf (local.get $u) (local.get $d)))
+                      (br_if $user (i64.ge_u (local.get $key) (local.get $last)))
+                      (local.set $n (call $insertSorted (local.get $key) (local.get $u) (local.get $n)))
+                      (if (i32.eq (local.get $n) (local.get $k))
+                        (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
                       (br $user)))
                   (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
                   (br_if $each (local.get $m)))))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (br $vec)))
-        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (memory.copy (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2)))
+          (global.get $hu) (i32.shl (local.get $k) (i32.const 2)))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
 
