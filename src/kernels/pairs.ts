@@ -78,9 +78,9 @@ export function pairsScan(wasm: PairsExports, set: CodeSet, users: number, queri
   const sample = Math.min(users, PAIRS_SAMPLE);
   const g = wasm.knnPairs(codes, users, k, tieSeed | 0, set.bits, outAt, heap, dist, list, hist, words - 1, cnt, lists, cap, dh, sample);
   const answers = new Int32Array(wasm.memory.buffer, outAt, users * k);
-  for (let qi = 0; qi < users; qi++) {
-    const q = queries[qi]!;
-    out.set(answers.subarray(q * k, (q + 1) * k), qi * k);
-  }
+  let identity = true;
+  for (let qi = 0; qi < users && identity; qi++) identity = queries[qi] === qi;
+  if (identity) out.set(answers);
+  else for (let qi = 0; qi < users; qi++) out.set(answers.subarray(queries[qi]! * k, (queries[qi]! + 1) * k), qi * k);
   return g;
 }
