@@ -16,7 +16,7 @@
 ;; been met, so u is answered: from its list when it holds at least k entries (its boundary D <= g
 ;; then, and every user within D is listed) and did not overflow, else by $gatherOne (its full row,
 ;; as knnGather). From the list: the histogram of the listed distances gives D, and the listed users
-;; within D are keyed into the sorted buffer of $insertSorted: the k smallest (distance, key), the
+;; within D are keyed into the sorted buffer of ties.wat $pickListed: the k smallest (distance, key), the
 ;; same set whatever the order (distinct users' keys differ).
 ;;
 ;; Memory (laid out by pairs.ts): codes padded with zeros to a multiple of 16 users, out (users x
@@ -27,26 +27,10 @@
   (global $pLists (mut i32) (i32.const 0))
   (global $pCap (mut i32) (i32.const 0))
 
-  ;; appends entry e to user h's list (counted beyond cap, stored only below it)
-  (func $pAppend (param $h i32) (param $e i32)
-    (local $a i32) (local $c i32)
-    (local.set $a (i32.add (global.get $pCnt) (i32.shl (local.get $h) (i32.const 2))))
-    (local.set $c (i32.load (local.get $a)))
-    (if (i32.lt_u (local.get $c) (global.get $pCap))
-      (then (i32.store (i32.add (global.get $pLists)
-                         (i32.shl (i32.add (i32.mul (local.get $h) (global.get $pCap)) (local.get $c)) (i32.const 2)))
-                       (local.get $e))))
-    (i32.store (local.get $a) (i32.add (local.get $c) (i32.const 1))))
-
-  ;; the pair (u, v) at distance d, both ways
-  (func $pPair (param $u i32) (param $v i32) (param $d i32)
-    (call $pAppend (local.get $u) (i32.or (i32.shl (local.get $v) (i32.const 8)) (local.get $d)))
-    (call $pAppend (local.get $v) (i32.or (i32.shl (local.get $u) (i32.const 8)) (local.get $d))))
-
   ;; row u of u32 codes (<= 32 bits): the users v > u within g, 16 a step (SIMD as $gather32), the
   ;; first group's users up to u and the last group's beyond the users masked out
   (func $pRow32 (param $codes i32) (param $users i32) (param $u i32) (param $g i32)
-    (local $p i32) (local $end i32) (local $v i32) (local $m i32) (local $d i32)
+    (local $p i32) (local $end i32) (local $v i32) (local $m i32) (local $d i32) (local $dd i32) (local $pa i32) (local $pc i32)
     (local $qv v128) (local $ones v128) (local $gv v128) (local $x v128)
     (local.set $qv (i32x4.splat (i32.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 2))))))
     (local.set $ones (v128.const i16x8 1 1 1 1 1 1 1 1))
@@ -71,9 +55,20 @@
             (loop $each
               (local.set $d (i32.add (local.get $v) (i32.ctz (local.get $m))))
               (if (i32.and (i32.gt_u (local.get $d) (local.get $u)) (i32.lt_u (local.get $d) (local.get $users)))
-                (then (call $pPair (local.get $u) (local.get $d)
-                  (i32.popcnt (i32.xor (i32.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 2))))
-                                       (i32.load (i32.add (local.get $codes) (i32.shl (local.get $d) (i32.const 2)))))))))
+                (then
+                  ;; the pair appended to both lists, inline (V8 does not inline wasm calls): counted beyond cap, stored below it
+                  (local.set $dd (i32.popcnt (i32.xor (i32.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 2))))
+                                                      (i32.load (i32.add (local.get $codes) (i32.shl (local.get $d) (i32.const 2)))))))
+                  (local.set $pa (i32.add (global.get $pCnt) (i32.shl (local.get $u) (i32.const 2))))
+                  (local.set $pc (i32.load (local.get $pa)))
+                  (if (i32.lt_u (local.get $pc) (global.get $pCap))
+                    (then (i32.store (i32.add (global.get $pLists) (i32.shl (i32.add (i32.mul (local.get $u) (global.get $pCap)) (local.get $pc)) (i32.const 2))) (i32.or (i32.shl (local.get $d) (i32.const 8)) (local.get $dd)))))
+                  (i32.store (local.get $pa) (i32.add (local.get $pc) (i32.const 1)))
+                  (local.set $pa (i32.add (global.get $pCnt) (i32.shl (local.get $d) (i32.const 2))))
+                  (local.set $pc (i32.load (local.get $pa)))
+                  (if (i32.lt_u (local.get $pc) (global.get $pCap))
+                    (then (i32.store (i32.add (global.get $pLists) (i32.shl (i32.add (i32.mul (local.get $d) (global.get $pCap)) (local.get $pc)) (i32.const 2))) (i32.or (i32.shl (local.get $u) (i32.const 8)) (local.get $dd)))))
+                  (i32.store (local.get $pa) (i32.add (local.get $pc) (i32.const 1)))))
               (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
               (br_if $each (local.get $m)))))
         (local.set $p (i32.add (local.get $p) (i32.const 64)))
@@ -84,6 +79,7 @@
   ;; knn64: a call-free loop left at the first group of 4 with a user within g), the padding masked
   (func $pRow64 (param $codes i32) (param $users i32) (param $u i32) (param $g i32)
     (local $p i32) (local $end i32) (local $v i32) (local $end4 i32) (local $cq i64) (local $b i64) (local $d i64)
+    (local $dd i32) (local $pa i32) (local $pc i32)
     (local.set $cq (i64.load (i32.add (local.get $codes) (i32.shl (local.get $u) (i32.const 3)))))
     (local.set $b (i64.extend_i32_u (local.get $g)))
     (local.set $p (i32.add (local.get $codes) (i32.shl (i32.add (local.get $u) (i32.const 1)) (i32.const 3))))
@@ -105,7 +101,19 @@
         (loop $each
           (local.set $d (i64.popcnt (i64.xor (local.get $cq) (i64.load (i32.add (local.get $codes) (i32.shl (local.get $v) (i32.const 3)))))))
           (if (i64.le_u (local.get $d) (local.get $b))
-            (then (call $pPair (local.get $u) (local.get $v) (i32.wrap_i64 (local.get $d)))))
+            (then
+              ;; the pair appended to both lists, inline, as in $pRow32
+              (local.set $dd (i32.wrap_i64 (local.get $d)))
+              (local.set $pa (i32.add (global.get $pCnt) (i32.shl (local.get $u) (i32.const 2))))
+              (local.set $pc (i32.load (local.get $pa)))
+              (if (i32.lt_u (local.get $pc) (global.get $pCap))
+                (then (i32.store (i32.add (global.get $pLists) (i32.shl (i32.add (i32.mul (local.get $u) (global.get $pCap)) (local.get $pc)) (i32.const 2))) (i32.or (i32.shl (local.get $v) (i32.const 8)) (local.get $dd)))))
+              (i32.store (local.get $pa) (i32.add (local.get $pc) (i32.const 1)))
+              (local.set $pa (i32.add (global.get $pCnt) (i32.shl (local.get $v) (i32.const 2))))
+              (local.set $pc (i32.load (local.get $pa)))
+              (if (i32.lt_u (local.get $pc) (global.get $pCap))
+                (then (i32.store (i32.add (global.get $pLists) (i32.shl (i32.add (i32.mul (local.get $v) (global.get $pCap)) (local.get $pc)) (i32.const 2))) (i32.or (i32.shl (local.get $u) (i32.const 8)) (local.get $dd)))))
+              (i32.store (local.get $pa) (i32.add (local.get $pc) (i32.const 1)))))
           (local.set $v (i32.add (local.get $v) (i32.const 1)))
           (br_if $each (i32.lt_u (local.get $v) (local.get $end4))))
         (local.set $p (i32.add (local.get $p) (i32.const 32)))
@@ -114,7 +122,7 @@
   ;; user u's answers from its list of c entries (k <= c <= cap, all within g) into out[0..k)
   (func $pAnswer (param $u i32) (param $c i32) (param $seed i32) (param $bits i32) (param $g i32) (param $hist i32) (param $out i32)
     (local $list i32) (local $i i32) (local $e i32) (local $d i32) (local $h i32) (local $D i32) (local $cum i32)
-    (local $n i32) (local $key i64) (local $last i64)
+    (local $n i32) (local $key i64) (local $last i64) (local $v i32) (local $j i32) (local $prev i64)
     (call $begin (local.get $u) (local.get $seed) (local.get $bits))
     (local.set $list (i32.add (global.get $pLists) (i32.shl (i32.mul (local.get $u) (global.get $pCap)) (i32.const 2))))
     (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $g) (i32.const 1)) (i32.const 2)))
@@ -143,9 +151,32 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (local.set $d (i32.and (local.get $e) (i32.const 255)))
         (br_if $each (i32.gt_u (local.get $d) (local.get $D)))
-        (local.set $key (call $tieKeyOf (i32.shr_u (local.get $e) (i32.const 8)) (local.get $d)))
+        (local.set $v (i32.shr_u (local.get $e) (i32.const 8)))
+        ;; the key and the sorted insertion of ties.wat $pickListed, inline (V8 does not inline wasm calls)
+        (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $v) (i32.const 1)) (i32.const 0x85ebca77))))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
         (br_if $each (i64.ge_u (local.get $key) (local.get $last)))
-        (local.set $n (call $insertSorted (local.get $key) (i32.shr_u (local.get $e) (i32.const 8)) (local.get $n)))
+        (local.set $j (local.get $n))
+        (if (i32.lt_u (local.get $n) (global.get $k))
+          (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+          (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+        (block $placed
+          (loop $shift
+            (br_if $placed (i32.eqz (local.get $j)))
+            (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+            (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+            (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+            (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+              (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+            (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+            (br $shift)))
+        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $v))
         (if (i32.eq (local.get $n) (global.get $k))
           (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
         (br $each)))

@@ -2,7 +2,7 @@
 ;; code (knnGroups: one distance per distinct code) and the one-pass gather (knnGather: the
 ;; distances written and the users within a guessed boundary listed in the same pass). Per query,
 ;; the answers of knn.wat's scans: the k users (query excluded) with the smallest (distance, tie
-;; key), best first, keyed and kept in a buffer sorted by insertion ($insertSorted); only which
+;; key), best first, keyed and kept in a buffer sorted by insertion (as $pickListed's); only which
 ;; users are keyed differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
 ;; 'groups' and 'gather'; 'auto' takes one of them where it took the two-pass knnCount).
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js'). Held equal bit for bit by
@@ -69,6 +69,7 @@
         (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $wide i32)
     (local $qi i32) (local $q i32) (local $g i32) (local $n16 i32) (local $end i32) (local $p i32) (local $m i32)
     (local $d i32) (local $s i32) (local $e i32) (local $dv v128) (local $u i32) (local $n i32) (local $key i64) (local $last i64)
+    (local $h i32) (local $j i32) (local $prev i64)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.const 0))
     (local.set $n16 (i32.and (i32.add (local.get $ng) (i32.const 15)) (i32.const -16)))
@@ -107,9 +108,31 @@
                       (local.set $u (i32.load (local.get $s)))
                       (local.set $s (i32.add (local.get $s) (i32.const 4)))
                       (br_if $user (i32.eq (local.get $u) (local.get $q)))
-                      (local.set $key (call $tieKeyOf (local.get $u) (local.get $d)))
+                      ;; the key and the sorted insertion of $pickListed, inline (V8 does not inline wasm calls)
+                      (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                      (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+                      (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                      (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
                       (br_if $user (i64.ge_u (local.get $key) (local.get $last)))
-                      (local.set $n (call $insertSorted (local.get $key) (local.get $u) (local.get $n)))
+                      (local.set $j (local.get $n))
+                      (if (i32.lt_u (local.get $n) (local.get $k))
+                        (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+                        (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+                      (block $placed
+                        (loop $shift
+                          (br_if $placed (i32.eqz (local.get $j)))
+                          (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+                          (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+                          (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+                          (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+                            (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+                          (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+                          (br $shift)))
+                      (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+                      (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
                       (if (i32.eq (local.get $n) (local.get $k))
                         (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
                       (br $user)))
@@ -203,12 +226,12 @@
         (br $vec)))
     (local.get $c))
 
-;; the k smallest (distance << 32 | tie key) of the listed users within D (the query skipped),
+  ;; the k smallest (distance << 32 | tie key) of the listed users within D (the query skipped),
   ;; best first into out, through a buffer kept sorted in the heap's memory (keys at $hk, users at
   ;; $hu): once it holds k, a user costs its key and one compare with the last; no heap to drain
   (func $pickListed (param $list i32) (param $c i32) (param $dist i32) (param $D i32) (param $out i32)
-    (local $i i32) (local $u i32) (local $d i32) (local $n i32)
-    (local $key i64) (local $last i64)
+    (local $i i32) (local $u i32) (local $d i32) (local $h i32) (local $n i32) (local $j i32)
+    (local $key i64) (local $last i64) (local $prev i64)
     (local.set $last (i64.const -1))
     (block $done
       (loop $each
@@ -218,48 +241,36 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br_if $each (i32.gt_u (local.get $d) (local.get $D)))
         (br_if $each (i32.eq (local.get $u) (global.get $q)))
-        (local.set $key (call $tieKeyOf (local.get $u) (local.get $d)))
+        ;; fmix32(base ^ (u + 1) * 0x85ebca77), as $offer
+        (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+        (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+        (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+        (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
         (br_if $each (i64.ge_u (local.get $key) (local.get $last)))
-        (local.set $n (call $insertSorted (local.get $key) (local.get $u) (local.get $n)))
+        ;; insert: the entries above the key move up one place (the last one drops out when full)
+        (local.set $j (local.get $n))
+        (if (i32.lt_u (local.get $n) (global.get $k))
+          (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+          (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+        (block $placed
+          (loop $shift
+            (br_if $placed (i32.eqz (local.get $j)))
+            (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+            (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+            (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+            (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+              (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+            (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+            (br $shift)))
+        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
         (if (i32.eq (local.get $n) (global.get $k))
           (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
         (br $each)))
     (memory.copy (local.get $out) (global.get $hu) (i32.shl (global.get $k) (i32.const 2))))
-
-  ;; user u's composite key from the current query ($begin's base): d << 32 | fmix32(base ^ (u + 1) *
-  ;; 0x85ebca77), as $offer
-  (func $tieKeyOf (param $u i32) (param $d i32) (result i64)
-    (local $h i32)
-    (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
-    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
-    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
-    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
-    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-    (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
-
-  ;; inserts (key, u) into the sorted buffer of n entries (below the last one when it holds k):
-  ;; the entries above the key move up one place, the last one dropping out when full; returns the
-  ;; new length
-  (func $insertSorted (param $key i64) (param $u i32) (param $n i32) (result i32)
-    (local $j i32) (local $prev i64)
-    (local.set $j (local.get $n))
-    (if (i32.lt_u (local.get $n) (global.get $k))
-      (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
-      (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
-    (block $placed
-      (loop $shift
-        (br_if $placed (i32.eqz (local.get $j)))
-        (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
-        (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
-        (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
-        (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
-          (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
-        (local.set $j (i32.sub (local.get $j) (i32.const 1)))
-        (br $shift)))
-    (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
-    (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
-    (local.get $n))
 
   ;; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits); 1 <= k < users; list: users + 1 u32
   (func (export "knnGather") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
