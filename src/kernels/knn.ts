@@ -7,7 +7,7 @@
 
 import { align16, instance, reserve, type KernelMemory } from './instance.js';
 import type { CodeSet } from './shapes.js';
-import { everyUserOnce, pairsScan, PAIRS_MAX_USERS, type PairsExports } from './pairs.js';
+import { everyUserOnce, pairsFit, pairsScan, PAIRS_MAX_USERS, type PairsExports } from './pairs.js';
 import { gatherScan, groupCodes, groupsScan, type TiesExports } from './ties.js';
 
 /** The exports of knn.wat. */
@@ -100,7 +100,7 @@ export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: nu
       return true;
     }
   }
-  const pairs = selection === 'pairs' || (selection === 'auto' && k > 0 && users >= PAIRS_MIN_USERS && users <= PAIRS_MAX_USERS && everyUserOnce(queries, users));
+  const pairs = selection === 'pairs' || (selection === 'auto' && k > 0 && users >= PAIRS_MIN_USERS && pairsFit(users, k) && everyUserOnce(queries, users));
   if (pairs) {
     pairsScan(wasm, set, users, queries, k, tieSeed, out);
     return true;

@@ -39,6 +39,15 @@ export const PAIRS_MAX_USERS = (1 << 24) - 1;
 /** A user's list holds at most this many entries beyond k (more: the user's full row is scanned). */
 export const PAIRS_CAP_EXTRA = 120;
 
+/** The most bytes the users' lists may take in the module's memory, which never shrinks ('auto'
+ *  scans query by query beyond: 129,055 users at k 10). */
+export const PAIRS_MAX_LIST_BYTES = 1 << 26;
+
+/** Whether the lists of `users` users at `k` fit PAIRS_MAX_LIST_BYTES (and a list entry's 24 bits). */
+export function pairsFit(users: number, k: number): boolean {
+  return users <= PAIRS_MAX_USERS && users * (k + PAIRS_CAP_EXTRA) * 4 <= PAIRS_MAX_LIST_BYTES;
+}
+
 /** Whether `queries` is every one of `users` users exactly once (the pairs here, reals.ts's pairing once). */
 export function everyUserOnce(queries: Int32Array, users: number): boolean {
   if (queries.length !== users) return false;

@@ -7,7 +7,7 @@ import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '..
 import { wasmRankCounts } from '../../src/kernels/attack.js';
 import { wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
 import { groupCodes } from '../../src/kernels/ties.js';
-import { pairsScan, type PairsExports } from '../../src/kernels/pairs.js';
+import { pairsFit, pairsScan, type PairsExports } from '../../src/kernels/pairs.js';
 import { instance } from '../../src/kernels/instance.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
@@ -212,6 +212,11 @@ describe('WebAssembly Hamming kernel', () => {
     }
     const set = randomCodes(600, 20, 'pairs-refused');
     expect(() => wasmScan(set, 600, Int32Array.from([0, 1, 2]), 5, 1, new Int32Array(15), 'pairs')).toThrow(/every user a query/);
+    // 'auto' lists pairs only while the lists fit their bound (and a user fits an entry's 24 bits)
+    expect(pairsFit(3_751, 10)).toBe(true);
+    expect(pairsFit(129_055, 10)).toBe(true); // 129,055 lists of 130 entries: 64 MiB
+    expect(pairsFit(129_056, 10)).toBe(false);
+    expect(pairsFit(1 << 24, 0)).toBe(false);
   });
 
   it('falls back to the JS kernel when WebAssembly is switched off (same answers)', async () => {
