@@ -22,7 +22,7 @@ import wabtInit from 'wabt';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KERNELS = join(ROOT, 'src', 'kernels');
 /** The kernel sources, in the order the module holds them. */
-export const KERNEL_SOURCES = ['prelude', 'knn', 'attack', 'symbols', 'reals', 'exact', 'releases', 'recommend', 'infer', 'ties'].map((n) => `${n}.wat`);
+export const KERNEL_SOURCES = ['prelude', 'knn', 'attack', 'symbols', 'reals', 'exact', 'releases', 'recommend', 'infer', 'ties', 'pairs'].map((n) => `${n}.wat`);
 export const OUT = join(KERNELS, 'binary.ts');
 
 /** The module's text: every kernel source, in order, inside one `(module ...)`. */

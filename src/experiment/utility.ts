@@ -180,6 +180,11 @@ export function evaluateAnswerSets(
   const recallSums = sets.map((set) => new Float64Array(set.ks.length));
   const returnedDist = new Float64Array(Math.max(1, ...kMaxes));
   const placeOf = new Int32Array(returnedDist.length);
+  // the sums of a query's first k returned (rSum[k]) and true (tdSum[k]) distances, each added in
+  // order from 0 once for every k: the same doubles as a sum per k (its first k terms in the same order)
+  const rSum = new Float64Array(returnedDist.length + 1);
+  const tdSum = new Float64Array(returnedDist.length + 1);
+  const kTop = Math.max(0, ...kMaxes);
   // The loop reads answers and truth by offset and, for the default angular metric, keeps one dense
   // query row (no closure, no subarray per query: with every user a query, their garbage made
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
@@ -224,6 +229,10 @@ export function evaluateAnswerSets(
     const row = qi * stride;
     const t0 = qi * truth.k;
     stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
+    for (let i = 0, td = 0; i < kTop; i++) {
+      td += truth.distances[t0 + i];
+      tdSum[i + 1] = td;
+    }
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo && readThrough) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
@@ -243,19 +252,17 @@ export function evaluateAnswerSets(
           returnedDist[i] = d;
         }
       }
+      for (let i = 0, r = 0; i < kMax; i++) {
+        r += returnedDist[i];
+        rSum[i + 1] = r;
+      }
       const lossSum = lossSums[s]!;
       const recallSum = recallSums[s]!;
       for (let t = 0; t < ks.length; t++) {
         const k = ks[t];
-        let r = 0;
-        let td = 0;
         let hits = 0;
-        for (let i = 0; i < k; i++) {
-          r += returnedDist[i];
-          td += truth.distances[t0 + i];
-          if (placeOf[i] < k) hits++;
-        }
-        lossSum[t] += r / k - td / k;
+        for (let i = 0; i < k; i++) if (placeOf[i] < k) hits++;
+        lossSum[t] += rSum[k] / k - tdSum[k] / k;
         recallSum[t] += hits / k;
       }
     }

@@ -7,6 +7,7 @@
 
 import { align16, instance, reserve, type KernelMemory } from './instance.js';
 import type { CodeSet } from './shapes.js';
+import { everyUserOnce, pairsFit, pairsScan, PAIRS_MAX_USERS, type PairsExports } from './pairs.js';
 import { gatherScan, groupCodes, groupsScan, type TiesExports } from './ties.js';
 
 /** The exports of knn.wat. */
@@ -59,9 +60,10 @@ function layout(wasm: KnnExports, set: CodeSet, users: number, nq: number, k: nu
  * one byte per user, few replacements); 'groups' does the same over the distinct codes (one
  * distance per code, the boundary from the groups' sizes, then the users of the groups within it);
  * 'gather' lists the users within the previous query's boundary while writing the distances, and
- * finds the boundary from the list (ties.wat). The same answers every way.
+ * finds the boundary from the list (ties.wat); 'pairs', every user a query, computes each pair's
+ * distance once and lists it for both users (pairs.wat). The same answers every way.
  */
-export type WasmSelection = 'auto' | 'heap' | 'count' | 'groups' | 'gather';
+export type WasmSelection = 'auto' | 'heap' | 'count' | 'groups' | 'gather' | 'pairs';
 
 /** 'auto' selects by gathering (before it, by counting: the same distance pass, then fewer passes
  *  over the bytes) for codes of <= 32 bits (their distance bytes come out of SIMD narrowing almost
@@ -75,20 +77,33 @@ export const COUNT_MAX_USERS = 32768;
  *  distinct codes a user (GROUPS_MAX_SHARE); see docs/SPEED.md, "2026-12-07: the tie path". */
 export const GROUPS_MAX_SHARE = 0.5;
 
+/** 'auto' computes each pair's distance once ('pairs') when every user is a query, from this many
+ *  users on (below, its sample of gathered users is a large share); see docs/SPEED.md, "2026-12-07
+ *  (night): each pair's distance once". */
+export const PAIRS_MIN_USERS = 512;
+
 /**
  * Writes the k best of every query into `out` (queries x k, best first) and returns true, or
  * returns false when this kernel does not apply (no WebAssembly, or codes longer than 64 bits).
  * Arguments are validated by the caller (hammingKnn).
  */
 export function wasmScan(set: CodeSet, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array, selection: WasmSelection = 'auto'): boolean {
-  const wasm = instance<KnnExports & TiesExports>();
+  const wasm = instance<KnnExports & TiesExports & PairsExports>();
   if (!wasm || set.bits > WASM_MAX_BITS || set.words > 2) return false;
+  if (selection === 'pairs' && (k < 1 || users > PAIRS_MAX_USERS || !everyUserOnce(queries, users))) {
+    throw new RangeError('the pairs selection needs k >= 1 and every user a query exactly once');
+  }
   if (k > 0 && (selection === 'groups' || selection === 'auto')) {
     const groups = selection === 'groups' ? groupCodes(set, users) : groupCodes(set, users, Math.floor(users * GROUPS_MAX_SHARE));
     if (groups) {
       groupsScan(wasm, set, groups, users, queries, k, tieSeed, out);
       return true;
     }
+  }
+  const pairs = selection === 'pairs' || (selection === 'auto' && k > 0 && users >= PAIRS_MIN_USERS && pairsFit(users, k) && everyUserOnce(queries, users));
+  if (pairs) {
+    pairsScan(wasm, set, users, queries, k, tieSeed, out);
+    return true;
   }
   const at = layout(wasm, set, users, queries.length, k);
   const buf = wasm.memory.buffer;

@@ -1,7 +1,8 @@
 ;; Hamming k-NN for codes of at most 64 bits: the scan (knn32, knn64: one pass with the heap of
 ;; prelude.wat), the two-pass scan (knnCount: distance bytes, the boundary by counting), the k
 ;; nearest as a set (knnSet, for attribute inference), the bucket path (knnBucket) and the bench's
-;; bare popcount baselines (bare32, bare64); the tie path's scans are in ties.wat. Per query, the k users (query excluded) with the smallest
+;; bare popcount baselines (bare32, bare64); the tie path's scans are in ties.wat, the scan with every
+;; user a query in pairs.wat. Per query, the k users (query excluded) with the smallest
 ;; (distance, fmix32(base ^ (u + 1) * 0x85ebca77)), best first: the tie-breaking of
 ;; src/lsh/tieKey.ts. Wrapper: src/kernels/knn.ts.
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js': the scan and bucket paths).

@@ -4,6 +4,7 @@
  */
 
 import { align16, instance, reserve, type KernelMemory } from './instance.js';
+import { everyUserOnce } from './pairs.js';
 
 /** The exports of reals.wat. */
 interface RealExports extends KernelMemory {
@@ -31,18 +32,6 @@ export type RealPairing = 'auto' | 'each' | 'once';
 /** Options of wasmRealKnn (measurement and tests; the defaults are the measured best). */
 export interface RealKnnOptions {
   pairing?: RealPairing;
-}
-
-/** Whether `queries` holds every one of `users` users exactly once. */
-function everyUserOnce(queries: Int32Array, users: number): boolean {
-  if (queries.length !== users) return false;
-  const seen = new Uint8Array(users);
-  for (let i = 0; i < queries.length; i++) {
-    const q = queries[i]!;
-    if (seen[q]) return false;
-    seen[q] = 1;
-  }
-  return true;
 }
 
 /**

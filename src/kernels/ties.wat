@@ -2,8 +2,8 @@
 ;; code (knnGroups: one distance per distinct code) and the one-pass gather (knnGather: the
 ;; distances written and the users within a guessed boundary listed in the same pass). Per query,
 ;; the answers of knn.wat's scans: the k users (query excluded) with the smallest (distance, tie
-;; key), best first, keyed and kept by the heap of prelude.wat; only which users are offered to it
-;; differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
+;; key), best first, keyed and kept in a buffer sorted by insertion (as $pickListed's); only which
+;; users are keyed differs. Wrapper: src/kernels/ties.ts, called by src/kernels/knn.ts wasmScan (its selections
 ;; 'groups' and 'gather'; 'auto' takes one of them where it took the two-pass knnCount).
 ;; JS twin: src/lsh/hammingKnn.ts (hammingKnn with kernel 'js'). Held equal bit for bit by
 ;; tests/kernels/wasm.test.ts ('selects alike by heap, counting, groups and gathering', 'answers heavy
@@ -13,9 +13,9 @@
   ;; Group g's code at gcodes (as the scans' codes), its users at gusers[gstart[g] .. gstart[g + 1]),
   ;; user u's group at ugroup[u]. Per query: the groups' distance bytes ($dist32, $dist64), the
   ;; boundary D from the groups' sizes ($groupBoundary), then only the users of groups within D
-  ;; offered to the heap with bound D, drained best first: users below D (at most k - 1) keyed only
+  ;; keyed into the sorted buffer, copied out best first: users below D (at most k - 1) keyed only
   ;; to order the answer, those at D for the tie rule. The same answers as knnCount: the k smallest
-  ;; (distance, tie key), a set whatever the order of the offers (distinct users' keys differ).
+  ;; (distance, tie key), a set whatever the order of the users (distinct users' keys differ).
 
   ;; adds the sizes of the groups at distance t (eq = 1), or at most t (eq = 0), to hist[distance]
   (func $groupHist (param $dist i32) (param $n16 i32) (param $gstart i32) (param $hist i32) (param $t i32) (param $eq i32)
@@ -68,7 +68,8 @@
         (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
         (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $wide i32)
     (local $qi i32) (local $q i32) (local $g i32) (local $n16 i32) (local $end i32) (local $p i32) (local $m i32)
-    (local $d i32) (local $s i32) (local $e i32) (local $dv v128)
+    (local $d i32) (local $s i32) (local $e i32) (local $dv v128) (local $u i32) (local $n i32) (local $key i64) (local $last i64)
+    (local $h i32) (local $j i32) (local $prev i64)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.const 0))
     (local.set $n16 (i32.and (i32.add (local.get $ng) (i32.const 15)) (i32.const -16)))
@@ -87,6 +88,8 @@
         (global.set $bound (call $groupBoundary (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $bits)))
         (local.set $dv (i8x16.splat (global.get $bound)))
         (local.set $p (local.get $dist))
+        (local.set $n (i32.const 0))
+        (local.set $last (i64.const -1))
         (block $sdone
           (loop $vec
             (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
@@ -102,14 +105,43 @@
                   (block $udone
                     (loop $user
                       (br_if $udone (i32.ge_u (local.get $s) (local.get $e)))
-                      (call $offer (i32.load (local.get $s)) (local.get $d))
+                      (local.set $u (i32.load (local.get $s)))
                       (local.set $s (i32.add (local.get $s) (i32.const 4)))
+                      (br_if $user (i32.eq (local.get $u) (local.get $q)))
+                      ;; the key and the sorted insertion of $pickListed, inline (V8 does not inline wasm calls)
+                      (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                      (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+                      (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                      (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
+                      (br_if $user (i64.ge_u (local.get $key) (local.get $last)))
+                      (local.set $j (local.get $n))
+                      (if (i32.lt_u (local.get $n) (local.get $k))
+                        (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+                        (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+                      (block $placed
+                        (loop $shift
+                          (br_if $placed (i32.eqz (local.get $j)))
+                          (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+                          (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+                          (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+                          (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+                            (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+                          (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+                          (br $shift)))
+                      (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+                      (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
+                      (if (i32.eq (local.get $n) (local.get $k))
+                        (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
                       (br $user)))
                   (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
                   (br_if $each (local.get $m)))))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (br $vec)))
-        (call $drain (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (memory.copy (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2)))
+          (global.get $hu) (i32.shl (local.get $k) (i32.const 2)))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
 
@@ -244,55 +276,64 @@
   (func (export "knnGather") (param $codes i32) (param $users i32) (param $queries i32) (param $nq i32)
         (param $k i32) (param $seed i32) (param $bits i32) (param $out i32) (param $heap i32)
         (param $dist i32) (param $list i32) (param $hist i32) (param $wide i32)
-    (local $qi i32) (local $q i32) (local $g i32) (local $c i32) (local $n16 i32) (local $i i32) (local $u i32)
-    (local $D i32) (local $cum i32) (local $h i32) (local $before i32)
+    (local $qi i32)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.shr_u (local.get $bits) (i32.const 2)))
-    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
     (block $qdone
       (loop $qloop
         (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
-        (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
-        (call $begin (local.get $q) (local.get $seed) (local.get $bits))
-        (local.set $g (global.get $guess))
-        (if (i32.gt_u (local.get $g) (local.get $bits)) (then (local.set $g (local.get $bits))))
-        (local.set $c (if (result i32) (local.get $wide)
-          (then
-            ;; u64 codes: the scalar distances of $dist64, then one SIMD pass over their bytes
-            (call $dist64 (local.get $codes) (local.get $users)
-              (i64.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 3)))) (local.get $dist))
-            (call $gatherAt (local.get $dist) (local.get $n16) (local.get $g) (i32.const 0) (local.get $list) (i32.const 0)))
-          (else (call $gather32 (local.get $codes) (local.get $users)
-                  (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))) (local.get $dist) (local.get $g) (local.get $list) (i32.const 0)))))
-        ;; the listed users' distances by count (the query itself, at 0, taken out)
-        (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $bits) (i32.const 1)) (i32.const 2)))
-        (i32.store (local.get $hist) (i32.const -1))
-        (local.set $i (i32.const 0))
-        (block $hdone
-          (loop $count
-            (br_if $hdone (i32.ge_u (local.get $i) (local.get $c)))
-            (local.set $h (i32.add (local.get $hist) (i32.shl (i32.load8_u (i32.add (local.get $dist)
-              (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))) (i32.const 2))))
-            (i32.store (local.get $h) (i32.add (i32.load (local.get $h)) (i32.const 1)))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $count)))
-        ;; D: the smallest distance with at least k users at or below it; beyond g, list each distance's users
-        (local.set $D (i32.const 0))
-        (local.set $cum (i32.load (local.get $hist)))
-        (block $found
-          (loop $walk
-            (br_if $found (i32.ge_s (local.get $cum) (local.get $k)))
-            (local.set $D (i32.add (local.get $D) (i32.const 1)))
-            (if (i32.gt_u (local.get $D) (local.get $g))
-              (then
-                (local.set $before (local.get $c))
-                (local.set $c (call $gatherAt (local.get $dist) (local.get $n16) (local.get $D) (i32.const 1) (local.get $list) (local.get $c)))
-                (local.set $cum (i32.add (local.get $cum) (i32.sub (local.get $c) (local.get $before)))))
-              (else
-                (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))))
-            (br $walk)))
-        (global.set $guess (local.get $D))
-        (call $pickListed (local.get $list) (local.get $c) (local.get $dist) (local.get $D)
-          (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2))))
+        (drop (call $gatherOne (local.get $codes) (local.get $users)
+          (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2))))
+          (local.get $seed) (local.get $bits)
+          (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2)))
+          (local.get $dist) (local.get $list) (local.get $hist) (local.get $wide)))
         (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
         (br $qloop))))
+
+  ;; one query q of knnGather (after $setup; $guess the previous query's boundary): its k best into
+  ;; out[0..k); returns its boundary distance D
+  (func $gatherOne (param $codes i32) (param $users i32) (param $q i32) (param $seed i32) (param $bits i32)
+        (param $out i32) (param $dist i32) (param $list i32) (param $hist i32) (param $wide i32) (result i32)
+    (local $g i32) (local $c i32) (local $n16 i32) (local $i i32)
+    (local $D i32) (local $cum i32) (local $h i32) (local $before i32) (local $k i32)
+    (local.set $k (global.get $k))
+    (local.set $n16 (i32.and (i32.add (local.get $users) (i32.const 15)) (i32.const -16)))
+    (call $begin (local.get $q) (local.get $seed) (local.get $bits))
+    (local.set $g (global.get $guess))
+    (if (i32.gt_u (local.get $g) (local.get $bits)) (then (local.set $g (local.get $bits))))
+    (local.set $c (if (result i32) (local.get $wide)
+      (then
+        ;; u64 codes: the scalar distances of $dist64, then one SIMD pass over their bytes
+        (call $dist64 (local.get $codes) (local.get $users)
+          (i64.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 3)))) (local.get $dist))
+        (call $gatherAt (local.get $dist) (local.get $n16) (local.get $g) (i32.const 0) (local.get $list) (i32.const 0)))
+      (else (call $gather32 (local.get $codes) (local.get $users)
+              (i32.load (i32.add (local.get $codes) (i32.shl (local.get $q) (i32.const 2)))) (local.get $dist) (local.get $g) (local.get $list) (i32.const 0)))))
+    ;; the listed users' distances by count (the query itself, at 0, taken out)
+    (memory.fill (local.get $hist) (i32.const 0) (i32.shl (i32.add (local.get $bits) (i32.const 1)) (i32.const 2)))
+    (i32.store (local.get $hist) (i32.const -1))
+    (block $hdone
+      (loop $count
+        (br_if $hdone (i32.ge_u (local.get $i) (local.get $c)))
+        (local.set $h (i32.add (local.get $hist) (i32.shl (i32.load8_u (i32.add (local.get $dist)
+          (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))) (i32.const 2))))
+        (i32.store (local.get $h) (i32.add (i32.load (local.get $h)) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $count)))
+    ;; D: the smallest distance with at least k users at or below it; beyond g, list each distance's users
+    (local.set $cum (i32.load (local.get $hist)))
+    (block $found
+      (loop $walk
+        (br_if $found (i32.ge_s (local.get $cum) (local.get $k)))
+        (local.set $D (i32.add (local.get $D) (i32.const 1)))
+        (if (i32.gt_u (local.get $D) (local.get $g))
+          (then
+            (local.set $before (local.get $c))
+            (local.set $c (call $gatherAt (local.get $dist) (local.get $n16) (local.get $D) (i32.const 1) (local.get $list) (local.get $c)))
+            (local.set $cum (i32.add (local.get $cum) (i32.sub (local.get $c) (local.get $before)))))
+          (else
+            (local.set $cum (i32.add (local.get $cum) (i32.load (i32.add (local.get $hist) (i32.shl (local.get $D) (i32.const 2))))))))
+        (br $walk)))
+    (global.set $guess (local.get $D))
+    (call $pickListed (local.get $list) (local.get $c) (local.get $dist) (local.get $D) (local.get $out))
+    (local.get $D))

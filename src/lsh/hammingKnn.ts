@@ -21,6 +21,7 @@ import { wasmBucketKnn, wasmScan, WASM_MAX_BITS } from '../kernels/knn.js';
  *   (distance, key) pairs; a user farther than the heap's worst costs one popcount and one compare,
  *   and keys are computed only for users within that distance. Codes of <= 64 bits run in the
  *   WebAssembly kernel (src/kernels) when it is available, longer ones in JS (`kernel` option);
+ *   there, with every user a query, each pair's distance is computed once (src/kernels/pairs.wat);
  * - bucket (bits <= 16): users are grouped once by code, each query scans the distinct codes
  *   (at most 2^bits, usually far fewer), the distance histogram gives the boundary distance, and
  *   only users of buckets within it are keyed.

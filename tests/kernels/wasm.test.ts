@@ -7,6 +7,8 @@ import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '..
 import { wasmRankCounts } from '../../src/kernels/attack.js';
 import { wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
 import { groupCodes } from '../../src/kernels/ties.js';
+import { pairsFit, pairsScan, type PairsExports } from '../../src/kernels/pairs.js';
+import { instance } from '../../src/kernels/instance.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { flipBits } from '../../src/mechanisms/flips.js';
@@ -134,6 +136,87 @@ describe('WebAssembly Hamming kernel', () => {
       expectAllAlike(nested, users, Int32Array.from([q0, q2]), [1, 3, 4, 7, 10, 12, 17, users - 1], bits * 3 + 1, `${bits} bits, nested groups`);
       expect(() => hammingKnn(nested, Int32Array.from([q0]), users, 1, { kernel: 'wasm' })).toThrow(/needs at least/);
     }
+  });
+
+  /** Codes near a few centres (each user a centre with `flips` random bits flipped): boundaries
+   *  spread from 0 (a user's own centre's copies) to many bits. */
+  function clusteredCodes(users: number, bits: number, centres: number, flips: number, seed: string) {
+    const base = randomCodes(centres, bits, `${seed}-centres`);
+    const set = emptyCodes(users, bits);
+    const rng = makeRng(seed);
+    for (let u = 0; u < users; u++) {
+      const c = Math.floor(rng() * centres);
+      set.codes.set(base.codes.subarray(c * set.words, (c + 1) * set.words), u * set.words);
+      const f = Math.floor(rng() * (flips + 1));
+      for (let i = 0; i < f; i++) {
+        const b = Math.floor(rng() * bits);
+        set.codes[u * set.words + (b >>> 5)] ^= 1 << (b & 31);
+      }
+    }
+    return set;
+  }
+
+  /** Whether two answer arrays are equal (a byte compare: toEqual on large typed arrays is slow). */
+  const same = (a: Int32Array, b: Int32Array) => a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+  it('lists each pair once for every user a query: the JS twin for every kappa 1..64, k at a group boundary, lists overflowing', () => {
+    const wasm = instance<PairsExports>();
+    if (!wasm) return;
+    for (let bits = 1; bits <= 64; bits++) {
+      const users = 203 + 3 * bits; // any remainder modulo the lane groups
+      const set = bits % 2 ? clusteredCodes(users, bits, 9, bits >>> 2, `pairs-${bits}`) : randomCodes(users, bits, `pairs-${bits}`);
+      for (let u = 150; u < 190; u++) set.codes.copyWithin(u * set.words, (u % 7) * set.words, ((u % 7) + 1) * set.words);
+      const identity = Int32Array.from({ length: users }, (_, u) => u);
+      const shuffled = Int32Array.from({ length: users }, (_, u) => (u * 101) % users); // 101 is prime to every users here
+      for (const k of [1, 7, 25]) {
+        const js = hammingKnn(set, identity, k, bits, { path: 'scan', kernel: 'js' });
+        const jsShuffled = new Int32Array(users * k);
+        for (let i = 0; i < users; i++) jsShuffled.set(js.subarray(shuffled[i]! * k, (shuffled[i]! + 1) * k), i * k);
+        for (const [queries, expected] of [
+          [identity, js],
+          [shuffled, jsShuffled],
+        ] as const) {
+          const out = new Int32Array(users * k);
+          expect(wasmScan(set, users, queries, k, bits, out, 'pairs')).toBe(true);
+          expect(same(out, expected), `${bits} bits, k ${k}`).toBe(true);
+          // lists of capacity k alone overflow for most users (their full rows then scanned), and
+          // capacity 2k for some: the same answers
+          for (const cap of [k, 2 * k]) {
+            const small = new Int32Array(users * k);
+            pairsScan(wasm, set, users, queries, k, bits, small, cap);
+            expect(same(small, expected), `${bits} bits, k ${k}, cap ${cap}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
+  it('lists each pair once on heavy code ties and on larger sets (auto takes it from 512 users)', () => {
+    for (const bits of [1, 10, 20, 32, 33, 50, 64]) {
+      const equal = groupedCodes(97, bits, 1, () => 0, `same-${bits}`);
+      const all97 = Int32Array.from({ length: 97 }, (_, u) => u);
+      for (const k of [1, 10, 95, 96]) {
+        const out = new Int32Array(97 * k);
+        wasmScan(equal, 97, all97, k, bits, out, 'pairs');
+        expect(same(out, hammingKnn(equal, all97, k, bits, { path: 'scan', kernel: 'js' })), `${bits} bits, all equal, k ${k}`).toBe(true);
+      }
+      const users = 1_500 + bits;
+      const set = clusteredCodes(users, bits, 40, Math.max(1, bits >>> 3), `pairs-big-${bits}`);
+      const all = Int32Array.from({ length: users }, (_, u) => u);
+      const js = hammingKnn(set, all, 10, 77, { path: 'scan', kernel: 'js' });
+      for (const selection of ['auto', 'pairs'] as WasmSelection[]) {
+        const out = new Int32Array(users * 10);
+        expect(wasmScan(set, users, all, 10, 77, out, selection)).toBe(true);
+        expect(same(out, js), `${bits} bits, ${selection}`).toBe(true);
+      }
+    }
+    const set = randomCodes(600, 20, 'pairs-refused');
+    expect(() => wasmScan(set, 600, Int32Array.from([0, 1, 2]), 5, 1, new Int32Array(15), 'pairs')).toThrow(/every user a query/);
+    // 'auto' lists pairs only while the lists fit their bound (and a user fits an entry's 24 bits)
+    expect(pairsFit(3_751, 10)).toBe(true);
+    expect(pairsFit(129_055, 10)).toBe(true); // 129,055 lists of 130 entries: 64 MiB
+    expect(pairsFit(129_056, 10)).toBe(false);
+    expect(pairsFit(1 << 24, 0)).toBe(false);
   });
 
   it('falls back to the JS kernel when WebAssembly is switched off (same answers)', async () => {

@@ -92,6 +92,22 @@ describe('hammingKnn', () => {
     for (const opts of variants(12)) expect(hammingKnn(small, q2, 20, 7, opts)).toEqual(expected2);
   });
 
+  it('equals the brute force with every user a query (each pair once, pairs.wat), duplicates and near codes included', () => {
+    for (const bits of [17, 20, 32, 33, 50, 64]) {
+      const users = 600 + bits; // from 512 users on, 'auto' takes the pairs with every user a query
+      const set = randomCodes(users, bits, `every-${bits}`);
+      // near copies: users 40.. copy users 0..39 with one or two bits flipped, and exact duplicates
+      for (let u = 40; u < 200; u++) {
+        duplicate(set, u % 40, u);
+        if (u % 3) set.codes[u * set.words] ^= 1 << (u % Math.min(bits, 32));
+        if (u % 5 === 0) set.codes[u * set.words] ^= 1 << ((u + 7) % Math.min(bits, 32));
+      }
+      const queries = Int32Array.from({ length: users }, (_, i) => (i * 7) % users); // 7 is prime to every users here
+      const expected = bruteForce(set, queries, 10, bits);
+      expect(hammingKnn(set, queries, 10, bits)).toEqual(expected);
+    }
+  });
+
   it('serves every k from one call: the answer for k is the prefix of the answer for a larger k', () => {
     for (const bits of [9, 33, 64]) {
       const set = randomCodes(203, bits, `prefix-${bits}`);
