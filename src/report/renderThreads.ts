@@ -40,7 +40,8 @@ export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): numbe
 
 /** Up to `threads` rendering threads (default: renderThreadsWanted()), or this thread. */
 export function startRenderThreads(threads = renderThreadsWanted()): SvgRenderer {
-  const url = new URL('./renderWorker.js', import.meta.url);
+  // '../report/': this folder, also from the CLI's bundle (dist/bundle/, scripts/bundle.mjs)
+  const url = new URL('../report/renderWorker.js', import.meta.url);
   if (threads < 2 || !existsSync(fileURLToPath(url))) return inThisThread;
   const workers = Array.from({ length: threads }, () => new Worker(url));
   const waiting = new Map<number, { ok: (svg: string) => void; fail: (e: Error) => void }>();
