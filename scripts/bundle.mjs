@@ -24,12 +24,13 @@
 // a report loads before its first figure, 0.2 CPU-s of a grid grown by one ξ; the bundle takes
 // about a third. Their code unchanged (the optional `canvas` stays an import, absent as before), so
 // every SVG is the same: tests/vendor/bundles.test.ts renders figures both ways.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const OUT = join(ROOT, 'dist', 'vendor');
 
 /** Each bundle: its file name and the CommonJS module that is its entry (what src/vendor/<name>.ts exports). */
@@ -69,6 +70,9 @@ await build({
 // imports only when their command runs, stay chunks of their own: a light command loads none of
 // them. The chunks are one folder below dist/ like the modules they hold, so that a path a
 // module finds from its own URL ('../vendor/…', '../../package.json') is the same from either.
+// The packages stay imports but zod (95 ES modules, the config schema's): every module that
+// builds a schema with it (the config's, the evaluations' blocks, the formats' keys) is lshdp's own
+// and in this bundle, so the schema is of one zod, as before; a plugin hands over no zod schema.
 rmSync(join(ROOT, 'dist', 'bundle'), { recursive: true, force: true }); // no chunk of an earlier build left
 const cli = await build({
   absWorkingDir: ROOT,
@@ -78,7 +82,7 @@ const cli = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  external: Object.keys(PACKAGE.dependencies).filter((name) => name !== 'zod'),
   outdir: 'dist/bundle',
   chunkNames: 'chunk-[hash]',
   metafile: true,
