@@ -12,10 +12,10 @@ import { ROOT } from './helpers/cli.js';
 
 function project(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lshdp-built-'));
-  for (const d of ['scripts', 'src/cli', 'dist/cli', 'dist/machinery']) mkdirSync(join(dir, d), { recursive: true });
+  for (const d of ['scripts', 'src/cli', 'dist/cli', 'dist/machinery', 'dist/bundle']) mkdirSync(join(dir, d), { recursive: true });
   copyFileSync(join(ROOT, 'scripts', 'built.mjs'), join(dir, 'scripts', 'built.mjs'));
   for (const f of ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs', 'src/cli/main.ts']) writeFileSync(join(dir, f), '{}\n');
-  for (const f of ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.js']) writeFileSync(join(dir, f), '\n');
+  for (const f of ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.js', 'dist/bundle/main.js', 'dist/bundle/index.js']) writeFileSync(join(dir, f), '\n');
   // every input a minute old: a build now is newer
   const old = new Date(Date.now() - 60_000);
   for (const f of ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs', 'scripts/built.mjs', 'src/cli/main.ts']) utimesSync(join(dir, f), old, old);
@@ -41,6 +41,9 @@ describe('build once when nothing changed', () => {
     expect(check(dir).status).toBe(0);
     rmSync(join(dir, 'dist', 'machinery', 'worker.bundle.js'));
     expect(check(dir)).toMatchObject({ status: 1, stdout: 'build: dist/machinery/worker.bundle.js missing\n' });
+    writeFileSync(join(dir, 'dist', 'machinery', 'worker.bundle.js'), '\n');
+    rmSync(join(dir, 'dist', 'bundle', 'index.js'));
+    expect(check(dir)).toMatchObject({ status: 1, stdout: 'build: dist/bundle/index.js missing\n' });
   });
 
   it('package.json: prepare and pretest build only when stale; build records the stamp', () => {

@@ -135,7 +135,8 @@ export function groupKey(dataset: string, n: number): string {
  * hundred), else dist/machinery/worker.js; null when running from sources.
  */
 export function defaultWorkerUrl(): URL | null {
-  for (const file of ['./worker.bundle.js', './worker.js']) {
+  // '../machinery/': the same folder, written so that it holds from the CLI's bundle too (dist/bundle/, scripts/bundle.mjs)
+  for (const file of ['../machinery/worker.bundle.js', '../machinery/worker.js']) {
     const url = new URL(file, import.meta.url);
     if (existsSync(fileURLToPath(url))) return url;
   }

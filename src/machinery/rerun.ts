@@ -45,8 +45,9 @@ export interface RerunRecord {
 
 /** The built worker bundle's size and time: every `npm run build` and every installed version writes it anew. */
 function buildStamp(): string | null {
+  // '../machinery/': this folder, also from the CLI's bundle (dist/bundle/)
   try {
-    const s = statSync(fileURLToPath(new URL('./worker.bundle.js', import.meta.url)));
+    const s = statSync(fileURLToPath(new URL('../machinery/worker.bundle.js', import.meta.url)));
     return `${s.size} ${s.mtimeMs}`;
   } catch {
     return null;

@@ -31,7 +31,11 @@ const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
 /**
  * The rendering threads a run starts: LSHDP_RENDER_THREADS (at most the cores), else none. Off by
  * default: on 2 cores the threads cost +0.6 CPU-s a run (each loads vega) for no wall gain beyond
- * the noise at load 20 (docs/SPEED.md, 2026-12-07).
+ * the noise at load 20 (docs/SPEED.md, 2026-12-07). Measured again on the grown shared MovieLens
+ * folder's report (five figures re-rendered): 2.06-2.17 CPU-s on two threads against 1.59-1.83 in
+ * this one, whose thread alone spends 0.9-1.06 of them (V8's helper threads the rest); on 2 cores
+ * the threads' 2.1 CPU-s take at least as long as this thread's share, so they cannot shorten the
+ * run's wall time (docs/SPEED.md, "2026-12-07 (night)").
  */
 export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.LSHDP_RENDER_THREADS ?? '1');
@@ -40,7 +44,8 @@ export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): numbe
 
 /** Up to `threads` rendering threads (default: renderThreadsWanted()), or this thread. */
 export function startRenderThreads(threads = renderThreadsWanted()): SvgRenderer {
-  const url = new URL('./renderWorker.js', import.meta.url);
+  // '../report/': this folder, also from the CLI's bundle (dist/bundle/, scripts/bundle.mjs)
+  const url = new URL('../report/renderWorker.js', import.meta.url);
   if (threads < 2 || !existsSync(fileURLToPath(url))) return inThisThread;
   const workers = Array.from({ length: threads }, () => new Worker(url));
   const waiting = new Map<number, { ok: (svg: string) => void; fail: (e: Error) => void }>();

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 
 export function loadBundle<T>(name: string): T | null {
-  const path = fileURLToPath(new URL(`./bundled-${name}.cjs`, import.meta.url));
+  // '../vendor/': this folder, also from the CLI's bundle (dist/bundle/) and the worker's (dist/machinery/)
+  const path = fileURLToPath(new URL(`../vendor/bundled-${name}.cjs`, import.meta.url));
   return existsSync(path) ? (require(path) as T) : null;
 }
 

@@ -17,7 +17,8 @@ export interface Renderers {
 
 /** The bundle's URL where the build made it, else null. */
 export function vegaBundleUrl(): URL | null {
-  const url = new URL('./bundled-vega.mjs', import.meta.url);
+  // '../vendor/': this folder, also from the CLI's bundle (dist/bundle/, scripts/bundle.mjs)
+  const url = new URL('../vendor/bundled-vega.mjs', import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : null;
 }
 

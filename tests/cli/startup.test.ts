@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,8 +19,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TRACER = join(ROOT, 'tests', 'helpers', 'traceModules.mjs');
 let traces = 0;
 
-/** The modules a process loads, as paths under the project (`dist/cli/main.js`, `node_modules/zod/…`). */
+/** The build's bundle of the CLI's modules: each of its files and the modules it holds (scripts/bundle.mjs). */
+const BUNDLE_MAP = join(ROOT, 'dist', 'bundle', 'modules.json');
+const bundled: Record<string, string[]> = existsSync(BUNDLE_MAP) ? (JSON.parse(readFileSync(BUNDLE_MAP, 'utf8')) as Record<string, string[]>) : {};
+
+/**
+ * The modules a process loads, as paths under the project (`dist/cli/main.js`, `node_modules/zod/…`):
+ * a file of the CLI's bundle stands for the modules it holds, so what is checked is the modules as
+ * a user's run loads them, bundled or not.
+ */
 function loaded(args: string[]): string[] {
+  return [...new Set(traced(args).flatMap((f) => bundled[f] ?? [f]))];
+}
+
+/** The files a process loads, as paths under the project. */
+function traced(args: string[]): string[] {
   const file = join(dir, `trace-${++traces}.txt`);
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(TRACER).href, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LSHDP_TRACE_MODULES: file } });
   expect(r.stderr).toBe('');
@@ -28,6 +41,28 @@ function loaded(args: string[]): string[] {
   const root = pathToFileURL(ROOT).href + '/';
   return [...new Set(readFileSync(file, 'utf8').split('\n'))].filter((u) => u.startsWith(root)).map((u) => u.slice(root.length).replace(/\?.*$/, ''));
 }
+
+/** What `import … from 'lshdp'` loads (package.json "exports"). */
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; exports: { '.': { import: string } } };
+const PACKAGE_ENTRY = join(ROOT, PACKAGE.exports['.'].import);
+
+// one instance of each module for the CLI and a plugin that imports lshdp (its registries above all)
+it('the CLI runs from its bundle, and the package entry is the same bundle’s', () => {
+  expect(PACKAGE.exports['.'].import).toBe('./dist/bundle/index.js');
+  expect(PACKAGE.main).toBe('./dist/bundle/index.js');
+  expect(existsSync(BUNDLE_MAP)).toBe(true);
+  const files = traced([BIN, '--version']);
+  expect(files).toContain('dist/bundle/main.js');
+  expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/bundle/'))).toEqual([]);
+  expect(bundled['dist/bundle/index.js']).toContain('dist/index.js');
+});
+
+it('each module of the bundle is in one of its files: the CLI and a plugin importing lshdp share it (its registries with it)', () => {
+  const where = new Map<string, string[]>();
+  for (const [file, modules] of Object.entries(bundled)) for (const m of modules) where.set(m, [...(where.get(m) ?? []), file]);
+  expect([...where].filter(([, files]) => files.length > 1)).toEqual([]);
+  for (const registry of ['dist/mechanisms/registry.js', 'dist/lsh/families/index.js', 'dist/evaluations/index.js']) expect(where.has(registry), registry).toBe(true);
+});
 
 /** The experiment's layers (and the rest of the machinery behind a run): no light command needs them. */
 const HEAVY_LAYERS = ['dist/experiment/', 'dist/machinery/', 'dist/report/', 'dist/pipeline/'];
@@ -76,11 +111,11 @@ describe('start-up: what a light command loads', () => {
   });
 
   it('the library entry loads no figure renderer (a plugin that imports lshdp loads in a worker thread: no top-level await)', () => {
-    const modules = loaded(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)});`]);
+    const modules = loaded(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(PACKAGE_ENTRY).href)});`]);
     expect(modules).toContain('dist/index.js');
     expect(offenders(modules, RENDERER)).toEqual([]);
     // require() of an ES module graph (how plugins load) refuses one with a top-level await
-    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'dist', 'index.js'))})`], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(PACKAGE_ENTRY)})`], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
