@@ -9,7 +9,8 @@
  * file keeps their results.
  */
 import { configToDocument, loadConfig } from '../experiment/config.js';
-import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
+import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchEvidence, type SearchState } from '../decide/calibrate.js';
+import { findMechanism } from '../mechanisms/registry.js';
 import { readFolderCells, type Targets } from '../decide/read.js';
 import { decideSettings, targetsOf, type TargetFlags } from '../decide/targets.js';
 import type { ExperimentConfig } from '../experiment/config/schema.js';
@@ -35,6 +36,10 @@ export interface CrossingEnd {
   /** the bracket [ξ_i, ξ_{i+1}] (all: [ξ_J, ξ_J]; none: null) and ξ* */
   bracket: [number, number] | null;
   xi: number;
+  /** the binding target: its name (reid1, auc_adv) and value */
+  binding: { name: string; target: number };
+  /** ceiling and flat: why no crossing is believed to exist */
+  evidence: SearchEvidence | null;
 }
 
 export interface CalibrateResult {
@@ -55,6 +60,18 @@ const NO_TARGET = 'lshdp calibrate: no target (give --reid1 T or --auc-adv T, or
 
 const targetName = (t: Targets): string => [t.reid1 !== null ? `reid1 ≤ ${t.reid1}` : '', t.aucAdv !== null ? `auc_adv ≤ ${t.aucAdv}` : ''].filter((s) => s !== '').join(' and ');
 
+/**
+ * Whether an entry's release tends to clean LSH's code as ξ → ∞, so that clean `lsh`'s attack
+ * success in the same cell is the most it can reach: the mechanisms that declare it
+ * (`cleanIsLshCode`: LSHRR, LapLSH) and the directional ones (a direction around the vector, then
+ * LSH: at infinite concentration the direction is the vector). Not RAPPOR (a Bloom filter), JL (reals)
+ * or a plugin that does not declare it.
+ */
+export function limitIsCleanLsh(base: string): boolean {
+  const m = findMechanism(base);
+  return m?.cleanIsLshCode === true || (m?.roles ?? []).some((r) => r === 'directional-euclidean' || r === 'directional-angular');
+}
+
 /** One pass over the folder's stores, as grid `cfg` holds them: per (target set, cell, entry) the search's step. */
 function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targets[]): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
   const proposals = new Map<string, Set<number>>();
@@ -62,11 +79,24 @@ function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targ
   for (const t of sets) {
     for (const cell of readFolderCells(outDir, t, cfg).cells) {
       for (const e of cell.entries) {
-        const s = searchStep(e.xis, e.success, cell.targets);
+        // clean LSH's successes bound the entry's only where its noise-free limit is clean LSH's code
+        const ceilings = cell.targets.map((_, g) => (cell.lsh && limitIsCleanLsh(e.base) ? cell.lsh.success[g] : null));
+        const s = searchStep(e.xis, e.success, cell.targets, ceilings);
         if (s.xi !== null && !e.xis.includes(s.xi)) proposals.set(e.label, (proposals.get(e.label) ?? new Set()).add(s.xi));
         const c = s.crossing;
         const bracket: [number, number] | null = c.flag === 'none' ? null : c.flag === 'all' ? [c.xi, c.xi] : [e.xis[c.i], e.xis[c.i + 1]];
-        ends.push({ dataset: cell.dataset, n: cell.n, kappa: cell.kappa, label: e.label, target: targetName(t), state: s.state, bracket, xi: c.xi });
+        ends.push({
+          dataset: cell.dataset,
+          n: cell.n,
+          kappa: cell.kappa,
+          label: e.label,
+          target: targetName(t),
+          state: s.state,
+          bracket,
+          xi: c.xi,
+          binding: { name: cell.targetNames[s.binding], target: cell.targets[s.binding] },
+          evidence: s.evidence,
+        });
       }
     }
   }

@@ -31,7 +31,7 @@ describe('lshdp calibrate', () => {
     expect(r.added.size).toBeGreaterThan(0);
     // every crossing is resolved, none left mid-search
     expect(r.ends.length).toBe(2);
-    for (const e of r.ends) expect(['bracketed', 'near', 'flat', 'none'], `${e.label}: ${e.state}`).toContain(e.state);
+    for (const e of r.ends) expect(['bracketed', 'near', 'flat', 'ceiling', 'none'], `${e.label}: ${e.state}`).toContain(e.state);
     // added values: 3 significant digits, inside the grid's range unless doubling past its top
     for (const xs of r.added.values()) for (const x of xs) expect(Number(x.toPrecision(3))).toBe(x);
     // the folder's effective config holds them: running it is the calibrated grid
