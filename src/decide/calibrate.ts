@@ -181,9 +181,9 @@ export function searchStep(
 }
 
 /**
- * Proposals for one entry from all its cells, thinned to the search's resolution: ascending, a value
- * within BRACKET_WITHIN of the last one kept is dropped (an entry's list serves every cell, so each
- * added ξ is computed in all of them; two ξ within 5% are one point to a bracket that stops at 5%).
+ * Proposals for one entry in one cell (from several target sets), thinned to the search's
+ * resolution: ascending, a value within BRACKET_WITHIN of the last one kept is dropped (two ξ within
+ * 5% are one point to a bracket that stops at 5%).
  */
 export function thinProposals(xs: Iterable<number>): number[] {
   const out: number[] = [];
