@@ -122,7 +122,7 @@ export function planRun(
   const own = new Map<string, OwnPlan>();
   for (const e of evaluationsIn(cfg)) {
     const ownStore = e.store;
-    if (!ownStore || ownStore.where !== 'own') continue;
+    if (ownStore?.where !== 'own') continue;
     const hashes = ownHashes(trialCells, resultsOf, (cs, rs) => ownStore.hashes(cfg, cs, rs, resultHashes, usersOf, (c) => exactHashes.get(exactKey(c.dataset, c.n, cfg.recommend))!));
     const folder = opts.ownStores?.get(e.facts.store);
     own.set(
