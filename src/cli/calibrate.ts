@@ -61,7 +61,7 @@ export function registerCalibrate(program: Command): void {
       const aucAdv = numberFlag('--auc-adv', o.aucAdv, -1, 1);
       const targets = { reid1, aucAdv, known: numberFlag('--known', o.known, 0, 1), aux: numberFlag('--aux', o.aux, 0, 1), k: numberFlag('--k', o.k, 1, Number.MAX_SAFE_INTEGER, true) };
       numberFlag('--rounds', String(o.rounds), 1, ROUNDS, true);
-      const [{ calibrateExperiment }, { stringify }] = await Promise.all([import('../pipeline/calibrate.js'), import('../vendor/yaml.js')]);
+      const [{ calibrateExperiment }, { endLines }, { stringify }] = await Promise.all([import('../pipeline/calibrate.js'), import('../pipeline/calibrateEnds.js'), import('../vendor/yaml.js')]);
       const r = await calibrateExperiment({
         config,
         out: o.out,
@@ -77,13 +77,7 @@ export function registerCalibrate(program: Command): void {
         rounds: o.rounds,
       });
       const io = cliIo();
-      if (!o.quiet) {
-        const ends = r.ends.map((e) => {
-          const where = e.bracket === null ? 'none (the smallest ξ exceeds the target)' : `ξ* ${+e.xi.toPrecision(3)} in [${e.bracket[0]}, ${e.bracket[1]}]: ${e.state}`;
-          return `${e.dataset} n ${e.n} κ ${e.kappa} ${e.label} (${e.target}): ${where}\n`;
-        });
-        io.err(ends.join(''));
-      }
+      if (!o.quiet) io.err(`${endLines(r.ends).join('\n')}\n`);
       if (r.added.size === 0) {
         io.out(`# ${r.outDir}: no ξ added (every crossing already resolved on the grid, or none)\n`);
         return;

@@ -15,7 +15,7 @@ import { UserError } from '../util/errors.js';
 import { MODULE_HASH_OPTION } from '../mechanisms/plugin.js';
 import { crossChecks, fileChecks } from './config/checks.js';
 import { applyOverride } from './config/overrides.js';
-import { normalizeEntry, pluginEntries } from './config/plugins.js';
+import { normalizeEntry, pluginEntries, xiDocument } from './config/plugins.js';
 import { configSchema, type ExperimentConfig } from './config/schema.js';
 import { describeIssue, typeName } from './config/wording.js';
 
@@ -139,11 +139,13 @@ export function configToDocument(cfg: ExperimentConfig): Record<string, unknown>
     mechanisms: cfg.mechanisms.map((m) => {
       if (m.module !== undefined) {
         const { [MODULE_HASH_OPTION]: _hash, ...options } = m.options;
-        return { module: m.module, ...options, label: m.label, ...(m.xi ? { xi: m.xi } : {}) };
+        const xi = xiDocument(m);
+        return { module: m.module, ...options, label: m.label, ...(xi ? { xi } : {}) };
       }
       const entry: Record<string, unknown> = { name: m.name, ...m.options };
       if (m.label !== m.name) entry.label = m.label;
-      if (m.xi) entry.xi = m.xi;
+      const xi = xiDocument(m);
+      if (xi) entry.xi = xi;
       return entry;
     }),
   };

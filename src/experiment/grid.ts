@@ -6,7 +6,7 @@
 import { deriveSeed } from '../random/rng.js';
 import { sha256Hex, stableStringify } from '../util/hash.js';
 import type { RecommendSplit } from '../data/types.js';
-import type { ExperimentConfig } from './config/schema.js';
+import type { ExperimentConfig, XiAt } from './config/schema.js';
 import type { MechanismInfo } from '../mechanisms/types.js';
 import type { TrialCellSpec } from './cellSpec.js';
 import { ALGORITHM_VERSION } from './version.js';
@@ -87,41 +87,79 @@ export interface EntryResult<E> {
   spec: ResultSpec;
 }
 
+/** Where on the grid a trial cell's results are: its data set, n and κ (an entry's per-cell ξ name them). */
+export interface CellPlace {
+  dataset: string;
+  n: number;
+  kappa: number;
+}
+
 /**
  * The (entry × ξ) expansion that the trial cells, utility.csv and the audit all start from: every
  * entry whose mechanism releases codes, with each ξ (or once with ξ null when the mechanism has no
  * budget), in config order (entry, then ξ). Two entries that differ only in label get the same spec.
+ * With `cell`, the ξ of that cell (an entry's per-cell values: entryXi); without, every ξ any cell has.
  */
-export function resultSpecs<E extends { name: string; options: Record<string, unknown>; xi?: readonly number[] }>(
+export function resultSpecs<E extends { name: string; options: Record<string, unknown>; xi?: readonly number[]; xiAt?: readonly XiAt[] }>(
   entries: readonly E[],
   xis: readonly number[],
   info: (name: string) => MechanismInfo,
+  cell?: CellPlace,
 ): EntryResult<E>[] {
   const out: EntryResult<E>[] = [];
   for (const entry of entries) {
     const m = info(entry.name);
     if (m.kind !== 'code') continue;
-    for (const xi of m.usesXi ? entryXi(entry, xis) : [null]) out.push({ entry, xi, spec: { id: resultId(entry.name, entry.options, xi), base: entry.name, options: { ...entry.options }, xi } });
+    for (const xi of m.usesXi ? entryXi(entry, xis, cell) : [null]) out.push({ entry, xi, spec: { id: resultId(entry.name, entry.options, xi), base: entry.name, options: { ...entry.options }, xi } });
   }
   return out;
 }
 
+/** Whether an item of an entry's per-cell ξ names this cell (an omitted key matches every value). */
+const names = (a: XiAt, c: CellPlace): boolean => (a.dataset === undefined || a.dataset === c.dataset) && (a.n === undefined || a.n === c.n) && (a.kappa === undefined || a.kappa === c.kappa);
+
 /**
- * An entry's ξ grid: with its own `xi:` values, their union with privacy.xi (`xis`), ascending;
- * without, `xis` itself in config order (so a config without per-entry ξ keeps its row order).
+ * An entry's ξ grid: with its own values (`xi:`, a list for every cell or per cell), their union
+ * with privacy.xi (`xis`), ascending: in `cell`, the values for every cell and those of the items
+ * naming it; without a cell, every value of every item (what any cell may hold). Without own
+ * values, `xis` itself in config order (so a config without per-entry ξ keeps its row order).
  */
-export function entryXi(entry: { xi?: readonly number[] }, xis: readonly number[]): readonly number[] {
-  return entry.xi ? [...new Set([...xis, ...entry.xi])].sort((a, b) => a - b) : xis;
+export function entryXi(entry: { xi?: readonly number[]; xiAt?: readonly XiAt[] }, xis: readonly number[], cell?: CellPlace): readonly number[] {
+  if (!entry.xi && !entry.xiAt) return xis;
+  const own = [...(entry.xi ?? []), ...(entry.xiAt ?? []).flatMap((a) => (cell === undefined || names(a, cell) ? a.xi : []))];
+  return [...new Set([...xis, ...own])].sort((a, b) => a - b);
 }
 
-/** An entry as the grid lines name it: its label, and its own ξ values when it has some (`lshrr (+ξ 2, 3.5)`). */
-export const entryWithXi = (m: { label: string; xi?: readonly number[] }): string => (m.xi ? `${m.label} (+ξ ${m.xi.join(', ')})` : m.label);
+/** An entry as the grid lines name it: its label, and its own ξ values when it has some (`lshrr (+ξ 2, 3.5)`, `vmf (+ξ 40; per cell: 12 lists)`). */
+export const entryWithXi = (m: { label: string; xi?: readonly number[]; xiAt?: readonly XiAt[] }): string => {
+  const own = [...(m.xi ? [`+ξ ${m.xi.join(', ')}`] : []), ...(m.xiAt ? [`per cell: ${m.xiAt.length} list${m.xiAt.length === 1 ? '' : 's'}`] : [])];
+  return own.length > 0 ? `${m.label} (${own.join('; ')})` : m.label;
+};
 
-/** The distinct results a trial cell of this config holds, in config order (entry, then xi). */
+/** The distinct results a trial cell of this config may hold (every cell's: a superset where entries have per-cell ξ), in config order (entry, then xi). */
 export function trialResults(cfg: ExperimentConfig, info: (name: string) => MechanismInfo): ResultSpec[] {
   const byId = new Map<string, ResultSpec>();
   for (const { spec } of resultSpecs(cfg.mechanisms, cfg.privacy.xi, info)) if (!byId.has(spec.id)) byId.set(spec.id, spec);
   return [...byId.values()];
+}
+
+/**
+ * The distinct results of each trial cell: `results` (trialResults of the config) itself in every
+ * cell when no entry has per-cell ξ, else per (data set, n, κ) those of its ξ, in the same order.
+ */
+export function cellResults(cfg: ExperimentConfig, results: readonly ResultSpec[], info: (name: string) => MechanismInfo): (cell: CellPlace) => readonly ResultSpec[] {
+  if (!cfg.mechanisms.some((m) => m.xiAt)) return () => results;
+  const byPlace = new Map<string, readonly ResultSpec[]>();
+  return (cell) => {
+    const key = `${cell.dataset}\u0000${cell.n}\u0000${cell.kappa}`;
+    let mine = byPlace.get(key);
+    if (!mine) {
+      const ids = new Set(resultSpecs(cfg.mechanisms, cfg.privacy.xi, info, cell).map((r) => r.spec.id));
+      mine = results.filter((r) => ids.has(r.id));
+      byPlace.set(key, mine);
+    }
+    return mine;
+  };
 }
 
 /**
@@ -190,9 +228,9 @@ export function resultHash(cfg: ExperimentConfig, cell: TrialCell, result: Resul
 }
 
 /**
- * Every result hash of the given trial cells (cell key → result id → resultHash), as a run's plan
- * needs them: each result's text is split once around the cell's place, so a hash costs one
- * concatenation and the SHA-256 (the same text as resultHash; profiled, the per-result assembly
+ * Every result hash of the given trial cells (cell key → result id → resultHash; per cell, the
+ * results `resultsOf` gives it: cellResults), as a run's plan needs them: each result's text is
+ * split once around the cell's place, so a hash costs one concatenation and the SHA-256 (the same text as resultHash; profiled, the per-result assembly
  * was most of the plan of a growth of the shared MovieLens grid: 7,800 results).
  */
 export function trialResultHashes(
@@ -201,9 +239,11 @@ export function trialResultHashes(
   results: readonly ResultSpec[],
   inputOf: (dataset: string) => unknown,
   info: (name: string) => MechanismInfo,
+  resultsOf: (cell: TrialCell) => readonly ResultSpec[] = () => results,
 ): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   const splitByInput = new Map<unknown, ({ head: string; tail: string } | null)[]>();
+  const index = new Map(results.map((r, i) => [r.id, i]));
   for (const cell of cells) {
     const input = inputOf(cell.dataset);
     let split = splitByInput.get(input);
@@ -215,10 +255,11 @@ export function trialResultHashes(
     // (a cell whose JSON holds the result's mark would be replaced differently: assembled as resultHash does)
     const plain = !cellJson.includes(RESULT_MARK_JSON);
     const hashes = new Map<string, string>();
-    results.forEach((r, i) => {
-      const parts = split[i];
+    // the cell's own results (cellResults), each from its split of the config's results
+    for (const r of resultsOf(cell)) {
+      const parts = split[index.get(r.id)!];
       hashes.set(r.id, parts && plain ? sha256Hex(parts.head + cellJson + parts.tail) : resultHash(cfg, cell, r, input, info));
-    });
+    }
     out.set(cell.key, hashes);
   }
   return out;

@@ -122,7 +122,6 @@ export function walkRows(cfg: ExperimentConfig, stores: StoredRecords, hooks: Ro
   const cells = stores.get('cells');
   const own = stores.get(facts.store);
   if (!cells || !own) throw new RangeError(`walkRows: no records of the store folder ${own ? 'cells' : facts.store}`);
-  const expansion = resultSpecs(cfg.mechanisms, cfg.privacy.xi, info);
   const ks = facts.axes.includes('k') ? cfg.k : [null];
   const inner = innerPoints(cfg, facts);
   const rows: WalkedRow[] = [];
@@ -138,6 +137,8 @@ export function walkRows(cfg: ExperimentConfig, stores: StoredRecords, hooks: Ro
       if (hooks.baselines) rows.push(...hooks.baselines(cfg, cells.get(exactKeyOf(cfg, ds.name, n)), ds.name, n, (kappa) => trialsOf(kappa).map((t) => t.rec)));
       for (const kappa of cfg.kappa) {
         const trials = trialsOf(kappa);
+        // the cell's own (entry × ξ): an entry's per-cell ξ in the cells they name only
+        const expansion = resultSpecs(cfg.mechanisms, cfg.privacy.xi, info, { dataset: ds.name, n, kappa });
         for (const k of ks) {
           for (const { entry, xi, spec } of expansion) {
             const mi = info(entry.name);

@@ -4,7 +4,7 @@
  * (a result is reused while its hash matches and it has every k asked; the rest is pending).
  */
 import type { ExperimentConfig } from '../experiment/config/schema.js';
-import { entryWithXi, exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
+import { cellResults, entryWithXi, exactHash, exactKey, expandCells, trialResultHashes, trialResults, type Cell, type ResultSpec, type TrialCell } from '../experiment/grid.js';
 import { inputIdentity } from '../experiment/inputIdentity.js';
 import { assignShards, estimateCost, type ShardSpec } from './shards.js';
 import { estimateFromHistory, type RunTime } from './runTimes.js';
@@ -96,6 +96,8 @@ export function planRun(
   const { cfg, skipBadRows } = setup;
   const cells = expandCells(cfg);
   const results = trialResults(cfg, info);
+  // a cell's own results: all of them, unless entries have per-cell ξ
+  const resultsOf = cellResults(cfg, results, info);
   const ks = [...cfg.k].sort((a, b) => a - b);
   const kmax = ks[ks.length - 1];
   const usersOf = (c: Cell) => data.loaded.get(c.dataset)!.vectors.get(c.n)!.rowPtr.length - 1;
@@ -104,29 +106,30 @@ export function planRun(
   const exactHashes = new Map<string, string>();
   for (const c of cells) if (c.kind === 'exact') exactHashes.set(c.key, exactHash(cfg, c, inputs.get(c.dataset)));
   const trialCells = cells.filter((c): c is TrialCell => c.kind === 'trial');
-  const resultHashes = trialResultHashes(cfg, trialCells, results, (dataset) => inputs.get(dataset), info);
+  const resultHashes = trialResultHashes(cfg, trialCells, results, (dataset) => inputs.get(dataset), info, resultsOf);
   const fullCost = (c: Cell, variants: number) => estimateCost(cfg, c, usersOf(c), queriesOf(c), variants);
   const shard = opts.shard ?? null;
   const shardOf = shard
     ? assignShards(
-        cells.map((c) => fullCost(c, results.length)),
+        cells.map((c) => fullCost(c, c.kind === 'trial' ? resultsOf(c).length : results.length)),
         shard.count,
       )
     : null;
   const mine = cells.map((_, i) => !shardOf || shardOf[i] === shard!.index - 1);
-  const stored = readStored(cfg, cells, mine, results, exactHashes, resultHashes, store, ks, opts.force === true);
+  const stored = readStored(cfg, cells, mine, resultsOf, exactHashes, resultHashes, store, ks, opts.force === true);
   const { records, pending } = stored;
   const mineOf = new Map(cells.map((c, i) => [c.key, mine[i]]));
   const own = new Map<string, OwnPlan>();
   for (const e of evaluationsIn(cfg)) {
-    if (e.store?.where !== 'own') continue;
-    const hashes = e.store.hashes(cfg, trialCells, results, resultHashes, usersOf, (c) => exactHashes.get(exactKey(c.dataset, c.n, cfg.recommend))!);
+    const ownStore = e.store;
+    if (ownStore?.where !== 'own') continue;
+    const hashes = ownHashes(trialCells, resultsOf, (cs, rs) => ownStore.hashes(cfg, cs, rs, resultHashes, usersOf, (c) => exactHashes.get(exactKey(c.dataset, c.n, cfg.recommend))!));
     const folder = opts.ownStores?.get(e.facts.store);
     own.set(
       e.facts.store,
       folder
-        ? planOwn(cfg, e.facts.name, e.store, trialCells, (c) => mineOf.get(c.key) === true, results, hashes, folder, opts.force === true)
-        : { name: e.facts.name, store: e.store, hashes, records: new Map(), pending: new Map(), total: 0, reused: 0 },
+        ? planOwn(cfg, e.facts.name, ownStore, trialCells, (c) => mineOf.get(c.key) === true, resultsOf, hashes, folder, opts.force === true)
+        : { name: e.facts.name, store: ownStore, hashes, records: new Map(), pending: new Map(), total: 0, reused: 0 },
     );
   }
   const ownPending = (c: Cell) => [...own.values()].reduce((s, o) => s + (o.pending.get(c.key)?.length ?? 0), 0);
@@ -155,6 +158,28 @@ export function planRun(
   };
 }
 
+/**
+ * An own store's hashes of the trial cells, asked once per distinct result list (cellResults: one
+ * list, one call, unless entries have per-cell ξ), so that each cell gets its own results' hashes.
+ */
+function ownHashes(
+  cells: readonly TrialCell[],
+  resultsOf: (c: TrialCell) => readonly ResultSpec[],
+  hashes: (cells: readonly TrialCell[], results: readonly ResultSpec[]) => Map<string, Map<string, string>>,
+): Map<string, Map<string, string>> {
+  const groups = new Map<readonly ResultSpec[], TrialCell[]>();
+  for (const c of cells) {
+    const rs = resultsOf(c);
+    const g = groups.get(rs);
+    if (g) g.push(c);
+    else groups.set(rs, [c]);
+  }
+  if (groups.size === 1) return hashes(cells, [...groups.keys()][0]);
+  const out = new Map<string, Map<string, string>>();
+  for (const [rs, cs] of groups) for (const [k, v] of hashes(cs, rs)) out.set(k, v);
+  return out;
+}
+
 /** What an evaluation's own store holds of this run's cells, and per cell the results to compute. */
 function planOwn(
   cfg: ExperimentConfig,
@@ -162,7 +187,7 @@ function planOwn(
   hooks: OwnStore,
   cells: readonly TrialCell[],
   mine: (c: TrialCell) => boolean,
-  results: readonly ResultSpec[],
+  resultsOf: (c: TrialCell) => readonly ResultSpec[],
   hashes: Map<string, Map<string, string>>,
   folder: RecordStore<OwnRecord>,
   force: boolean,
@@ -171,7 +196,7 @@ function planOwn(
   for (const c of cells) {
     if (!mine(c)) continue;
     const rec = force ? null : folder.read(c.key);
-    const { todo, total, reused } = hooks.pending(cfg, rec, results, hashes.get(c.key)!);
+    const { todo, total, reused } = hooks.pending(cfg, rec, resultsOf(c), hashes.get(c.key)!);
     plan.total += total;
     plan.reused += reused;
     if (rec) plan.records.set(c.key, rec);
@@ -187,7 +212,7 @@ function readStored(
   cfg: ExperimentConfig,
   cells: Cell[],
   mine: boolean[],
-  results: ResultSpec[],
+  resultsOf: (c: TrialCell) => readonly ResultSpec[],
   exactHashes: Map<string, string>,
   resultHashes: Map<string, Map<string, string>>,
   store: CellStore,
@@ -219,7 +244,7 @@ function readStored(
     const rec = force ? null : store.readTrial(c.key);
     const hashes = resultHashes.get(c.key)!;
     const todo: PendingResult[] = [];
-    for (const r of results) {
+    for (const r of resultsOf(c)) {
       total++;
       const stored = rec?.results[r.id];
       const valid = stored && stored.hash === hashes.get(r.id) ? (stored as unknown as Record<string, unknown>) : null;

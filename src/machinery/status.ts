@@ -7,7 +7,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic.js';
 import { UserError } from '../util/errors.js';
 import { formatCount } from '../util/format.js';
-import { entryWithXi, expandCells, resultSpecs, trialResults } from '../experiment/grid.js';
+import { cellResults, entryWithXi, expandCells, resultSpecs, trialResults } from '../experiment/grid.js';
 import { exactEvaluations, inRecordEvaluations } from './plan.js';
 import type { GridEntry, Manifest } from './manifest.js';
 import { readResultsConfig } from './readFolder.js';
@@ -98,10 +98,11 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
   const format = store.formatPresent();
   if (format !== null && format !== STORE_FORMAT) throw new UserError(`${dir}: results of an older lshdp (results store format ${format}); rerun its config with --force`);
   const grid = new Map<string, GridEntry>(manifest.grid.map((g) => [g.key, g]));
-  const results = trialResults(config, mechanismInfo);
+  // per cell its own results (an entry's per-cell ξ in the cells they name only)
+  const resultsOf = cellResults(config, trialResults(config, mechanismInfo), mechanismInfo);
   // the mechanism axis counts per config entry (label), as utility.csv's mechanism column names
   // them: lshrr-exact apart from lshrr; two labels of one result both count it
-  const labelled = resultSpecs(config.mechanisms, config.privacy.xi, mechanismInfo);
+  const labelledOf = (c: { dataset: string; n: number; kappa: number }) => resultSpecs(config.mechanisms, config.privacy.xi, mechanismInfo, c);
   // what the evaluations of the config keep in the records: every k and everything they ask
   const inRecord = inRecordEvaluations(config).map(({ store: s }) => ({ s, asked: s.ask(config) }));
   const exact = exactEvaluations(config);
@@ -134,7 +135,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
     const rec = store.readTrial(c.key);
     const wanted = g?.results ?? {};
     const okIds = new Set<string>();
-    for (const r of results) {
+    for (const r of resultsOf(c)) {
       expected++;
       const stored = rec?.results[r.id];
       const fields = stored as unknown as Record<string, unknown> | undefined;
@@ -149,7 +150,7 @@ export function folderStatus(dir: string, opts: { prune?: boolean } = {}): Folde
       bump('trial', c.trial, ok);
       if (r.xi !== null) bump('xi', r.xi, ok);
     }
-    for (const { entry, spec } of labelled) bump('mechanism', entry.label, okIds.has(spec.id));
+    for (const { entry, spec } of labelledOf(c)) bump('mechanism', entry.label, okIds.has(spec.id));
     if (rec) {
       const keep: TrialRecord = { ...rec, results: {} };
       for (const [id, stored] of Object.entries(rec.results)) {

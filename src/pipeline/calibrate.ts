@@ -1,18 +1,21 @@
 /**
  * `lshdp calibrate`: the grid of a config, then round after round ξ values near each crossing of an
  * entry's attack success with the targets (the search: src/decide/calibrate.ts), each round a run
- * of the grid grown by the entries' own `xi:` lists (only the new ξ are computed; every stored
+ * of the grid grown by the entries' per-cell ξ lists (a value the search proposes for one (data
+ * set, n, κ, entry) is computed in that cell alone: src/pipeline/calibrateXi.ts; every stored
  * result is reused), in this process with one pool of workers. The grid and the rounds compute and
  * store only (no result files, claims or report: the search reads the stores); a last run writes
- * them once, the folder `lshdp run` of its config.yaml writes. The entries' lists enter the run as a `mechanisms=` override, so the folder's
- * config.yaml (the effective config) keeps them, and a later `run` or `status --prune` of that
- * file keeps their results.
+ * them once, the folder `lshdp run` of its config.yaml writes. The entries' lists enter the run as
+ * a `mechanisms=` override, so the folder's config.yaml (the effective config) keeps them, and a
+ * later `run` or `status --prune` of that file keeps their results.
  */
 import { configToDocument, loadConfig } from '../experiment/config.js';
-import { searchStep, thinProposals, CALIBRATE_ROUNDS, type SearchState } from '../decide/calibrate.js';
+import { searchStep, CALIBRATE_ROUNDS, type SearchEvidence, type SearchState } from '../decide/calibrate.js';
+import { addProposals, atItems, entriesWith, placeKey, type CellXi } from './calibrateXi.js';
+import { findMechanism } from '../mechanisms/registry.js';
 import { readFolderCells, type Targets } from '../decide/read.js';
 import { decideSettings, targetsOf, type TargetFlags } from '../decide/targets.js';
-import type { ExperimentConfig } from '../experiment/config/schema.js';
+import type { ExperimentConfig, XiAt } from '../experiment/config/schema.js';
 import { nearest } from '../util/nearest.js';
 import { UserError } from '../util/errors.js';
 import { runExperiment, startWorkerPool, type RunOptions, type RunResult } from './run.js';
@@ -35,6 +38,10 @@ export interface CrossingEnd {
   /** the bracket [ξ_i, ξ_{i+1}] (all: [ξ_J, ξ_J]; none: null) and ξ* */
   bracket: [number, number] | null;
   xi: number;
+  /** the binding target: its name (reid1, auc_adv) and value */
+  binding: { name: string; target: number };
+  /** ceiling and flat: why no crossing is believed to exist */
+  evidence: SearchEvidence | null;
 }
 
 export interface CalibrateResult {
@@ -43,8 +50,8 @@ export interface CalibrateResult {
   rounds: number;
   /** results computed over every run (the grid's included) */
   computed: number;
-  /** per entry label, the ξ values calibrate added (ascending), for entries that gained any */
-  added: Map<string, number[]>;
+  /** per entry label, the ξ values calibrate added per cell (its `xi: { at: [...] }` items), for entries that gained any */
+  added: Map<string, XiAt[]>;
   /** the config's mechanism entries as the folder's config.yaml holds them (with their xi lists) */
   entries: Record<string, unknown>[];
   /** per crossing, where its search ended (after the last round) */
@@ -55,18 +62,51 @@ const NO_TARGET = 'lshdp calibrate: no target (give --reid1 T or --auc-adv T, or
 
 const targetName = (t: Targets): string => [t.reid1 !== null ? `reid1 ≤ ${t.reid1}` : '', t.aucAdv !== null ? `auc_adv ≤ ${t.aucAdv}` : ''].filter((s) => s !== '').join(' and ');
 
+/**
+ * Whether an entry's release tends to clean LSH's code as ξ → ∞, so that clean `lsh`'s attack
+ * success in the same cell is the most it can reach: the mechanisms that declare it
+ * (`cleanIsLshCode`: LSHRR, LapLSH) and the directional ones (a direction around the vector, then
+ * LSH: at infinite concentration the direction is the vector). Not RAPPOR (a Bloom filter), JL (reals)
+ * or a plugin that does not declare it.
+ */
+export function limitIsCleanLsh(base: string): boolean {
+  const m = findMechanism(base);
+  return m?.cleanIsLshCode === true || (m?.roles ?? []).some((r) => r === 'directional-euclidean' || r === 'directional-angular');
+}
+
 /** One pass over the folder's stores, as grid `cfg` holds them: per (target set, cell, entry) the search's step. */
-function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targets[]): { proposals: Map<string, Set<number>>; ends: CrossingEnd[] } {
-  const proposals = new Map<string, Set<number>>();
+function searchFolder(outDir: string, cfg: ExperimentConfig, sets: readonly Targets[]): { proposals: CellXi; ends: CrossingEnd[] } {
+  const proposals: CellXi = new Map();
   const ends: CrossingEnd[] = [];
   for (const t of sets) {
     for (const cell of readFolderCells(outDir, t, cfg).cells) {
       for (const e of cell.entries) {
-        const s = searchStep(e.xis, e.success, cell.targets);
-        if (s.xi !== null && !e.xis.includes(s.xi)) proposals.set(e.label, (proposals.get(e.label) ?? new Set()).add(s.xi));
+        // clean LSH's successes bound the entry's only where its noise-free limit is clean LSH's code
+        const ceilings = cell.targets.map((_, g) => (cell.lsh && limitIsCleanLsh(e.base) ? cell.lsh.success[g] : null));
+        const s = searchStep(e.xis, e.success, cell.targets, ceilings);
+        if (s.xi !== null && !e.xis.includes(s.xi)) {
+          // for this cell alone (the entry's per-cell list)
+          const place = { dataset: cell.dataset, n: cell.n, kappa: cell.kappa };
+          const mine = proposals.get(e.label) ?? new Map();
+          proposals.set(e.label, mine);
+          const at = mine.get(placeKey(place)) ?? { place, xi: [] };
+          mine.set(placeKey(place), at);
+          at.xi.push(s.xi);
+        }
         const c = s.crossing;
         const bracket: [number, number] | null = c.flag === 'none' ? null : c.flag === 'all' ? [c.xi, c.xi] : [e.xis[c.i], e.xis[c.i + 1]];
-        ends.push({ dataset: cell.dataset, n: cell.n, kappa: cell.kappa, label: e.label, target: targetName(t), state: s.state, bracket, xi: c.xi });
+        ends.push({
+          dataset: cell.dataset,
+          n: cell.n,
+          kappa: cell.kappa,
+          label: e.label,
+          target: targetName(t),
+          state: s.state,
+          bracket,
+          xi: c.xi,
+          binding: { name: cell.targetNames[s.binding], target: cell.targets[s.binding] },
+          evidence: s.evidence,
+        });
       }
     }
   }
@@ -92,16 +132,6 @@ export function searchOnly(cfg: ExperimentConfig, sets: readonly Targets[]): str
   return out;
 }
 
-/** The config's entries (as the effective config writes them) with each label's added ξ in its `xi:` list. */
-function entriesWith(base: Record<string, unknown>[], labels: string[], added: Map<string, number[]>): Record<string, unknown>[] {
-  return base.map((entry, i) => {
-    const more = added.get(labels[i]);
-    if (!more || more.length === 0) return entry;
-    const own = Array.isArray(entry.xi) ? (entry.xi as number[]) : [];
-    return { ...entry, xi: [...new Set([...own, ...more])].sort((a, b) => a - b) };
-  });
-}
-
 export async function calibrateExperiment(opts: CalibrateOptions): Promise<CalibrateResult> {
   if (opts.shard) throw new UserError('lshdp calibrate: not with --shard (calibrate runs in one process; its folder shards and merges like any other: run its config.yaml with --shard)');
   const log = opts.log ?? ((line: string) => (opts.quiet ? undefined : process.stderr.write(line + '\n')));
@@ -113,7 +143,8 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
   const labels = cfg.mechanisms.map((m) => m.label);
   const base = (configToDocument(cfg).mechanisms ?? []) as Record<string, unknown>[];
   const rounds = opts.rounds ?? CALIBRATE_ROUNDS;
-  const added = new Map<string, number[]>();
+  const added: CellXi = new Map();
+  const datasets = cfg.datasets.map((d) => d.name);
   let entries = base;
   const overridesNow = () => (added.size === 0 ? (opts.overrides ?? []) : [...(opts.overrides ?? []), `mechanisms=${JSON.stringify(entries)}`]);
   // the grid and the rounds: only the shares the search reads (the last run computes the others)
@@ -133,14 +164,9 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
     computed += r.computed;
     let step = search(r.outDir);
     for (; done < rounds && step.proposals.size > 0; done++) {
-      const thinned = [...step.proposals].map(([label, xs]) => [label, thinProposals(xs)] as const);
-      for (const [label, xs] of thinned)
-        added.set(
-          label,
-          [...new Set([...(added.get(label) ?? []), ...xs])].sort((a, b) => a - b),
-        );
-      entries = entriesWith(base, labels, added);
-      log(`calibrate round ${done + 1}: ${thinned.map(([l, xs]) => `${l} + ξ ${xs.join(', ')}`).join('; ')}`);
+      const logged = addProposals(added, step.proposals);
+      entries = entriesWith(base, labels, added, datasets);
+      log(`calibrate round ${done + 1}: ${logged.map((a) => `${a.label} + ξ ${a.xi.join(', ')} (${a.cells} cell${a.cells === 1 ? '' : 's'})`).join('; ')}`);
       r = await runOnce(false, true);
       computed += r.computed;
       log(`calibrate round ${done + 1}: ${r.computed} results computed, ${r.reused} reused`);
@@ -149,7 +175,8 @@ export async function calibrateExperiment(opts: CalibrateOptions): Promise<Calib
     // the last state once more, writing the files, claims and report (every result reused)
     r = await runOnce(true);
     computed += r.computed;
-    return { outDir: r.outDir, rounds: done, computed, added, entries, ends: step.ends };
+    const items = new Map([...added].map(([label, byCell]) => [label, atItems(byCell, datasets)]));
+    return { outDir: r.outDir, rounds: done, computed, added: items, entries, ends: step.ends };
   } finally {
     if (!opts.pool) await pool?.close();
   }

@@ -25,12 +25,16 @@ describe('lshdp calibrate (command line)', () => {
     expect(lines.length).toBeGreaterThan(0);
     const effective = loadConfig(join(dir, 'out', 'config.yaml'));
     for (const line of lines) {
-      const [entry] = parse(line) as { name: string; label?: string; xi: number[] }[];
+      const [entry] = parse(line) as { name: string; label?: string; xi: { at: unknown[] } }[];
       const label = entry.label ?? entry.name;
-      expect(effective.mechanisms.find((m) => m.label === label)?.xi).toEqual(entry.xi);
+      // per cell: the entry's xi: { at: [{ dataset, n, kappa, xi }] }
+      expect(effective.mechanisms.find((m) => m.label === label)?.xiAt).toEqual(entry.xi.at);
+      expect(entry.xi.at.length).toBeGreaterThan(0);
     }
     // per crossing where its search ended, on stderr
-    expect(r.stderr).toMatch(/^a n 30 κ 8 lshrr \(reid1 ≤ 0\.01\): ξ\* [\d.]+ in \[[\d.]+, [\d.]+\]: (bracketed|near|flat)$/m);
+    expect(r.stderr).toMatch(/^a n 30 κ 8 lshrr \(reid1 ≤ 0\.01\): bracketed (within 5%|\(an end within max\(2 SE, 0\.1 T\) of T\)): ξ\* [\d.]+ in \[[\d.]+, [\d.]+\]$/m);
+    // and how many are bracketed, as its last line
+    expect(r.stderr).toMatch(/\ncalibrate: 2 of 2 crossings bracketed \(\d within 5%, \d near T\)\n$/);
   });
 
   it('bad input: one-line errors', async () => {

@@ -85,7 +85,7 @@ describe('calibrate: the search on a known curve', () => {
     expect(searchStepOne([0, 5, 10], low([0, 5, 10]), 0.1)).toMatchObject({ state: 'beyond', xi: 20 });
     expect(searchStepOne([0], [[0], [0]].slice(0, 1), 0.1)).toMatchObject({ state: 'beyond', xi: 1 });
     expect(searchStepOne([1, 2], [[0.5], [0.6]], 0.1)).toMatchObject({ state: 'none', xi: null });
-    // levelled off below T: the top two within 2 SE of their difference (SE 0.001 each: 2√2·0.001)
+    // the top two within 2 SE of their difference no longer stop it (the old rule): three points spanning 4× must
     expect(
       searchStepOne(
         [0, 20, 40],
@@ -96,18 +96,55 @@ describe('calibrate: the search on a known curve', () => {
         ],
         0.05,
       ),
-    ).toMatchObject({ state: 'flat', xi: null });
+    ).toMatchObject({ state: 'beyond', xi: 80 });
+    // 10, 20, 40 span 4×, the top within 2·√2·0.001 of each: flat, with its evidence
     expect(
       searchStepOne(
-        [0, 20, 40],
+        [0, 10, 20, 40],
         [
           [0, 0],
           [0.007, 0.009],
-          [0.011, 0.013],
+          [0.008, 0.01],
+          [0.009, 0.011],
         ],
         0.05,
       ),
-    ).toMatchObject({ state: 'beyond', xi: 80 });
+    ).toMatchObject({ state: 'flat', xi: null, evidence: { xiFrom: 10, xiTo: 40, from: expect.closeTo(0.008, 12), to: expect.closeTo(0.01, 12) } });
+    // the same with a rise over the span beyond 2 SE (0.002 > 2√2·0.0005): not flat
+    expect(
+      searchStepOne(
+        [0, 10, 20, 40],
+        [
+          [0, 0],
+          [0.0075, 0.0085],
+          [0.0085, 0.0095],
+          [0.0095, 0.0105],
+        ],
+        0.05,
+      ).state,
+    ).toBe('beyond');
+    // a run of exact zeros measures no rise: not flat
+    expect(
+      searchStepOne(
+        [0, 5, 10, 20],
+        [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+        ],
+        0.05,
+      ),
+    ).toMatchObject({ state: 'beyond', xi: 40 });
+    // the noise-free limit: clean LSH's success at or below T: no crossing (ceiling); above: no flat, it doubles
+    const flatSeries = [
+      [0, 0],
+      [0.007, 0.009],
+      [0.008, 0.01],
+      [0.009, 0.011],
+    ];
+    expect(searchStepOne([0, 10, 20, 40], flatSeries, 0.05, [0.03, 0.04])).toMatchObject({ state: 'ceiling', xi: null, evidence: { from: expect.closeTo(0.035, 12) } });
+    expect(searchStepOne([0, 10, 20, 40], flatSeries, 0.05, [0.3, 0.4])).toMatchObject({ state: 'beyond', xi: 80 });
     // the top within 0.1 T of T: stop
     expect(searchStepOne([0, 5, 10], [[0], [0.05], [0.095]], 0.1)).toMatchObject({ state: 'near', xi: null });
   });
@@ -156,5 +193,10 @@ describe('calibrate: the search on a known curve', () => {
     expect(s.xi).toBe(roundXi(100 ** 0.1));
     expect(searchStep(xis, [reid, auc], [0.005, 0.02]).state).toBe('none');
     expect(() => searchStep(xis, [reid], [0.1, 0.2])).toThrow(RangeError);
+    // both above the grid: the target whose search goes on binds over one with no crossing (ceiling)
+    const low = [[0.001], [0.002]];
+    const both = searchStep(xis, [low, low], [0.055, 0.02], [[0.01], null]);
+    expect(both).toMatchObject({ binding: 1, state: 'beyond', xi: 200 });
+    expect(searchStep(xis, [low, low], [0.055, 0.02], [[0.01], [0.01]])).toMatchObject({ binding: 0, state: 'ceiling' });
   });
 });

@@ -31,18 +31,23 @@ describe('lshdp calibrate', () => {
     expect(r.added.size).toBeGreaterThan(0);
     // every crossing is resolved, none left mid-search
     expect(r.ends.length).toBe(2);
-    for (const e of r.ends) expect(['bracketed', 'near', 'flat', 'none'], `${e.label}: ${e.state}`).toContain(e.state);
-    // added values: 3 significant digits, inside the grid's range unless doubling past its top
-    for (const xs of r.added.values()) for (const x of xs) expect(Number(x.toPrecision(3))).toBe(x);
-    // the folder's effective config holds them: running it is the calibrated grid
+    for (const e of r.ends) expect(['bracketed', 'near', 'flat', 'ceiling', 'none'], `${e.label}: ${e.state}`).toContain(e.state);
+    // added values: 3 significant digits, per cell (the grid's one cell here)
+    for (const items of r.added.values()) for (const item of items) for (const x of item.xi) expect(Number(x.toPrecision(3))).toBe(x);
+    for (const items of r.added.values()) expect(items.map(({ xi: _, ...place }) => place)).toEqual([{ dataset: 'a', n: 30, kappa: 8 }]);
+    // the folder's effective config holds them, per cell: running it is the calibrated grid
     const effective = loadConfig(join(out, 'config.yaml'));
-    for (const [label, xs] of r.added) expect(effective.mechanisms.find((m) => m.label === label)?.xi).toEqual(xs);
+    for (const [label, items] of r.added) {
+      const m = effective.mechanisms.find((x) => x.label === label)!;
+      expect(m.xiAt, label).toEqual(items);
+      expect(m.xi, label).toBeUndefined();
+    }
     expect(read('claims.json')).toBe(claims);
     // the matched claims, and they alone, read the entries' own ξ lists: their series hold the added values
     const ctx = datasetContext(readClaimsInput(out), 'a', 0.05);
     const { entries } = matchedEntries(ctx, 'reid', { reid1: [0.01], known: 0.5, auc_adv: [], aux: null, k: 10 });
-    for (const [label, xs] of r.added) {
-      const own = xs.filter((x) => ![0, 1, 2, 5, 10, 20].includes(x));
+    for (const [label, items] of r.added) {
+      const own = items.flatMap((i) => i.xi).filter((x) => ![0, 1, 2, 5, 10, 20].includes(x));
       expect(own.length, label).toBeGreaterThan(0);
       expect(entries.find((e) => e.label === label)!.series.xis, label).toEqual(expect.arrayContaining(own));
       expect(

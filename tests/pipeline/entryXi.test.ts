@@ -21,6 +21,7 @@ function scratch(text: string) {
 }
 
 const read = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8');
+const status = (dir: string) => folderStatus(dir);
 /** utility.csv's rows as (mechanism, xi) pairs, distinct, in order. */
 const pairs = (csv: string) => {
   const [head, ...lines] = csv.trim().split('\n');
@@ -63,5 +64,45 @@ describe('per-entry ξ (a mechanism entry with xi:)', () => {
     await run(config, out);
     expect(folderStatus(out, { prune: true }).unused).toBe(48);
     expect(read(out, 'claims.json')).toBe(claims);
+  });
+
+  it('per cell (xi: { at: [...] }): values computed in the cells they name only; the same bytes at once, grown, and sharded then merged', async () => {
+    // lshrr gains 0.5 in (a, n 5, κ 4) and 7 at every n 8 (both data sets, both κ); laplsh 3 at κ 6
+    const PER_CELL = FAKE_CONFIG.replace(
+      'mechanisms: [exact, lsh, lshrr, laplsh]',
+      'mechanisms: [exact, lsh, { name: lshrr, xi: { at: [{ dataset: a, n: 5, kappa: 4, xi: [0.5] }, { n: 8, xi: [7] }] } }, { name: laplsh, xi: { at: [{ kappa: 6, xi: [3] }] } }]',
+    );
+    const { dir, config } = scratch(FAKE_CONFIG);
+    const out = join(dir, 'out');
+    const grid = await run(config, out);
+    writeFileSync(config, PER_CELL);
+    const grown = await run(config, out);
+    // 3 trials × (lshrr 0.5: 1 cell; lshrr 7: 4 cells; laplsh 3: 4 cells)
+    expect(grown).toMatchObject({ computed: 27, total: grid.total + 27 });
+    const csv = read(out, 'utility.csv');
+    const [head, ...lines] = csv.trim().split('\n');
+    const cols = head!.split(',');
+    const col = (name: string) => cols.indexOf(name);
+    const where = (mechanism: string, xi: string) =>
+      [...new Set(lines.filter((l) => l.split(',')[col('mechanism')] === mechanism && l.split(',')[col('xi')] === xi).map((l) => l.split(',').slice(0, 3).join(' ')))].sort();
+    const cellsOf = (rows: string[]) => rows.map((r) => r.split(' ').slice(0, 3).join(' '));
+    expect(cellsOf(where('lshrr', '0.5'))).toEqual(['a 5 4']);
+    expect(where('lshrr', '7').length).toBe(4);
+    expect(where('laplsh', '3').length).toBe(4);
+    expect(where('lshrr', '1').length).toBe(8);
+    expect(status(out)).toMatchObject({ valid: grid.total + 27, expected: grid.total + 27, unused: 0 });
+    // the effective config keeps the per-cell lists: running it at once, or sharded and merged, gives the same bytes
+    expect(read(out, 'config.yaml')).toMatch(/at:/);
+    const once = join(dir, 'once');
+    await run(join(out, 'config.yaml'), once);
+    for (const f of ['utility.csv', 'claims.json']) expect(read(once, f), f).toBe(read(out, f));
+    const shards = [1, 2].map((i) => join(dir, `p${i}`));
+    for (let i = 0; i < 2; i++) await run(config, shards[i]!, { shard: { index: i + 1, count: 2 } });
+    await mergeShards(shards, { out: join(dir, 'merged'), report: false, engine: fakeEngine(), quiet: true });
+    for (const f of ['utility.csv', 'claims.json']) expect(read(join(dir, 'merged'), f), f).toBe(read(out, f));
+    // back to the grid: prune drops exactly the per-cell results
+    writeFileSync(config, FAKE_CONFIG);
+    await run(config, out);
+    expect(folderStatus(out, { prune: true }).unused).toBe(27);
   });
 });

@@ -30,6 +30,29 @@ const codesOnly = (metric: string): string =>
     .map((m) => m.name)
     .join(', ');
 
+type EntryXi = number[] | { values?: number[]; at: { dataset?: string; n?: number; kappa?: number; xi: number[] }[] };
+
+/**
+ * An entry's `xi:` against the grid: no value twice in a list, and each `at:` item naming a data
+ * set, n and κ of the config (a cell it names must exist, or its values would be computed nowhere).
+ */
+function entryXiProblems(cfg: SchemaConfig, where: string, xi: EntryXi): string[] {
+  const problems: string[] = [];
+  const lists: [string, number[]][] = Array.isArray(xi)
+    ? [[where, xi]]
+    : [...(xi.values ? [[`${where}.values`, xi.values] as [string, number[]]] : []), ...xi.at.map((a, j): [string, number[]] => [`${where}.at[${j}].xi`, a.xi])];
+  for (const [key, list] of lists) for (const v of duplicates(list)) problems.push(`${key}: duplicate value ${v}`);
+  if (Array.isArray(xi)) return problems;
+  const names = cfg.datasets.map((d) => d.name);
+  xi.at.forEach((a, j) => {
+    const at = `${where}.at[${j}]`;
+    if (a.dataset !== undefined && !names.includes(a.dataset)) problems.push(`${at}.dataset: "${a.dataset}" is not a data set of this config (${names.join(', ')})`);
+    if (a.n !== undefined && !cfg.dims.includes(a.n)) problems.push(`${at}.n: ${a.n} is not one of dims (${cfg.dims.join(', ')})`);
+    if (a.kappa !== undefined && !cfg.kappa.includes(a.kappa)) problems.push(`${at}.kappa: ${a.kappa} is not one of kappa (${cfg.kappa.join(', ')})`);
+  });
+  return problems;
+}
+
 /** Checks zod cannot express per field: uniqueness, format-specific keys, grids against each other. */
 export function crossChecks(cfg: SchemaConfig): string[] {
   const problems: string[] = [];
@@ -52,9 +75,10 @@ export function crossChecks(cfg: SchemaConfig): string[] {
     const bound = base === null ? undefined : findMechanism(base)?.metric;
     if (bound !== undefined && bound !== (cfg.metric ?? 'angular'))
       problems.push(`mechanisms[${i}]: ${base} runs with metric ${bound} only, not ${cfg.metric ?? 'angular'} (set metric: ${bound}, or use ${codesOnly(cfg.metric ?? 'angular')} or a plugin)`);
-    if (typeof m === 'string' || 'module' in m) return;
+    if (typeof m === 'string') return;
+    if (m.xi !== undefined) problems.push(...entryXiProblems(cfg, `mechanisms[${i}].xi`, m.xi as EntryXi));
+    if ('module' in m) return;
     if (m.xi !== undefined) {
-      for (const v of duplicates(m.xi)) problems.push(`mechanisms[${i}].xi: duplicate value ${v}`);
       if (!getMechanism(m.name).usesXi)
         problems.push(
           `mechanisms[${i}].xi: ${m.name} has no privacy budget (ξ applies to ${listMechanisms()

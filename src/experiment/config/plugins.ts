@@ -8,7 +8,7 @@ import { getMechanism, listMechanisms } from '../../mechanisms/registry.js';
 import { loadPluginSync, registerPlugins, MODULE_HASH_OPTION } from '../../mechanisms/plugin.js';
 import { getFamily } from '../../lsh/families/index.js';
 import { pluginOptionKeys, pluginOptionProblems } from '../../mechanisms/pluginOptions.js';
-import type { MechanismEntry } from './schema.js';
+import type { MechanismEntry, XiAt } from './schema.js';
 
 /** The keys of a mechanism entry that no plugin option may take: `xi` lists the entry's own ξ values. */
 export const RESERVED_ENTRY_KEYS: readonly string[] = ['name', 'module', 'label', 'xi'];
@@ -20,7 +20,7 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
   const byName = new Map<string, string>();
   cfg.mechanisms.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object' || !('module' in raw)) return;
-    const { module, label, xi, ...options } = raw as { module: string; label?: string; xi?: number[] } & Record<string, unknown>;
+    const { module, label, xi, ...options } = raw as { module: string; label?: string; xi?: EntryXiInput } & Record<string, unknown>;
     if ('name' in options) {
       problems.push(`mechanisms[${i}]: give either name (a built-in mechanism) or module (a plugin), not both`);
       return;
@@ -52,11 +52,27 @@ export function pluginEntries(cfg: { mechanisms: unknown[]; metric?: 'angular' |
 }
 
 /** The parsed entry: label defaulted, accountant defaulted for mechanisms that have accountants. */
-export function normalizeEntry(m: { name: string; label?: string; xi?: number[] } & Record<string, unknown>): MechanismEntry {
+export function normalizeEntry(m: { name: string; label?: string; xi?: EntryXiInput } & Record<string, unknown>): MechanismEntry {
   const { name, label, xi, ...options } = m;
   if ((getMechanism(name).accountants ?? []).length > 0 && options.accountant === undefined) options.accountant = 'paper';
   return { name, label: label ?? name, options, ...xiOf(xi) };
 }
 
-/** An entry's own ξ values, ascending (absent: none). */
-const xiOf = (xi: readonly number[] | undefined): { xi?: number[] } => (xi === undefined ? {} : { xi: [...xi].sort((a, b) => a - b) });
+/** An entry's `xi:` as the schema accepts it: a list, or values for every cell and per cell. */
+type EntryXiInput = readonly number[] | { values?: readonly number[]; at: readonly XiAt[] };
+
+const ascending = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+
+/** An entry's own ξ values, ascending (absent: none): the list for every cell, and the per-cell items (each list ascending). */
+export function xiOf(xi: EntryXiInput | undefined): { xi?: number[]; xiAt?: XiAt[] } {
+  if (xi === undefined) return {};
+  if (Array.isArray(xi)) return { xi: ascending(xi as readonly number[]) };
+  const o = xi as { values?: readonly number[]; at: readonly XiAt[] };
+  return { ...(o.values ? { xi: ascending(o.values) } : {}), xiAt: o.at.map((a) => ({ ...a, xi: ascending(a.xi) })) };
+}
+
+/** The inverse of xiOf: an entry's `xi:` as a config file writes it (a list, or the object form when it has per-cell values); undefined without. */
+export function xiDocument(m: Pick<MechanismEntry, 'xi' | 'xiAt'>): number[] | { values?: number[]; at: XiAt[] } | undefined {
+  if (!m.xiAt) return m.xi;
+  return { ...(m.xi ? { values: m.xi } : {}), at: m.xiAt };
+}

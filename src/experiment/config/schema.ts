@@ -40,6 +40,18 @@ export interface MechanismEntry {
    *  privacy.xi (entryXi, src/experiment/grid.ts). Not an option: a result at such a ξ is the
    *  same result as at that ξ of privacy.xi. The claims read privacy.xi only. */
   xi?: number[];
+  /** ξ values for this entry in some cells alone (the object form's `at:`, as `lshdp calibrate`
+   *  writes it): each item adds its values to the cells it names (an omitted key: every value of
+   *  that axis); entryXi gives a cell its union with privacy.xi and `xi`. */
+  xiAt?: XiAt[];
+}
+
+/** One item of an entry's `xi: { at: [...] }`: ξ values for the cells of (dataset, n, kappa), an omitted key matching every value. */
+export interface XiAt {
+  dataset?: string;
+  n?: number;
+  kappa?: number;
+  xi: number[];
 }
 
 export interface ExperimentConfig {
@@ -93,6 +105,12 @@ const optionType = (s: OptionSpec) =>
   s.type === 'choice' ? z.enum(s.values) : s.type === 'boolean' ? z.boolean() : s.type === 'real' ? z.number().min(s.min).max(s.max) : z.number().int().min(s.min).max(s.max);
 /** A list of ξ values (privacy.xi, and an entry's own `xi:`). */
 const xiList = z.array(finite.pipe(z.number().min(0))).min(1, 'must list at least one value');
+/**
+ * An entry's own ξ: a list (every cell), or `{ values: [...], at: [{ dataset, n, kappa, xi: [...] }] }`
+ * (values for every cell, and values for the cells each item names; src/experiment/grid.ts entryXi).
+ */
+const xiAtItem = z.strictObject({ dataset: z.string().min(1).optional(), n: posInt.optional(), kappa: posInt.optional(), xi: xiList });
+const entryXi = z.union([xiList, z.strictObject({ values: xiList.optional(), at: z.array(xiAtItem).min(1, 'must list at least one item') })]);
 const optionShape = (options: Readonly<Record<string, OptionSpec>>) =>
   Object.fromEntries(Object.entries(options).map(([key, spec]) => [key, optionType(spec).optional()])) as Record<string, z.ZodOptional<z.ZodType<string | number | boolean>>>;
 
@@ -102,14 +120,14 @@ const mechanismObject = z.strictObject({
   label: safeName.optional(),
   /** how xi becomes epsilon (mechanisms with accountants: lshrr) */
   accountant: z.string().min(1).optional(),
-  /** ξ values for this entry alone, added to privacy.xi */
-  xi: xiList.optional(),
+  /** ξ values for this entry alone, added to privacy.xi: a list, or per cell (entryXi above) */
+  xi: entryXi.optional(),
   // the built-ins' own options (LapLSH's and the directional mechanisms' sampler, RAPPOR's hashes),
   // as their units declare them
   ...optionShape(BUILT_IN_OPTIONS),
 });
 /** A plugin (src/mechanisms/plugin.ts): `module` relative to the config file; other keys are its options. */
-const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional(), xi: xiList.optional() });
+const pluginObject = z.looseObject({ module: z.string().min(1), label: safeName.optional(), xi: entryXi.optional() });
 const mechanismEntry = z.union([z.enum(MECHANISM_NAMES), mechanismObject, pluginObject]);
 
 const privacySchema = z.strictObject({

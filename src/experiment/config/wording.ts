@@ -91,6 +91,9 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[]
       const got = valueAt(input, issue.path);
       // an interactions column (the only union of a data set entry)
       if (issue.path[0] === 'datasets') return [`${where}: must be a column name or a 0-based column index, got ${typeName(got)}`];
+      // an entry's own ξ that is neither a list nor a mapping (either shape reports its own problems)
+      if (issue.path[issue.path.length - 1] === 'xi' && (got === null || typeof got !== 'object'))
+        return [`${where}: must be a list of ξ values, or { values: [...], at: [{ dataset, n, kappa, xi: [...] }] } (ξ per cell), got ${typeName(got)}`];
       // a mechanism entry: report the branch that matches its shape
       if (typeof got === 'string') {
         const guess = didYouMean(got, MECHANISM_NAMES, '"');
