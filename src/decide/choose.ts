@@ -41,12 +41,13 @@ export interface MatchedRow extends MatchedCellKey {
   /** why retained is not shown ('' when shown) */
   retained_note: string;
   epsilon_ldp: number | null;
-  /** 1 for the best and those tied with it, else the position by observed u*; null when not ranked */
+  /** 1 for the entries no other is shown better than (best, tied, open), else the position by observed u*; null when not ranked */
   rank: number | null;
-  /** best, tied, worse, unranked (none), untested (m < 2) */
+  /** best, tied, worse, open (an `all` entry not shown better than every other: unranked, the grid ends before T), unranked (none), untested (m < 2) (src/decide/rank.ts) */
   rank_kind: string;
+  /** for tied and open: the entries not shown apart from it */
   tied_with: string[];
-  /** Holm-adjusted p of "worse than the best" (null for the best and unranked) */
+  /** the smallest Holm-adjusted p of a pair with an entry of smaller observed u* (worse iff ≤ α); null for the observed best, `all` entries and unranked */
   p_worse: number | null;
   /** false: it cannot be released (src/mechanisms/releasable.ts: hash functions drawn from the secret noise) */
   releasable: boolean;
@@ -56,6 +57,8 @@ export interface MatchedRow extends MatchedCellKey {
 export interface MatchedTable extends MatchedCellKey {
   target: string;
   trials: number;
+  /** the ranking's level */
+  alpha: number;
   /** clean LSH meets every target: no noise needed */
   clean_meets: boolean;
   /** the grid's smallest ξ is 0 and some entry is none: T is below that attack's chance level */
@@ -138,6 +141,7 @@ export function chooseTables(dir: string, targets: Targets, alpha: number, folde
       ...cellKeyOf(cell),
       target: targetText(cell),
       trials: cell.trials,
+      alpha,
       clean_meets: matched.cleanMeets,
       below_chance: matched.entries.some((e, x) => e.flag === 'none' && cell.entries[x].xis[0] === 0),
       skipped: cell.skipped,

@@ -67,22 +67,29 @@ function retainedText(r: MatchedRow): string {
   return `${r.flag === 'all' ? '≥ ' : ''}${formatNumber(100 * r.retained, 2)}${se}%`;
 }
 
-function rankText(r: MatchedRow, rows: readonly MatchedRow[]): string {
+function rankText(r: MatchedRow): string {
   switch (r.rank_kind) {
     case 'best':
       return 'best';
     case 'tied':
-      return `tied: ${rows
-        .filter((x) => x === r || r.tied_with.includes(x.mechanism))
-        .map((x) => x.mechanism)
-        .join(', ')}`;
+      return r.tied_with.length ? `tied with ${r.tied_with.join(', ')}` : 'tied';
     case 'worse':
-      return `${r.rank} (worse than best, Holm p = ${formatNumber(r.p_worse!, 2)})`;
+      return `${r.rank} (worse, Holm p = ${formatNumber(r.p_worse!, 2)})`;
+    case 'open':
+      return 'unranked: the grid ends before T';
     case 'untested':
       return 'untested (m < 2)';
     default:
       return '–';
   }
+}
+
+/** The table's note on its ranking: what its words mean, and which entry has the smallest observed u*. */
+function rankNote(t: MatchedTable): string | null {
+  const ranked = t.rows.filter((r) => r.rank !== null && r.utility_loss_mean !== null);
+  if (ranked.length === 0) return null;
+  const best = ranked.reduce((a, b) => (b.utility_loss_mean! < a.utility_loss_mean! ? b : a));
+  return `Smallest observed u*: ${best.mechanism}. Paired two-sided t tests of u* between every two entries, Holm over the table's pairs at α ${t.alpha}: worse = some entry shown better; tied with = not shown apart from those; best = shown better than every other entry.`;
 }
 
 const HEADER = ['entry', 'ξ* [90%]', 'success at ξ*', 'one release', 'u* ± SE', 'retained', 'ε_LDP at ξ*', 'flag', 'rank'];
@@ -92,7 +99,7 @@ function headerOf(t: MatchedTable): string[] {
   return t.ndcg ? [...HEADER.slice(0, 5), `NDCG@${t.ndcg.top} at ξ*`, ...HEADER.slice(5)] : HEADER;
 }
 
-function cells(r: MatchedRow, rows: readonly MatchedRow[], t: MatchedTable): string[] {
+function cells(r: MatchedRow, t: MatchedTable): string[] {
   const none = r.flag === 'none';
   const success = [r.reid1_mean !== null ? `reid@1 ${pct(r.reid1_mean)}` : '', r.auc_adv_mean !== null ? `auc adv ${formatNumber(r.auc_adv_mean, 2)}` : ''].filter(Boolean).join(', ');
   const out = [
@@ -104,7 +111,7 @@ function cells(r: MatchedRow, rows: readonly MatchedRow[], t: MatchedTable): str
     retainedText(r),
     r.epsilon_ldp === null ? '–' : formatNumber(r.epsilon_ldp, 3),
     r.flag,
-    rankText(r, rows),
+    rankText(r),
   ];
   if (t.ndcg) out.splice(5, 0, r.ndcg_mean === null ? '–' : formatNumber(r.ndcg_mean, 3));
   return out;
@@ -122,7 +129,10 @@ function notesOf(t: MatchedTable): string[] {
     notes.push(`NDCG@${t.ndcg.top} of the baselines: pop ${t.ndcg.pop === null ? '–' : formatNumber(t.ndcg.pop, 3)}, exact neighbours ${t.ndcg.exact === null ? '–' : formatNumber(t.ndcg.exact, 3)}.`);
   if (t.below_chance) notes.push("T is below this attack's chance level for the entries flagged none at ξ = 0.");
   if (t.rows.some((r) => !r.releasable)) notes.push(UNRELEASABLE_NOTE);
-  if (t.rows.some((r) => r.flag === 'all')) notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥").');
+  if (t.rows.some((r) => r.flag === 'all'))
+    notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥"): it may rank better, never worse (unranked: the grid ends before T).');
+  const rank = rankNote(t);
+  if (rank) notes.push(rank);
   for (const s of t.skipped) notes.push(`left out: ${s}`);
   notes.push(MATCHED_CAVEAT);
   return notes;
@@ -131,7 +141,7 @@ function notesOf(t: MatchedTable): string[] {
 function markdown(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows, t));
+      const rows = t.rows.map((r) => cells(r, t));
       return `### ${titleOf(t)}\n\n${markdownTable(headerOf(t), rows)}\n${notesOf(t).join('\n')}\n`;
     })
     .join('\n');
@@ -140,7 +150,7 @@ function markdown(tables: readonly MatchedTable[]): string {
 function latex(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows, t).map(escapeLatex));
+      const rows = t.rows.map((r) => cells(r, t).map(escapeLatex));
       const header = headerOf(t);
       return latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1), `${titleOf(t)}. ${notesOf(t).join(' ')}`);
     })

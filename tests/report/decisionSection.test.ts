@@ -47,6 +47,7 @@ describe('the decision section', () => {
       aux: null,
       target: 'reid1 <= 0.01',
       trials: 10,
+      alpha: 0.05,
       clean_meets: false,
       below_chance: false,
       skipped: [],

@@ -31,7 +31,7 @@ describe('matched tables', () => {
     expect(csv.split('\n')[0]).toBe(MATCHED_COLUMNS.join(','));
   });
 
-  it('markdown: the caveat under every table; all prints ≥; an open interval; the release marker and its note', () => {
+  it('markdown: the caveat under every table; all prints ≥ and is unranked; the ranking note names the smallest u*; an open interval; the release marker and its note', () => {
     const all = row({
       mechanism: 'rappor-vector',
       xi: 20,
@@ -41,7 +41,9 @@ describe('matched tables', () => {
       flag: 'all',
       retained: 0.03,
       releasable: false,
+      rank_kind: 'open',
       tied_with: ['lshrr'],
+      utility_loss_mean: 0.2,
     });
     const table: MatchedTable = {
       dataset: 'a',
@@ -52,6 +54,7 @@ describe('matched tables', () => {
       aux: null,
       target: 'reid1 <= 0.01',
       trials: 10,
+      alpha: 0.05,
       clean_meets: false,
       below_chance: false,
       skipped: [],
@@ -60,7 +63,9 @@ describe('matched tables', () => {
     };
     const md = matchedTables([table, { ...table, n: 500 }], 'md');
     expect(md.split(MATCHED_CAVEAT)).toHaveLength(3);
-    expect(md).toContain('| lshrr | 3.9 [3.1, 4.6] | reid@1 1% | ≤ 1.6% (90%, normal); max 1.5% (91%) | 0.11100 ± 0.00040 | 6 ± 2% | 8.1 | interior | tied: lshrr, rappor-vector |');
+    expect(md).toContain('| lshrr | 3.9 [3.1, 4.6] | reid@1 1% | ≤ 1.6% (90%, normal); max 1.5% (91%) | 0.11100 ± 0.00040 | 6 ± 2% | 8.1 | interior | tied with rappor-vector |');
+    expect(md).toContain('| all | unranked: the grid ends before T |');
+    expect(md).toContain("Smallest observed u*: lshrr. Paired two-sided t tests of u* between every two entries, Holm over the table's pairs at α 0.05");
     expect(md).toContain('| rappor-vector † | 20 [> 20] |');
     expect(md).toContain('≥ 3 ± 2%');
     expect(md).toContain(UNRELEASABLE_NOTE);
