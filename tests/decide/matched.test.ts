@@ -102,6 +102,9 @@ describe('matchCell', () => {
     const r = matchCell(one, { alpha: 0.05, seed: 's' }).entries[0];
     expect(r.xi).toBeCloseTo((0.009 / 0.019) * 1, 12);
     expect([Number.isNaN(r.lossSe), Number.isNaN(r.xiLow), r.release[0], r.rank.kind]).toEqual([true, true, null, 'untested']);
+    // retained: not shown for want of an SE, which is not "clean LSH ≈ random"
+    const withLsh = matchCell({ ...one, lsh: { loss: [0.05], success: [[0.3]] }, uRand: 0.3 }, { alpha: 0.05, seed: 's' }).entries[0];
+    expect(withLsh.retained.why).toBe('n/a (m < 2)');
   });
 
   it('the same seed gives the same numbers', () => {

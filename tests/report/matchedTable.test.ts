@@ -57,6 +57,7 @@ describe('matched tables', () => {
       alpha: 0.05,
       clean_meets: false,
       below_chance: false,
+      at_zero: [],
       skipped: [],
       ndcg: null,
       rows: [row({}), all],
@@ -77,5 +78,20 @@ describe('matched tables', () => {
     expect(rec).toContain('NDCG@10 of the baselines: pop 0.126, exact neighbours 0.17.');
     expect(intervalText(-Infinity, 4, [0, 20], String)).toBe('[none, 4]');
     expect(intervalText(2, Infinity, [0.5, 20], String)).toBe('[2, > 20]');
+    // two targets: both bounds in the release column, whichever binds; none at ξ 0 with its measured level
+    const two = matchedTables(
+      [
+        {
+          ...table,
+          target: 'reid1 <= 0.01 and auc_adv <= 0.01',
+          below_chance: true,
+          at_zero: [{ mechanism: 'rappor', name: 'auc_adv', value: 0.0119 }],
+          rows: [row({ target: 'reid1 <= 0.01 and auc_adv <= 0.01', binding: 'auc_adv', auc_adv_mean: 0.01, auc_adv_release_bound: 0.024, auc_adv_release_max: 0.02 })],
+        },
+      ],
+      'md',
+    );
+    expect(two).toContain('| reid@1 ≤ 1.6%, auc adv ≤ 0.024 (90%, normal); max 1.5%, 0.02 (91%) |');
+    expect(two).toContain("T is below this attack's level at ξ = 0 (its chance level, up to noise) for the entries flagged none there; measured at ξ 0: rappor auc adv 0.012.");
   });
 });
