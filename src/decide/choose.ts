@@ -9,7 +9,7 @@ import { cellKeyOf, readFolderCells, type FolderCell, type FolderCells, type Mat
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
-  'Utility at matched attack success, not matched protection: both attacks are lower bounds, and Hamming ranking is the likelihood ranking for LSHRR only, so for LapLSH, VMF and Purkayastha a matched ξ* may be too generous.';
+  'Utility at matched attack success, not matched protection: both attacks are lower bounds, and Hamming ranking is the likelihood ranking for LSHRR only, so for every mechanism but LSHRR a matched ξ* may be too generous.';
 
 export interface MatchedRow extends MatchedCellKey {
   /** "reid1 <= 0.01", "auc_adv <= 0.01", or both joined by " and " */

@@ -172,7 +172,9 @@ function latex(tables: readonly MatchedTable[]): string {
     .map((t) => {
       const rows = t.rows.map((r) => cells(r, t).map(escapeLatex));
       const header = headerOf(t);
-      return latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1), `${titleOf(t)}. ${notesOf(t).join(' ')}`);
+      // the title and the notes (the caveat among them) typeset under the table, not a % comment a reader never sees
+      const notes = [`${titleOf(t)}.`, ...notesOf(t)].map(escapeLatex).join(' ');
+      return `${latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1))}\\par\\smallskip\\noindent{\\footnotesize ${notes}}\\par\n`;
     })
     .join('\n');
 }

@@ -98,5 +98,7 @@ describe('the decision section', () => {
     expect(first).toContain('movielens-small, n 100, κ 20, reid@1 ≤ 1% (known 0.5): tied laplsh');
     expect(folded).toContain('movielens-small, n 50, κ 20');
     expect(body).toContain(MATCHED_CAVEAT);
+    // the caveat right under the headline (first screen), before the folded cells
+    expect(first).toMatch(new RegExp(`</ul>\\n<p class="note">${MATCHED_CAVEAT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</p>\\n$`));
   });
 });

@@ -92,6 +92,10 @@ describe('matched tables', () => {
       'md',
     );
     expect(two).toContain('| reid@1 ≤ 1.6%, auc adv ≤ 0.024 (90%, normal); max 1.5%, 0.02 (91%) |');
+    // LaTeX: the caveat typeset under the table, not in a % comment
+    const tex = matchedTables([table], 'latex');
+    expect(tex).toMatch(/\\end\{tabular\}\n\\par\\smallskip\\noindent\{\\footnotesize a, n 100, κ 20 .*every mechanism but LSHRR a matched/);
+    expect(tex).not.toMatch(/^%/m);
     expect(two).toContain("T is below this attack's level at ξ = 0 (its chance level, up to noise) for the entries flagged none there; measured at ξ 0: rappor auc adv 0.012.");
   });
 });
