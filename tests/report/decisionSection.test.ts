@@ -87,6 +87,7 @@ describe('the decision section', () => {
       alpha: 0.05,
       clean_meets: false,
       below_chance: false,
+      at_zero: [],
       skipped: [],
       ndcg: null,
       rows: rows.map((r) => ({ ...r, n })),
