@@ -147,7 +147,7 @@ export function matchedAt(dataset: string, entries: readonly MatchedEntryAt[], t
  * reached a false verdict in 13% of families of one law at α = 0.05 (its tails are the normal's,
  * thinner than t_9's; tests/claims/matched.long.test.ts). No spread: the t test's limit (p = 0
  * where Δ is beyond 0 that way, else 1), as every claim's. The direction is the claim's, fixed
- * before the data (unlike the ranking's, which doubles its p for picking the best). Null without
+ * before the data (the ranking, src/decide/rank.ts, picks no direction: it tests every pair two-sided). Null without
  * resamples (m < 2).
  */
 export function pairedBootstrapCell(where: string, cell: MatchedCell, x: number, y: number): CellTest | null {

@@ -42,7 +42,7 @@ export function registerChoose(program: Command): void {
     .option('--auc-adv <T>', "target: attribute inference's auc advantage over null at most T (e.g. 0.01); with --reid1, ξ* is the smaller crossing")
     .option('--aux <A>', "the inference's auxiliary share: one of infer.aux (without it, the decide: block's, else the nearest to 0.5)")
     .option('--k <k>', "the utility loss's number of neighbours: one of k (without it, the decide: block's, else the nearest to 10)")
-    .option('--alpha <level>', 'level of the ranking (paired one-sided tests over the bootstrap, Holm over the entries of a table)', '0.05')
+    .option('--alpha <level>', 'level of the ranking (paired two-sided t tests over the bootstrap between every two entries, Holm over the pairs of a table)', '0.05')
     .option('--format <fmt>', `output format: ${FORMATS.join('|')}`, 'md')
     .option('--json', 'the same as --format json: one object per row')
     .action(async (dir: string, opts: ChooseFlags) => {

@@ -9,7 +9,7 @@ import { cellKeyOf, readFolderCells, type FolderCell, type FolderCells, type Mat
 
 /** The one line every matched table carries (issue 51: what "matched" can and cannot say). */
 export const MATCHED_CAVEAT =
-  'Utility at matched attack success, not matched protection: both attacks are lower bounds, and Hamming ranking is the likelihood ranking for LSHRR only, so for LapLSH, VMF and Purkayastha a matched ξ* may be too generous.';
+  'Utility at matched attack success, not matched protection: both attacks are lower bounds, and Hamming ranking is the likelihood ranking for LSHRR only, so for every mechanism but LSHRR a matched ξ* may be too generous.';
 
 export interface MatchedRow extends MatchedCellKey {
   /** "reid1 <= 0.01", "auc_adv <= 0.01", or both joined by " and " */
@@ -31,6 +31,11 @@ export interface MatchedRow extends MatchedCellKey {
   release_bound: number | null;
   release_max: number | null;
   release_max_coverage: number | null;
+  /** every target's one-release bounds at ξ* (normal 90% and the largest trial), null without that target */
+  reid1_release_bound: number | null;
+  reid1_release_max: number | null;
+  auc_adv_release_bound: number | null;
+  auc_adv_release_max: number | null;
   utility_loss_mean: number | null;
   utility_loss_se: number | null;
   /** with recommendations: NDCG@N at ξ* (N the grid's nearest to 10), else null */
@@ -41,25 +46,34 @@ export interface MatchedRow extends MatchedCellKey {
   /** why retained is not shown ('' when shown) */
   retained_note: string;
   epsilon_ldp: number | null;
-  /** 1 for the best and those tied with it, else the position by observed u*; null when not ranked */
+  /** 1 for the entries no other is shown better than (best, tied, open), else the position by observed u*; null when not ranked */
   rank: number | null;
-  /** best, tied, worse, unranked (none), untested (m < 2) */
+  /** best, tied, worse, open (an `all` entry not shown better than every other: unranked, the grid ends before T), unranked (none), untested (m < 2) (src/decide/rank.ts) */
   rank_kind: string;
+  /** for tied and open: the entries not shown apart from it */
   tied_with: string[];
-  /** Holm-adjusted p of "worse than the best" (null for the best and unranked) */
+  /** the smallest Holm-adjusted p of a pair with an entry of smaller observed u* (worse iff ≤ α); null for the observed best, `all` entries and unranked */
   p_worse: number | null;
   /** false: it cannot be released (src/mechanisms/releasable.ts: hash functions drawn from the secret noise) */
   releasable: boolean;
   trials: number;
+  /** the table's: clean LSH meets every target (no noise needed) */
+  clean_meets: boolean;
+  /** this entry is none on a grid starting at ξ 0: its attack's success without noise's help already exceeds T */
+  below_chance: boolean;
 }
 
 export interface MatchedTable extends MatchedCellKey {
   target: string;
   trials: number;
+  /** the ranking's level */
+  alpha: number;
   /** clean LSH meets every target: no noise needed */
   clean_meets: boolean;
   /** the grid's smallest ξ is 0 and some entry is none: T is below that attack's chance level */
   below_chance: boolean;
+  /** per entry flagged none at ξ 0: each target's mean success there that exceeds T (the level the note calls chance, measured) */
+  at_zero: { mechanism: string; name: 'reid1' | 'auc_adv'; value: number }[];
   skipped: string[];
   /** with recommendations: the list length N and the baselines' NDCG@N */
   ndcg: { top: number; pop: number | null; exact: number | null } | null;
@@ -83,7 +97,7 @@ export function intervalText(low: number, high: number, xis: readonly number[], 
 
 const targetText = (cell: FolderCell) => cell.targetNames.map((name, g) => `${name} <= ${cell.targets[g]}`).join(' and ');
 
-function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], epsilonLdp: (xi: number) => number | null): MatchedRow {
+function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], epsilonLdp: (xi: number) => number | null, cleanMeets: boolean): MatchedRow {
   const none = e.flag === 'none';
   const g = e.binding;
   const at = (name: 'reid1' | 'auc_adv') => {
@@ -92,6 +106,11 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
   };
   const xis = cell.entries.find((x) => x.label === e.label)!.xis;
   const bound = none ? null : e.release[g];
+  const boundOf = (name: 'reid1' | 'auc_adv') => {
+    const i = cell.targetNames.indexOf(name);
+    return i < 0 || none ? null : e.release[i];
+  };
+  const [reid1, auc] = [boundOf('reid1'), boundOf('auc_adv')];
   return {
     ...cellKeyOf(cell),
     target: targetText(cell),
@@ -107,6 +126,10 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
     release_bound: bound ? bound.normal : null,
     release_max: bound ? bound.max : null,
     release_max_coverage: bound ? bound.maxCoverage : null,
+    reid1_release_bound: reid1 ? reid1.normal : null,
+    reid1_release_max: reid1 ? reid1.max : null,
+    auc_adv_release_bound: auc ? auc.normal : null,
+    auc_adv_release_max: auc ? auc.max : null,
     utility_loss_mean: fin(e.loss),
     utility_loss_se: fin(e.lossSe),
     ndcg_mean: fin(e.ndcg),
@@ -120,6 +143,8 @@ function rowOf(cell: FolderCell, e: MatchedEntry, all: readonly MatchedEntry[], 
     p_worse: fin(e.rank.p),
     releasable: e.releasable,
     trials: cell.trials,
+    clean_meets: cleanMeets,
+    below_chance: none && xis[0] === 0,
   };
 }
 
@@ -133,13 +158,21 @@ export const cellSeed = (cell: Pick<MatchedCellKey, 'dataset' | 'n' | 'kappa' | 
 export function chooseTables(dir: string, targets: Targets, alpha: number, folder: FolderCells = readFolderCells(dir, targets)): MatchedTable[] {
   return folder.cells.map((cell): MatchedTable => {
     const matched = matchCell(cell, { alpha, seed: cellSeed(cell) });
-    const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi)));
+    const rows = matched.entries.map((e) => rowOf(cell, e, matched.entries, (xi) => folder.epsilonLdp(cell, e.label, xi), matched.cleanMeets));
+    const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const atZero = cell.entries.flatMap((e, x) =>
+      matched.entries[x].flag === 'none' && e.xis[0] === 0
+        ? cell.targetNames.flatMap((name, g) => (mean(e.success[g][0]) > cell.targets[g] ? [{ mechanism: e.label, name, value: mean(e.success[g][0]) }] : []))
+        : [],
+    );
     return {
       ...cellKeyOf(cell),
       target: targetText(cell),
       trials: cell.trials,
+      alpha,
       clean_meets: matched.cleanMeets,
       below_chance: matched.entries.some((e, x) => e.flag === 'none' && cell.entries[x].xis[0] === 0),
+      at_zero: atZero,
       skipped: cell.skipped,
       ndcg: cell.ndcg ?? null,
       rows,

@@ -1,61 +1,90 @@
 /**
- * The ranking of a cell's entries at matched attack success: the observed best (smallest u*) and
- * the entries not significantly worse than it. Each other entry gets a paired one-sided test over
- * the shared bootstrap resamples (H0: it is not worse than the best; p = the share of resamples in
- * which its u* is at most the best's, (1 + count)/(B + 1)), doubled because the best is picked from
- * the same data (the test's direction is chosen by the data: two entries of one law would otherwise
- * be ranked apart in 2α of folders), Holm over the other entries of the cell at α. An `all` entry's u* is an upper bound on its loss at T, so it may rank better, never worse:
- * it is never found worse. `none` entries (no ξ of the grid meets T) are not ranked. With no
- * resamples (m < 2) nothing is tested.
+ * The ranking of a cell's entries at matched attack success. Every pair of ranked entries gets a
+ * paired two-sided t test of its difference in u* over the shared bootstrap resamples (the matched
+ * claims' test, src/claims/matchedCells.ts: the SE the spread of the per-resample differences times
+ * √(m/(m − 1)), m − 1 degrees of freedom), Holm over all K(K − 1)/2 pairs of the cell at α. Two-sided
+ * over all pairs because the observed best is picked from the same data: a one-sided test against
+ * it, even doubled, ranked entries of one law apart in 10% of tables at K 2 and 35% at K 7
+ * (tests/decide/choose.long.test.ts measures this rule at K 2, 3 and 7).
+ *
+ * x is shown better than y when their pair is rejected with u*_x < u*_y and y is not `all` (an
+ * `all` entry's u* is an upper bound on its loss at T: it may rank better, never worse). Then
+ * - worse: some entry is shown better than it;
+ * - best: nothing is shown better than it, and it is shown better than every other ranked entry;
+ * - tied: neither (tiedWith: the ranked entries not shown apart from it);
+ * - open: an `all` entry that is not best (unranked: the grid ends before T);
+ * - unranked: `none` (no ξ of the grid meets T); untested: no resamples (m < 2).
  */
 import { holm } from '../stats/holm.js';
+import { tCdf } from '../vendor/stdlib.js';
+import { sdOf } from './resample.js';
 import type { CrossingFlag } from './crossing.js';
 
 export interface Rank {
-  /** 'best' (nothing tied), 'tied' (with `tiedWith`), 'worse' (significantly, after Holm), 'unranked' (none), 'untested' (m < 2) */
-  kind: 'best' | 'tied' | 'worse' | 'unranked' | 'untested';
-  /** 1 for the best and those tied with it, else the position by observed u* (ordering only, untested between them); null when unranked or untested */
+  kind: 'best' | 'tied' | 'worse' | 'open' | 'unranked' | 'untested';
+  /** 1 for the entries nothing is shown better than (best, tied, open), else the position by observed u* (ordering only, untested between them); null when unranked or untested */
   position: number | null;
-  /** the labels of the top group (best and tied) other than this entry's, by index into the cell's entries */
+  /** for tied and open: the other ranked entries not shown apart from it, by index into the cell's entries */
   tiedWith: number[];
-  /** Holm-adjusted p of "worse than the best" (NaN for the best itself and unranked) */
+  /** the smallest Holm-adjusted p of a pair in which the other entry's observed u* is smaller (worse iff ≤ α); NaN for the observed best, `all`, unranked and untested */
   p: number;
 }
 
 /**
- * `observed`: per entry its flag and u* (+Infinity for none); `boot[r][x]`: entry x's u* in
- * resample r (+Infinity where that resample has no crossing).
+ * The paired two-sided t test's p of u*_x − u*_y over the resamples (those in which both cross);
+ * with no spread its limit (0 where the difference is not 0, else 1); 1 with fewer than 2 resamples
+ * in which both cross.
  */
-export function rankEntries(observed: readonly { flag: CrossingFlag; loss: number }[], boot: readonly ArrayLike<number>[], alpha: number): Rank[] {
+export function pairedP(boot: readonly ArrayLike<number>[], x: number, y: number, diff: number, m: number): number {
+  const sd = sdOf(boot.map((row) => row[x] - row[y]));
+  if (Number.isNaN(sd)) return 1;
+  const se = sd * Math.sqrt(m / (m - 1));
+  const scale = Math.max(1, Math.abs(diff));
+  if (!(se > 1e-12 * scale)) return Math.abs(diff) > 1e-12 * scale ? 0 : 1;
+  return Math.min(1, 2 * tCdf(-Math.abs(diff / se), m - 1));
+}
+
+/**
+ * `observed`: per entry its flag and u* (+Infinity for none); `boot[r][x]`: entry x's u* in
+ * resample r (+Infinity where that resample has no crossing); m: the trials.
+ */
+export function rankEntries(observed: readonly { flag: CrossingFlag; loss: number }[], boot: readonly ArrayLike<number>[], alpha: number, m: number): Rank[] {
   const ranked = observed.map((_, x) => x).filter((x) => observed[x].flag !== 'none');
   const out: Rank[] = observed.map(() => ({ kind: 'unranked', position: null, tiedWith: [], p: Number.NaN }));
   if (ranked.length === 0) return out;
-  if (boot.length === 0) {
+  if (boot.length === 0 || m < 2) {
     for (const x of ranked) out[x] = { kind: 'untested', position: null, tiedWith: [], p: Number.NaN };
     return out;
   }
-  const best = ranked.reduce((a, b) => (observed[b].loss < observed[a].loss ? b : a));
-  const others = ranked.filter((x) => x !== best);
-  const raw = others.map((x) => {
-    let notWorse = 0;
-    for (const row of boot) if (row[x] <= row[best]) notWorse++;
-    return Math.min(1, (2 * (1 + notWorse)) / (boot.length + 1));
+  const pairs: [number, number][] = [];
+  for (let a = 0; a < ranked.length; a++) for (let b = a + 1; b < ranked.length; b++) pairs.push([ranked[a], ranked[b]]);
+  const h = holm(
+    pairs.map(([x, y]) => pairedP(boot, x, y, observed[x].loss - observed[y].loss, m)),
+    alpha,
+  );
+  const K = observed.length;
+  // better[x][y]: x shown better than y
+  const better = Array.from({ length: K }, () => new Array<boolean>(K).fill(false));
+  const p = new Array<number>(K).fill(Number.NaN);
+  pairs.forEach(([x, y], j) => {
+    const [lo, hi] = observed[x].loss < observed[y].loss ? [x, y] : observed[y].loss < observed[x].loss ? [y, x] : [-1, -1];
+    if (lo < 0) return;
+    if (observed[hi].flag !== 'all') {
+      p[hi] = Number.isNaN(p[hi]) ? h.adjusted[j] : Math.min(p[hi], h.adjusted[j]);
+      if (h.rejected[j]) better[lo][hi] = true;
+    }
   });
-  const h = holm(raw, alpha);
-  const worse = new Set(others.filter((x, j) => h.rejected[j] && observed[x].flag !== 'all'));
+  const worse = new Set(ranked.filter((x) => ranked.some((y) => better[y][x])));
   const top = ranked.filter((x) => !worse.has(x));
   const byLoss = [...ranked].sort((a, b) => observed[a].loss - observed[b].loss || a - b);
-  others.forEach((x, j) => {
-    out[x].p = h.adjusted[j];
-  });
   for (const x of ranked) {
-    const inTop = !worse.has(x);
-    out[x] = {
-      kind: inTop ? (top.length === 1 ? 'best' : 'tied') : 'worse',
-      position: inTop ? 1 : top.length + byLoss.filter((y) => worse.has(y)).indexOf(x) + 1,
-      tiedWith: inTop ? top.filter((y) => y !== x) : [],
-      p: out[x].p,
-    };
+    if (worse.has(x)) {
+      out[x] = { kind: 'worse', position: top.length + byLoss.filter((y) => worse.has(y)).indexOf(x) + 1, tiedWith: [], p: p[x] };
+      continue;
+    }
+    const apart = ranked.filter((y) => y !== x && !better[x][y]);
+    const kind = apart.length === 0 ? 'best' : observed[x].flag === 'all' ? 'open' : 'tied';
+    out[x] = { kind, position: 1, tiedWith: kind === 'best' ? [] : apart, p: p[x] };
   }
   return out;
 }

@@ -35,6 +35,10 @@ export function readMatchedCsv(file: string): MatchedRow[] {
     release_bound: num(r.release_bound),
     release_max: num(r.release_max),
     release_max_coverage: num(r.release_max_coverage),
+    reid1_release_bound: num(r.reid1_release_bound),
+    reid1_release_max: num(r.reid1_release_max),
+    auc_adv_release_bound: num(r.auc_adv_release_bound),
+    auc_adv_release_max: num(r.auc_adv_release_max),
     utility_loss_mean: num(r.utility_loss_mean),
     utility_loss_se: num(r.utility_loss_se),
     ndcg_mean: num(r.ndcg_mean),
@@ -46,6 +50,8 @@ export function readMatchedCsv(file: string): MatchedRow[] {
     p_worse: num(r.p_worse),
     releasable: r.releasable === 'true',
     trials: Number(r.trials),
+    clean_meets: r.clean_meets === 'true',
+    below_chance: r.below_chance === 'true',
   })) as MatchedRow[];
 }
 
@@ -62,31 +68,54 @@ function targetWords(r: MatchedRow): string {
     .join(' and ');
 }
 
-function entryWords(r: MatchedRow): string {
-  const xi = `ξ* ${r.flag === 'all' ? '≥ ' : ''}${formatNumber(r.xi!, 2)}${r.xi_interval ? ` ${r.xi_interval}` : ''}`;
+/** An entry as a sentence names it: ξ* to 3 digits beside its interval, and retained (or why not) or, with `loss`, u*. */
+function entryWords(r: MatchedRow, loss = false): string {
+  const xi = `ξ* ${r.flag === 'all' ? '≥ ' : ''}${formatNumber(r.xi!, 3)}${r.xi_interval ? ` ${r.xi_interval}` : ''}`;
   const kept =
     r.retained === null ? r.retained_note : `retains ${r.flag === 'all' ? '≥ ' : ''}${formatNumber(100 * r.retained, 2)}${r.retained_se === null ? '' : ` ± ${formatNumber(100 * r.retained_se, 1)}`}%`;
-  return `${r.mechanism}${r.releasable ? '' : ' †'} (${xi}, ${kept})`;
+  const u = `u* ${r.flag === 'all' ? '≤ ' : ''}${formatNumber(r.utility_loss_mean!, 3)}`;
+  return `${r.mechanism}${r.releasable ? '' : ' †'} (${xi}, ${loss ? `${u}, ` : ''}${kept})`;
+}
+
+const list = (xs: readonly string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/**
+ * One release's bound for the entries a sentence names: per target of the table (two targets: both,
+ * whichever binds), the largest normal bound over the releasable ones; † entries left out (said).
+ */
+function releaseWords(named: readonly MatchedRow[]): string {
+  const ok = named.filter((r) => r.releasable);
+  const values = (['reid1', 'auc_adv'] as const).flatMap((name) => {
+    const bounds = ok.map((r) => (name === 'reid1' ? r.reid1_release_bound : r.auc_adv_release_bound)).filter((b): b is number => b !== null);
+    if (bounds.length === 0) return [];
+    const b = Math.max(...bounds);
+    return [name === 'reid1' ? `reid@1 ≤ ${pct(b)}` : `auc advantage ≤ ${formatNumber(b, 2)}`];
+  });
+  if (values.length === 0) return '';
+  const left = ok.length < named.length ? '; † entries left out' : '';
+  return `; one release: ${values.join(', ')} with 90% (normal prediction bound${ok.length > 1 ? ', the largest over the releasable entries named' : ''}${left})`;
 }
 
 /** One quotable sentence for one table's rows (one data set, n, κ and target). */
 export function decisionSentence(rows: readonly MatchedRow[], dataset: string): string {
   const r0 = rows[0];
   const where = `${dataset}, n ${r0.n}, κ ${r0.kappa}, ${targetWords(r0)}`;
-  const top = rows.filter((r) => r.rank === 1).sort((a, b) => a.utility_loss_mean! - b.utility_loss_mean!);
-  if (top.length === 0) return `${where}: no entry meets the target inside its ξ grid.`;
-  const names = top.map(entryWords);
-  const who = top.length === 1 ? `best ${names[0]}` : `tied ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  const bounds = top.filter((r) => r.release_bound !== null && r.binding !== null);
-  if (bounds.length === 0) return `${where}: ${who}.`;
-  // per target that binds somewhere (two targets: the bounds are in different units), the largest
-  const values = (['reid1', 'auc_adv'] as const).flatMap((name) => {
-    const mine = bounds.filter((r) => r.binding === name);
-    if (mine.length === 0) return [];
-    const b = Math.max(...mine.map((r) => r.release_bound!));
-    return [name === 'reid1' ? `reid@1 ≤ ${pct(b)}` : `auc advantage ≤ ${formatNumber(b, 2)}`];
-  });
-  return `${where}: ${who}; one release: ${values.join(', ')} with 90% (normal prediction bound${top.length > 1 ? ', the largest of these' : ''}).`;
+  const lead = r0.clean_meets ? 'no noise needed: clean LSH meets the target; ' : '';
+  const byLoss = (a: MatchedRow, b: MatchedRow) => a.utility_loss_mean! - b.utility_loss_mean!;
+  const chance = rows.filter((r) => r.below_chance).map((r) => r.mechanism);
+  const chanceWords = chance.length ? `; T is below the attack's level at ξ 0 for ${list(chance)}` : '';
+  const untested = rows.filter((r) => r.rank_kind === 'untested').sort(byLoss);
+  if (untested.length > 0) return `${where}: ${lead}untested (m < 2): ${list(untested.map((r) => entryWords(r, true)))}${chanceWords}.`;
+  const top = rows.filter((r) => r.rank_kind === 'best' || r.rank_kind === 'tied').sort(byLoss);
+  const open = rows.filter((r) => r.rank_kind === 'open').sort(byLoss);
+  if (top.length === 0 && open.length === 0) return `${where}: ${lead}no entry meets the target inside its ξ grid${chanceWords}.`;
+  const who = [
+    top.length === 0 ? '' : top.length === 1 && top[0].rank_kind === 'best' ? `best ${entryWords(top[0])}` : `tied ${list(top.map((r) => entryWords(r)))}`,
+    open.length === 0 ? '' : `unranked (the grid ends before T): ${list(open.map((r) => entryWords(r)))}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return `${where}: ${lead}${who}${releaseWords([...top, ...open])}${chanceWords}.`;
 }
 
 /** The section's body, or null for a folder without matched.csv (a config without decide:). */
@@ -113,10 +142,12 @@ export function decisionSectionBody(dir: string): string | null {
     }
   }
   const li = (s: string) => `<li>${escapeHtml(s)}</li>`;
+  // the headline, then the caveat line right under it: both on the first screen at 1280 × 800 (below
+  // the page's title and contents); what the words mean and the rest after the folded cells
   return [
-    '<p class="note">Utility at matched attack success (lshdp choose; docs/ATTACKS.md): the entries with the lowest utility loss where their attack success meets the target, those not shown worse after Holm (α 0.05, per table), ξ* with its 90% bootstrap interval, the share of clean LSH’s gain over random neighbours kept, and one release’s 90% upper prediction bound.</p>',
     `<ul>\n${headline.map(li).join('\n')}\n</ul>`,
+    `<p class="note">${escapeHtml(MATCHED_CAVEAT)}</p>`,
     others.length ? `<details><summary>every other (n, κ)</summary>\n<ul>\n${others.map(li).join('\n')}\n</ul>\n</details>` : '',
-    `<p class="note">${escapeHtml(MATCHED_CAVEAT)} A ξ chosen by attacking the very users released is a function of their data and not covered by the ξ guarantee: calibrate on public or proxy data. † cannot be released (hash functions drawn from the secret noise).</p>`,
+    '<p class="note">Per table (lshdp choose, docs/ATTACKS.md), the entries no other is shown better than: ξ* [90% bootstrap interval], the share of clean LSH’s gain over random neighbours retained, and one release’s 90% upper prediction bound. Paired two-sided t tests of u* between every two entries of a table, Holm over its pairs at α 0.05, no correction across tables: tied = not shown apart (smallest u* first), not equal; unranked = the grid ends before T (flag all: u* an upper bound on the loss). † cannot be released (hash functions drawn from the secret noise). A ξ chosen by attacking the very users released is a function of their data and not covered by the ξ guarantee: calibrate on public or proxy data.</p>',
   ].join('\n');
 }

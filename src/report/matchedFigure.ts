@@ -111,7 +111,9 @@ export function matchedSpec(dataset: string, rows: readonly CurveRow[], allSerie
         `shaded: the ${Math.round(100 * (BAND[1] - BAND[0]))}% band, the ${100 * BAND[0]}% and ${100 * BAND[1]}% quantiles of retained over lshdp choose's 2,000 bootstrap resamples`,
         `(a resample where no ξ of the grid meets T counts below every value; where over ${100 * BAND[0]}% do, no band)`,
         "markers and dashed rules: the decide block's targets (matched.csv's values); no line where clean LSH ≈ random",
-        'one y scale for every panel; matched on attack success, not protection: both attacks are lower bounds',
+        'one y scale for every panel',
+        // the caveat line whole (docs/ATTACKS.md), on lines as wide as the others
+        ...MATCHED_CAVEAT.replace(': ', ':\n').replace(', so ', ',\nso ').split('\n'),
         ...frontierMarkNote(drawn, marks),
       ],
     },

@@ -29,6 +29,10 @@ export const MATCHED_COLUMNS: readonly (keyof MatchedRow)[] = [
   'release_bound',
   'release_max',
   'release_max_coverage',
+  'reid1_release_bound',
+  'reid1_release_max',
+  'auc_adv_release_bound',
+  'auc_adv_release_max',
   'utility_loss_mean',
   'utility_loss_se',
   'ndcg_mean',
@@ -42,6 +46,8 @@ export const MATCHED_COLUMNS: readonly (keyof MatchedRow)[] = [
   'p_worse',
   'releasable',
   'trials',
+  'clean_meets',
+  'below_chance',
 ];
 
 const pct = (x: number) => `${formatNumber(100 * x, 2)}%`;
@@ -53,11 +59,19 @@ function successText(name: 'reid1' | 'auc_adv', x: number): string {
 }
 
 function releaseText(r: MatchedRow): string {
-  if (r.release_bound === null || r.binding === null) return r.flag === 'none' ? '' : 'n/a (m < 2)';
-  const f = (x: number) => successText(r.binding!, x);
-  // with two targets, the bound is the binding one's: say which
-  const what = r.reid1_mean !== null && r.auc_adv_mean !== null ? (r.binding === 'reid1' ? 'reid@1 ' : 'auc adv ') : '';
-  return `${what}≤ ${f(r.release_bound)} (90%, normal); max ${f(r.release_max!)} (${pct(r.release_max_coverage!)})`;
+  if (r.flag === 'none') return '';
+  // every target's bounds (two targets: both, each in its unit; the binding one is not the only risk)
+  const bounds = (
+    [
+      ['reid1', 'reid@1 ', r.reid1_release_bound, r.reid1_release_max],
+      ['auc_adv', 'auc adv ', r.auc_adv_release_bound, r.auc_adv_release_max],
+    ] as const
+  ).filter(([, , b]) => b !== null);
+  if (bounds.length === 0) return 'n/a (m < 2)';
+  const two = bounds.length > 1;
+  const normal = bounds.map(([name, what, b]) => `${two ? what : ''}≤ ${successText(name, b!)}`).join(', ');
+  const max = bounds.map(([name, , , x]) => successText(name, x!)).join(', ');
+  return `${normal} (90%, normal); max ${max} (${pct(r.release_max_coverage!)})`;
 }
 
 function retainedText(r: MatchedRow): string {
@@ -67,22 +81,29 @@ function retainedText(r: MatchedRow): string {
   return `${r.flag === 'all' ? '≥ ' : ''}${formatNumber(100 * r.retained, 2)}${se}%`;
 }
 
-function rankText(r: MatchedRow, rows: readonly MatchedRow[]): string {
+function rankText(r: MatchedRow): string {
   switch (r.rank_kind) {
     case 'best':
       return 'best';
     case 'tied':
-      return `tied: ${rows
-        .filter((x) => x === r || r.tied_with.includes(x.mechanism))
-        .map((x) => x.mechanism)
-        .join(', ')}`;
+      return r.tied_with.length ? `tied with ${r.tied_with.join(', ')}` : 'tied';
     case 'worse':
-      return `${r.rank} (worse than best, Holm p = ${formatNumber(r.p_worse!, 2)})`;
+      return `${r.rank} (worse, Holm p = ${formatNumber(r.p_worse!, 2)})`;
+    case 'open':
+      return 'unranked: the grid ends before T';
     case 'untested':
       return 'untested (m < 2)';
     default:
       return '–';
   }
+}
+
+/** The table's note on its ranking: what its words mean, and which entry has the smallest observed u*. */
+function rankNote(t: MatchedTable): string | null {
+  const ranked = t.rows.filter((r) => r.rank !== null && r.utility_loss_mean !== null);
+  if (ranked.length === 0) return null;
+  const best = ranked.reduce((a, b) => (b.utility_loss_mean! < a.utility_loss_mean! ? b : a));
+  return `Smallest observed u*: ${best.mechanism}. Paired two-sided t tests of u* between every two entries, Holm over the table's pairs at α ${t.alpha}: worse = some entry shown better; tied with = not shown apart from those; best = shown better than every other entry.`;
 }
 
 const HEADER = ['entry', 'ξ* [90%]', 'success at ξ*', 'one release', 'u* ± SE', 'retained', 'ε_LDP at ξ*', 'flag', 'rank'];
@@ -92,7 +113,7 @@ function headerOf(t: MatchedTable): string[] {
   return t.ndcg ? [...HEADER.slice(0, 5), `NDCG@${t.ndcg.top} at ξ*`, ...HEADER.slice(5)] : HEADER;
 }
 
-function cells(r: MatchedRow, rows: readonly MatchedRow[], t: MatchedTable): string[] {
+function cells(r: MatchedRow, t: MatchedTable): string[] {
   const none = r.flag === 'none';
   const success = [r.reid1_mean !== null ? `reid@1 ${pct(r.reid1_mean)}` : '', r.auc_adv_mean !== null ? `auc adv ${formatNumber(r.auc_adv_mean, 2)}` : ''].filter(Boolean).join(', ');
   const out = [
@@ -104,7 +125,7 @@ function cells(r: MatchedRow, rows: readonly MatchedRow[], t: MatchedTable): str
     retainedText(r),
     r.epsilon_ldp === null ? '–' : formatNumber(r.epsilon_ldp, 3),
     r.flag,
-    rankText(r, rows),
+    rankText(r),
   ];
   if (t.ndcg) out.splice(5, 0, r.ndcg_mean === null ? '–' : formatNumber(r.ndcg_mean, 3));
   return out;
@@ -115,14 +136,23 @@ function titleOf(t: MatchedTable): string {
   return `${t.dataset}, n ${t.n}, κ ${t.kappa} (${at}): ${t.target.replace(/<=/g, '≤')}, ${t.trials} trials`;
 }
 
+/** The none-at-ξ-0 note, with the success measured at ξ 0 (chance up to noise, or a leak without noise: docs/ATTACKS.md). */
+function belowChanceNote(t: MatchedTable): string {
+  const measured = t.at_zero.map((z) => `${z.mechanism} ${z.name === 'reid1' ? `reid@1 ${pct(z.value)}` : `auc adv ${formatNumber(z.value, 2)}`}`).join(', ');
+  return `T is below this attack's level at ξ = 0 (its chance level, up to noise) for the entries flagged none there${measured ? `; measured at ξ 0: ${measured}` : ''}.`;
+}
+
 function notesOf(t: MatchedTable): string[] {
   const notes: string[] = [];
   if (t.clean_meets) notes.push('No noise needed: clean LSH meets T.');
   if (t.ndcg)
     notes.push(`NDCG@${t.ndcg.top} of the baselines: pop ${t.ndcg.pop === null ? '–' : formatNumber(t.ndcg.pop, 3)}, exact neighbours ${t.ndcg.exact === null ? '–' : formatNumber(t.ndcg.exact, 3)}.`);
-  if (t.below_chance) notes.push("T is below this attack's chance level for the entries flagged none at ξ = 0.");
+  if (t.below_chance) notes.push(belowChanceNote(t));
   if (t.rows.some((r) => !r.releasable)) notes.push(UNRELEASABLE_NOTE);
-  if (t.rows.some((r) => r.flag === 'all')) notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥").');
+  if (t.rows.some((r) => r.flag === 'all'))
+    notes.push('all: every ξ of the grid meets T; ξ* is the largest and u* an upper bound on the loss at T (retained "≥"): it may rank better, never worse (unranked: the grid ends before T).');
+  const rank = rankNote(t);
+  if (rank) notes.push(rank);
   for (const s of t.skipped) notes.push(`left out: ${s}`);
   notes.push(MATCHED_CAVEAT);
   return notes;
@@ -131,7 +161,7 @@ function notesOf(t: MatchedTable): string[] {
 function markdown(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows, t));
+      const rows = t.rows.map((r) => cells(r, t));
       return `### ${titleOf(t)}\n\n${markdownTable(headerOf(t), rows)}\n${notesOf(t).join('\n')}\n`;
     })
     .join('\n');
@@ -140,9 +170,11 @@ function markdown(tables: readonly MatchedTable[]): string {
 function latex(tables: readonly MatchedTable[]): string {
   return tables
     .map((t) => {
-      const rows = t.rows.map((r) => cells(r, t.rows, t).map(escapeLatex));
+      const rows = t.rows.map((r) => cells(r, t).map(escapeLatex));
       const header = headerOf(t);
-      return latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1), `${titleOf(t)}. ${notesOf(t).join(' ')}`);
+      // the title and the notes (the caveat among them) typeset under the table, not a % comment a reader never sees
+      const notes = [`${titleOf(t)}.`, ...notesOf(t)].map(escapeLatex).join(' ');
+      return `${latexTabular(header.map(escapeLatex), rows, 'l' + 'r'.repeat(header.length - 1))}\\par\\smallskip\\noindent{\\footnotesize ${notes}}\\par\n`;
     })
     .join('\n');
 }

@@ -75,9 +75,11 @@ describe('matchCell', () => {
     expect(cell.entries[2].flag).toBe('none');
     expect(Number.isNaN(cell.entries[2].loss)).toBe(true);
     const withAll = matchCell({ trials: M, entries: [a, all], targets: [0.01], uRand: null }, { alpha: 0.05, seed: 's', b: 500 });
-    // the all entry's u* (0.2) is far above a's (about 0.153), yet it may only be an upper bound: tied, not worse
+    // the all entry's u* (0.2) is far above a's (about 0.153), yet it may only be an upper bound: open (unranked), not worse, and a is not shown better than it
     expect(withAll.entries[1].flag).toBe('all');
-    expect(withAll.entries.map((e) => e.rank.kind)).toEqual(['tied', 'tied']);
+    expect(withAll.entries.map((e) => e.rank.kind)).toEqual(['tied', 'open']);
+    expect(withAll.entries[0].rank.tiedWith).toEqual([1]);
+    expect(Number.isNaN(withAll.entries[1].rank.p)).toBe(true);
     expect(withAll.entries[1].xi).toBe(10);
   });
 
@@ -100,6 +102,9 @@ describe('matchCell', () => {
     const r = matchCell(one, { alpha: 0.05, seed: 's' }).entries[0];
     expect(r.xi).toBeCloseTo((0.009 / 0.019) * 1, 12);
     expect([Number.isNaN(r.lossSe), Number.isNaN(r.xiLow), r.release[0], r.rank.kind]).toEqual([true, true, null, 'untested']);
+    // retained: not shown for want of an SE, which is not "clean LSH ≈ random"
+    const withLsh = matchCell({ ...one, lsh: { loss: [0.05], success: [[0.3]] }, uRand: 0.3 }, { alpha: 0.05, seed: 's' }).entries[0];
+    expect(withLsh.retained.why).toBe('n/a (m < 2)');
   });
 
   it('the same seed gives the same numbers', () => {

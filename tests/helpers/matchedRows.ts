@@ -21,6 +21,10 @@ export const matchedRow = (over: Partial<MatchedRow>): MatchedRow => ({
   release_bound: 0.016,
   release_max: 0.015,
   release_max_coverage: 10 / 11,
+  reid1_release_bound: 0.016,
+  reid1_release_max: 0.015,
+  auc_adv_release_bound: null,
+  auc_adv_release_max: null,
   utility_loss_mean: 0.111,
   utility_loss_se: 0.0004,
   ndcg_mean: null,
@@ -34,5 +38,7 @@ export const matchedRow = (over: Partial<MatchedRow>): MatchedRow => ({
   p_worse: null,
   releasable: true,
   trials: 10,
+  clean_meets: false,
+  below_chance: false,
   ...over,
 });

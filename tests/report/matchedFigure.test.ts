@@ -6,6 +6,7 @@
  * as rules; the report shows it in the decision section, before the claims; a config without
  * decide: has neither the file nor the figure (and a rerun without the block removes them).
  */
+import { MATCHED_CAVEAT } from '../../src/decide/choose.js';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -187,6 +188,11 @@ describe('matchedSpec', () => {
     expect(rule.transform![0].filter).toBe('datum.config_target');
     expect(JSON.stringify(auc.spec.layer)).toContain('retained_note');
     expect(reid.facet.sort).toEqual(['κ = 20, n = 100', 'κ = 20, n = 1000', 'κ = 50, n = 100', 'κ = 50, n = 1000']);
+  });
+
+  it('the subtitle carries the caveat line whole', () => {
+    const subtitle = (spec as unknown as { title: { subtitle: string[] } }).title.subtitle;
+    expect(subtitle.join(' ')).toContain(MATCHED_CAVEAT);
   });
 
   it('one row without the inference', () => {

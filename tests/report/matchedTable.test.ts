@@ -31,7 +31,7 @@ describe('matched tables', () => {
     expect(csv.split('\n')[0]).toBe(MATCHED_COLUMNS.join(','));
   });
 
-  it('markdown: the caveat under every table; all prints ≥; an open interval; the release marker and its note', () => {
+  it('markdown: the caveat under every table; all prints ≥ and is unranked; the ranking note names the smallest u*; an open interval; the release marker and its note', () => {
     const all = row({
       mechanism: 'rappor-vector',
       xi: 20,
@@ -41,7 +41,9 @@ describe('matched tables', () => {
       flag: 'all',
       retained: 0.03,
       releasable: false,
+      rank_kind: 'open',
       tied_with: ['lshrr'],
+      utility_loss_mean: 0.2,
     });
     const table: MatchedTable = {
       dataset: 'a',
@@ -52,15 +54,19 @@ describe('matched tables', () => {
       aux: null,
       target: 'reid1 <= 0.01',
       trials: 10,
+      alpha: 0.05,
       clean_meets: false,
       below_chance: false,
+      at_zero: [],
       skipped: [],
       ndcg: null,
       rows: [row({}), all],
     };
     const md = matchedTables([table, { ...table, n: 500 }], 'md');
     expect(md.split(MATCHED_CAVEAT)).toHaveLength(3);
-    expect(md).toContain('| lshrr | 3.9 [3.1, 4.6] | reid@1 1% | ≤ 1.6% (90%, normal); max 1.5% (91%) | 0.11100 ± 0.00040 | 6 ± 2% | 8.1 | interior | tied: lshrr, rappor-vector |');
+    expect(md).toContain('| lshrr | 3.9 [3.1, 4.6] | reid@1 1% | ≤ 1.6% (90%, normal); max 1.5% (91%) | 0.11100 ± 0.00040 | 6 ± 2% | 8.1 | interior | tied with rappor-vector |');
+    expect(md).toContain('| all | unranked: the grid ends before T |');
+    expect(md).toContain("Smallest observed u*: lshrr. Paired two-sided t tests of u* between every two entries, Holm over the table's pairs at α 0.05");
     expect(md).toContain('| rappor-vector † | 20 [> 20] |');
     expect(md).toContain('≥ 3 ± 2%');
     expect(md).toContain(UNRELEASABLE_NOTE);
@@ -72,5 +78,24 @@ describe('matched tables', () => {
     expect(rec).toContain('NDCG@10 of the baselines: pop 0.126, exact neighbours 0.17.');
     expect(intervalText(-Infinity, 4, [0, 20], String)).toBe('[none, 4]');
     expect(intervalText(2, Infinity, [0.5, 20], String)).toBe('[2, > 20]');
+    // two targets: both bounds in the release column, whichever binds; none at ξ 0 with its measured level
+    const two = matchedTables(
+      [
+        {
+          ...table,
+          target: 'reid1 <= 0.01 and auc_adv <= 0.01',
+          below_chance: true,
+          at_zero: [{ mechanism: 'rappor', name: 'auc_adv', value: 0.0119 }],
+          rows: [row({ target: 'reid1 <= 0.01 and auc_adv <= 0.01', binding: 'auc_adv', auc_adv_mean: 0.01, auc_adv_release_bound: 0.024, auc_adv_release_max: 0.02 })],
+        },
+      ],
+      'md',
+    );
+    expect(two).toContain('| reid@1 ≤ 1.6%, auc adv ≤ 0.024 (90%, normal); max 1.5%, 0.02 (91%) |');
+    // LaTeX: the caveat typeset under the table, not in a % comment
+    const tex = matchedTables([table], 'latex');
+    expect(tex).toMatch(/\\end\{tabular\}\n\\par\\smallskip\\noindent\{\\footnotesize a, n 100, κ 20 .*every mechanism but LSHRR a matched/);
+    expect(tex).not.toMatch(/^%/m);
+    expect(two).toContain("T is below this attack's level at ξ = 0 (its chance level, up to noise) for the entries flagged none there; measured at ξ 0: rappor auc adv 0.012.");
   });
 });
