@@ -13,6 +13,8 @@ import Papa from 'papaparse';
 import { runQuiet, scratchConfig } from '../helpers/pipeline.js';
 import { figureEntries, readResultsFolder } from '../../src/report/index.js';
 import { buildHtml } from '../../src/report/html.js';
+import { DECISION_SECTION_ID } from '../../src/report/decisionSection.js';
+import { MATCHED_CLAIM_IDS } from '../../src/claims/types.js';
 import { CURVE_COLUMNS, readCurve } from '../../src/report/matchedCurve.js';
 import { matchedSpec, sharedY, Y_LIMITS } from '../../src/report/matchedFigure.js';
 import type { CurveRow } from '../../src/decide/curveRows.js';
@@ -91,6 +93,14 @@ describe('the figure of retained against the target, on a run', () => {
     expect(at('id="matched-a"')).toBeLessThan(at('<section id="claims">'));
     // once only: not again among the other figures
     expect(html.split('id="matched-a" class="vega-figure"').length).toBe(2);
+    // the matched claims' badges link to the section (by the id it has) and their figure beside them
+    expect(at(`<section id="${DECISION_SECTION_ID}">`)).toBeGreaterThan(0);
+    const claimRows = html.split('<tr class="claim"').filter((r) => MATCHED_CLAIM_IDS.some((id) => r.includes(`data-claim="${id}"`)));
+    expect(claimRows.length).toBe(MATCHED_CLAIM_IDS.length);
+    for (const r of claimRows) {
+      expect(r).toMatch(/class="claim-badge"[^>]*href="#decision"/);
+      expect(r).toContain('<a class="claim-figure" href="#matched-a">figure</a>');
+    }
 
     // both kinds in the block: the tables take the curve's read of the folder, and are the tables of a read of their own
     writeFileSync(config, `${GRID}decide: { reid1: [0.1], auc_adv: [0.02], k: 5 }\n`);
