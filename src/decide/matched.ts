@@ -155,7 +155,6 @@ export function matchCell(input: CellInput, opts: MatchedOptions): MatchedCell {
     observed.map((o) => ({ flag: o.crossing.flag, loss: o.loss })),
     bootLoss,
     opts.alpha,
-    m,
   );
   const entries = input.entries.map((e, x): MatchedEntry => {
     const o = observed[x];
