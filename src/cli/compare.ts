@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitStatus, UserError } from '../util/errors.js';
-import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, type CompareMetric } from '../report/compareMetrics.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, MATCHED_COMPARED, type CompareMetric } from '../report/compareMetrics.js';
 import type { CompareFormat } from '../report/compareFormat.js';
 import type { readComparedFilesOf } from '../report/read.js';
 import type { FilterableRow, UtilityFilter } from '../report/filter.js';
@@ -97,7 +97,11 @@ error to judge them (one trial, exact and pop rows), when a setting changed (bas
 queries, users, targets), or when it is in one run only. Settings that differ between the runs
 (training against full vectors changes queries, say) are said first, once each, with the rows
 they explain; those rows count as flagged but are listed with --all only. recommend.csv or
-attack.csv in one run only is said in one line and not compared. Columns: docs/OUTPUTS.md.
+attack.csv in one run only is said in one line and not compared. Where both runs have matched.csv
+(a config with decide:), its rows are matched on (dataset, n, κ, k, target, entry) and flagged when
+an entry's flag or rank kind changed, its ξ* 90% intervals do not overlap, u*'s |z| exceeds the
+threshold, or known, aux or trials changed (--metric matched alone compares only them); matched.csv
+in one run only is said in one line. Columns: docs/OUTPUTS.md.
 
 Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on bad input.`,
     )
@@ -107,12 +111,15 @@ Exit status: 0 when no row is flagged, ${EXIT_DIFFERENT} when some row is, 2 on 
       refuseShardFolder(dirA);
       refuseShardFolder(dirB);
       // loaded here, not at start-up: the CSV reader is only needed once the folders are read
-      const [{ readComparedFilesOf }, { compareFolders, compareSummary, oneSidedFiles, runsAgree }, { formatCompare, settingsHeader }] = await Promise.all([
+      const [{ readComparedFilesOf }, { compareFolders, compareSummary, oneSidedFiles, runsAgree }, { formatCompare, settingsHeader }, { readMatchedOf }] = await Promise.all([
         import('../report/read.js'),
         import('../report/compare.js'),
         import('../report/compareFormat.js'),
+        import('../report/compareMatched.js'),
       ]);
-      const read = [readComparedFilesOf(dirA), readComparedFilesOf(dirB)] as const;
+      // every evaluation's file, and matched.csv (a run with decide:) under its name
+      const readOf = (dir: string): Folder => ({ ...readComparedFilesOf(dir), [MATCHED_COMPARED.name]: readMatchedOf(dir) as Folder[string] });
+      const read = [readOf(dirA), readOf(dirB)] as const;
       checkMetricFiles(o.metric, metrics, ...read);
       const [a, b] = await filtered(...read, comparedFiles(metrics, ...read), parseFilter(o));
       const rows = (f: Folder) => Object.fromEntries(Object.entries(f).map(([name, got]) => [name, got?.rows ?? null]));

@@ -44,27 +44,82 @@ export interface CurveOfCell {
   why: string;
 }
 
-/** Per resample (row 0: the observed trials, then B resamples) the pooled mean successes and mean losses of one entry over its ξ grid, row r at r·J. */
-interface Pooled {
-  success: Float64Array;
-  loss: Float64Array;
+/**
+ * What every target kind of a cell shares (the figure's two rows, each a sweep of T): the
+ * resamples (row 0 the observed trials, then choose's B), clean LSH's mean loss in each, and each
+ * entry's mean loss per ξ in each (row r at r·J). Drawn once per cell (cellResamples), not per kind.
+ */
+export interface CellResamples {
+  /** retained is shown in this cell (else only row 0 is computed) */
+  shown: { ok: boolean; why: string };
+  /** the B resamples' multiplicities (empty for m < 2) */
+  resamples: Float64Array[];
+  /** clean LSH's mean loss over the observed trials (NaN without it) and in each resample */
+  lshLoss: number;
+  lshBoot: number[];
+  /** per entry, its mean loss per ξ per row (the rows of `shown.ok ? [observed, …resamples] : [observed]`) */
+  loss: Float64Array[];
+  /** scratch, grown as needed: the resamples' retained at every T, and one entry's pooled successes per row */
+  scratch: { boot: Float64Array; success: Float64Array };
 }
 
-function pooledOf(e: EntrySeries, g: number, weights: readonly (Float64Array | null)[]): Pooled {
-  const J = e.xis.length;
+/** weightedMean (resample.ts) of xs[at … at + m − 1], term for term in the same order: the same bits. */
+function weightedMeanAt(xs: Float64Array, at: number, m: number, w: Float64Array | null): number {
+  let s = 0;
+  if (w === null) {
+    for (let t = 0; t < m; t++) s += xs[at + t];
+    return s / m;
+  }
+  let n = 0;
+  for (let t = 0; t < m; t++) {
+    s += w[t] * xs[at + t];
+    n += w[t];
+  }
+  return s / n;
+}
+
+/** Per row of `weights`, the means of a per-ξ, per-trial table (ξ-major, m trials each), row r at r·J. */
+function meansOf(table: readonly (readonly number[])[], weights: readonly (Float64Array | null)[], pool: boolean, into?: Float64Array): Float64Array {
+  const J = table.length;
+  const m = J > 0 ? table[0].length : 0;
+  const flat = Float64Array.from(table.flat());
+  const out = into ?? new Float64Array(weights.length * J);
   const means = new Float64Array(J);
   const pooled = new Float64Array(J);
   const blockMeans = new Float64Array(J);
   const sizes = new Int32Array(J);
-  const success = new Float64Array(weights.length * J);
-  const loss = new Float64Array(weights.length * J);
-  weights.forEach((w, r) => {
-    for (let j = 0; j < J; j++) means[j] = weightedMean(e.success[g][j], w);
+  for (let r = 0; r < weights.length; r++) {
+    const w = weights[r];
+    if (!pool) {
+      for (let j = 0; j < J; j++) out[r * J + j] = weightedMeanAt(flat, j * m, m, w);
+      continue;
+    }
+    for (let j = 0; j < J; j++) means[j] = weightedMeanAt(flat, j * m, m, w);
     pavaInto(means, pooled, blockMeans, sizes);
-    success.set(pooled, r * J);
-    for (let j = 0; j < J; j++) loss[r * J + j] = weightedMean(e.loss[j], w);
-  });
-  return { success, loss };
+    out.set(pooled, r * J);
+  }
+  return out;
+}
+
+/** The resamples and mean losses of a cell, shared by its target kinds: `seed` and `b` as choose's for the cell (src/decide/choose.ts). */
+export function cellResamples(cell: CurveCell, seed: string, b = BOOTSTRAP_B): CellResamples {
+  const shown = retainedShown(cell.uRand, cell.lsh ? cell.lsh.loss : null);
+  const resamples = cell.trials >= 2 ? bootstrapWeights(cell.trials, b, seed) : [];
+  const weights = shown.ok ? [null, ...resamples] : [null];
+  return {
+    shown,
+    resamples,
+    lshLoss: cell.lsh ? weightedMean(cell.lsh.loss, null) : Number.NaN,
+    lshBoot: cell.lsh ? resamples.map((w) => weightedMean(cell.lsh!.loss, w)) : [],
+    loss: cell.entries.map((e) => meansOf(e.loss, weights, false)),
+    scratch: { boot: new Float64Array(0), success: new Float64Array(0) },
+  };
+}
+
+/** Per row (the observed trials, then each resample) the pooled mean successes and the mean losses of one entry over its ξ grid, row r at r·J. */
+interface Pooled {
+  success: Float64Array;
+  loss: Float64Array;
 }
 
 /**
@@ -101,20 +156,22 @@ const orNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
 /**
  * The curve of one cell for target kind g (the index into each entry's `success`) at the targets
  * `ts` (points in ascending T): `seed` and `b` as choose's for the cell (src/decide/choose.ts), so
- * the resamples are its.
+ * the resamples are its; `shared`: the cell's cellResamples (with that seed and b), drawn once for
+ * all its kinds.
  */
-export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], seed: string, b = BOOTSTRAP_B): CurveOfCell {
-  const shown = retainedShown(cell.uRand, cell.lsh ? cell.lsh.loss : null);
-  const resamples: (Float64Array | null)[] = cell.trials >= 2 ? bootstrapWeights(cell.trials, b, seed) : [];
-  const weights = [null, ...resamples];
-  const lshLoss = cell.lsh ? weightedMean(cell.lsh.loss, null) : Number.NaN;
-  const lshBoot = cell.lsh ? resamples.map((w) => weightedMean(cell.lsh!.loss, w)) : [];
+export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], seed: string, b = BOOTSTRAP_B, shared: CellResamples = cellResamples(cell, seed, b)): CurveOfCell {
+  const { shown, resamples, lshLoss, lshBoot } = shared;
+  const weights = shown.ok ? [null, ...resamples] : [null];
   const points: CurvePoint[] = [];
   const sorted = [...ts].sort((x, y) => x - y);
-  const boot = new Float64Array(resamples.length * sorted.length);
-  for (const e of cell.entries) {
+  const size = resamples.length * sorted.length;
+  if (shared.scratch.boot.length < size) shared.scratch.boot = new Float64Array(size);
+  const boot = shared.scratch.boot;
+  cell.entries.forEach((e, at) => {
     const J = e.xis.length;
-    const p = pooledOf(e, g, shown.ok ? weights : [null]);
+    const rows = weights.length * J;
+    if (shared.scratch.success.length < rows) shared.scratch.success = new Float64Array(rows);
+    const p: Pooled = { success: meansOf(e.success[g], weights, true, shared.scratch.success), loss: shared.loss[at] };
     const banded = shown.ok && resamples.length > 0;
     if (banded) bootRetained(p, J, sorted, cell.uRand!, lshBoot, boot);
     sorted.forEach((t, x) => {
@@ -130,7 +187,7 @@ export function curveOfCell(cell: CurveCell, g: number, ts: readonly number[], s
       point.low = orNull(low);
       point.high = orNull(high);
     });
-  }
+  });
   return { points, why: shown.why };
 }
 

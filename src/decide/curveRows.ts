@@ -7,10 +7,10 @@
  */
 import type { CrossingFlag } from './crossing.js';
 import { cellSeed } from './choose.js';
-import { curveOfCell, targetSweep } from './curve.js';
+import { cellResamples, curveOfCell, targetSweep, type CellResamples } from './curve.js';
 import { pava } from './crossing.js';
 import { cellKeyOf, type FolderCell, type FolderCells, type MatchedCellKey } from './read.js';
-import { weightedMean } from './resample.js';
+import { BOOTSTRAP_B, weightedMean } from './resample.js';
 
 /** About how many T a row of panels is swept over (the decide block's targets come on top). */
 export const CURVE_POINTS = 30;
@@ -49,12 +49,15 @@ export function sweepRange(cell: FolderCell, g: number, chance: number | null): 
 export function curveRows(folder: FolderCells, configTargets: { reid1: readonly number[]; auc_adv: readonly number[] }, chanceOf: (dataset: string, n: number) => number | null): CurveRow[] {
   const out: CurveRow[] = [];
   for (const cell of folder.cells) {
+    // the resamples and mean losses of the cell, drawn once for its target kinds (null until a kind has a sweep)
+    let shared: CellResamples | null = null;
     cell.targetNames.forEach((kind, g) => {
       const range = sweepRange(cell, g, chanceOf(cell.dataset, cell.n));
       if (range === null) return;
       const mine = configTargets[kind];
       const ts = targetSweep(range[0], range[1], CURVE_POINTS, kind === 'reid1', mine);
-      const curve = curveOfCell(cell, g, ts, cellSeed(cell));
+      shared ??= cellResamples(cell, cellSeed(cell));
+      const curve = curveOfCell(cell, g, ts, cellSeed(cell), BOOTSTRAP_B, shared);
       for (const p of curve.points) {
         out.push({
           ...cellKeyOf(cell),

@@ -9,60 +9,17 @@
  * compared.
  */
 import type { UtilityRow } from './read.js';
-import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
+import { compareMatched, type MatchedCompared } from './compareMatched.js';
+import { changeText, type CompareRow, type CompareStatus, type SettingChange } from './compareTypes.js';
+import { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, MATCHED_COMPARED, type CompareFile, type CompareMetric } from './compareMetrics.js';
 import { evaluationFacts } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 import { UTILITY_FACTS } from '../evaluations/utility/facts.js';
 
 export { compareFiles, compareMetrics, DEFAULT_Z_THRESHOLD, fileOfMetric, type CompareFile, type CompareMetric } from './compareMetrics.js';
 
-/**
- * `same`: identical mean and se; `within`: |z| ≤ threshold; `flagged`: |z| > threshold, or a
- * difference without a standard error, or a changed setting (base, accountant, ε, queries…);
- * `only_a` / `only_b`: the row is in one run only.
- */
-export type CompareStatus = 'same' | 'within' | 'flagged' | 'only_a' | 'only_b';
-
-/**
- * One compared (row, metric), named in the result files' vocabulary (a_ / b_ for the two runs).
- * `top` (recommend.csv's N) and `known` (attack.csv's known share) only on those files' rows.
- */
-export interface CompareRow {
-  dataset: string;
-  n: number;
-  kappa: number | null;
-  /** null where the row has no k: recommend.csv's pop, every attack.csv row */
-  k: number | null;
-  mechanism: string;
-  xi: number | null;
-  metric: CompareMetric;
-  a_mean: number | null;
-  a_se: number | null;
-  b_mean: number | null;
-  b_se: number | null;
-  /** b_mean − a_mean */
-  diff: number | null;
-  /** diff / √(a_se² + b_se²); null when that is 0 or unknown */
-  z: number | null;
-  status: CompareStatus;
-  /** why a row is flagged without a z beyond the threshold */
-  note: string;
-  /** recommend.csv's list length N */
-  top?: number;
-  /** attack.csv's known share of the target's entries */
-  known?: number;
-  /** the settings that differ between the two rows (then the row is flagged, explained by them); not an output column */
-  changes?: SettingChange[];
-  /** any other evaluation's axis beyond k */
-  [axis: string]: unknown;
-}
-
-/** A setting whose value differs between the two rows of a pair (queries 583 → 56). */
-export interface SettingChange {
-  setting: string;
-  from: unknown;
-  to: unknown;
-}
+export type { CompareRow, CompareStatus, SettingChange } from './compareTypes.js';
+export { changeText } from './compareTypes.js';
 
 /** A setting change over the whole comparison: in which file, and how many (row, metric) pairs it explains. */
 export interface SettingChanged extends SettingChange {
@@ -148,9 +105,6 @@ function fileSpec(e: EvaluationFacts): FileSpec {
 function settingChanges(a: Row, b: Row, settings: readonly string[]): SettingChange[] {
   return settings.filter((c) => a[c] !== b[c]).map((c) => ({ setting: c, from: a[c] ?? null, to: b[c] ?? null }));
 }
-
-/** `queries 583 → 56` */
-export const changeText = (c: SettingChange): string => `${c.setting} ${String(c.from ?? '–')} → ${String(c.to ?? '–')}`;
 
 /** A flagged row whose settings differ between the runs: the changed setting explains it (left out of the listing unless --all). */
 export const explainedBySettings = (r: CompareRow): boolean => r.status === 'flagged' && (r.changes?.length ?? 0) > 0;
@@ -249,8 +203,9 @@ function presence(a: unknown, b: unknown): FilePresence | null {
 }
 
 /**
- * Compare every result file the runs have: utility.csv, then each other evaluation's file where
- * both runs have it (a file in one run only is listed in `files`, not compared). `metrics` picks
+ * Compare every result file the runs have: utility.csv, then each other evaluation's file, then
+ * matched.csv (compareMatched.ts), where both runs have it (a file in one run only is listed in
+ * `files`, not compared). `metrics` picks
  * the files too: a file none of whose metrics is asked takes no part.
  */
 export function compareFolders(a: RunFiles, b: RunFiles, opts: { threshold?: number; metrics?: CompareMetric[] } = {}): CompareResult {
@@ -265,6 +220,13 @@ export function compareFolders(a: RunFiles, b: RunFiles, opts: { threshold?: num
     if (!metrics.length || where === null) continue;
     files[e.file] = where;
     if (where === 'both') rows.push(...compareFile(fileSpec(e), ra as Row[], rb as Row[], metrics, threshold));
+  }
+  // matched.csv (a run with decide:): its rows after every evaluation's, judged on what changes a decision
+  const [ma, mb] = [a[MATCHED_COMPARED.name] ?? null, b[MATCHED_COMPARED.name] ?? null];
+  const matched = asked.includes(MATCHED_COMPARED.metric) ? presence(ma, mb) : null;
+  if (matched !== null) {
+    files[MATCHED_COMPARED.file] = matched;
+    if (matched === 'both') rows.push(...compareMatched(ma as MatchedCompared[], mb as MatchedCompared[], threshold));
   }
   const others = Object.keys(files).some((f) => f !== UTILITY_FACTS.file);
   return result(rows, threshold, others ? files : undefined);

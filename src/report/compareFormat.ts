@@ -2,12 +2,15 @@
  * `lshdp compare`'s output: markdown tables (one per result file when more than utility.csv takes
  * part), CSV and JSON. Two folders without recommend.csv and attack.csv print what they always
  * did, byte for byte; with them, the rows gain `top` and `known` (CSV columns after the others,
- * JSON keys likewise) and JSON a `files` object saying where each file was found.
+ * JSON keys likewise) and JSON a `files` object saying where each file was found. Where both runs
+ * have matched.csv, its rows come last (md: a table of their own; csv and json: the matched
+ * fields after every other column, compareMatched.ts).
  */
 import Papa from 'papaparse';
 import { formatMeanSe, formatNumber } from './tables.js';
 import { COMPARE_COLUMNS, compareExtraColumns, compareSummary, explainedBySettings, oneSidedNote, runsAgree, settingLines, type CompareResult, type CompareRow } from './compare.js';
-import { fileOfMetric } from './compareMetrics.js';
+import { fileOfMetric, MATCHED_COMPARED } from './compareMetrics.js';
+import { MATCHED_EXTRA_COLUMNS } from './compareMatched.js';
 import { evaluationFacts } from '../evaluations/catalog.js';
 import type { EvaluationFacts } from '../evaluations/types.js';
 
@@ -34,6 +37,32 @@ const MEASURES: MdColumn[] = [
   col('B − A', true, (r) => (r.diff === null ? '–' : formatNumber(r.diff, 3))),
   col('z', true, (r) => (r.z === null ? '–' : r.z.toFixed(2))),
   col('status', false, (r) => (r.status === 'flagged' ? `**flagged**${r.note ? ` (${esc(r.note)})` : ''}` : r.status)),
+];
+
+const xiText = (xi: unknown, interval: unknown) => (xi === null ? '–' : `${formatNumber(xi as number, 3)} ${(interval as string) ?? ''}`.trim());
+const pctText = (x: unknown) => (x === null ? '–' : `${formatNumber(100 * (x as number), 2)}%`);
+/** "reid1 ≤ 0.01 (known 0.5)": the target with the attack's setting it is read at */
+function targetText(r: CompareRow): string {
+  const at = [r.known !== undefined ? `known ${r.known}` : '', r.aux !== undefined ? `aux ${String(r.aux)}` : ''].filter(Boolean);
+  return `${String(r.target).replace(/<=/g, '≤')}${at.length ? ` (${at.join(', ')})` : ''}`;
+}
+
+/** matched.csv's table: the cell, target and entry, then both runs' ξ* [90%], u* ± SE (z), retained and rank. */
+const MATCHED_MD: MdColumn[] = [
+  ...LEAD,
+  K,
+  col('target', false, (r) => esc(targetText(r))),
+  col('entry', false, (r) => esc(r.mechanism)),
+  col('A ξ* [90%]', true, (r) => xiText(r.a_xi, r.a_xi_interval)),
+  col('B ξ* [90%]', true, (r) => xiText(r.b_xi, r.b_xi_interval)),
+  col('A u* ± SE', true, (r) => ms(r.a_mean, r.a_se)),
+  col('B u* ± SE', true, (r) => ms(r.b_mean, r.b_se)),
+  col('z', true, (r) => (r.z === null ? '–' : r.z.toFixed(2))),
+  col('A retained', true, (r) => pctText(r.a_retained)),
+  col('B retained', true, (r) => pctText(r.b_retained)),
+  col('A rank', false, (r) => (r.a_rank ?? '–') as string),
+  col('B rank', false, (r) => (r.b_rank ?? '–') as string),
+  MEASURES[MEASURES.length - 1]!,
 ];
 
 /** How an axis is titled in the tables (recommend.csv's top is the list length N). */
@@ -85,6 +114,17 @@ function formatMd(res: CompareResult, shown: CompareRow[], all: boolean): string
         : `${oneSidedNote(file, where)}.\n`,
     );
   }
+  const matched = res.files[MATCHED_COMPARED.file];
+  if (matched !== undefined)
+    parts.push(
+      matched === 'both'
+        ? `### ${MATCHED_COMPARED.file}\n\n${mdTable(
+            MATCHED_MD,
+            shown.filter((r) => r.metric === MATCHED_COMPARED.metric),
+            hidden(MATCHED_COMPARED.file),
+          )}`
+        : `${oneSidedNote(MATCHED_COMPARED.file, matched)}.\n`,
+    );
   return lead + parts.join('\n') + '\n' + compareSummary(res) + '\n';
 }
 
@@ -97,7 +137,8 @@ function formatMd(res: CompareResult, shown: CompareRow[], all: boolean): string
 export function formatCompare(res: CompareResult, format: CompareFormat, all = false): string {
   const shown = all ? res.rows : res.rows.filter((r) => r.status !== 'same' && !explainedBySettings(r));
   if (format === 'md') return formatMd(res, shown, all);
-  const columns: readonly string[] = res.files ? [...COMPARE_COLUMNS, ...compareExtraColumns()] : COMPARE_COLUMNS;
+  const matched = res.files?.[MATCHED_COMPARED.file] === 'both' ? MATCHED_EXTRA_COLUMNS : [];
+  const columns: readonly string[] = res.files ? [...COMPARE_COLUMNS, ...compareExtraColumns(), ...matched] : COMPARE_COLUMNS;
   const values = (r: CompareRow) => columns.map((c) => r[c] ?? null);
   if (format === 'json') {
     const rows = shown.map((r) => Object.fromEntries(columns.map((c, i) => [c, values(r)[i]])));

@@ -12,6 +12,12 @@ import { nearest } from '../util/nearest.js';
 import { escapeHtml } from './markup.js';
 import { formatNumber } from './tables.js';
 
+/** The section's anchor in the report (html.ts gives it this id; the matched claims' badges link to it). */
+export const DECISION_SECTION_ID = 'decision';
+
+/** Whether the report has the section: the folder has matched.csv (a config with decide:). */
+export const hasDecisionSection = (dir: string): boolean => existsSync(join(dir, 'matched.csv'));
+
 /** The headline cell a sentence is about (README's n and κ). */
 export const DECISION_N = 100;
 export const DECISION_KAPPA = 20;
@@ -120,8 +126,8 @@ export function decisionSentence(rows: readonly MatchedRow[], dataset: string): 
 
 /** The section's body, or null for a folder without matched.csv (a config without decide:). */
 export function decisionSectionBody(dir: string): string | null {
+  if (!hasDecisionSection(dir)) return null;
   const file = join(dir, 'matched.csv');
-  if (!existsSync(file)) return null;
   const rows = readMatchedCsv(file);
   const tables = new Map<string, MatchedRow[]>();
   for (const r of rows) {

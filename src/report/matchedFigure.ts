@@ -21,6 +21,9 @@ import { fig2Series } from './utilityFigure.js';
 export const MATCHED_FIGURE_PREFIX = 'matched-';
 export const isMatchedFigure = (f: Pick<FigureEntry, 'id'>): boolean => f.id.startsWith(MATCHED_FIGURE_PREFIX);
 
+/** A data set's figure title (the matched claims' badges find it by this). */
+export const matchedFigureTitle = (dataset: string): string => `Utility retained at matched attack success: ${dataset}`;
+
 /** The shared y axis' widest reach: a band beyond it is cut at its edge (a resample near chance can put u* far below random). */
 export const Y_LIMITS = [-1, 2] as const;
 
@@ -133,7 +136,7 @@ export function matchedFigureEntries(res: ResultsFolder, stem: (base: string) =>
     const r0 = rows.find((r) => r.dataset === ds)!;
     return {
       id,
-      title: `Utility retained at matched attack success: ${ds}`,
+      title: matchedFigureTitle(ds),
       caption: `Utility retained at matched attack success (${ds}, k = ${r0.k}): for each target T, each entry's ξ* (where its mean attack success over trials, pooled to rise with ξ, reaches T) and the share of clean LSH's utility gain over k random neighbours it keeps there, (u_rand − u*)/(u_rand − u_lsh); x = T on reid@1 at known = ${r0.known} (logarithmic, from chance 1/N to clean LSH's mean reid@1)${rows.some((r) => r.dataset === ds && r.target_kind === 'auc_adv') ? `, and in the second row T on the auc advantage over null at aux = ${r0.aux} (linear, from 0 to clean LSH's)` : ''}; one y scale for every panel, cut at ${100 * Y_LIMITS[0]}% and ${100 * Y_LIMITS[1]}%; one panel per κ and n; ${BAND_WORDS}; markers and dashed rules: the decide block's targets, where the lines take the values of matched.csv; no line where retained is n/a (clean LSH not told from random). An entry flat at the right meets T at every ξ of its grid: its retained there is a lower bound. ${MATCHED_CAVEAT} Data: matched_curve.csv.`,
       spec: matchedSpec(ds, rows, allSeries, marks),
       svgPath: `figures/${id}.svg`,

@@ -10,6 +10,7 @@ import { claimsSectionBody, readClaimsJson } from '../../src/report/claims.js';
 import { claimsJson } from '../../src/claims/format.js';
 import { evaluateClaims } from '../../src/claims/evaluate.js';
 import type { FigureEntry } from '../../src/report/markup.js';
+import { matchedFigureTitle } from '../../src/report/matchedFigure.js';
 import type { ResultsFolder } from '../../src/report/read.js';
 import { UserError } from '../../src/util/errors.js';
 import { inputOf } from '../helpers/claims.js';
@@ -56,6 +57,32 @@ describe('Claims section', () => {
     expect(html.match(/href="#reid-ml"/g)).toHaveLength(2);
     expect(html.match(/href="#frontier-ml"/g)).toHaveLength(1);
     expect(html).not.toContain('href="#fig2-ml"');
+  });
+
+  it('links the matched claims to the decision section, with their figure beside the share; no link without the section', () => {
+    const base = { dataset: 'ml', verdict: 'supported', statement: 's', cells_tested: 2, cells_for: 1, cells_against: 0, detail: 'd' };
+    const claims = ['lshrr-beats-laplsh-at-matched-reid', 'lshrr-beats-laplsh-at-matched-auc', 'lshrr-beats-laplsh'].map((id) => ({ ...base, id }));
+    const figs = [fig('fig2-ml', 'Fig. 2: ml'), fig('matched-ml', matchedFigureTitle('ml')), fig('matched-other', matchedFigureTitle('other'))];
+    const res = folder(JSON.stringify({ claims }));
+    // without matched.csv (no decide: block) there is no decision section to link to
+    const bare = claimsSectionBody(res, figs);
+    expect(bare.match(/href="#fig2-ml"/g)).toHaveLength(1);
+    expect(bare).not.toContain('#decision');
+    expect(bare.match(/<span class="claim-badge"/g)).toHaveLength(2);
+    writeFileSync(join(res.dir, 'matched.csv'), 'dataset\n');
+    const html = claimsSectionBody(res, figs);
+    const row = (id: string) => html.split('<tr class="claim"').find((r) => r.includes(`data-claim="${id}"`))!;
+    for (const id of claims.slice(0, 2).map((c) => c.id)) {
+      expect(row(id)).toMatch(
+        /<a class="claim-badge" data-verdict="supported"[^>]*href="#decision">supported<\/a> <span class="claim-share">\([^)]*\)<\/span> <a class="claim-figure" href="#matched-ml">figure<\/a>/,
+      );
+      expect(row(id)).not.toContain('#fig2-ml');
+    }
+    // the equal-ξ twin still links to Fig. 2, and has no second link
+    expect(row('lshrr-beats-laplsh')).toContain('href="#fig2-ml"');
+    expect(row('lshrr-beats-laplsh')).not.toContain('claim-figure');
+    // without the data set's figure: the badge alone
+    expect(claimsSectionBody(res, [fig('matched-other', matchedFigureTitle('other'))])).not.toContain('claim-figure');
   });
 
   it("links the attribute inference's claims to its section", () => {

@@ -6,7 +6,7 @@
  * spacing; the selection's quantiles are the sorted array's.
  */
 import { describe, expect, it } from 'vitest';
-import { curveOfCell, targetSweep } from '../../src/decide/curve.js';
+import { cellResamples, curveOfCell, targetSweep } from '../../src/decide/curve.js';
 import { matchCell, type CellInput, type EntrySeries } from '../../src/decide/matched.js';
 import { crossingOf } from '../../src/decide/crossing.js';
 import { bootstrapWeights, quantileOf, weightedMean } from '../../src/decide/resample.js';
@@ -106,6 +106,47 @@ describe('curveOfCell', () => {
       }
     }
     expect(banded).toBeGreaterThan(8);
+  });
+
+  it("two target kinds share one draw of the resamples and losses: each kind's points are those of a draw of its own, and its band the slow way's", () => {
+    // a second kind: another attack's per-trial success on the same trials
+    const two: CellInput = {
+      ...cell,
+      entries: cell.entries.map((e) => ({ ...e, success: [e.success[0], e.success[0].map((xs) => xs.map((x) => 3 * x + 0.001))] })),
+      lsh: { ...cell.lsh!, success: [cell.lsh!.success[0], cell.lsh!.success[0]] },
+    };
+    const b = 300;
+    const shared = cellResamples(two, 'kinds', b);
+    // the second kind with more T than the first: the shared scratch grows
+    const sweeps = [
+      [0.004, 0.012],
+      [0.006, 0.012, 0.03, 0.05, 0.08],
+    ];
+    const weights = bootstrapWeights(M, b, 'kinds');
+    let banded = 0;
+    sweeps.forEach((ts, g) => {
+      const own = curveOfCell(two, g, ts, 'kinds', b);
+      const got = curveOfCell(two, g, ts, 'kinds', b, shared);
+      expect(got).toEqual(own);
+      for (const p of got.points) {
+        if (p.low === null || p.high === null) continue;
+        const e = two.entries.find((x) => x.label === p.mechanism)!;
+        const values = weights.map((w) => {
+          const c = crossingOf(
+            e.xis,
+            e.success[g].map((xs) => weightedMean(xs, w)),
+            p.target,
+          );
+          if (c.flag === 'none') return Number.NEGATIVE_INFINITY;
+          const u = e.loss.map((xs) => weightedMean(xs, w));
+          return retained(c.f > 0 ? u[c.i] + c.f * (u[c.i + 1] - u[c.i]) : u[c.i], U_RAND, weightedMean(two.lsh!.loss, w));
+        });
+        const sorted = [...values].sort((x, y) => x - y);
+        expect([p.low, p.high]).toEqual([quantileOf(sorted, 0.05), quantileOf(sorted, 0.95)]);
+        banded++;
+      }
+    });
+    expect(banded).toBeGreaterThan(10);
   });
 
   it('no curve where retained is not shown: clean LSH like random, or no u_rand', () => {

@@ -68,9 +68,20 @@ const attack = (o: Partial<AttackRow> = {}): AttackRow => ({
 const run = (o: Partial<RunFiles> = {}): RunFiles => ({ utility: [utility()], recommend: [recommend()], attack: [attack()], ...o });
 
 describe('compare: the metrics and their files', () => {
-  it('every metric names one file; utility.csv first, as the output lists them', () => {
-    expect(compareMetrics()).toEqual(['utility', 'recall', 'hr', 'ndcg', 'item_recall', 'reid1', 'reid10', 'auc', 'prec10']);
-    expect(compareMetrics().map(fileOfMetric)).toEqual(['utility.csv', 'utility.csv', 'recommend.csv', 'recommend.csv', 'recommend.csv', 'attack.csv', 'attack.csv', 'infer.csv', 'infer.csv']);
+  it('every metric names one file; utility.csv first, matched.csv last, as the output lists them', () => {
+    expect(compareMetrics()).toEqual(['utility', 'recall', 'hr', 'ndcg', 'item_recall', 'reid1', 'reid10', 'auc', 'prec10', 'matched']);
+    expect(compareMetrics().map(fileOfMetric)).toEqual([
+      'utility.csv',
+      'utility.csv',
+      'recommend.csv',
+      'recommend.csv',
+      'recommend.csv',
+      'attack.csv',
+      'attack.csv',
+      'infer.csv',
+      'infer.csv',
+      'matched.csv',
+    ]);
   });
 });
 
@@ -85,8 +96,8 @@ describe('compareFolders', () => {
     const reid = res.rows.find((r) => r.metric === 'reid1')!;
     // 0.0075 / √(0.002² + 0.0015²) = 0.0075 / 0.0025
     expect(reid.z).toBeCloseTo(3, 9);
-    // every metric of the files the runs have (no infer.csv here)
-    expect(res.rows.map((r) => r.metric)).toEqual(compareMetrics().filter((m) => fileOfMetric(m) !== 'infer.csv'));
+    // every metric of the files the runs have (no infer.csv or matched.csv here)
+    expect(res.rows.map((r) => r.metric)).toEqual(compareMetrics().filter((m) => !['infer.csv', 'matched.csv'].includes(fileOfMetric(m))));
     expect(res.files).toEqual({ 'utility.csv': 'both', 'recommend.csv': 'both', 'attack.csv': 'both' });
     // the same rows through compareRuns' rule: a utility row with the same numbers gets the same z
     const u = compareRuns([utility({ recall_mean: 0.3, recall_se: 0.004 })], [utility({ recall_mean: 0.31, recall_se: 0.003 })]);

@@ -6,6 +6,7 @@
  * as rules; the report shows it in the decision section, before the claims; a config without
  * decide: has neither the file nor the figure (and a rerun without the block removes them).
  */
+import { createHash } from 'node:crypto';
 import { MATCHED_CAVEAT } from '../../src/decide/choose.js';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import Papa from 'papaparse';
 import { runQuiet, scratchConfig } from '../helpers/pipeline.js';
 import { figureEntries, readResultsFolder } from '../../src/report/index.js';
 import { buildHtml } from '../../src/report/html.js';
+import { DECISION_SECTION_ID } from '../../src/report/decisionSection.js';
+import { MATCHED_CLAIM_IDS } from '../../src/claims/types.js';
 import { CURVE_COLUMNS, readCurve } from '../../src/report/matchedCurve.js';
 import { matchedSpec, sharedY, Y_LIMITS } from '../../src/report/matchedFigure.js';
 import type { CurveRow } from '../../src/decide/curveRows.js';
@@ -45,7 +48,12 @@ describe('the figure of retained against the target, on a run', () => {
     const out = join(dir, 'out');
     await runQuiet(config, out);
     const matched = csv(join(out, 'matched.csv'));
-    expect(readFileSync(join(out, 'matched_curve.csv'), 'utf8').split('\n')[0].split(',')).toEqual([...CURVE_COLUMNS]);
+    const curveText = readFileSync(join(out, 'matched_curve.csv'), 'utf8');
+    expect(curveText.split('\n')[0].split(',')).toEqual([...CURVE_COLUMNS]);
+    // byte for byte the file written before the two target kinds of a cell shared one draw of the
+    // resamples and mean losses (commit 0552396: this run's sha256); the values are checked the
+    // slow way in tests/decide/curve.test.ts and against matched.csv below
+    expect(createHash('sha256').update(curveText).digest('hex')).toBe('59d7e62a1bfcb3827c600c81610472c93595f61cd0026aa84f0df4a79e71b564');
     const curve = readCurve(out)!;
     expect(curve.length).toBeGreaterThan(0);
     // both rows: reid@1 (the block's target) and the auc advantage (infer runs)
@@ -92,6 +100,14 @@ describe('the figure of retained against the target, on a run', () => {
     expect(at('id="matched-a"')).toBeLessThan(at('<section id="claims">'));
     // once only: not again among the other figures
     expect(html.split('id="matched-a" class="vega-figure"').length).toBe(2);
+    // the matched claims' badges link to the section (by the id it has) and their figure beside them
+    expect(at(`<section id="${DECISION_SECTION_ID}">`)).toBeGreaterThan(0);
+    const claimRows = html.split('<tr class="claim"').filter((r) => MATCHED_CLAIM_IDS.some((id) => r.includes(`data-claim="${id}"`)));
+    expect(claimRows.length).toBe(MATCHED_CLAIM_IDS.length);
+    for (const r of claimRows) {
+      expect(r).toMatch(/class="claim-badge"[^>]*href="#decision"/);
+      expect(r).toContain('<a class="claim-figure" href="#matched-a">figure</a>');
+    }
 
     // both kinds in the block: the tables take the curve's read of the folder, and are the tables of a read of their own
     writeFileSync(config, `${GRID}decide: { reid1: [0.1], auc_adv: [0.02], k: 5 }\n`);

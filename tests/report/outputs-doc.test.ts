@@ -4,8 +4,9 @@
  * (run, merge, report, table utility/budgets, compare, audit). The doc is parsed, not copied here.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import Papa from 'papaparse';
 import { ROOT } from '../helpers/cli.js';
 import { scratch, runInProc } from '../helpers/experiment.js';
 import { AUDIT_CSV_COLUMNS } from '../../src/audit/output.js';
@@ -14,6 +15,8 @@ import { RECOMMEND_COLUMNS } from '../../src/experiment/columns.js';
 import { evaluationFacts, optionalEvaluations } from '../../src/evaluations/catalog.js';
 import { genericTableFile } from '../../src/report/index.js';
 import { CURVE_COLUMNS } from '../../src/report/matchedCurve.js';
+import { MATCHED_COLUMNS } from '../../src/report/matchedTable.js';
+import { matchedRow } from '../helpers/matchedRows.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'OUTPUTS.md'), 'utf8').split('\n');
 
@@ -179,6 +182,22 @@ describe('docs/OUTPUTS.md matches what lshdp writes', () => {
     expect(new Set(json.rows.map((r) => r.metric))).toEqual(new Set(['utility', 'recall', 'hr', 'ndcg', 'item_recall', 'reid1', 'reid10']));
     for (const row of json.rows) expect(Object.keys(row)).toEqual(doc);
     expect(json.files).toEqual({ 'utility.csv': 'both', 'recommend.csv': 'both', 'attack.csv': 'both' });
+  });
+
+  it('compare with matched.csv prints the documented columns and then the matched fields', async () => {
+    const doc = [...tableAfter('`lshdp compare DIR_A DIR_B`'), ...tableAfter('`lshdp compare`: with recommend.csv, attack.csv or infer.csv'), ...tableAfter('`lshdp compare`: with matched.csv')];
+    const folder = join(dir, 'with-matched');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(join(run, 'utility.csv'), join(folder, 'utility.csv'));
+    const row = matchedRow({});
+    writeFileSync(join(folder, 'matched.csv'), `${Papa.unparse({ fields: [...MATCHED_COLUMNS], data: [MATCHED_COLUMNS.map((c) => (row[c] === null ? '' : String(row[c])))] }, { newline: '\n' })}\n`);
+    const csv = await runInProc(dir, ['compare', folder, folder, '--format', 'csv', '--all']);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout.split('\n')[0].split(',')).toEqual(doc);
+    const json = JSON.parse((await runInProc(dir, ['compare', folder, folder, '--format', 'json', '--all'])).stdout) as { rows: Record<string, unknown>[]; files: unknown };
+    expect(json.rows.some((r) => r.metric === 'matched')).toBe(true);
+    for (const r of json.rows) expect(Object.keys(r)).toEqual(doc);
+    expect(json.files).toEqual({ 'utility.csv': 'both', 'matched.csv': 'both' });
   });
 
   it("recommend.csv's columns are the documented ones (its writer's header: tests/pipeline/recommend.test.ts)", async () => {
