@@ -313,7 +313,8 @@ export function dryRunLines(cfg: ExperimentConfig, plan: RunPlan, threads: numbe
   const { total, reused } = plan;
   return [
     `grid: ${axes.join('; ')}`,
-    `${formatCount(plan.cells.length)} cells (${formatCount(plan.results.length)} results per trial cell); ${formatCount(total)} results: ${formatCount(reused)} reused, ${formatCount(total - reused)} to compute in ${formatCount(cellsTodo)} cells`,
+    // with an entry's per-cell ξ, a trial cell holds some of the config's results: at most all
+    `${formatCount(plan.cells.length)} cells (${cfg.mechanisms.some((m) => m.xiAt) ? 'up to ' : ''}${formatCount(plan.results.length)} results per trial cell); ${formatCount(total)} results: ${formatCount(reused)} reused, ${formatCount(total - reused)} to compute in ${formatCount(cellsTodo)} cells`,
     `estimated time: about ${seconds < 1 ? '< 1' : formatCount(Math.round(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'}${basis} (dry run: nothing computed or written)`,
   ];
 }
