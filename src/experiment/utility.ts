@@ -229,10 +229,7 @@ export function evaluateAnswerSets(
     const row = qi * stride;
     const t0 = qi * truth.k;
     stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
-    for (let i = 0, td = 0; i < kTop; i++) {
-      td += truth.distances[t0 + i];
-      tdSum[i + 1] = td;
-    }
+    runningSums(truth.distances, t0, kTop, tdSum);
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo && readThrough) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
     for (let s = 0; s < sets.length; s++) {
@@ -252,23 +249,34 @@ export function evaluateAnswerSets(
           returnedDist[i] = d;
         }
       }
-      for (let i = 0, r = 0; i < kMax; i++) {
-        r += returnedDist[i];
-        rSum[i + 1] = r;
-      }
-      const lossSum = lossSums[s]!;
-      const recallSum = recallSums[s]!;
-      for (let t = 0; t < ks.length; t++) {
-        const k = ks[t];
-        let hits = 0;
-        for (let i = 0; i < k; i++) if (placeOf[i] < k) hits++;
-        lossSum[t] += rSum[k] / k - tdSum[k] / k;
-        recallSum[t] += hits / k;
-      }
+      runningSums(returnedDist, 0, kMax, rSum);
+      addQueryMeans(ks, rSum, tdSum, placeOf, lossSums[s]!, recallSums[s]!);
     }
   }
   _touchSink = touched;
   return sets.map((set, s) => meansOf(set.ks, lossSums[s]!, recallSums[s]!, Q));
+}
+
+/** out[i + 1] = values[from] + ... + values[from + i] for i < count, added in order from 0: the
+ *  very double of a sum of those first i + 1 terms in order, for every i at once. */
+function runningSums(values: Float64Array, from: number, count: number, out: Float64Array): void {
+  for (let i = 0, sum = 0; i < count; i++) {
+    sum += values[from + i]!;
+    out[i + 1] = sum;
+  }
+}
+
+/** Adds one query's utility loss and recall at each k of `ks` to the result's sums (the arithmetic of
+ *  utilityLoss and recallAtK): rSum and tdSum its running sums of returned and true distances,
+ *  placeOf each answer's first place in the true list. */
+function addQueryMeans(ks: number[], rSum: Float64Array, tdSum: Float64Array, placeOf: Int32Array, lossSum: Float64Array, recallSum: Float64Array): void {
+  for (let t = 0; t < ks.length; t++) {
+    const k = ks[t]!;
+    let hits = 0;
+    for (let i = 0; i < k; i++) if (placeOf[i]! < k) hits++;
+    lossSum[t] += rSum[k]! / k - tdSum[k]! / k;
+    recallSum[t] += hits / k;
+  }
 }
 
 /** Per-k means from the sums over Q queries. */
