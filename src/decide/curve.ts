@@ -7,7 +7,7 @@
  */
 import { crossingOf, pavaInto, valueAt, type CrossingFlag } from './crossing.js';
 import type { EntrySeries } from './matched.js';
-import { bootstrapWeights, BOOTSTRAP_B, weightedMean } from './resample.js';
+import { bootstrapWeights, BOOTSTRAP_B, weightedMean, weightedMeanAt } from './resample.js';
 import { retainedAt, retainedShown } from './retained.js';
 import { retained } from '../stats/retained.js';
 import { selectQuantiles } from './select.js';
@@ -61,21 +61,6 @@ export interface CellResamples {
   loss: Float64Array[];
   /** scratch, grown as needed: the resamples' retained at every T, and one entry's pooled successes per row */
   scratch: { boot: Float64Array; success: Float64Array };
-}
-
-/** weightedMean (resample.ts) of xs[at … at + m − 1], term for term in the same order: the same bits. */
-function weightedMeanAt(xs: Float64Array, at: number, m: number, w: Float64Array | null): number {
-  let s = 0;
-  if (w === null) {
-    for (let t = 0; t < m; t++) s += xs[at + t];
-    return s / m;
-  }
-  let n = 0;
-  for (let t = 0; t < m; t++) {
-    s += w[t] * xs[at + t];
-    n += w[t];
-  }
-  return s / n;
 }
 
 /** Per row of `weights`, the means of a per-ξ, per-trial table (ξ-major, m trials each), row r at r·J. */

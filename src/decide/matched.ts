@@ -6,7 +6,7 @@
  */
 import { bindingCrossing, crossingOf, pavaInto, type Crossing, type CrossingFlag } from './crossing.js';
 import { releaseBounds, type ReleaseBounds } from './release.js';
-import { bootstrapWeights, BOOTSTRAP_B, quantileOf, sdOf, weightedMean } from './resample.js';
+import { bootstrapWeights, BOOTSTRAP_B, quantileOf, sdOf, weightedMean, weightedMeanAt } from './resample.js';
 import { rankEntries, type Rank } from './rank.js';
 import { retainedAt, retainedShown, type Retained } from './retained.js';
 
@@ -113,21 +113,6 @@ function evaluator(e: EntrySeries, targets: readonly number[]): (w: Float64Array
     const loss = crossing.f > 0 ? lo + crossing.f * (weightedMean(e.loss[crossing.i + 1], w) - lo) : lo;
     return { crossing, binding: index, loss, xiOpen: crossing.flag === 'all' ? Number.POSITIVE_INFINITY : crossing.xi };
   };
-}
-
-/** weightedMean (resample.ts) of xs[at … at + m − 1], term for term in the same order: the same bits. */
-function weightedMeanAt(xs: Float64Array, at: number, m: number, w: Float64Array | null): number {
-  let s = 0;
-  if (w === null) {
-    for (let t = 0; t < m; t++) s += xs[at + t];
-    return s / m;
-  }
-  let n = 0;
-  for (let t = 0; t < m; t++) {
-    s += w[t] * xs[at + t];
-    n += w[t];
-  }
-  return s / n;
 }
 
 /** The per-trial values of a per-ξ table at the bracket (i, f). */

@@ -35,6 +35,21 @@ export function weightedMean(xs: readonly number[], w: Float64Array | null): num
   return s / n;
 }
 
+/** weightedMean of xs[at … at + m − 1], term for term in the same order: the same bits. */
+export function weightedMeanAt(xs: Float64Array, at: number, m: number, w: Float64Array | null): number {
+  let s = 0;
+  if (w === null) {
+    for (let t = 0; t < m; t++) s += xs[at + t];
+    return s / m;
+  }
+  let n = 0;
+  for (let t = 0; t < m; t++) {
+    s += w[t] * xs[at + t];
+    n += w[t];
+  }
+  return s / n;
+}
+
 /** The sample standard deviation of the finite values (NaN for fewer than 2). */
 export function sdOf(xs: readonly number[]): number {
   const f = xs.filter(Number.isFinite);
