@@ -12,29 +12,8 @@ import { num, optNum, readCsv, str, type Row, type Table } from './csvTable.js';
 import { MATCHED_COMPARED } from './compareMetrics.js';
 import { changeText, type CompareRow, type CompareStatus, type SettingChange } from './compareTypes.js';
 import { fileError } from '../util/errors.js';
-
-/** What compare reads of a matched.csv row (docs/OUTPUTS.md), typed. */
-export interface MatchedCompared {
-  dataset: string;
-  n: number;
-  kappa: number;
-  k: number;
-  known: number | null;
-  aux: number | null;
-  target: string;
-  mechanism: string;
-  xi: number | null;
-  xi_low: number | null;
-  xi_high: number | null;
-  xi_interval: string;
-  flag: string;
-  utility_loss_mean: number | null;
-  utility_loss_se: number | null;
-  retained: number | null;
-  rank: number | null;
-  rank_kind: string;
-  trials: number;
-}
+import type { MatchedRow } from '../decide/choose.js';
+import type { CrossingFlag } from '../decide/crossing.js';
 
 /** The columns compare needs; matched.csv has these and more. */
 const NEEDED = [
@@ -59,11 +38,15 @@ const NEEDED = [
   'trials',
 ] as const;
 
-const FLAGS = ['none', 'interior', 'all'];
+/** What compare reads of a matched.csv row (docs/OUTPUTS.md): those columns of choose's row, typed as it writes them. */
+export type MatchedCompared = Pick<MatchedRow, (typeof NEEDED)[number]>;
+
+const FLAGS: readonly CrossingFlag[] = ['none', 'interior', 'all'];
+const isFlag = (s: string): s is CrossingFlag => (FLAGS as readonly string[]).includes(s);
 
 function rowOf(t: Table, r: Row): MatchedCompared {
   const flag = str(t, r, 'flag');
-  if (!FLAGS.includes(flag)) throw fileError(t.file, r.line, `column flag: "${flag}" is not one of ${FLAGS.join(', ')}`);
+  if (!isFlag(flag)) throw fileError(t.file, r.line, `column flag: "${flag}" is not one of ${FLAGS.join(', ')}`);
   return {
     dataset: str(t, r, 'dataset'),
     n: num(t, r, 'n'),
