@@ -16,8 +16,7 @@ import { cellSeed } from '../decide/choose.js';
 import { byTrial, complete, key } from '../decide/read.js';
 import type { DatasetContext } from './family.js';
 import type { CellTest } from './rule.js';
-import { sdOf } from '../decide/resample.js';
-import { tCdf } from '../vendor/stdlib.js';
+import { resampledPairedT } from '../decide/rank.js';
 
 /** Which attack a matched claim is matched on: reid@1 of the linkage attack, or attribute inference's auc advantage over null. */
 export type MatchedOn = 'reid' | 'auc';
@@ -153,18 +152,15 @@ export function matchedAt(dataset: string, entries: readonly MatchedEntryAt[], t
 export function pairedBootstrapCell(where: string, cell: MatchedCell, x: number, y: number): CellTest | null {
   const m = cell.trials;
   if (cell.boot.length === 0 || m < 2) return null;
-  const diffs = cell.boot.map((row) => row[x]! - row[y]!);
   const diff = cell.entries[x]!.loss - cell.entries[y]!.loss;
-  const sd = sdOf(diffs);
   const base = { where, kind: 'bootstrap' as const, diff };
+  const test = resampledPairedT(
+    cell.boot.map((row) => row[x]! - row[y]!),
+    diff,
+    m,
+    Math.max(Math.abs(cell.entries[x]!.loss), Math.abs(cell.entries[y]!.loss)),
+  );
   // fewer than 2 resamples with both crossings: nothing to judge the difference by
-  if (Number.isNaN(sd)) return { ...base, pFor: 1, pAgainst: 1, zeroVariance: false, minPFor: 1 };
-  const se = sd * Math.sqrt(m / (m - 1));
-  const tolerance = 1e-12 * Math.max(1, Math.abs(cell.entries[x]!.loss), Math.abs(cell.entries[y]!.loss));
-  if (!(se > tolerance)) {
-    const d = Math.abs(diff) > tolerance ? diff : 0;
-    return { ...base, pFor: d < 0 ? 0 : 1, pAgainst: d > 0 ? 0 : 1, zeroVariance: true };
-  }
-  const t = diff / se;
-  return { ...base, pFor: tCdf(t, m - 1), pAgainst: tCdf(-t, m - 1), zeroVariance: false };
+  if (test === null) return { ...base, pFor: 1, pAgainst: 1, zeroVariance: false, minPFor: 1 };
+  return { ...base, pFor: test.pBelow, pAgainst: test.pAbove, zeroVariance: test.zeroVariance };
 }

@@ -31,17 +31,38 @@ export interface Rank {
 }
 
 /**
+ * The paired t test of u*_x − u*_y (observed `diff`) over the resamples' differences `diffs`: the SE
+ * their spread times √(m/(m − 1)), m − 1 degrees of freedom; each tail's p (below: x's u* smaller).
+ * Without spread (SE within 1e-12 of `scale`) its limit: 0 on the side the difference lies beyond
+ * the tolerance, else 1. Null with fewer than 2 resamples in which both cross. The ranking below and
+ * the matched claims (src/claims/matchedCells.ts) both take it.
+ */
+export function resampledPairedT(diffs: readonly number[], diff: number, m: number, scale: number): { pBelow: number; pAbove: number; zeroVariance: boolean } | null {
+  const sd = sdOf(diffs);
+  if (Number.isNaN(sd)) return null;
+  const se = sd * Math.sqrt(m / (m - 1));
+  const tolerance = 1e-12 * Math.max(1, scale);
+  if (!(se > tolerance)) {
+    const d = Math.abs(diff) > tolerance ? diff : 0;
+    return { pBelow: d < 0 ? 0 : 1, pAbove: d > 0 ? 0 : 1, zeroVariance: true };
+  }
+  const t = diff / se;
+  return { pBelow: tCdf(t, m - 1), pAbove: tCdf(-t, m - 1), zeroVariance: false };
+}
+
+/**
  * The paired two-sided t test's p of u*_x − u*_y over the resamples (those in which both cross);
  * with no spread its limit (0 where the difference is not 0, else 1); 1 with fewer than 2 resamples
  * in which both cross.
  */
 export function pairedP(boot: readonly ArrayLike<number>[], x: number, y: number, diff: number, m: number): number {
-  const sd = sdOf(boot.map((row) => row[x] - row[y]));
-  if (Number.isNaN(sd)) return 1;
-  const se = sd * Math.sqrt(m / (m - 1));
-  const scale = Math.max(1, Math.abs(diff));
-  if (!(se > 1e-12 * scale)) return Math.abs(diff) > 1e-12 * scale ? 0 : 1;
-  return Math.min(1, 2 * tCdf(-Math.abs(diff / se), m - 1));
+  const test = resampledPairedT(
+    boot.map((row) => row[x] - row[y]),
+    diff,
+    m,
+    Math.abs(diff),
+  );
+  return test === null ? 1 : Math.min(1, 2 * Math.min(test.pBelow, test.pAbove));
 }
 
 /**
