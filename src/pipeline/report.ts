@@ -17,8 +17,9 @@ export interface ReportOptions {
 }
 
 export async function writeRunReport(outDir: string, opts: ReportOptions): Promise<void> {
-  // the threads that render the figures start now, loading vega while this thread tests the claims
-  const renderer = opts.report !== false ? (await import('../report/renderThreads.js')).startRenderThreads() : null;
+  // the threads that render the figures (by default one making the PNGs) start now, loading their
+  // renderers while this thread tests the claims
+  const renderer = opts.report !== false ? (await import('../report/renderThreads.js')).startRenderThreads(undefined, { png: opts.png !== false }) : null;
   try {
     // the claims before the report, which shows them first; both modules load only when used
     const claims = await import('../claims/index.js');

@@ -11,7 +11,6 @@ import { DEFAULT_THRESHOLD, type VlSpec } from './specs.js';
 import { distanceWords, fig1Spec } from './nnFigure.js';
 import { fig2Spec, fig2Series, type Fig2Metric } from './utilityFigure.js';
 import { filterUtility, type UtilityFilter } from './filter.js';
-import { svgToPng } from './render.js';
 import { inThisThread, type SvgRenderer } from './renderThreads.js';
 import { RenderedFigures, specHash } from './rendered.js';
 import { utilityTable } from './tables.js';
@@ -207,22 +206,40 @@ export async function writeFigures(res: ResultsFolder, opts: OutputOptions & Fig
     svg?.catch(() => undefined); // awaited below, in order
     return { f, text, hash, kept, svg };
   });
-  for (const { f, text, hash, kept, svg: asked } of todo) {
-    const where = `${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`;
-    if (kept) {
-      log(opts, `lshdp: kept ${where} (the same spec)`);
-      continue;
+  // a figure's PNG is made (on a thread where there is one) while the next figure's SVG renders;
+  // its files are finished in the figures' order
+  let finished: Promise<void> = Promise.resolve();
+  const then = (finish: () => Promise<void>) => {
+    finished = finished.then(finish);
+    finished.catch(() => undefined); // awaited below
+  };
+  try {
+    for (const { f, text, hash, kept, svg: asked } of todo) {
+      const where = `${relative(res.dir, dir) || '.'}/${f.id}.{${formats.map((x) => EXTENSION[x]).join(',')}}`;
+      if (kept) {
+        then(async () => log(opts, `lshdp: kept ${where} (the same spec)`));
+        continue;
+      }
+      await rendered.forget(f.id);
+      if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), text);
+      let png: Promise<Uint8Array> | null = null;
+      if (drawn) {
+        const svg = await (asked ?? renderer.render(f.spec));
+        if (formats.includes('svg')) await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
+        if (formats.includes('png')) png = renderer.png(svg);
+        png?.catch(() => undefined); // awaited below, in order
+      }
+      then(async () => {
+        if (png) await writeFileAtomic(join(dir, `${f.id}.png`), await png);
+        if (opts.reuse) await rendered.record(f.id, hash, formats);
+        log(opts, `lshdp: wrote ${where}`);
+      });
     }
-    await rendered.forget(f.id);
-    if (formats.includes('vl')) await writeFileAtomic(join(dir, `${f.id}.vl.json`), text);
-    if (drawn) {
-      const svg = await (asked ?? renderer.render(f.spec));
-      if (formats.includes('svg')) await writeFileAtomic(join(dir, `${f.id}.svg`), svg);
-      if (formats.includes('png')) await writeFileAtomic(join(dir, `${f.id}.png`), svgToPng(svg));
-    }
-    if (opts.reuse) await rendered.record(f.id, hash, formats);
-    log(opts, `lshdp: wrote ${where}`);
+  } catch (e) {
+    await finished.catch(() => undefined);
+    throw e;
   }
+  await finished;
   if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
   removeRetired(dir, retiredFigureFiles(res, dir, figs));
   return figs;

@@ -1,17 +1,14 @@
 /**
  * Headless rendering: Vega-Lite spec → Vega → SVG (vega's string renderer, no browser), and
- * SVG → PNG with resvg. resvg draws no text unless fonts are loaded, so we hand it DejaVu
- * (the font named in every spec's config) from the usual Debian locations, and fall back to the
- * system fonts when those files are missing.
+ * SVG → PNG with resvg (png.ts).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type * as Vega from 'vega';
-import type * as ResvgJs from '@resvg/resvg-js';
 import type { VlSpec } from './specs.js';
-import { FONT, patchDashLegends } from './specs.js';
+import { patchDashLegends } from './specs.js';
 import { importRenderers, type Renderers } from '../vendor/vega.js';
+
+// SVG → PNG lives in png.ts, which loads no vega (a thread that only rasterizes: renderThreads.ts)
+export { dejaVuFontFiles, svgToPng } from './png.js';
 
 /**
  * The renderers load with the first figure, not with this module: vega (~250 modules, or the
@@ -29,13 +26,6 @@ function loadRenderers(): Promise<Renderers> {
 /** Starts loading the renderers now (a rendering thread, before its first figure). */
 export function preloadRenderers(): void {
   loadRenderers().catch(() => undefined);
-}
-
-/** resvg (a CommonJS native module: it loads synchronously, so svgToPng stays synchronous). */
-let resvg: typeof ResvgJs | undefined;
-function loadResvg(): typeof ResvgJs {
-  resvg ??= createRequire(import.meta.url)('@resvg/resvg-js') as typeof ResvgJs;
-  return resvg;
 }
 
 /**
@@ -93,33 +83,4 @@ export async function renderSvg(spec: VlSpec): Promise<string> {
   } finally {
     view.finalize();
   }
-}
-
-const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/TTF', '/usr/share/fonts/dejavu'];
-
-/** DejaVu Sans files (regular, bold, oblique) where the OS keeps them; empty when none are found. */
-export function dejaVuFontFiles(): string[] {
-  for (const dir of FONT_DIRS) {
-    if (!existsSync(dir)) continue;
-    const files = readdirSync(dir).filter((f) => /^DejaVuSans(-Bold|-Oblique|-BoldOblique)?\.ttf$/.test(f));
-    if (files.length) return files.sort().map((f) => join(dir, f));
-  }
-  return [];
-}
-
-/** PNG at `scale` × the SVG's size (2 gives print-quality figures). */
-export function svgToPng(svg: string, scale = 2): Uint8Array {
-  const fontFiles = dejaVuFontFiles();
-  const { Resvg } = loadResvg();
-  const resvg = new Resvg(svg, {
-    background: 'white',
-    fitTo: { mode: 'zoom', value: scale },
-    font: {
-      fontFiles,
-      loadSystemFonts: fontFiles.length === 0,
-      defaultFontFamily: FONT,
-      sansSerifFamily: FONT,
-    },
-  });
-  return resvg.render().asPng();
 }

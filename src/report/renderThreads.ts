@@ -1,8 +1,9 @@
 /**
- * The SVGs of a run's report rendered on worker threads. Vega renders a figure on one thread for
- * 0.2-0.6 s, and a grid grown by one ξ re-renders most of its figures while the cores are idle
- * (the cells are done): threads render them side by side, and start, loading vega, while the
- * main thread tests the claims. A worker renders with render.ts, as the main thread does.
+ * A run's figures on worker threads once its cells are done (both cores free). By default one
+ * thread rasterizes the PNGs (resvg: a third of a report's time with PNGs, and native, so it runs
+ * in any thread) while this thread renders the next figure's SVG with vega: the two take about as
+ * long. With LSHDP_RENDER_THREADS=n ≥ 2, n threads render the SVGs too (each loads vega). A worker
+ * renders with render.ts and png.ts, as this thread does, so the same bytes.
  *
  * Vega numbers clip paths and gradients per process (`clip1`, `gradient_0`), so a figure that had
  * them would get numbers that depend on which figures its thread drew before; no lshdp figure has
@@ -14,48 +15,73 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { renderSvg } from './render.js';
+import { renderSvg, svgToPng } from './render.js';
 import type { VlSpec } from './specs.js';
 
 export interface SvgRenderer {
-  /** whether renders run on other threads (so they are best started all at once) */
+  /** whether SVG renders run on other threads (so they are best started all at once) */
   threaded: boolean;
   render(spec: VlSpec): Promise<string>;
+  /** the PNG of an SVG (png.ts's svgToPng); in this thread it is made before this returns */
+  png(svg: string): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
-export const inThisThread: SvgRenderer = { threaded: false, render: renderSvg, close: () => Promise.resolve() };
+export const inThisThread: SvgRenderer = {
+  threaded: false,
+  render: renderSvg,
+  png: (svg) => {
+    try {
+      return Promise.resolve(svgToPng(svg));
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+  },
+  close: () => Promise.resolve(),
+};
 
 const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
 
 /**
- * The rendering threads a run starts: LSHDP_RENDER_THREADS (at most the cores), else none. Off by
- * default: on 2 cores the threads cost +0.6 CPU-s a run (each loads vega) for no wall gain beyond
- * the noise at load 20 (docs/SPEED.md, 2026-12-07). Measured again on the grown shared MovieLens
- * folder's report (five figures re-rendered): 2.06-2.17 CPU-s on two threads against 1.59-1.83 in
- * this one, whose thread alone spends 0.9-1.06 of them (V8's helper threads the rest); on 2 cores
- * the threads' 2.1 CPU-s take at least as long as this thread's share, so they cannot shorten the
- * run's wall time (docs/SPEED.md, "2026-12-07 (night)").
+ * The rendering threads a run starts (LSHDP_RENDER_THREADS, at most the cores): 0 none, everything
+ * in this thread; 1 (the default) one that makes the PNGs; n ≥ 2 that many rendering SVGs and PNGs.
+ * One core: none. Two SVG threads were measured on 2 cores (docs/SPEED.md, "2026-12-07 (night)"):
+ * +0.5 CPU-s a run (each loads vega) and no wall time won, since they and the PNGs then share the
+ * cores; the PNG thread loads resvg only and takes the PNGs' 0.45 s of the check-in grid's report
+ * off this thread (docs/SPEED.md, "2026-12-08").
  */
-export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.LSHDP_RENDER_THREADS ?? '1');
-  return Number.isInteger(n) && n > 1 ? Math.min(n, availableParallelism()) : 1;
+export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+  const raw = env.LSHDP_RENDER_THREADS;
+  const n = raw === undefined || raw.trim() === '' ? 1 : Number(raw);
+  if (cores < 2 || !Number.isInteger(n) || n < 0) return cores < 2 ? 0 : 1;
+  return Math.min(n, cores);
 }
 
-/** Up to `threads` rendering threads (default: renderThreadsWanted()), or this thread. */
-export function startRenderThreads(threads = renderThreadsWanted()): SvgRenderer {
+interface Job {
+  ok: (value: string | Uint8Array) => void;
+  fail: (e: Error) => void;
+}
+
+/**
+ * Up to `threads` rendering threads (default: renderThreadsWanted()), or this thread. One thread
+ * makes the PNGs only, and only when `png` is not false (else there is none); more render the
+ * SVGs too.
+ */
+export function startRenderThreads(threads = renderThreadsWanted(), opts: { png?: boolean } = {}): SvgRenderer {
   // '../report/': this folder, also from the CLI's bundle (dist/bundle/, scripts/bundle.mjs)
   const url = new URL('../report/renderWorker.js', import.meta.url);
-  if (threads < 2 || !existsSync(fileURLToPath(url))) return inThisThread;
-  const workers = Array.from({ length: threads }, () => new Worker(url));
-  const waiting = new Map<number, { ok: (svg: string) => void; fail: (e: Error) => void }>();
+  const svgThreads = threads >= 2;
+  if (threads < 1 || (!svgThreads && opts.png === false) || !existsSync(fileURLToPath(url))) return inThisThread;
+  const workers = Array.from({ length: threads }, () => new Worker(url, { workerData: { svg: svgThreads } }));
+  const waiting = new Map<number, Job>();
   let failure: Error | null = null;
   for (const w of workers) {
-    w.on('message', (m: { id: number; svg?: string; error?: string }) => {
+    w.on('message', (m: { id: number; svg?: string; png?: Uint8Array; error?: string }) => {
       const job = waiting.get(m.id);
       waiting.delete(m.id);
       if (m.svg !== undefined && DEF_ID.test(m.svg)) job?.fail(new Error('a figure with clip paths or gradients: vega numbers them per process, so it must be rendered in one thread'));
       else if (m.svg !== undefined) job?.ok(m.svg);
+      else if (m.png !== undefined) job?.ok(m.png);
       else job?.fail(new Error(m.error));
     });
     w.on('error', (e) => {
@@ -65,17 +91,21 @@ export function startRenderThreads(threads = renderThreadsWanted()): SvgRenderer
     });
   }
   let next = 0;
+  let nextSvg = 0;
+  let nextPng = 0;
+  const ask = <T extends string | Uint8Array>(worker: Worker, message: object): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    const id = next++;
+    return new Promise<T>((ok, fail) => {
+      waiting.set(id, { ok: ok as Job['ok'], fail });
+      worker.postMessage({ id, ...message });
+    });
+  };
   return {
-    threaded: true,
-    // figure i on thread i mod threads: each thread's figures, in order, fixed by the list alone
-    render(spec) {
-      if (failure) return Promise.reject(failure);
-      const id = next++;
-      return new Promise((ok, fail) => {
-        waiting.set(id, { ok, fail });
-        workers[id % workers.length]!.postMessage({ id, spec });
-      });
-    },
+    threaded: svgThreads,
+    // SVG i on thread i mod threads: each thread's figures, in order, fixed by the list alone
+    render: svgThreads ? (spec) => ask<string>(workers[nextSvg++ % workers.length]!, { spec }) : renderSvg,
+    png: (svg) => ask<Uint8Array>(workers[nextPng++ % workers.length]!, { svg }),
     close: async () => {
       await Promise.all(workers.map((w) => w.terminate()));
     },

@@ -48,6 +48,7 @@ export const specHash = (text: string): string => createHash('sha256').update(te
 export class RenderedFigures {
   private readonly file: string;
   private readonly stamps: Stamps;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly dir: string) {
     this.file = join(dir, RENDERED_FILE);
@@ -81,7 +82,11 @@ export class RenderedFigures {
     await this.save();
   }
 
-  private async save(): Promise<void> {
-    await writeFileAtomic(this.file, JSON.stringify(this.stamps) + '\n');
+  /** The stamps as they are now, written after every earlier save (saves may overlap: writeFigures finishes a figure while it renders the next). */
+  private save(): Promise<void> {
+    const text = JSON.stringify(this.stamps) + '\n';
+    const saved = this.saving.then(() => writeFileAtomic(this.file, text));
+    this.saving = saved.catch(() => undefined);
+    return saved;
   }
 }

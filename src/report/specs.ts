@@ -12,8 +12,9 @@ import { ACCOUNTANT_ROWS_MECHANISM, BUILT_IN_FACTS } from '../mechanisms/catalog
 export type VlSpec = Record<string, unknown>;
 
 export const VL_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
-/** The font the PNG renderer loads from /usr/share/fonts (Debian's fonts-dejavu-core), so SVG and PNG agree. */
-export const FONT = 'DejaVu Sans';
+import { FONT } from './png.js';
+
+export { FONT };
 /**
  * Okabe–Ito colours (colour-blind safe), most distinct first; yellow left out (unreadable on
  * white), sky blue next to last (beside the blue it is the weakest contrast), and the grey of the

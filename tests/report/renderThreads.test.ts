@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
@@ -19,14 +21,18 @@ const spec = (title: string, values: number[], clip = false): VlSpec =>
   }) as unknown as VlSpec;
 
 describe('how many rendering threads a run starts', () => {
-  it('none unless LSHDP_RENDER_THREADS asks for more than one, and never more than the cores', async () => {
+  it('one (the PNGs) unless LSHDP_RENDER_THREADS says otherwise; none on one core; never more than the cores', async () => {
     const { renderThreadsWanted } = await import('../../src/report/renderThreads.js');
-    const { availableParallelism } = await import('node:os');
-    expect(renderThreadsWanted({})).toBe(1);
-    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '1' })).toBe(1);
-    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: 'x' })).toBe(1);
-    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '2' })).toBe(Math.min(2, availableParallelism()));
-    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '64' })).toBe(availableParallelism());
+    expect(renderThreadsWanted({}, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '' }, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: 'x' }, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '-1' }, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '0' }, 2)).toBe(0);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '1' }, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '2' }, 2)).toBe(2);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '64' }, 4)).toBe(4);
+    expect(renderThreadsWanted({}, 1)).toBe(0);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '2' }, 1)).toBe(0);
   });
 });
 
@@ -46,7 +52,28 @@ describe('figures rendered on threads', () => {
         await threads.close();
       }
     }
-    expect(startRenderThreads(1).threaded).toBe(false);
+    expect(startRenderThreads(0)).toBe((await built<Threads>('renderThreads.js')).inThisThread);
+    // one thread makes PNGs only: none when no PNG is asked
+    expect(startRenderThreads(1, { png: false }).threaded).toBe(false);
+  });
+
+  it('gives the PNGs of this thread, byte for byte, on the PNG thread and on SVG threads', async () => {
+    const [{ startRenderThreads }, { renderSvg, svgToPng }] = await Promise.all([built<Threads>('renderThreads.js'), built<Render>('render.js')]);
+    const svgs = await Promise.all([spec('a', [1, 3, 2]), spec('ξ = 0.5', [4, 4, 5, 1]), spec('c', [2, 0])].map((s) => renderSvg(s)));
+    const here = svgs.map((s) => Buffer.from(svgToPng(s)));
+    for (const n of [1, 2]) {
+      const threads = startRenderThreads(n);
+      try {
+        expect(threads.threaded).toBe(n > 1);
+        const there = await Promise.all(svgs.map((s) => threads.png(s)));
+        expect(there.map((p) => Buffer.from(p))).toEqual(here);
+        // an SVG resvg cannot read fails its own PNG only
+        await expect(threads.png('not an svg')).rejects.toThrow();
+        expect(Buffer.from(await threads.png(svgs[0]!))).toEqual(here[0]);
+      } finally {
+        await threads.close();
+      }
+    }
   });
 
   it('refuses a figure with clip paths (vega numbers them per process) and says why', async () => {
@@ -59,5 +86,30 @@ describe('figures rendered on threads', () => {
     } finally {
       await threads.close();
     }
+  });
+});
+
+describe('a report written with rendering threads', () => {
+  it('writes the files of the serial report, byte for byte, the record of rendered figures included', async () => {
+    type Report = typeof import('../../src/report/index.js');
+    const [{ startRenderThreads, inThisThread }, { readResultsFolder, writeFigures }] = await Promise.all([built<Threads>('renderThreads.js'), built<Report>('index.js')]);
+    const fixture = join(ROOT, 'tests/fixtures/results/small');
+    const write = async (threads: number) => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'lshdp-threads-')), 'small');
+      cpSync(fixture, dir, { recursive: true });
+      const renderer = threads === 0 ? inThisThread : startRenderThreads(threads);
+      try {
+        await writeFigures(readResultsFolder(dir), { quiet: true, reuse: true, renderer });
+      } finally {
+        await renderer.close();
+      }
+      const figures = join(dir, 'figures');
+      return Object.fromEntries(readdirSync(figures).map((f) => [f, readFileSync(join(figures, f)).toString('base64')]));
+    };
+    const serial = await write(0);
+    expect(Object.keys(serial).filter((f) => f.endsWith('.png')).length).toBeGreaterThan(1);
+    expect(Object.keys(serial)).toContain('.lshdp-rendered.json');
+    // the default (one PNG thread); SVG threads give the same SVGs and PNGs (above)
+    expect(await write(1)).toEqual(serial);
   });
 });

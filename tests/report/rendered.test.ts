@@ -59,4 +59,14 @@ describe('figures kept when their spec did not change (a run’s report)', () =>
     writeFileSync(join(dir, RENDERED_FILE), JSON.stringify({ renderer: 'lshdp@0.0.0', figures: { a: { spec: specHash('x'), formats: ['svg'] } } }));
     expect(new RenderedFigures(dir).current('a', specHash('x'), ['svg'], ['a.svg'])).toBe(false);
   });
+
+  it('saves that overlap (a figure finished while the next is forgotten) land in the order they were asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lshdp-rendered-'));
+    for (const f of ['a.svg', 'b.svg', 'c.svg']) writeFileSync(join(dir, f), '<svg/>');
+    const r = new RenderedFigures(dir);
+    await r.record('b', specHash('b'), ['svg']);
+    await Promise.all([r.record('a', specHash('a'), ['svg']), r.forget('b'), r.record('c', specHash('c'), ['svg'])]);
+    const read = new RenderedFigures(dir);
+    expect(['a', 'b', 'c'].map((id) => read.current(id, specHash(id), ['svg'], [`${id}.svg`]))).toEqual([true, false, true]);
+  });
 });
