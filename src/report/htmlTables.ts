@@ -8,6 +8,7 @@
 import { escapeHtml, jsonForScript } from './markup.js';
 import { uniqueInOrder } from './read.js';
 import { formatNumber } from './tables.js';
+import { formatCount } from '../util/format.js';
 
 /** Tables with more rows than this start collapsed, a summary line first. */
 export const LONG_TABLE_ROWS = 40;
@@ -25,7 +26,7 @@ export function table(header: string[], rows: string[][], numericFrom = 1, what 
   const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((c, i) => `<td${i >= numericFrom ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
   const html = `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
-  return rows.length > LONG_TABLE_ROWS ? `<details class="long-table"><summary>${rows.length.toLocaleString('en-US')} ${escapeHtml(what)}: show them</summary>\n${html}\n</details>` : html;
+  return rows.length > LONG_TABLE_ROWS ? `<details class="long-table"><summary>${formatCount(rows.length)} ${escapeHtml(what)}: show them</summary>\n${html}\n</details>` : html;
 }
 
 /** A column of an interactive table: `num` columns sort by the number in each cell's data-v. */
@@ -70,7 +71,7 @@ ${choices}
     return `${tools}\n${head}\n${body}\n</tbody></table>`;
   }
   return `<p class="table-summary">${escapeHtml(tableSummary(columns, rows))}${fileLinks(files)}</p>
-<details class="long-table" id="${escapeHtml(id)}-details"><summary>Show all ${rows.length.toLocaleString('en-US')} rows (filter, search, sort)</summary>
+<details class="long-table" id="${escapeHtml(id)}-details"><summary>Show all ${formatCount(rows.length)} rows (filter, search, sort)</summary>
 ${tools}
 ${head}</tbody></table>
 <script type="application/json" id="${escapeHtml(id)}-rows">${jsonForScript(tableRowsJson(columns, rows))}</script>
@@ -103,7 +104,7 @@ export function tableRowsJson(columns: readonly Column[], rows: readonly Cell[][
 /** "1,812 rows over data set (1), n (4), …": how many distinct values each drop-down column takes. */
 export function tableSummary(columns: readonly Column[], rows: readonly Cell[][]): string {
   const counts = columns.flatMap((c, i) => (c.choice ? [`${c.title} (${uniqueInOrder(rows.map((r) => String(r[i].v ?? r[i].text))).length})`] : []));
-  return `${rows.length.toLocaleString('en-US')} rows${counts.length ? ` over ${counts.join(', ')}` : ''}.`;
+  return `${formatCount(rows.length)} rows${counts.length ? ` over ${counts.join(', ')}` : ''}.`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { OwnBudgetRecord } from '../mechanisms/ownBudget.js';
 import type { DirectionalBudgetRecord, ResultsFolder } from './read.js';
 import { escapeHtml, section } from './markup.js';
 import { formatNumber } from './tables.js';
+import { formatCount } from '../util/format.js';
 import { budgetCells, budgetCellsHeader } from './budgetTables.js';
 import { auditBodyOf } from './audit.js';
 import { table } from './htmlTables.js';
@@ -33,7 +34,7 @@ const MANIFEST_SHOWN_LINES = 200;
 export function shownJson(v: unknown): string {
   const lines = JSON.stringify(v, null, 2).split('\n');
   if (lines.length <= MANIFEST_SHOWN_LINES) return lines.join('\n');
-  return `${lines.slice(0, MANIFEST_SHOWN_LINES).join('\n')}\n… ${(lines.length - MANIFEST_SHOWN_LINES).toLocaleString('en-US')} more lines in manifest.json`;
+  return `${lines.slice(0, MANIFEST_SHOWN_LINES).join('\n')}\n… ${formatCount(lines.length - MANIFEST_SHOWN_LINES)} more lines in manifest.json`;
 }
 
 export function datasetsSection(res: ResultsFolder): string {
