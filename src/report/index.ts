@@ -236,9 +236,12 @@ export async function writeFigures(res: ResultsFolder, opts: OutputOptions & Fig
       });
     }
   } catch (e) {
+    await renderer.drain();
     await finished.catch(() => undefined);
     throw e;
   }
+  // every SVG is drawn: the PNGs no thread has started are made here, beside the threads
+  await renderer.drain();
   await finished;
   if (figs.length === 0) log(opts, 'lshdp: no figure to write (no rows left after the filters)');
   removeRetired(dir, retiredFigureFiles(res, dir, figs));

@@ -24,6 +24,8 @@ export interface SvgRenderer {
   render(spec: VlSpec): Promise<string>;
   /** the PNG of an SVG (png.ts's svgToPng); in this thread it is made before this returns */
   png(svg: string): Promise<Uint8Array>;
+  /** the caller has nothing else to do: PNGs no thread has started yet are made in this thread, one by one */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,10 +39,14 @@ export const inThisThread: SvgRenderer = {
       return Promise.reject(e as Error);
     }
   },
+  drain: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
 
 const DEF_ID = /\sid="(?:clip\d|gradient_\d)/;
+
+/** PNGs handed to a thread at once: the one it makes and the next. */
+const PNG_DEPTH = 2;
 
 /**
  * The rendering threads a run starts (LSHDP_RENDER_THREADS, at most the cores): 0 none, everything
@@ -92,20 +98,55 @@ export function startRenderThreads(threads = renderThreadsWanted(), opts: { png?
   }
   let next = 0;
   let nextSvg = 0;
-  let nextPng = 0;
-  const ask = <T extends string | Uint8Array>(worker: Worker, message: object): Promise<T> => {
+  const ask = <T extends string | Uint8Array>(worker: Worker, message: object, done?: () => void): Promise<T> => {
     if (failure) return Promise.reject(failure);
     const id = next++;
     return new Promise<T>((ok, fail) => {
-      waiting.set(id, { ok: ok as Job['ok'], fail });
+      waiting.set(id, {
+        ok: (v) => {
+          done?.();
+          ok(v as T);
+        },
+        fail: (e) => {
+          done?.();
+          fail(e);
+        },
+      });
       worker.postMessage({ id, ...message });
     });
+  };
+  // PNGs wait here and go to a thread with fewer than PNG_DEPTH of them (one it makes, one ready
+  // for when it is done), so that drain() can make those no thread has started in this one
+  const pngs: { svg: string; ok: (png: Uint8Array) => void; fail: (e: Error) => void }[] = [];
+  const busy = workers.map(() => 0);
+  const pump = () => {
+    for (let w = 0; w < workers.length && pngs.length > 0; w++) {
+      while (busy[w]! < PNG_DEPTH && pngs.length > 0) {
+        const job = pngs.shift()!;
+        busy[w]!++;
+        ask<Uint8Array>(workers[w]!, { svg: job.svg }, () => {
+          busy[w]!--;
+          pump();
+        }).then(job.ok, job.fail);
+      }
+    }
   };
   return {
     threaded: svgThreads,
     // SVG i on thread i mod threads: each thread's figures, in order, fixed by the list alone
     render: svgThreads ? (spec) => ask<string>(workers[nextSvg++ % workers.length]!, { spec }) : renderSvg,
-    png: (svg) => ask<Uint8Array>(workers[nextPng++ % workers.length]!, { svg }),
+    png: (svg) =>
+      new Promise<Uint8Array>((ok, fail) => {
+        pngs.push({ svg, ok, fail });
+        pump();
+      }),
+    drain: async () => {
+      for (let job = pngs.shift(); job; job = pngs.shift()) {
+        inThisThread.png(job.svg).then(job.ok, job.fail);
+        // the threads' answers are taken between two PNGs here
+        await new Promise((r) => setImmediate(r));
+      }
+    },
     close: async () => {
       await Promise.all(workers.map((w) => w.terminate()));
     },
