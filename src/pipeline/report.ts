@@ -14,12 +14,15 @@ export interface ReportOptions {
   log?: (line: string) => void;
   /** the claims' input when the caller holds it in memory (a run); default: read from the folder */
   claimsInput?: ClaimsInput;
+  /** the run's --threads: with 1 the figures are drawn in this thread too (unless LSHDP_RENDER_THREADS says otherwise) */
+  threads?: number;
 }
 
 export async function writeRunReport(outDir: string, opts: ReportOptions): Promise<void> {
   // the threads that render the figures (by default one making the PNGs) start now, loading their
   // renderers while this thread tests the claims
-  const renderer = opts.report !== false ? (await import('../report/renderThreads.js')).startRenderThreads(undefined, { png: opts.png !== false }) : null;
+  const threads = opts.report !== false ? await import('../report/renderThreads.js') : null;
+  const renderer = threads?.startRenderThreads(threads.renderThreadsWanted(process.env, undefined, opts.threads), { png: opts.png !== false }) ?? null;
   try {
     // the claims before the report, which shows them first; both modules load only when used
     const claims = await import('../claims/index.js');

@@ -265,7 +265,8 @@ async function outputsStage(
   const walked = writeResultFiles(outDir, cfg, plan.records, data.summaries, manifest, run.engine, ownRecords(plan));
   // the claims read the records this run holds, not the folder it just wrote (the same values)
   const { claimsInputOf } = await import('../claims/index.js');
-  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput: claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan), walked) });
+  const claimsInput = claimsInputOf(cfg, plan.records, manifest, outDir, ownRecords(plan), walked);
+  await writeRunReport(outDir, { report: opts.report, png: opts.png, quiet: opts.quiet, log, claimsInput, threads: setup.threads });
   recordOutputsKey(outDir, key, { inputs: quick, results: plan.total, rerun: rerunOf(opts, setup, quick) });
   log(`wrote ${outDir} (${formatCount(done.computed)} results computed, ${formatCount(plan.reused)} reused)`);
 }

@@ -51,14 +51,15 @@ const PNG_DEPTH = 2;
 /**
  * The rendering threads a run starts (LSHDP_RENDER_THREADS, at most the cores): 0 none, everything
  * in this thread; 1 (the default) one that makes the PNGs; n ≥ 2 that many rendering SVGs and PNGs.
- * One core: none. Two SVG threads were measured on 2 cores (docs/SPEED.md, "2026-12-07 (night)"):
+ * One core, or unset for a run of `--threads 1` (`runThreads`): none. Two SVG threads were measured on 2 cores (docs/SPEED.md, "2026-12-07 (night)"):
  * +0.5 CPU-s a run (each loads vega) and no wall time won, since they and the PNGs then share the
  * cores; the PNG thread loads resvg only and takes the PNGs' 0.45 s of the check-in grid's report
  * off this thread (docs/SPEED.md, "2026-12-08").
  */
-export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+export function renderThreadsWanted(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism(), runThreads?: number): number {
   const raw = env.LSHDP_RENDER_THREADS;
-  const n = raw === undefined || raw.trim() === '' ? 1 : Number(raw);
+  // a run told to compute in one thread (--threads 1) draws in one too
+  const n = raw === undefined || raw.trim() === '' ? (runThreads === 1 ? 0 : 1) : Number(raw);
   if (cores < 2 || !Number.isInteger(n) || n < 0) return cores < 2 ? 0 : 1;
   return Math.min(n, cores);
 }

@@ -33,6 +33,10 @@ describe('how many rendering threads a run starts', () => {
     expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '64' }, 4)).toBe(4);
     expect(renderThreadsWanted({}, 1)).toBe(0);
     expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '2' }, 1)).toBe(0);
+    // a run of --threads 1 draws in its main thread, unless told otherwise
+    expect(renderThreadsWanted({}, 2, 1)).toBe(0);
+    expect(renderThreadsWanted({}, 2, 2)).toBe(1);
+    expect(renderThreadsWanted({ LSHDP_RENDER_THREADS: '1' }, 2, 1)).toBe(1);
   });
 });
 
