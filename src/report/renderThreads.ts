@@ -3,7 +3,8 @@
  * thread rasterizes the PNGs (resvg: a third of a report's time with PNGs, and native, so it runs
  * in any thread) while this thread renders the next figure's SVG with vega: the two take about as
  * long. With LSHDP_RENDER_THREADS=n ≥ 2, n threads render the SVGs too (each loads vega). A worker
- * renders with render.ts and png.ts, as this thread does, so the same bytes.
+ * renders with render.ts and png.ts, as this thread does, so the same bytes; the PNGs of a thread
+ * that stops are made in this thread.
  *
  * Vega numbers clip paths and gradients per process (`clip1`, `gradient_0`), so a figure that had
  * them would get numbers that depend on which figures its thread drew before; no lshdp figure has
@@ -91,11 +92,14 @@ export function startRenderThreads(threads = renderThreadsWanted(), opts: { png?
       else if (m.png !== undefined) job?.ok(m.png);
       else job?.fail(new Error(m.error));
     });
-    w.on('error', (e) => {
-      failure = e;
-      for (const job of waiting.values()) job.fail(e);
+    const stop = (e: Error) => {
+      failure ??= e;
+      for (const job of waiting.values()) job.fail(failure);
       waiting.clear();
-    });
+    };
+    w.on('error', stop);
+    // a thread that ended with jobs asked (terminated by close() it has none left)
+    w.on('exit', (code) => stop(new Error(`a rendering thread stopped (exit code ${code})`)));
   }
   let next = 0;
   let nextSvg = 0;
@@ -128,7 +132,11 @@ export function startRenderThreads(threads = renderThreadsWanted(), opts: { png?
         ask<Uint8Array>(workers[w]!, { svg: job.svg }, () => {
           busy[w]!--;
           pump();
-        }).then(job.ok, job.fail);
+        }).then(job.ok, (e: Error) => {
+          // a stopped thread's PNGs are made here (the same bytes); an SVG resvg refuses fails
+          if (failure) inThisThread.png(job.svg).then(job.ok, job.fail);
+          else job.fail(e);
+        });
       }
     }
   };

@@ -81,6 +81,12 @@ describe('figures rendered on threads', () => {
     } finally {
       await threads.close();
     }
+    // a thread that stops with PNGs asked (here: terminated) leaves them to this thread
+    const stopped = startRenderThreads(1);
+    const asked = svgs.map((s) => stopped.png(s));
+    await stopped.close();
+    await stopped.drain();
+    expect((await Promise.all(asked)).map((p) => Buffer.from(p))).toEqual(here);
   });
 
   it('refuses a figure with clip paths (vega numbers them per process) and says why', async () => {
