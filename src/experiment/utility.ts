@@ -1,6 +1,7 @@
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { densifyRow, distanceFromDot, dotDenseRow, isAngularMetricOf } from '../knn/angular.js';
+import { rowSignatures } from '../knn/rowSignatures.js';
 
 /**
  * Utility loss of one answer (protocol §6): mean true angular distance from the query to the first
@@ -101,6 +102,9 @@ export function distanceMemo(queries: number, users: number): DistanceMemo {
  */
 export const READ_THROUGH_MIN_ENTRIES = 1 << 20;
 
+/** distanceFromDot(±0): acos(0) is the double π/2, half of Math.PI's double exactly. */
+const DISJOINT_DISTANCE = 0.5;
+
 /** Answers per query above which a complete row is read through first: one per 32 users (8 doubles per 64-byte line). */
 const ANSWERS_PER_LINE_STREAMED = 32;
 /** Where the sums of the rows read through go (kept, so that no compiler drops the reads). */
@@ -158,7 +162,9 @@ function searchPlace(indices: Int32Array, t0: number, kMax: number, u: number): 
 /**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
- * has its distance computed once (the same double every time). Each result's sums run over the
+ * has its distance computed once (the same double every time), and a user sharing no column with
+ * the query (their rowSignatures share no bit) has distance 0.5 without a dot product (the double
+ * distanceFromDot gives its dot of +0). Each result's sums run over the
  * queries in their order, as evaluateAnswers's: the means are the same to the bit.
  * `readThrough` (default: from READ_THROUGH_MIN_ENTRIES stored entries on) reads the answers' rows
  * through first where there is no memo; it changes no result.
@@ -210,6 +216,13 @@ export function evaluateAnswerSets(
   const placeMark = new Int32Array(users);
   const placeAt = new Int32Array(users);
   const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
+  // rows whose column signatures share no bit share no column: distance exactly 0.5, what
+  // distanceFromDot(dotDenseRow(...)) gives for their dot of +0, without the dot product (rowSignatures)
+  const sig = dense && !complete ? rowSignatures(vectors) : new Uint32Array(4);
+  let q0 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  let q3 = 0;
   let previous = -1;
   let touched = 0;
   for (let qi = 0; qi < Q; qi++) {
@@ -224,6 +237,10 @@ export function evaluateAnswerSets(
         for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = values[p];
       }
       previous = query;
+      q0 = sig[query * 4]!;
+      q1 = sig[query * 4 + 1]!;
+      q2 = sig[query * 4 + 2]!;
+      q3 = sig[query * 4 + 3]!;
     } else distanceTo = (distanceFrom as (query: number) => (user: number) => number)(query);
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
@@ -243,7 +260,13 @@ export function evaluateAnswerSets(
         placeOf[i] = u >= 0 ? (placeMark[u] === qi + 1 && placeAt[u] < kMax ? placeAt[u] : kMax) : searchPlace(truth.indices, t0, kMax, u);
         if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
-          const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
+          let d: number;
+          if (!dense) d = (distanceTo as (user: number) => number)(u);
+          else if (((sig[u * 4]! & q0) | (sig[u * 4 + 1]! & q1) | (sig[u * 4 + 2]! & q2) | (sig[u * 4 + 3]! & q3)) === 0) d = DISJOINT_DISTANCE;
+          else {
+            const dot = dotDenseRow(dense, vectors, u);
+            d = dot === 0 ? DISJOINT_DISTANCE : distanceFromDot(dot);
+          }
           seen[row + u] = mark;
           known[row + u] = d;
           returnedDist[i] = d;
