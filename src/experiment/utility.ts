@@ -143,12 +143,12 @@ function touchAnswerRows(sets: AnswerSet[], kMaxes: number[], qi: number, seen: 
 }
 
 /** Stamps each of a query's first `placed` true neighbours (from t0) with its first place in the list. */
-function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, placeMark: Int32Array, placeAt: Int32Array): void {
+function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, place: Int32Array): void {
   for (let j = placed - 1; j >= 0; j--) {
     const v = indices[t0 + j]!;
     if (v >= 0) {
-      placeMark[v] = mark;
-      placeAt[v] = j;
+      place[2 * v] = mark;
+      place[2 * v + 1] = j;
     }
   }
 }
@@ -213,8 +213,7 @@ export function evaluateAnswerSets(
   const touchRow = complete && kMaxes.reduce((a, b) => a + b, 0) * ANSWERS_PER_LINE_STREAMED >= users;
   // each true neighbour's first place in the query's list, stamped per query: an answer's place is one lookup
   // instead of a search (a quarter of this function's time on a check-in table, every user a query)
-  const placeMark = new Int32Array(users);
-  const placeAt = new Int32Array(users);
+  const place = new Int32Array(2 * users); // user v's mark at 2v, its place at 2v + 1: one read of memory for both
   const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
   // rows whose column signatures share no bit share no column: distance exactly 0.5, what
   // distanceFromDot(dotDenseRow(...)) gives for their dot of +0, without the dot product (rowSignatures)
@@ -245,7 +244,7 @@ export function evaluateAnswerSets(
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
-    stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
+    stampPlaces(truth.indices, t0, placed, qi + 1, place);
     runningSums(truth.distances, t0, kTop, tdSum);
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo && readThrough) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
@@ -257,12 +256,14 @@ export function evaluateAnswerSets(
         const u = answers[a0 + i];
         // the answer's first place in the true list (kMax when not among its first kMax): recall@k
         // counts the answers placed below k, what recallAtK's nested loop counts, by one lookup
-        placeOf[i] = u >= 0 ? (placeMark[u] === qi + 1 && placeAt[u] < kMax ? placeAt[u] : kMax) : searchPlace(truth.indices, t0, kMax, u);
-        if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
+        placeOf[i] = u >= 0 ? (place[2 * u] === qi + 1 && place[2 * u + 1]! < kMax ? place[2 * u + 1]! : kMax) : searchPlace(truth.indices, t0, kMax, u);
+        if (complete) returnedDist[i] = known[row + u];
+        // no common signature bit: no common column, distance 0.5 (the test costs less than the memo's)
+        else if (dense && ((sig[u * 4]! & q0) | (sig[u * 4 + 1]! & q1) | (sig[u * 4 + 2]! & q2) | (sig[u * 4 + 3]! & q3)) === 0) returnedDist[i] = DISJOINT_DISTANCE;
+        else if (seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
           let d: number;
           if (!dense) d = (distanceTo as (user: number) => number)(u);
-          else if (((sig[u * 4]! & q0) | (sig[u * 4 + 1]! & q1) | (sig[u * 4 + 2]! & q2) | (sig[u * 4 + 3]! & q3)) === 0) d = DISJOINT_DISTANCE;
           else {
             const dot = dotDenseRow(dense, vectors, u);
             d = dot === 0 ? DISJOINT_DISTANCE : distanceFromDot(dot);
