@@ -196,16 +196,8 @@ export function evaluateAnswerSets(
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
-  // memo of the distances: seen[row + u] === mark when known[row + u] holds the distance from
-  // query qi to user u. Without a memo from the caller, one row reused by every query (stride 0,
-  // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls; with a
-  // complete one (seen null), every known[row + u] holds it and no distance is computed.
   const users = rowPtr.length - 1;
-  if (memo && (memo.known.length !== Q * users || (memo.seen && memo.seen.length !== Q * users))) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
-  const complete = memo?.seen === null;
-  const seen = memo ? (memo.seen ?? new Int32Array(0)) : new Int32Array(users);
-  const known = memo ? memo.known : new Float64Array(users);
-  const stride = memo ? users : 0;
+  const { complete, seen, known, stride } = memoRows(memo, Q, users);
   // A complete table's row is read at random places (the answers); when they are many (several
   // results of a cell), reading the row through once first costs less than a cache miss per
   // answer: the growth of the shared MovieLens grid by one ξ spent 0.8 worker CPU-s here, 0.5 with
@@ -230,12 +222,7 @@ export function evaluateAnswerSets(
     if (complete) {
       if (touchRow) touched += sumEvery8th(known, qi * stride, users);
     } else if (dense) {
-      if (previous < 0) densifyRow(vectors, query, dense);
-      else {
-        for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
-        for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = values[p];
-      }
-      previous = query;
+      previous = denseRowOf(vectors, query, previous, dense);
       q0 = sig[query * 4]!;
       q1 = sig[query * 4 + 1]!;
       q2 = sig[query * 4 + 2]!;
@@ -279,6 +266,31 @@ export function evaluateAnswerSets(
   }
   _touchSink = touched;
   return sets.map((set, s) => meansOf(set.ks, lossSums[s]!, recallSums[s]!, Q));
+}
+
+/**
+ * The memo of the distances as evaluateAnswerSets reads it: seen[row + u] === mark when
+ * known[row + u] holds the distance from query qi to user u. Without a memo from the caller, one
+ * row reused by every query (stride 0, mark = query ordinal + 1); with one, a row per query (mark
+ * 1) kept across calls; with a complete one (seen null), every known[row + u] holds it and no
+ * distance is computed.
+ */
+function memoRows(memo: DistanceMemo | undefined, Q: number, users: number): { complete: boolean; seen: Int32Array; known: Float64Array; stride: number } {
+  if (memo && (memo.known.length !== Q * users || (memo.seen && memo.seen.length !== Q * users))) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
+  if (!memo) return { complete: false, seen: new Int32Array(users), known: new Float64Array(users), stride: 0 };
+  return { complete: memo.seen === null, seen: memo.seen ?? new Int32Array(0), known: memo.known, stride: users };
+}
+
+/** `query`'s dense row in `dense`, which holds `previous`'s (none when negative): the entries of
+ *  densifyRow, without clearing all n per query. Returns query. */
+function denseRowOf(vectors: UserVectors, query: number, previous: number, dense: Float64Array): number {
+  const { rowPtr, colIdx, values } = vectors;
+  if (previous < 0) densifyRow(vectors, query, dense);
+  else {
+    for (let p = rowPtr[previous]!, end = rowPtr[previous + 1]!; p < end; p++) dense[colIdx[p]!] = 0;
+    for (let p = rowPtr[query]!, end = rowPtr[query + 1]!; p < end; p++) dense[colIdx[p]!] = values[p]!;
+  }
+  return query;
 }
 
 /** out[i + 1] = values[from] + ... + values[from + i] for i < count, added in order from 0: the
