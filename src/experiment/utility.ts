@@ -1,6 +1,7 @@
 import type { UserVectors } from '../data/types.js';
 import type { ExactKnn } from '../knn/angular.js';
 import { densifyRow, distanceFromDot, dotDenseRow, isAngularMetricOf } from '../knn/angular.js';
+import { rowSignatures } from '../knn/rowSignatures.js';
 
 /**
  * Utility loss of one answer (protocol §6): mean true angular distance from the query to the first
@@ -101,6 +102,9 @@ export function distanceMemo(queries: number, users: number): DistanceMemo {
  */
 export const READ_THROUGH_MIN_ENTRIES = 1 << 20;
 
+/** distanceFromDot(±0): acos(0) is the double π/2, half of Math.PI's double exactly. */
+const DISJOINT_DISTANCE = 0.5;
+
 /** Answers per query above which a complete row is read through first: one per 32 users (8 doubles per 64-byte line). */
 const ANSWERS_PER_LINE_STREAMED = 32;
 /** Where the sums of the rows read through go (kept, so that no compiler drops the reads). */
@@ -139,12 +143,12 @@ function touchAnswerRows(sets: AnswerSet[], kMaxes: number[], qi: number, seen: 
 }
 
 /** Stamps each of a query's first `placed` true neighbours (from t0) with its first place in the list. */
-function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, placeMark: Int32Array, placeAt: Int32Array): void {
+function stampPlaces(indices: Int32Array, t0: number, placed: number, mark: number, place: Int32Array): void {
   for (let j = placed - 1; j >= 0; j--) {
     const v = indices[t0 + j]!;
     if (v >= 0) {
-      placeMark[v] = mark;
-      placeAt[v] = j;
+      place[2 * v] = mark;
+      place[2 * v + 1] = j;
     }
   }
 }
@@ -158,7 +162,9 @@ function searchPlace(indices: Int32Array, t0: number, kMax: number, u: number): 
 /**
  * evaluateAnswers for several results of the same queries at once (the results of one trial
  * cell): each query's row is prepared once, and a user that answers the query in several results
- * has its distance computed once (the same double every time). Each result's sums run over the
+ * has its distance computed once (the same double every time), and a user sharing no column with
+ * the query (their rowSignatures share no bit) has distance 0.5 without a dot product (the double
+ * distanceFromDot gives its dot of +0). Each result's sums run over the
  * queries in their order, as evaluateAnswers's: the means are the same to the bit.
  * `readThrough` (default: from READ_THROUGH_MIN_ENTRIES stored entries on) reads the answers' rows
  * through first where there is no memo; it changes no result.
@@ -190,16 +196,8 @@ export function evaluateAnswerSets(
   // utility cost more than the Hamming k-NN). The arithmetic is that of utilityLoss and recallAtK.
   const dense = !distanceFrom || isAngularMetricOf(distanceFrom, vectors) ? new Float64Array(vectors.n) : null;
   const { rowPtr, colIdx, values } = vectors;
-  // memo of the distances: seen[row + u] === mark when known[row + u] holds the distance from
-  // query qi to user u. Without a memo from the caller, one row reused by every query (stride 0,
-  // mark = query ordinal + 1); with one, a row per query (mark 1) kept across calls; with a
-  // complete one (seen null), every known[row + u] holds it and no distance is computed.
   const users = rowPtr.length - 1;
-  if (memo && (memo.known.length !== Q * users || (memo.seen && memo.seen.length !== Q * users))) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
-  const complete = memo?.seen === null;
-  const seen = memo ? (memo.seen ?? new Int32Array(0)) : new Int32Array(users);
-  const known = memo ? memo.known : new Float64Array(users);
-  const stride = memo ? users : 0;
+  const { complete, seen, known, stride } = memoRows(memo, Q, users);
   // A complete table's row is read at random places (the answers); when they are many (several
   // results of a cell), reading the row through once first costs less than a cache miss per
   // answer: the growth of the shared MovieLens grid by one ξ spent 0.8 worker CPU-s here, 0.5 with
@@ -207,9 +205,15 @@ export function evaluateAnswerSets(
   const touchRow = complete && kMaxes.reduce((a, b) => a + b, 0) * ANSWERS_PER_LINE_STREAMED >= users;
   // each true neighbour's first place in the query's list, stamped per query: an answer's place is one lookup
   // instead of a search (a quarter of this function's time on a check-in table, every user a query)
-  const placeMark = new Int32Array(users);
-  const placeAt = new Int32Array(users);
+  const place = new Int32Array(2 * users); // user v's mark at 2v, its place at 2v + 1: one read of memory for both
   const placed = Math.min(truth.k, Math.max(0, ...kMaxes));
+  // rows whose column signatures share no bit share no column: distance exactly 0.5, what
+  // distanceFromDot(dotDenseRow(...)) gives for their dot of +0, without the dot product (rowSignatures)
+  const sig = dense && !complete ? rowSignatures(vectors) : new Uint32Array(4);
+  let q0 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  let q3 = 0;
   let previous = -1;
   let touched = 0;
   for (let qi = 0; qi < Q; qi++) {
@@ -218,17 +222,16 @@ export function evaluateAnswerSets(
     if (complete) {
       if (touchRow) touched += sumEvery8th(known, qi * stride, users);
     } else if (dense) {
-      if (previous < 0) densifyRow(vectors, query, dense);
-      else {
-        for (let p = rowPtr[previous], end = rowPtr[previous + 1]; p < end; p++) dense[colIdx[p]] = 0;
-        for (let p = rowPtr[query], end = rowPtr[query + 1]; p < end; p++) dense[colIdx[p]] = values[p];
-      }
-      previous = query;
+      previous = denseRowOf(vectors, query, previous, dense);
+      q0 = sig[query * 4]!;
+      q1 = sig[query * 4 + 1]!;
+      q2 = sig[query * 4 + 2]!;
+      q3 = sig[query * 4 + 3]!;
     } else distanceTo = (distanceFrom as (query: number) => (user: number) => number)(query);
     const mark = memo ? 1 : qi + 1;
     const row = qi * stride;
     const t0 = qi * truth.k;
-    stampPlaces(truth.indices, t0, placed, qi + 1, placeMark, placeAt);
+    stampPlaces(truth.indices, t0, placed, qi + 1, place);
     runningSums(truth.distances, t0, kTop, tdSum);
     // without a memo (a group too large for one), the answers' rows are read through first
     if (dense && !memo && readThrough) touched += touchAnswerRows(sets, kMaxes, qi, seen, row, mark, rowPtr, colIdx, values);
@@ -240,10 +243,18 @@ export function evaluateAnswerSets(
         const u = answers[a0 + i];
         // the answer's first place in the true list (kMax when not among its first kMax): recall@k
         // counts the answers placed below k, what recallAtK's nested loop counts, by one lookup
-        placeOf[i] = u >= 0 ? (placeMark[u] === qi + 1 && placeAt[u] < kMax ? placeAt[u] : kMax) : searchPlace(truth.indices, t0, kMax, u);
-        if (complete || seen[row + u] === mark) returnedDist[i] = known[row + u];
+        placeOf[i] = u >= 0 ? (place[2 * u] === qi + 1 && place[2 * u + 1]! < kMax ? place[2 * u + 1]! : kMax) : searchPlace(truth.indices, t0, kMax, u);
+        if (complete) returnedDist[i] = known[row + u];
+        // no common signature bit: no common column, distance 0.5 (the test costs less than the memo's)
+        else if (dense && ((sig[u * 4]! & q0) | (sig[u * 4 + 1]! & q1) | (sig[u * 4 + 2]! & q2) | (sig[u * 4 + 3]! & q3)) === 0) returnedDist[i] = DISJOINT_DISTANCE;
+        else if (seen[row + u] === mark) returnedDist[i] = known[row + u];
         else {
-          const d = dense ? distanceFromDot(dotDenseRow(dense, vectors, u)) : (distanceTo as (user: number) => number)(u);
+          let d: number;
+          if (!dense) d = (distanceTo as (user: number) => number)(u);
+          else {
+            const dot = dotDenseRow(dense, vectors, u);
+            d = dot === 0 ? DISJOINT_DISTANCE : distanceFromDot(dot);
+          }
           seen[row + u] = mark;
           known[row + u] = d;
           returnedDist[i] = d;
@@ -255,6 +266,31 @@ export function evaluateAnswerSets(
   }
   _touchSink = touched;
   return sets.map((set, s) => meansOf(set.ks, lossSums[s]!, recallSums[s]!, Q));
+}
+
+/**
+ * The memo of the distances as evaluateAnswerSets reads it: seen[row + u] === mark when
+ * known[row + u] holds the distance from query qi to user u. Without a memo from the caller, one
+ * row reused by every query (stride 0, mark = query ordinal + 1); with one, a row per query (mark
+ * 1) kept across calls; with a complete one (seen null), every known[row + u] holds it and no
+ * distance is computed.
+ */
+function memoRows(memo: DistanceMemo | undefined, Q: number, users: number): { complete: boolean; seen: Int32Array; known: Float64Array; stride: number } {
+  if (memo && (memo.known.length !== Q * users || (memo.seen && memo.seen.length !== Q * users))) throw new RangeError(`the distance memo holds ${memo.known.length} entries, expected ${Q}*${users}`);
+  if (!memo) return { complete: false, seen: new Int32Array(users), known: new Float64Array(users), stride: 0 };
+  return { complete: memo.seen === null, seen: memo.seen ?? new Int32Array(0), known: memo.known, stride: users };
+}
+
+/** `query`'s dense row in `dense`, which holds `previous`'s (none when negative): the entries of
+ *  densifyRow, without clearing all n per query. Returns query. */
+function denseRowOf(vectors: UserVectors, query: number, previous: number, dense: Float64Array): number {
+  const { rowPtr, colIdx, values } = vectors;
+  if (previous < 0) densifyRow(vectors, query, dense);
+  else {
+    for (let p = rowPtr[previous]!, end = rowPtr[previous + 1]!; p < end; p++) dense[colIdx[p]!] = 0;
+    for (let p = rowPtr[query]!, end = rowPtr[query + 1]!; p < end; p++) dense[colIdx[p]!] = values[p]!;
+  }
+  return query;
 }
 
 /** out[i + 1] = values[from] + ... + values[from + i] for i < count, added in order from 0: the

@@ -17,6 +17,7 @@ export interface TiesExports extends KernelMemory {
     gusers: number,
     ugroup: number,
     queries: number,
+    order: number,
     nq: number,
     k: number,
     seed: number,
@@ -25,6 +26,7 @@ export interface TiesExports extends KernelMemory {
     heap: number,
     dist: number,
     hist: number,
+    glist: number,
     wide: number,
   ): void;
   knnGather(codes: number, users: number, queries: number, nq: number, k: number, seed: number, bits: number, out: number, heap: number, dist: number, list: number, hist: number, wide: number): void;
@@ -85,7 +87,8 @@ export function groupCodes(set: CodeSet, users: number, maxGroups = Number.POSIT
 }
 
 /** knnGroups over `groups` (of `set`'s first `users` codes): writes the k best of every query into
- *  `out` (queries x k, best first). */
+ *  `out` (queries x k, best first). The queries go to the module in order of their group (queriesByGroup),
+ *  so that the distances and boundary of a code are found once for all the queries that hold it. */
 export function groupsScan(wasm: TiesExports, set: CodeSet, groups: CodeGroups, users: number, queries: Int32Array, k: number, tieSeed: number, out: Int32Array): void {
   const ng = groups.count;
   const nq = queries.length;
@@ -94,19 +97,30 @@ export function groupsScan(wasm: TiesExports, set: CodeSet, groups: CodeGroups, 
   const gusers = align16(gstart + (ng + 1) * 4);
   const ugroup = align16(gusers + users * 4);
   const queriesAt = align16(ugroup + users * 4);
-  const outAt = align16(queriesAt + nq * 4);
+  const orderAt = align16(queriesAt + nq * 4);
+  const outAt = align16(orderAt + nq * 4);
   const heap = align16(outAt + nq * k * 4);
   const dist = align16(heap + k * 12);
   const hist = align16(dist + ng + 32);
-  reserve(wasm, hist + (set.bits + 1) * 4);
+  const glist = align16(hist + (set.bits + 1) * 4);
+  reserve(wasm, glist + (ng + 16) * 4);
   const buf = wasm.memory.buffer;
   new Uint32Array(buf, gcodes, ng * set.words).set(groups.codes);
   new Int32Array(buf, gstart, ng + 1).set(groups.start);
   new Int32Array(buf, gusers, users).set(groups.users);
   new Int32Array(buf, ugroup, users).set(groups.groupOf);
   new Int32Array(buf, queriesAt, nq).set(queries);
-  wasm.knnGroups(gcodes, ng, gstart, gusers, ugroup, queriesAt, nq, k, tieSeed | 0, set.bits, outAt, heap, dist, hist, set.words - 1);
+  queriesByGroup(queries, groups, new Int32Array(buf, orderAt, nq));
+  wasm.knnGroups(gcodes, ng, gstart, gusers, ugroup, queriesAt, orderAt, nq, k, tieSeed | 0, set.bits, outAt, heap, dist, hist, glist, set.words - 1);
   out.set(new Int32Array(wasm.memory.buffer, outAt, nq * k));
+}
+
+/** The indices of `queries` by the group of their user (a counting sort, in query order within a group) into `order`. */
+export function queriesByGroup(queries: Int32Array, groups: CodeGroups, order: Int32Array): void {
+  const at = new Int32Array(groups.count + 1);
+  for (let qi = 0; qi < queries.length; qi++) at[groups.groupOf[queries[qi]!]! + 1]!++;
+  for (let g = 0; g < groups.count; g++) at[g + 1]! += at[g]!;
+  for (let qi = 0; qi < queries.length; qi++) order[at[groups.groupOf[queries[qi]!]!]!++] = qi;
 }
 
 /** Where wasmScan laid out the codes, queries, answers, heap and distance bytes (knn.ts layout). */

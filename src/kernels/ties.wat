@@ -11,9 +11,10 @@
 
   ;; ---- users grouped by code, one distance per distinct code (knnGroups; ties.ts groupCodes) ----
   ;; Group g's code at gcodes (as the scans' codes), its users at gusers[gstart[g] .. gstart[g + 1]),
-  ;; user u's group at ugroup[u]. Per query: the groups' distance bytes ($dist32, $dist64), the
-  ;; boundary D from the groups' sizes ($groupBoundary), then only the users of groups within D
-  ;; keyed into the sorted buffer, copied out best first: users below D (at most k - 1) keyed only
+  ;; user u's group at ugroup[u]. Per code of the queries: the groups' distance bytes ($dist32,
+  ;; $dist64), the boundary D from the groups' sizes ($groupBoundary), the groups within D listed
+  ;; ($gatherAt); per query, only the users of the listed groups keyed into the sorted buffer,
+  ;; copied out best first: users below D (at most k - 1) keyed only
   ;; to order the answer, those at D for the tie rule. The same answers as knnCount: the k smallest
   ;; (distance, tie key), a set whatever the order of the users (distinct users' keys differ).
 
@@ -63,86 +64,90 @@
     (global.set $guess (local.get $D))
     (local.get $D))
 
-  ;; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits); 1 <= k < users
+  ;; wide = 0 for u32 codes (<= 32 bits), 1 for u64 codes (33..64 bits); 1 <= k < users. The
+  ;; queries are taken in `order` (indices into queries, those of a group one after another): the
+  ;; queries of one code meet the same distances, boundary and groups within it (the query's own
+  ;; group holds it, at distance 0, whichever user it is), so these are found once for the run of
+  ;; queries of a group and listed at glist (ng u32); each query then keys the listed groups' users.
   (func (export "knnGroups") (param $gcodes i32) (param $ng i32) (param $gstart i32) (param $gusers i32) (param $ugroup i32)
-        (param $queries i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
-        (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $wide i32)
-    (local $qi i32) (local $q i32) (local $g i32) (local $n16 i32) (local $end i32) (local $p i32) (local $m i32)
-    (local $d i32) (local $s i32) (local $e i32) (local $dv v128) (local $u i32) (local $n i32) (local $key i64) (local $last i64)
-    (local $h i32) (local $j i32) (local $prev i64)
+        (param $queries i32) (param $order i32) (param $nq i32) (param $k i32) (param $seed i32) (param $bits i32)
+        (param $out i32) (param $heap i32) (param $dist i32) (param $hist i32) (param $glist i32) (param $wide i32)
+    (local $oi i32) (local $qi i32) (local $q i32) (local $g i32) (local $qg i32) (local $n16 i32) (local $nl i32) (local $i i32)
+    (local $d i32) (local $s i32) (local $e i32) (local $u i32) (local $n i32) (local $key i64) (local $last i64)
+    (local $h i32) (local $j i32) (local $prev i64) (local $D i32)
     (call $setup (local.get $k) (local.get $heap))
     (global.set $guess (i32.const 0))
     (local.set $n16 (i32.and (i32.add (local.get $ng) (i32.const 15)) (i32.const -16)))
-    (local.set $end (i32.add (local.get $dist) (local.get $n16)))
+    (local.set $qg (i32.const -1))
     (block $qdone
       (loop $qloop
-        (br_if $qdone (i32.ge_u (local.get $qi) (local.get $nq)))
+        (br_if $qdone (i32.ge_u (local.get $oi) (local.get $nq)))
+        (local.set $qi (i32.load (i32.add (local.get $order) (i32.shl (local.get $oi) (i32.const 2)))))
         (local.set $q (i32.load (i32.add (local.get $queries) (i32.shl (local.get $qi) (i32.const 2)))))
         (local.set $g (i32.load (i32.add (local.get $ugroup) (i32.shl (local.get $q) (i32.const 2)))))
         (call $begin (local.get $q) (local.get $seed) (local.get $bits))
-        (if (local.get $wide)
-          (then (call $dist64 (local.get $gcodes) (local.get $ng)
-                  (i64.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 3)))) (local.get $dist)))
-          (else (call $dist32 (local.get $gcodes) (local.get $ng)
-                  (i32.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 2)))) (local.get $dist))))
-        (global.set $bound (call $groupBoundary (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $bits)))
-        (local.set $dv (i8x16.splat (global.get $bound)))
-        (local.set $p (local.get $dist))
+        (if (i32.ne (local.get $g) (local.get $qg))
+          (then
+            ;; a new code: the groups' distance bytes, the boundary D, the groups within it listed
+            (local.set $qg (local.get $g))
+            (if (local.get $wide)
+              (then (call $dist64 (local.get $gcodes) (local.get $ng)
+                      (i64.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 3)))) (local.get $dist)))
+              (else (call $dist32 (local.get $gcodes) (local.get $ng)
+                      (i32.load (i32.add (local.get $gcodes) (i32.shl (local.get $g) (i32.const 2)))) (local.get $dist))))
+            (local.set $D (call $groupBoundary (local.get $dist) (local.get $n16) (local.get $gstart) (local.get $hist) (local.get $bits)))
+            (local.set $nl (call $gatherAt (local.get $dist) (local.get $n16) (local.get $D) (i32.const 0) (local.get $glist) (i32.const 0)))))
+        (global.set $bound (local.get $D))
         (local.set $n (i32.const 0))
         (local.set $last (i64.const -1))
-        (block $sdone
-          (loop $vec
-            (br_if $sdone (i32.ge_u (local.get $p) (local.get $end)))
-            (local.set $m (i8x16.bitmask (i8x16.le_u (v128.load (local.get $p)) (local.get $dv))))
-            (if (local.get $m)
-              (then
-                (loop $each
-                  (local.set $g (i32.add (i32.sub (local.get $p) (local.get $dist)) (i32.ctz (local.get $m))))
-                  (local.set $d (i32.load8_u (i32.add (local.get $dist) (local.get $g))))
-                  (local.set $s (i32.add (local.get $gstart) (i32.shl (local.get $g) (i32.const 2))))
-                  (local.set $e (i32.add (local.get $gusers) (i32.shl (i32.load offset=4 (local.get $s)) (i32.const 2))))
-                  (local.set $s (i32.add (local.get $gusers) (i32.shl (i32.load (local.get $s)) (i32.const 2))))
-                  (block $udone
-                    (loop $user
-                      (br_if $udone (i32.ge_u (local.get $s) (local.get $e)))
-                      (local.set $u (i32.load (local.get $s)))
-                      (local.set $s (i32.add (local.get $s) (i32.const 4)))
-                      (br_if $user (i32.eq (local.get $u) (local.get $q)))
-                      ;; the key and the sorted insertion of $pickListed, inline (V8 does not inline wasm calls)
-                      (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
-                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-                      (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
-                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
-                      (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
-                      (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-                      (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
-                      (br_if $user (i64.ge_u (local.get $key) (local.get $last)))
-                      (local.set $j (local.get $n))
-                      (if (i32.lt_u (local.get $n) (local.get $k))
-                        (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
-                        (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
-                      (block $placed
-                        (loop $shift
-                          (br_if $placed (i32.eqz (local.get $j)))
-                          (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
-                          (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
-                          (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
-                          (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
-                            (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
-                          (local.set $j (i32.sub (local.get $j) (i32.const 1)))
-                          (br $shift)))
-                      (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
-                      (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
-                      (if (i32.eq (local.get $n) (local.get $k))
-                        (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
-                      (br $user)))
-                  (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
-                  (br_if $each (local.get $m)))))
-            (local.set $p (i32.add (local.get $p) (i32.const 16)))
-            (br $vec)))
+        (local.set $i (i32.const 0))
+        (block $ldone
+          (loop $each
+            (br_if $ldone (i32.ge_u (local.get $i) (local.get $nl)))
+            (local.set $g (i32.load (i32.add (local.get $glist) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (local.set $d (i32.load8_u (i32.add (local.get $dist) (local.get $g))))
+            (local.set $s (i32.add (local.get $gstart) (i32.shl (local.get $g) (i32.const 2))))
+            (local.set $e (i32.add (local.get $gusers) (i32.shl (i32.load offset=4 (local.get $s)) (i32.const 2))))
+            (local.set $s (i32.add (local.get $gusers) (i32.shl (i32.load (local.get $s)) (i32.const 2))))
+            (block $udone
+              (loop $user
+                (br_if $udone (i32.ge_u (local.get $s) (local.get $e)))
+                (local.set $u (i32.load (local.get $s)))
+                (local.set $s (i32.add (local.get $s) (i32.const 4)))
+                (br_if $user (i32.eq (local.get $u) (local.get $q)))
+                ;; the key and the sorted insertion of $pickListed, inline (V8 does not inline wasm calls)
+                (local.set $h (i32.xor (global.get $base) (i32.mul (i32.add (local.get $u) (i32.const 1)) (i32.const 0x85ebca77))))
+                (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+                (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+                (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+                (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+                (local.set $key (i64.or (i64.shl (i64.extend_i32_u (local.get $d)) (i64.const 32)) (i64.extend_i32_u (local.get $h))))
+                (br_if $user (i64.ge_u (local.get $key) (local.get $last)))
+                (local.set $j (local.get $n))
+                (if (i32.lt_u (local.get $n) (local.get $k))
+                  (then (local.set $n (i32.add (local.get $n) (i32.const 1))))
+                  (else (local.set $j (i32.sub (local.get $j) (i32.const 1)))))
+                (block $placed
+                  (loop $shift
+                    (br_if $placed (i32.eqz (local.get $j)))
+                    (local.set $prev (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 3)))))
+                    (br_if $placed (i64.lt_u (local.get $prev) (local.get $key)))
+                    (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $prev))
+                    (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2)))
+                      (i32.load (i32.add (global.get $hu) (i32.shl (i32.sub (local.get $j) (i32.const 1)) (i32.const 2)))))
+                    (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+                    (br $shift)))
+                (i64.store (i32.add (global.get $hk) (i32.shl (local.get $j) (i32.const 3))) (local.get $key))
+                (i32.store (i32.add (global.get $hu) (i32.shl (local.get $j) (i32.const 2))) (local.get $u))
+                (if (i32.eq (local.get $n) (local.get $k))
+                  (then (local.set $last (i64.load (i32.add (global.get $hk) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))))))
+                (br $user)))
+            (br $each)))
         (memory.copy (i32.add (local.get $out) (i32.shl (i32.mul (local.get $qi) (local.get $k)) (i32.const 2)))
           (global.get $hu) (i32.shl (local.get $k) (i32.const 2)))
-        (local.set $qi (i32.add (local.get $qi) (i32.const 1)))
+        (local.set $oi (i32.add (local.get $oi) (i32.const 1)))
         (br $qloop))))
 
   ;; ---- the one-pass gather (knnGather) ----

@@ -3,14 +3,14 @@ import { exactRows, runTrialCell, type CellRow } from '../../src/experiment/tria
 import { getMechanism } from '../../src/mechanisms/registry.js';
 import { sampleQueries } from '../../src/experiment/queries.js';
 import { distanceMemo, evaluateAnswerSets, evaluateAnswers, recallAtK, utilityLoss } from '../../src/experiment/utility.js';
-import { angularDistance, exactKnn } from '../../src/knn/angular.js';
+import { angularDistance, densifyRow, distanceFromDot, dotDenseRow, exactKnn } from '../../src/knn/angular.js';
 import { drawHyperplanes, projectAll } from '../../src/lsh/hyperplanes.js';
 import { hammingDistance, packSigns } from '../../src/lsh/codes.js';
 import { deriveSeed, makeRng } from '../../src/random/rng.js';
 import { lshrrEpsilon } from '../../src/privacy/index.js';
 import { UserError } from '../../src/util/errors.js';
 import { Z } from '../lsh/stats.js';
-import { clusteredVectors } from '../lsh/synthetic.js';
+import { clusteredVectors, vectorsFromDense } from '../lsh/synthetic.js';
 
 const USERS = 400;
 const N = 40;
@@ -271,6 +271,53 @@ describe('utility', () => {
     );
     const other = evaluateAnswerSets(vectors, queries, truth, sets, undefined, { seen: null, known: all.map((d) => d / 2) });
     expect(other[0]!.loss).not.toEqual(complete[0]!.loss);
+  });
+
+  it('gives the means of utilityLoss and recallAtK on check-in-like rows: duplicate rows and queries, rows sharing no column, padded answers', () => {
+    // 300 columns (c and c + 128 share a signature bit), 1-3 columns a user, a quarter of the users
+    // copies of 12 single-column rows, and two rows whose dot cancels to exactly 0
+    const rng = makeRng('checkin-like');
+    const n = 300;
+    const rows = Array.from({ length: 240 }, (_, u) => {
+      const row = new Array<number>(n).fill(0);
+      if (u % 4 === 0) row[(u * 7) % 12] = 1;
+      else for (let i = 0, m = 1 + Math.floor(rng() * 3); i < m; i++) row[Math.floor(rng() ** 2 * n)] = 1 + Math.floor(rng() * 5);
+      return row;
+    });
+    rows[1] = rows[1]!.map((_, c) => (c === 0 ? 0.6 : c === 1 ? 0.8 : 0));
+    rows[2] = rows[2]!.map((_, c) => (c === 0 ? 0.8 : c === 1 ? -0.6 : 0));
+    const sparse = vectorsFromDense(rows);
+    expect(angularDistance(sparse, 1, 2)).toBe(0.5);
+    const qs = Int32Array.from([...Array.from({ length: 240 }, (_, u) => u), 4, 4, 1, 2, 130]);
+    const t = exactKnn(sparse, qs, 10);
+    const width = 10;
+    const answer = (pad: boolean) => Int32Array.from({ length: qs.length * width }, (_, e) => (pad && e % width >= 7 && e % 3 === 0 ? -1 : rng() < 0.3 ? t.indices[e]! : Math.floor(rng() * 240)));
+    const sets = [
+      { answers: answer(false), width, ks: [1, 5, 10] },
+      { answers: answer(true), width, ks: [1, 5, 10] },
+      { answers: t.indices, width, ks: [1, 10] },
+    ];
+    const dense = new Float64Array(n);
+    const together = evaluateAnswerSets(sparse, qs, t, sets);
+    sets.forEach((set, s) => {
+      set.ks.forEach((k, i) => {
+        let loss = 0;
+        let recall = 0;
+        for (let qi = 0; qi < qs.length; qi++) {
+          densifyRow(sparse, qs[qi]!, dense);
+          const row = set.answers.subarray(qi * width, qi * width + k);
+          const returned = Array.from(row, (u) => distanceFromDot(dotDenseRow(dense, sparse, u)));
+          loss += utilityLoss(returned, t.distances.subarray(qi * t.k, qi * t.k + k), k);
+          recall += recallAtK(row, t.indices.subarray(qi * t.k, qi * t.k + k), k);
+        }
+        expect(together[s]!.loss[i], `set ${s}, k ${k}`).toBe(loss / qs.length);
+        expect(together[s]!.recall[i], `set ${s}, k ${k}`).toBe(recall / qs.length);
+      });
+      expect(evaluateAnswers(sparse, qs, t, set.answers, set.width, set.ks)).toEqual(together[s]);
+    });
+    expect(together[2]!.loss).toEqual(new Float64Array([0, 0]));
+    expect(evaluateAnswerSets(sparse, qs, t, sets, undefined, distanceMemo(qs.length, 240))).toEqual(together);
+    expect(evaluateAnswerSets(sparse, qs, t, sets, undefined, undefined, true)).toEqual(together);
   });
 
   it("runTrialCell gives the same numbers with the exact neighbours' distances to every user as without", () => {

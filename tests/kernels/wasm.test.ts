@@ -6,7 +6,7 @@ import { hammingKernelName, kernelsOff } from '../../src/kernels/instance.js';
 import { wasmLaplaceNoise, wasmNormals, wasmProject, wasmProjectDense } from '../../src/kernels/releases.js';
 import { wasmRankCounts } from '../../src/kernels/attack.js';
 import { wasmScan, type WasmSelection } from '../../src/kernels/knn.js';
-import { groupCodes } from '../../src/kernels/ties.js';
+import { groupCodes, queriesByGroup } from '../../src/kernels/ties.js';
 import { pairsFit, pairsScan, type PairsExports } from '../../src/kernels/pairs.js';
 import { instance } from '../../src/kernels/instance.js';
 import { fillZigguratNormals, zigguratState, ZIGGURAT_R } from '../../src/random/ziggurat.js';
@@ -136,6 +136,40 @@ describe('WebAssembly Hamming kernel', () => {
       expectAllAlike(nested, users, Int32Array.from([q0, q2]), [1, 3, 4, 7, 10, 12, 17, users - 1], bits * 3 + 1, `${bits} bits, nested groups`);
       expect(() => hammingKnn(nested, Int32Array.from([q0]), users, 1, { kernel: 'wasm' })).toThrow(/needs at least/);
     }
+  });
+
+  it('groups: the queries of one code share its distances and boundary, each keyed alone (every user, shuffled, repeated, a subset)', () => {
+    for (const bits of [6, 10, 33, 64]) {
+      // 400 users over 23 codes of uneven sizes (group t holds about t users): many queries a code
+      const set = groupedCodes(400, bits, 23, (u) => Math.floor(Math.sqrt((u * 7919) % 529)), `share-${bits}`);
+      const every = Int32Array.from({ length: 400 }, (_, i) => (i * 173) % 400); // every user, in a shuffled order
+      const repeated = Int32Array.from([5, 17, 5, 399, 17, 0, 5, 233, 0]); // the same user twice, its code's others between
+      const subset = Int32Array.from({ length: 60 }, (_, i) => (i * 37) % 400);
+      for (const [label, queries] of [
+        ['every user', every],
+        ['repeated', repeated],
+        ['subset', subset],
+      ] as const) {
+        for (const k of [1, 4, 10, 30]) {
+          const js = hammingKnn(set, queries, k, 77 + bits, { path: 'scan', kernel: 'js' });
+          const out = new Int32Array(queries.length * k);
+          expect(wasmScan(set, 400, queries, k, 77 + bits, out, 'groups')).toBe(true);
+          expect(same(out, js), `${bits} bits, ${label}, k ${k}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('orders the queries by the group of their user, in query order within a group', () => {
+    const set = groupedCodes(50, 10, 4, (u) => u % 4, 'order');
+    const groups = groupCodes(set, 50);
+    const queries = Int32Array.from([7, 2, 3, 7, 0, 49, 12, 1]);
+    const order = new Int32Array(queries.length);
+    queriesByGroup(queries, groups, order);
+    expect([...order].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const gs = [...order].map((qi) => groups.groupOf[queries[qi]!]!);
+    expect(gs).toEqual([...gs].sort((a, b) => a - b));
+    for (let i = 1; i < order.length; i++) if (gs[i] === gs[i - 1]) expect(order[i]).toBeGreaterThan(order[i - 1]!);
   });
 
   /** Codes near a few centres (each user a centre with `flips` random bits flipped): boundaries
