@@ -43,6 +43,16 @@ export function prefetchReportModules(report: boolean): void {
   if (report) prefetchFigureModules();
 }
 
+/**
+ * A run's head start on its outputs' modules: the report's load now, while the workers compute; the
+ * claims' (returned) once a thread is free (compute.ts onThreadFree): while the workers start every
+ * core is busy, and loading them then delayed the first cells.
+ */
+export function prefetchRunModules(report: boolean): () => void {
+  if (report) prefetchFigureModules();
+  return prefetchClaimsModules;
+}
+
 /** The claims' modules and the statistics functions they call (one bundled file). */
 export function prefetchClaimsModules(): void {
   // a failure to load shows where the module is used; here it is only a head start

@@ -40,7 +40,7 @@ import { EXACT_RECORD_REVISION } from '../experiment/records.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { inputFiles } from '../data/formats/index.js';
-import { prefetchClaimsModules, prefetchFigureModules, writeRunReport } from './report.js';
+import { prefetchRunModules, writeRunReport } from './report.js';
 
 export interface RunOptions {
   config: string;
@@ -166,14 +166,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     store.ensure();
     for (const s of others.values()) s.ensure();
     if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
-    // the report's modules load while the workers compute, not after them; the claims' once a core
-    // idles (while the workers start, every core is busy: it delayed their first cells)
-    const prefetch = !opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0;
-    if (prefetch && report) prefetchFigureModules();
+    const onThreadFree = !opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0 ? prefetchRunModules(report) : undefined;
     const hint = opts.resumeHint ?? 'run the same command again';
     const computeStarted = Date.now();
-    const ctx = { cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir };
-    const done = await computeStage({ ...ctx, onThreadFree: prefetch ? prefetchClaimsModules : undefined }, outDir, hint, owned);
+    const ctx = { cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir, onThreadFree };
+    const done = await computeStage(ctx, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetupsLogged(setup.cacheDir, setupBudget, started, log);
     if (opts.outputs === false && !opts.shard) {
       if (done.computed > 0) forgetOutputsKey(outDir);
