@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(ROOT, 'dist', '.built');
 const INPUTS = ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs', 'scripts/built.mjs'];
-const OUTPUTS = ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.js', 'dist/bundle/main.js', 'dist/bundle/index.js'];
+const OUTPUTS = ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.cjs', 'dist/bundle/main.js', 'dist/bundle/index.js'];
 
 /** The newest modification time under `dir` (files only), or 0. */
 function newest(dir) {

@@ -15,7 +15,7 @@ function project(): string {
   for (const d of ['scripts', 'src/cli', 'dist/cli', 'dist/machinery', 'dist/bundle']) mkdirSync(join(dir, d), { recursive: true });
   copyFileSync(join(ROOT, 'scripts', 'built.mjs'), join(dir, 'scripts', 'built.mjs'));
   for (const f of ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs', 'src/cli/main.ts']) writeFileSync(join(dir, f), '{}\n');
-  for (const f of ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.js', 'dist/bundle/main.js', 'dist/bundle/index.js']) writeFileSync(join(dir, f), '\n');
+  for (const f of ['dist/cli/main.js', 'dist/index.js', 'dist/machinery/worker.bundle.cjs', 'dist/bundle/main.js', 'dist/bundle/index.js']) writeFileSync(join(dir, f), '\n');
   // every input a minute old: a build now is newer
   const old = new Date(Date.now() - 60_000);
   for (const f of ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs', 'scripts/built.mjs', 'src/cli/main.ts']) utimesSync(join(dir, f), old, old);
@@ -39,9 +39,9 @@ describe('build once when nothing changed', () => {
     expect(check(dir).status).toBe(1);
     utimesSync(join(dir, 'package-lock.json'), new Date(0), new Date(0));
     expect(check(dir).status).toBe(0);
-    rmSync(join(dir, 'dist', 'machinery', 'worker.bundle.js'));
-    expect(check(dir)).toMatchObject({ status: 1, stdout: 'build: dist/machinery/worker.bundle.js missing\n' });
-    writeFileSync(join(dir, 'dist', 'machinery', 'worker.bundle.js'), '\n');
+    rmSync(join(dir, 'dist', 'machinery', 'worker.bundle.cjs'));
+    expect(check(dir)).toMatchObject({ status: 1, stdout: 'build: dist/machinery/worker.bundle.cjs missing\n' });
+    writeFileSync(join(dir, 'dist', 'machinery', 'worker.bundle.cjs'), '\n');
     rmSync(join(dir, 'dist', 'bundle', 'index.js'));
     expect(check(dir)).toMatchObject({ status: 1, stdout: 'build: dist/bundle/index.js missing\n' });
   });

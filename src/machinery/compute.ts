@@ -40,6 +40,11 @@ export interface ComputeContext {
   progress: Progress;
   guard: SignalGuard;
   cacheDir: string | null;
+  /**
+   * Called once, when fewer trial cells are left to finish than there are threads: from then on a
+   * core idles, where work this thread would otherwise do beside the workers' start fits in
+   */
+  onThreadFree?: () => void;
 }
 
 /** How many results and cells have been computed so far (counted as they finish). */
@@ -64,14 +69,32 @@ export async function computePending(ctx: ComputeContext, done: ComputeCounts): 
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g)!.push(c);
   }
+  const trialsLeft = whenThreadFree(plan.cellsTodo.filter((c) => c.kind === 'trial').length, executor.threads, ctx.onThreadFree);
   for (const [gk, group] of groups) {
     if (ctx.guard.signal) throw new InterruptedError(ctx.guard.signal);
-    await computeGroup(ctx, gk, group, done);
+    await computeGroup(ctx, gk, group, done, trialsLeft);
   }
 }
 
+/**
+ * Counts finished trial cells down from `cells` (the returned function takes how many more have
+ * finished: 0 when a group's trial cells start) and calls `free` once, when fewer are left than
+ * `threads`: a thread then has none to compute.
+ */
+export function whenThreadFree(cells: number, threads: number, free?: () => void): (finished: number) => void {
+  let left = cells;
+  return (finished) => {
+    left -= finished;
+    if (free && left < threads) {
+      const call = free;
+      free = undefined;
+      call();
+    }
+  };
+}
+
 /** One (data set, n) group: the exact neighbours (and the exact cell), then the trial cells. */
-async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done: ComputeCounts): Promise<void> {
+async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done: ComputeCounts, trialsLeft: (finished: number) => void): Promise<void> {
   const { cfg, plan, engine, executor, store, progress } = ctx;
   const first = group[0];
   const vectors = ctx.data.loaded.get(first.dataset)!.vectors.get(first.n)!;
@@ -121,6 +144,7 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
   const own = [...plan.own.entries()];
   const ownTodo = (c: TrialCell) => own.map(([folder, o]) => ({ folder, o, todo: o.pending.get(c.key) ?? [] }));
   const cost = (c: TrialCell) => estimateCost(cfg, c, users, queries.length, (plan.pending.get(c.key)?.length ?? 0) + ownTodo(c).reduce((s, t) => s + t.todo.length, 0));
+  trialsLeft(0);
   await Promise.all(
     trialCells
       .map((c, i) => ({ c, i }))
@@ -150,6 +174,7 @@ async function computeGroup(ctx: ComputeContext, gk: string, group: Cell[], done
         done.computed += todo.length + entries;
         done.cellsComputed++;
         progress.increment(1, plan.costOf(c));
+        trialsLeft(1);
       }),
   );
   executor.drop(gk);

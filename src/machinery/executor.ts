@@ -131,12 +131,12 @@ export function groupKey(dataset: string, n: number): string {
 
 /**
  * The compiled worker next to this module: its one-file bundle where the build made it
- * (dist/machinery/worker.bundle.js, scripts/bundle.mjs: a worker loads one file instead of about a
+ * (dist/machinery/worker.bundle.cjs, scripts/bundle.mjs: a worker loads one file instead of about a
  * hundred), else dist/machinery/worker.js; null when running from sources.
  */
 export function defaultWorkerUrl(): URL | null {
   // '../machinery/': the same folder, written so that it holds from the CLI's bundle too (dist/bundle/, scripts/bundle.mjs)
-  for (const file of ['../machinery/worker.bundle.js', '../machinery/worker.js']) {
+  for (const file of ['../machinery/worker.bundle.cjs', '../machinery/worker.js']) {
     const url = new URL(file, import.meta.url);
     if (existsSync(fileURLToPath(url))) return url;
   }

@@ -47,7 +47,7 @@ export interface RerunRecord {
 function buildStamp(): string | null {
   // '../machinery/': this folder, also from the CLI's bundle (dist/bundle/)
   try {
-    const s = statSync(fileURLToPath(new URL('../machinery/worker.bundle.js', import.meta.url)));
+    const s = statSync(fileURLToPath(new URL('../machinery/worker.bundle.cjs', import.meta.url)));
     return `${s.size} ${s.mtimeMs}`;
   } catch {
     return null;

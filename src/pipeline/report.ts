@@ -43,12 +43,31 @@ export async function writeRunReport(outDir: string, opts: ReportOptions): Promi
 
 /** Starts loading the modules writeRunReport will import (their loading then overlaps other work). */
 export function prefetchReportModules(report: boolean): void {
+  prefetchClaimsModules();
+  if (report) prefetchFigureModules();
+}
+
+/**
+ * A run's head start on its outputs' modules: the report's load now, while the workers compute; the
+ * claims' (returned) once a thread is free (compute.ts onThreadFree): while the workers start every
+ * core is busy, and loading them then delayed the first cells.
+ */
+export function prefetchRunModules(report: boolean): () => void {
+  if (report) prefetchFigureModules();
+  return prefetchClaimsModules;
+}
+
+/** The claims' modules and the statistics functions they call (one bundled file). */
+export function prefetchClaimsModules(): void {
   // a failure to load shows where the module is used; here it is only a head start
   import('../claims/index.js').catch(() => undefined);
-  // and the statistics functions the claims call (one bundled file)
   import('../vendor/stdlib.js').then(
     (m) => m.preloadStdlib(),
     () => undefined,
   );
-  if (report) import('../report/index.js').catch(() => undefined);
+}
+
+/** The report's modules (the figures' renderer). */
+export function prefetchFigureModules(): void {
+  import('../report/index.js').catch(() => undefined);
 }

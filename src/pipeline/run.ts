@@ -40,7 +40,7 @@ import { EXACT_RECORD_REVISION } from '../experiment/records.js';
 import { MECHANISM_ALGORITHMS } from '../mechanisms/catalog.js';
 import { summaryToJson } from '../data/summaryJson.js';
 import { inputFiles } from '../data/formats/index.js';
-import { prefetchReportModules, writeRunReport } from './report.js';
+import { prefetchRunModules, writeRunReport } from './report.js';
 
 export interface RunOptions {
   config: string;
@@ -166,11 +166,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     store.ensure();
     for (const s of others.values()) s.ensure();
     if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
-    // the claims' modules (and the report's) load while the workers compute, not after them
-    if (!opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0) prefetchReportModules(report);
+    const onThreadFree = !opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0 ? prefetchRunModules(report) : undefined;
     const hint = opts.resumeHint ?? 'run the same command again';
     const computeStarted = Date.now();
-    const done = await computeStage({ cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir }, outDir, hint, owned);
+    const ctx = { cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir, onThreadFree };
+    const done = await computeStage(ctx, outDir, hint, owned);
     if (setup.cacheDir && done.cellsComputed > 0) pruneSetupsLogged(setup.cacheDir, setupBudget, started, log);
     if (opts.outputs === false && !opts.shard) {
       if (done.computed > 0) forgetOutputsKey(outDir);

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
 import { runInProc } from '../helpers/experiment.js';
 
-// the built module, as the CLI runs it: its rerun key needs the build's stamp (dist/machinery/worker.bundle.js)
+// the built module, as the CLI runs it: its rerun key needs the build's stamp (dist/machinery/worker.bundle.cjs)
 type RerunModule = typeof import('../../src/machinery/rerun.js');
 const built = (): Promise<RerunModule> => import(/* @vite-ignore */ pathToFileURL(join(ROOT, 'dist', 'machinery', 'rerun.js')).href);
 
