@@ -40,29 +40,9 @@ describe('how many rendering threads a run starts', () => {
   });
 });
 
+// The SVG threads (LSHDP_RENDER_THREADS >= 2, not the default) are held to these bytes in
+// renderThreads.long.test.ts: each of their threads loads vega, seconds of the fast tier.
 describe('figures rendered on threads', () => {
-  it('gives the SVGs of this thread, byte for byte, in any number of threads', async () => {
-    const [{ startRenderThreads }, { renderSvg, svgToPng }] = await Promise.all([built<Threads>('renderThreads.js'), built<Render>('render.js')]);
-    const specs = [spec('a', [1, 3, 2]), spec('b', [0.5, 0.25]), spec('ξ = 0.5', [4, 4, 5, 1]), spec('d', [2])];
-    const here: string[] = [];
-    for (const s of specs) here.push(await renderSvg(s));
-    expect(new Set(here).size).toBe(specs.length);
-    for (const n of [2, 3]) {
-      const threads = startRenderThreads(n);
-      try {
-        expect(threads.threaded).toBe(true);
-        expect(await Promise.all(specs.map((s) => threads.render(s)))).toEqual(here);
-        // SVG threads make PNGs too
-        expect(Buffer.from(await threads.png(here[2]!))).toEqual(Buffer.from(svgToPng(here[2]!)));
-      } finally {
-        await threads.close();
-      }
-    }
-    expect(startRenderThreads(0)).toBe((await built<Threads>('renderThreads.js')).inThisThread);
-    // one thread makes PNGs only: none when no PNG is asked
-    expect(startRenderThreads(1, { png: false }).threaded).toBe(false);
-  });
-
   it('gives the PNGs of this thread, byte for byte, on the PNG thread (and in this one, those it has not started)', async () => {
     const [{ startRenderThreads }, { renderSvg, svgToPng }] = await Promise.all([built<Threads>('renderThreads.js'), built<Render>('render.js')]);
     const svgs = await Promise.all([spec('a', [1, 3, 2]), spec('ξ = 0.5', [4, 4, 5, 1]), spec('c', [2, 0])].map((s) => renderSvg(s)));
@@ -87,18 +67,6 @@ describe('figures rendered on threads', () => {
     await stopped.close();
     await stopped.drain();
     expect((await Promise.all(asked)).map((p) => Buffer.from(p))).toEqual(here);
-  });
-
-  it('refuses a figure with clip paths (vega numbers them per process) and says why', async () => {
-    const { startRenderThreads } = await built<Threads>('renderThreads.js');
-    const threads = startRenderThreads(2);
-    try {
-      await expect(threads.render(spec('clipped', [0.5, 2, -1], true))).rejects.toThrow(/clip paths or gradients/);
-      // the threads go on
-      expect(await threads.render(spec('next', [1, 2]))).toMatch(/^<svg/);
-    } finally {
-      await threads.close();
-    }
   });
 });
 
