@@ -49,12 +49,29 @@ export function prefetchReportModules(report: boolean): void {
 
 /**
  * A run's head start on its outputs' modules: the report's load now, while the workers compute; the
- * claims' (returned) once a thread is free (compute.ts onThreadFree): while the workers start every
- * core is busy, and loading them then delayed the first cells.
+ * claims' (returned) once a thread is free (compute.ts onThreadFree), with resvg's binding when
+ * the report has PNGs: while the workers start every core is busy, and loading them then delayed
+ * the first cells.
  */
-export function prefetchRunModules(report: boolean): () => void {
+export function prefetchRunModules(report: boolean, png = false): () => void {
   if (report) prefetchFigureModules();
-  return prefetchClaimsModules;
+  return () => {
+    prefetchClaimsModules();
+    if (report && png) prefetchResvg();
+  };
+}
+
+/**
+ * resvg's binding in this thread, for the PNGs it makes itself (those the PNG thread has not
+ * started when the SVGs are drawn; all of them with --threads 1). Loaded here, not then: the
+ * binding picks its build by `process.report.getReport()`, which waits for every worker thread to
+ * answer, and the PNG thread answers only between two figures (a call blocked 51 profiled ms).
+ */
+function prefetchResvg(): void {
+  import('../report/png.js').then(
+    (m) => m.preloadResvg(),
+    () => undefined,
+  );
 }
 
 /** The claims' modules and the statistics functions they call (one bundled file). */

@@ -166,7 +166,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunResult> {
     store.ensure();
     for (const s of others.values()) s.ensure();
     if (owned) executor = fitExecutor(executor, setup, plan, engine, log);
-    const onThreadFree = !opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0 ? prefetchRunModules(report) : undefined;
+    const onThreadFree = !opts.shard && opts.outputs !== false && plan.cellsTodo.length > 0 ? prefetchRunModules(report, opts.png !== false) : undefined;
     const hint = opts.resumeHint ?? 'run the same command again';
     const computeStarted = Date.now();
     const ctx = { cfg, plan, data, engine, executor: executor!, store, ownStores: others, progress, guard, cacheDir: setup.cacheDir, onThreadFree };
