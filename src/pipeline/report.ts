@@ -49,16 +49,25 @@ export function prefetchReportModules(report: boolean): void {
 
 /**
  * A run's head start on its outputs' modules: the report's load now, while the workers compute; the
- * claims' (returned) once a thread is free (compute.ts onThreadFree), with resvg's binding when
- * the report has PNGs: while the workers start every core is busy, and loading them then delayed
+ * claims' (returned) once a thread is free (compute.ts onThreadFree), with vega and, when the
+ * report has PNGs, resvg's binding: while the workers start every core is busy, and loading them then delayed
  * the first cells.
  */
 export function prefetchRunModules(report: boolean, png = false): () => void {
   if (report) prefetchFigureModules();
   return () => {
     prefetchClaimsModules();
+    if (report) prefetchVega();
     if (report && png) prefetchResvg();
   };
+}
+
+/** vega and vega-lite (the build's one file of them), which load with the first figure otherwise: on the main thread's path once the cells are done. */
+function prefetchVega(): void {
+  import('../report/render.js').then(
+    (m) => m.preloadRenderers(),
+    () => undefined,
+  );
 }
 
 /**
