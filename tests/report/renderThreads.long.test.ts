@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ROOT } from '../helpers/cli.js';
-import type { VlSpec } from '../../src/report/specs.js';
+import { built, spec, type Render, type Threads } from '../helpers/renderThreads.js';
 
 // The SVG threads (LSHDP_RENDER_THREADS >= 2, an opt-in): the same bytes as this thread's, in any
 // number of threads (the default PNG thread is in renderThreads.test.ts).
-// the built modules: the threads run dist/report/renderWorker.js (from the sources the figures render in this thread)
-type Threads = typeof import('../../src/report/renderThreads.js');
-type Render = typeof import('../../src/report/render.js');
-const built = <T>(file: string): Promise<T> => import(/* @vite-ignore */ pathToFileURL(join(ROOT, 'dist', 'report', file)).href);
-
-const spec = (title: string, values: number[], clip = false): VlSpec =>
-  ({
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    data: { values: values.map((y, x) => ({ x, y })) },
-    mark: { type: 'line', ...(clip ? { clip: true } : {}) },
-    encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative', ...(clip ? { scale: { domain: [0, 1] } } : {}) } },
-  }) as unknown as VlSpec;
 
 describe('figures rendered on SVG threads', () => {
   it('gives the SVGs of this thread, byte for byte, in any number of threads', async () => {

@@ -2,23 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli.js';
-import type { VlSpec } from '../../src/report/specs.js';
-
-// the built modules: the threads run dist/report/renderWorker.js (from the sources the figures render in this thread)
-type Threads = typeof import('../../src/report/renderThreads.js');
-type Render = typeof import('../../src/report/render.js');
-const built = <T>(file: string): Promise<T> => import(/* @vite-ignore */ pathToFileURL(join(ROOT, 'dist', 'report', file)).href);
-
-const spec = (title: string, values: number[], clip = false): VlSpec =>
-  ({
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    data: { values: values.map((y, x) => ({ x, y })) },
-    mark: { type: 'line', ...(clip ? { clip: true } : {}) },
-    encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative', ...(clip ? { scale: { domain: [0, 1] } } : {}) } },
-  }) as unknown as VlSpec;
+import { built, spec, type Render, type Threads } from '../helpers/renderThreads.js';
 
 describe('how many rendering threads a run starts', () => {
   it('one (the PNGs) unless LSHDP_RENDER_THREADS says otherwise; none on one core; never more than the cores', async () => {
