@@ -60,7 +60,7 @@ export function encodeKnn(queries: Int32Array, truth: ExactKnn): Uint8Array {
   if (means) for (let i = 0; i < q; i++, off += 8) buf.writeDoubleLE(truth.meanDistance![i], off);
   if (truth.all) {
     off = allOffset(q, k, means);
-    if (LITTLE_ENDIAN) buf.set(new Uint8Array(truth.all.buffer, truth.all.byteOffset, truth.all.byteLength), off);
+    if (LITTLE_ENDIAN) buf.set(bytesOf(truth.all), off);
     else for (let i = 0; i < truth.all.length; i++) buf.writeDoubleLE(truth.all[i], off + 8 * i);
   }
   return buf;
@@ -101,8 +101,7 @@ export function decodeKnn(buf: Buffer, queries: Int32Array, k: number): ExactKnn
   const inPlace = LITTLE_ENDIAN && buf.buffer instanceof SharedArrayBuffer && (buf.byteOffset + off) % 8 === 0;
   if (inPlace) return { ...answers, all: new Float64Array(buf.buffer, buf.byteOffset + off, q * users) };
   const all = new Float64Array(new SharedArrayBuffer(8 * q * users));
-  if (LITTLE_ENDIAN) new Uint8Array(all.buffer).set(buf.subarray(off, off + 8 * q * users));
-  else for (let i = 0; i < all.length; i++) all[i] = buf.readDoubleLE(off + 8 * i);
+  readInto(buf, off, all);
   return { ...answers, all };
 }
 
